@@ -1,0 +1,156 @@
+package construct
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// ParamType is the type of a construction parameter.
+type ParamType int
+
+// The parameter types a Spec may declare.
+const (
+	Int ParamType = iota
+	Bool
+	String
+)
+
+// Param describes one parameter of a construction: the command line turns it
+// into a flag --Name.
+type Param struct {
+	Name  string
+	Usage string
+	Type  ParamType
+	// Default is the value when the flag is not given: an int, bool or
+	// string matching Type. It is ignored when Required is set.
+	Default  any
+	Required bool
+	// Min and Max bound an Int parameter (inclusive); Max = 0 means no
+	// upper bound. Values outside are refused before Build runs.
+	Min, Max int
+}
+
+// Args are the parameter values a Spec's Build receives: every declared
+// parameter has a value (given or default), and IsSet tells which were given.
+type Args struct {
+	vals  map[string]any
+	given map[string]bool
+}
+
+// NewArgs returns Args for spec with the given values: vals maps parameter
+// names to int, bool or string values; missing ones take their defaults. It
+// returns an error naming the parameter if a value has the wrong type, a
+// required one is missing, an Int is out of range, or a name is unknown.
+func NewArgs(spec Spec, vals map[string]any) (Args, error) {
+	a := Args{vals: map[string]any{}, given: map[string]bool{}}
+	for name := range vals {
+		if !slices.ContainsFunc(spec.Params, func(p Param) bool { return p.Name == name }) {
+			return a, fmt.Errorf("construct: %s has no parameter --%s", spec.Name, name)
+		}
+	}
+	for _, p := range spec.Params {
+		v, ok := vals[p.Name]
+		if !ok {
+			if p.Required {
+				return a, fmt.Errorf("construct: %s needs --%s (%s)", spec.Name, p.Name, p.Usage)
+			}
+			a.vals[p.Name] = p.Default
+			continue
+		}
+		a.given[p.Name] = true
+		switch p.Type {
+		case Int:
+			i, ok := v.(int)
+			if !ok {
+				return a, fmt.Errorf("construct: %s: --%s must be an integer", spec.Name, p.Name)
+			}
+			if i < p.Min || (p.Max != 0 && i > p.Max) {
+				return a, fmt.Errorf("construct: %s: --%s %d is out of range %s", spec.Name, p.Name, i, p.Range())
+			}
+		case Bool:
+			if _, ok := v.(bool); !ok {
+				return a, fmt.Errorf("construct: %s: --%s must be true or false", spec.Name, p.Name)
+			}
+		case String:
+			if _, ok := v.(string); !ok {
+				return a, fmt.Errorf("construct: %s: --%s must be a string", spec.Name, p.Name)
+			}
+		}
+		a.vals[p.Name] = v
+	}
+	return a, nil
+}
+
+// Int returns the value of an Int parameter (0 if it has no value).
+func (a Args) Int(name string) int { i, _ := a.vals[name].(int); return i }
+
+// Bool returns the value of a Bool parameter.
+func (a Args) Bool(name string) bool { b, _ := a.vals[name].(bool); return b }
+
+// String returns the value of a String parameter.
+func (a Args) String(name string) string { s, _ := a.vals[name].(string); return s }
+
+// IsSet reports whether the parameter was given rather than defaulted.
+func (a Args) IsSet(name string) bool { return a.given[name] }
+
+// Range describes the allowed values of an Int parameter, such as "≥ 2" or
+// "3..41".
+func (p Param) Range() string {
+	if p.Max != 0 {
+		return fmt.Sprintf("%d..%d", p.Min, p.Max)
+	}
+	return fmt.Sprintf("≥ %d", p.Min)
+}
+
+// Spec registers a construction: its name (the KIND of `coterie generate`),
+// a one-line summary, the paper it comes from, its parameters, and Build.
+type Spec struct {
+	Name    string
+	Summary string
+	Source  string
+	Params  []Param
+	// Build constructs the system from validated arguments. It returns an
+	// error for combinations the parameter ranges cannot express (an order
+	// that is not a prime power, --h without --k, ...).
+	Build func(Args) (set.System, error)
+}
+
+// Usage is a one-line synopsis of the spec's flags, such as
+// "--order q [--x]".
+func (s Spec) Usage() string {
+	var parts []string
+	for _, p := range s.Params {
+		var f string
+		switch p.Type {
+		case Bool:
+			f = "--" + p.Name
+		case String:
+			f = "--" + p.Name + " " + strings.ToUpper(p.Name)
+		default:
+			f = "--" + p.Name + " " + strings.ToUpper(p.Name)
+		}
+		if !p.Required {
+			f = "[" + f + "]"
+		}
+		parts = append(parts, f)
+	}
+	return strings.Join(parts, " ")
+}
+
+// specs lists every construction, sorted by name.
+var specs = []Spec{}
+
+// Specs returns every registered construction, sorted by name.
+func Specs() []Spec { return slices.Clone(specs) }
+
+// Lookup returns the construction called name.
+func Lookup(name string) (Spec, bool) {
+	i := slices.IndexFunc(specs, func(s Spec) bool { return s.Name == name })
+	if i < 0 {
+		return Spec{}, false
+	}
+	return specs[i], true
+}

@@ -1,0 +1,388 @@
+package set
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// NoOwner marks a quorum that no node owns.
+const NoOwner = -1
+
+// MaxNodes is the largest universe a system may have. It bounds what a
+// malformed file can make coterie allocate: one quorum over MaxNodes nodes is
+// a 2 MiB bitset.
+const MaxNodes = 1 << 24
+
+// Params are a construction's parameters, as recorded in a file's "params"
+// object. Values are int, float64, bool or string.
+type Params map[string]any
+
+// Family is a coterie (K = 1) or a k-arbiter over the nodes 0..N-1: either an
+// explicit list of quorums, or, when Threshold > 0, every subset of exactly
+// Threshold nodes (a symmetric system too large to list; see [Family.Count]
+// and [Family.Enumerate]). It is also one level of an (h,k)-arbiter, with H
+// set.
+//
+// Nothing here checks that the quorums intersect: a Family is whatever a
+// file or constructor holds, and package verify judges it.
+type Family struct {
+	N      int    // number of nodes
+	K      int    // the k of a k-arbiter; 1 for a coterie
+	H      int    // the level h of an (h,k)-arbiter, or 0
+	Kind   string // constructor name, such as "fpp"; "" if unknown
+	Params Params // constructor parameters; nil if none
+	Labels []string
+
+	// Quorums lists the quorums in order; positions are what reports cite.
+	Quorums []Set
+	// Owners is nil, or holds one node per quorum (NoOwner for none):
+	// Owners[i] is the node whose quorum Quorums[i] is (Maekawa's S_i).
+	Owners []int
+	// Threshold, when positive, makes this the family of all
+	// Threshold-subsets of the N nodes; Quorums and Owners are then nil.
+	Threshold int
+}
+
+// NewFamily returns an empty explicit coterie (K = 1) over n nodes.
+func NewFamily(n int) *Family { return &Family{N: n, K: 1} }
+
+// NewThreshold returns the family of all w-subsets of n nodes, with K = 1.
+func NewThreshold(n, w int) *Family { return &Family{N: n, K: 1, Threshold: w} }
+
+// IsThreshold reports whether f is in threshold form.
+func (f *Family) IsThreshold() bool { return f.Threshold > 0 }
+
+// Add appends quorum q, owned by owner (or NoOwner), and returns its index.
+// Owners is created on the first owned quorum.
+func (f *Family) Add(q *Set, owner int) int {
+	if owner != NoOwner && f.Owners == nil {
+		f.Owners = make([]int, len(f.Quorums), cap(f.Quorums)+1)
+		for i := range f.Owners {
+			f.Owners[i] = NoOwner
+		}
+	}
+	f.Quorums = append(f.Quorums, Set{})
+	f.Quorums[len(f.Quorums)-1].Copy(q)
+	if f.Owners != nil {
+		f.Owners = append(f.Owners, owner)
+	}
+	return len(f.Quorums) - 1
+}
+
+// Owner returns the owner of quorum i, or NoOwner.
+func (f *Family) Owner(i int) int {
+	if f.Owners == nil {
+		return NoOwner
+	}
+	return f.Owners[i]
+}
+
+// Len returns the number of quorums as an int. For a threshold family too
+// large to count in an int it returns -1; use [Family.Count].
+func (f *Family) Len() int {
+	if !f.IsThreshold() {
+		return len(f.Quorums)
+	}
+	c := f.Count()
+	if !c.IsInt64() || c.Int64() > int64(^uint(0)>>1) {
+		return -1
+	}
+	return int(c.Int64())
+}
+
+// Count returns the number of quorums exactly: C(N, Threshold) for a
+// threshold family.
+func (f *Family) Count() *big.Int {
+	if !f.IsThreshold() {
+		return big.NewInt(int64(len(f.Quorums)))
+	}
+	if f.Threshold > f.N {
+		return new(big.Int)
+	}
+	return new(big.Int).Binomial(int64(f.N), int64(f.Threshold))
+}
+
+// ErrTooMany is wrapped by [Family.Enumerate] when a threshold family has more
+// quorums than the limit allows.
+var ErrTooMany = errors.New("too many quorums")
+
+// Enumerate returns f as an explicit family: a copy of f if it is explicit,
+// otherwise every Threshold-subset of the N nodes in lexicographic order. It
+// refuses, wrapping [ErrTooMany], if that would be more than limit quorums.
+func (f *Family) Enumerate(limit int) (*Family, error) {
+	g := f.CloneMeta()
+	if !f.IsThreshold() {
+		g.Quorums = make([]Set, len(f.Quorums))
+		for i := range f.Quorums {
+			g.Quorums[i].Copy(&f.Quorums[i])
+		}
+		g.Owners = slices.Clone(f.Owners)
+		return g, nil
+	}
+	c := f.Count()
+	if limit < 0 || c.Cmp(big.NewInt(int64(limit))) > 0 {
+		return nil, fmt.Errorf("set: %s quorums (all %d-subsets of %d nodes) exceed the limit of %d: %w",
+			c, f.Threshold, f.N, limit, ErrTooMany)
+	}
+	g.Threshold = 0
+	g.Quorums = make([]Set, 0, c.Int64())
+	w, n := f.Threshold, f.N
+	idx := make([]int, w)
+	for i := range idx {
+		idx[i] = i
+	}
+	for {
+		q := New(n)
+		for _, v := range idx {
+			q.Add(v)
+		}
+		g.Quorums = append(g.Quorums, *q)
+		// Next w-combination in lexicographic order.
+		i := w - 1
+		for i >= 0 && idx[i] == n-w+i {
+			i--
+		}
+		if i < 0 {
+			break
+		}
+		idx[i]++
+		for j := i + 1; j < w; j++ {
+			idx[j] = idx[j-1] + 1
+		}
+	}
+	return g, nil
+}
+
+// CloneMeta returns a family with f's metadata (N, K, H, Kind, Params,
+// Labels, Threshold) and no quorums.
+func (f *Family) CloneMeta() *Family {
+	g := &Family{N: f.N, K: f.K, H: f.H, Kind: f.Kind, Threshold: f.Threshold,
+		Labels: slices.Clone(f.Labels)}
+	if f.Params != nil {
+		g.Params = make(Params, len(f.Params))
+		for k, v := range f.Params {
+			g.Params[k] = v
+		}
+	}
+	return g
+}
+
+// Clone returns a deep copy of f.
+func (f *Family) Clone() *Family {
+	g := f.CloneMeta()
+	if f.Quorums != nil {
+		g.Quorums = make([]Set, len(f.Quorums))
+		for i := range f.Quorums {
+			g.Quorums[i].Copy(&f.Quorums[i])
+		}
+	}
+	g.Owners = slices.Clone(f.Owners)
+	return g
+}
+
+// Validate checks that f is well formed: 1 ≤ N ≤ MaxNodes, K ≥ 1, every
+// quorum non-empty and within 0..N-1, owners within range, labels one per
+// node, and a threshold between 1 and N. It says nothing about intersection.
+func (f *Family) Validate() error {
+	if f.N < 1 || f.N > MaxNodes {
+		return fmt.Errorf("set: n = %d is out of range 1..%d", f.N, MaxNodes)
+	}
+	if f.K < 1 {
+		return fmt.Errorf("set: k = %d must be at least 1", f.K)
+	}
+	if f.Labels != nil && len(f.Labels) != f.N {
+		return fmt.Errorf("set: %d labels for %d nodes", len(f.Labels), f.N)
+	}
+	if f.IsThreshold() {
+		if f.Threshold > f.N {
+			return fmt.Errorf("set: threshold %d exceeds n = %d", f.Threshold, f.N)
+		}
+		if f.Quorums != nil || f.Owners != nil {
+			return errors.New("set: a threshold family lists no quorums or owners")
+		}
+		return nil
+	}
+	if f.Threshold < 0 {
+		return fmt.Errorf("set: threshold %d is negative", f.Threshold)
+	}
+	if f.Owners != nil && len(f.Owners) != len(f.Quorums) {
+		return fmt.Errorf("set: %d owners for %d quorums", len(f.Owners), len(f.Quorums))
+	}
+	for i := range f.Quorums {
+		q := &f.Quorums[i]
+		m, ok := q.Max()
+		if !ok {
+			return fmt.Errorf("set: quorum %d is empty", i+1)
+		}
+		if m >= f.N {
+			return fmt.Errorf("set: quorum %d has node %d but n = %d", i+1, m+1, f.N)
+		}
+		if o := f.Owner(i); o != NoOwner && (o < 0 || o >= f.N) {
+			return fmt.Errorf("set: owner %d of quorum %d is out of range 1..%d", o+1, i+1, f.N)
+		}
+	}
+	return nil
+}
+
+// Canonical puts an explicit family in canonical order, in place: owned
+// quorums first by owner, then unowned ones, ties broken by [Compare]; and it
+// removes exact repeats (the same nodes and the same owner). Constructors
+// return canonical families, so equal systems give identical files.
+func (f *Family) Canonical() {
+	if f.IsThreshold() || len(f.Quorums) == 0 {
+		return
+	}
+	idx := make([]int, len(f.Quorums))
+	for i := range idx {
+		idx[i] = i
+	}
+	key := func(i int) int {
+		if o := f.Owner(i); o != NoOwner {
+			return o
+		}
+		return f.N
+	}
+	sort.SliceStable(idx, func(x, y int) bool {
+		i, j := idx[x], idx[y]
+		if ki, kj := key(i), key(j); ki != kj {
+			return ki < kj
+		}
+		return Compare(&f.Quorums[i], &f.Quorums[j]) < 0
+	})
+	qs := make([]Set, 0, len(idx))
+	var owners []int
+	if f.Owners != nil {
+		owners = make([]int, 0, len(idx))
+	}
+	for n, i := range idx {
+		if n > 0 {
+			p := idx[n-1]
+			if f.Owner(p) == f.Owner(i) && Equal(&f.Quorums[p], &f.Quorums[i]) {
+				continue
+			}
+		}
+		qs = append(qs, f.Quorums[i])
+		if owners != nil {
+			owners = append(owners, f.Owners[i])
+		}
+	}
+	f.Quorums, f.Owners = qs, owners
+}
+
+// Minimalize removes, in place, every quorum that contains another quorum
+// (of two equal quorums the first stays), keeping the order of the rest, and
+// returns how many it removed. The removed quorums' owners go with them.
+//
+// Cost: for each quorum Q, the kept quorums whose smallest node lies in Q
+// are tested for inclusion — near linear for the structured systems coterie
+// builds, O(m²) word operations at worst.
+func (f *Family) Minimalize() int {
+	if f.IsThreshold() || len(f.Quorums) < 2 {
+		return 0
+	}
+	m := len(f.Quorums)
+	size := make([]int, m)
+	order := make([]int, m)
+	for i := range m {
+		size[i] = f.Quorums[i].Len()
+		order[i] = i
+	}
+	// Smaller quorums first, so that any subset of Q is kept before Q is
+	// examined; equal quorums in input order.
+	sort.SliceStable(order, func(x, y int) bool { return size[order[x]] < size[order[y]] })
+	byMin := make(map[int][]int) // smallest node -> kept quorums
+	drop := make([]bool, m)
+	dropped := 0
+	for _, i := range order {
+		q := &f.Quorums[i]
+		contained := false
+		for v := range q.All() {
+			for _, j := range byMin[v] {
+				if Subset(&f.Quorums[j], q) {
+					contained = true
+					break
+				}
+			}
+			if contained {
+				break
+			}
+		}
+		if contained {
+			drop[i] = true
+			dropped++
+			continue
+		}
+		if v, ok := q.Min(); ok {
+			byMin[v] = append(byMin[v], i)
+		}
+	}
+	if dropped == 0 {
+		return 0
+	}
+	qs := f.Quorums[:0:0]
+	var owners []int
+	for i := range m {
+		if drop[i] {
+			continue
+		}
+		qs = append(qs, f.Quorums[i])
+		if f.Owners != nil {
+			owners = append(owners, f.Owners[i])
+		}
+	}
+	f.Quorums, f.Owners = qs, owners
+	return dropped
+}
+
+// Degrees returns, for each node, the number of quorums that contain it. It
+// panics on a threshold family, whose degrees are all C(N-1, w-1).
+func (f *Family) Degrees() []int {
+	if f.IsThreshold() {
+		panic("set: Degrees of a threshold family")
+	}
+	d := make([]int, f.N)
+	for i := range f.Quorums {
+		for v := range f.Quorums[i].All() {
+			if v < f.N {
+				d[v]++
+			}
+		}
+	}
+	return d
+}
+
+// Label returns the label of node i, or its 1-based number when f has no
+// labels.
+func (f *Family) Label(i int) string {
+	if f.Labels != nil && i < len(f.Labels) {
+		return f.Labels[i]
+	}
+	return fmt.Sprint(i + 1)
+}
+
+// String formats f for debugging: "n=7 k=1 [{0 1 2} {0 3 4} ...]", with the
+// 0-based nodes of this package.
+func (f *Family) String() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "n=%d k=%d", f.N, f.K)
+	if f.H > 0 {
+		fmt.Fprintf(&sb, " h=%d", f.H)
+	}
+	if f.IsThreshold() {
+		fmt.Fprintf(&sb, " threshold=%d", f.Threshold)
+		return sb.String()
+	}
+	sb.WriteString(" [")
+	for i := range f.Quorums {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(f.Quorums[i].String())
+	}
+	sb.WriteByte(']')
+	return sb.String()
+}
