@@ -116,6 +116,14 @@ type Spec struct {
 	// error for combinations the parameter ranges cannot express (an order
 	// that is not a prime power, --h without --k, ...).
 	Build func(Args) (set.System, error)
+	// Stream, if not nil, produces the same system as Build without holding
+	// it in memory, for orders whose quorums do not fit: it calls header
+	// once with the metadata (N, K, Kind, Params, Labels; no quorums), then
+	// emit once per quorum in canonical order, with set.NoOwner for an
+	// unowned quorum. Stream may reuse q once emit returns, so emit copies
+	// what it keeps. A non-nil error from header or emit stops the stream and is
+	// returned.
+	Stream func(a Args, header func(*set.Family) error, emit func(q *set.Set, owner int) error) error
 }
 
 // Usage is a one-line synopsis of the spec's flags, such as
