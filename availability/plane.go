@@ -1,0 +1,507 @@
+package availability
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// planeOrder reports whether the minimal quorums of f are exactly the lines
+// of a projective plane of some order q, and returns q: n = q²+q+1 nodes,
+// n distinct quorums of q+1 nodes, any two meeting in exactly one node and
+// any two nodes on exactly one quorum. It checks the incidence structure
+// itself, so the numbering of the nodes does not matter.
+func planeOrder(f *set.Family) (int, bool) {
+	if f.IsThreshold() {
+		return 0, false
+	}
+	n := f.N
+	q := 1
+	for q*q+q+1 < n {
+		q++
+	}
+	if q < 2 || q*q+q+1 != n || len(f.Quorums) < n || len(f.Quorums) > 4*n {
+		return 0, false
+	}
+	g := f.Clone()
+	g.Minimalize()
+	g.Canonical()
+	if len(g.Quorums) != n {
+		return 0, false
+	}
+	for i := range g.Quorums {
+		if g.Quorums[i].Len() != q+1 {
+			return 0, false
+		}
+		for j := i + 1; j < n; j++ {
+			if set.IntersectionLen(&g.Quorums[i], &g.Quorums[j]) != 1 {
+				return 0, false
+			}
+		}
+	}
+	// Two distinct lines share one point; with n lines of q+1 points over
+	// n points that makes every pair of points collinear exactly once, but
+	// check it rather than rely on the counting argument.
+	pair := make([]uint8, n*n)
+	for i := range g.Quorums {
+		e := g.Quorums[i].Elements()
+		for a := range e {
+			for b := a + 1; b < len(e); b++ {
+				pair[e[a]*n+e[b]]++
+			}
+		}
+	}
+	for a := range n {
+		for b := a + 1; b < n; b++ {
+			if pair[a*n+b] != 1 {
+				return 0, false
+			}
+		}
+	}
+	return q, true
+}
+
+// PlaneOrders lists the orders q for which [PlanePolynomial] counts: primes
+// for which every projective plane of order q is the Desarguesian PG(2,q)
+// (true for all orders up to 8), so that the count made on PG(2,q) holds
+// for any plane of that order, whatever its numbering.
+var PlaneOrders = []int{2, 3, 5, 7}
+
+// PlanePolynomial returns the availability polynomial of the lines of
+// PG(2,q), q in [PlaneOrders]: A_i is the number of i-point sets that
+// contain a line. It counts the complementary line-free sets F(t) =
+// Σ_{S contains no line} t^{|S|} by conditioning on the set D of live
+// points of a line ℓ∞ (the directions) and sweeping the affine plane
+// AG(2,q) row by row:
+//
+//   - Each D ⊊ ℓ∞ misses some point of ℓ∞; the collineations fixing ℓ∞ act
+//     on it as PGL(2,q), which is transitive, so Σ_{|D|=k} G(D) = (q+1)/(q+1−k)
+//     · Σ_{|D|=k, ∞∉D} G(D), where G(D) counts the affine sets with no full
+//     line in a direction of D. Taking the rows y = c through the missed
+//     point ∞, no row can complete a line.
+//   - The other affine lines are x = a + m·y (direction m, intercept a),
+//     q² of them, one bit each. After some rows the state is the set of
+//     lines whose points so far are all live and whose direction is live;
+//     a row with live positions R keeps line (m, a) iff a + m·y ∈ R.
+//   - The maps (x, y) ↦ (λx + c·y + s, y) fix every row and send line
+//     (m, a) to (λm + c, λa + s); states are merged up to these q²(q−1)
+//     maps (the largest image as a 64-bit word is the canonical form).
+//   - The last two rows are summed in closed form: a line alive before the
+//     last row dies iff its last point is down, so the last row contributes
+//     (1+t)^{q−k} for k distinct last points.
+//
+// Counts are scaled by lcm(1..q+1) to keep the weights (q+1)/(q+1−k)
+// integral, and divided back exactly at the end (a remainder would be an
+// internal error). For q = 7 (n = 57) the sweep holds about two million
+// states; progress goes to progress.
+func PlanePolynomial(ctx context.Context, q int, progress func(string)) (*Polynomial, error) {
+	if !slices.Contains(PlaneOrders, q) {
+		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders)
+	}
+	s := newPlaneSweep(q)
+	fr, err := s.run(ctx, progress)
+	if err != nil {
+		return nil, err
+	}
+	n := q*q + q + 1
+	row := binomialRow(n)
+	p := NewPolynomial(n)
+	for i := range p.A {
+		p.A[i].Sub(row[i], fr[i])
+	}
+	return p, nil
+}
+
+// planeSweep holds the tables of the row sweep over AG(2,q).
+type planeSweep struct {
+	q, n int
+	// alive[y][R]: the lines whose point on row y is in the pattern R.
+	alive [][]uint64
+	// perm[λ−1][s][v]: the q-bit field v (a set of intercepts) under
+	// a ↦ λa + s.
+	perm [][][]uint64
+	full uint64 // all q² lines
+}
+
+func newPlaneSweep(q int) *planeSweep {
+	s := &planeSweep{q: q, n: q*q + q + 1}
+	s.full = 1<<(q*q) - 1
+	if q*q == 64 {
+		s.full = ^uint64(0)
+	}
+	s.alive = make([][]uint64, q)
+	for y := range q {
+		s.alive[y] = make([]uint64, 1<<q)
+		for r := range 1 << q {
+			var m uint64
+			for dir := range q {
+				for a := range q {
+					if r>>((a+dir*y)%q)&1 == 1 {
+						m |= 1 << (dir*q + a)
+					}
+				}
+			}
+			s.alive[y][r] = m
+		}
+	}
+	s.perm = make([][][]uint64, q-1)
+	for l := 1; l < q; l++ {
+		s.perm[l-1] = make([][]uint64, q)
+		for sh := range q {
+			t := make([]uint64, 1<<q)
+			for v := range 1 << q {
+				var w uint64
+				for a := range q {
+					if v>>a&1 == 1 {
+						w |= 1 << ((l*a + sh) % q)
+					}
+				}
+				t[v] = w
+			}
+			s.perm[l-1][sh] = t
+		}
+	}
+	return s
+}
+
+// canon returns the canonical form of a state: the largest image under
+// the maps (m, a) ↦ (λm + c, λa + s).
+func (s *planeSweep) canon(x uint64) uint64 {
+	if x == 0 {
+		return 0
+	}
+	q := s.q
+	fmask := uint64(1)<<q - 1
+	best := uint64(0)
+	if bits.OnesCount64(x) <= 12 {
+		// The image's top line must be (q−1, q−1): only the maps sending
+		// a line of x there can win.
+		for y := x; y != 0; y &= y - 1 {
+			b := bits.TrailingZeros64(y)
+			m0, a0 := b/q, b%q
+			for l := 1; l < q; l++ {
+				c := ((q-1-l*m0)%q + q) % q
+				sh := ((q-1-l*a0)%q + q) % q
+				var img uint64
+				for z := x; z != 0; z &= z - 1 {
+					e := bits.TrailingZeros64(z)
+					m, a := e/q, e%q
+					img |= 1 << (((l*m+c)%q)*q + (l*a+sh)%q)
+				}
+				best = max(best, img)
+			}
+		}
+		return best
+	}
+	var fields [8]uint64
+	for m := range q {
+		fields[m] = x >> (m * q) & fmask
+	}
+	for l := 1; l < q; l++ {
+		for sh := range q {
+			t := s.perm[l-1][sh]
+			var img [8]uint64
+			for m := range q {
+				img[(l*m)%q] = t[fields[m]]
+			}
+			// Shear c rotates the fields: field m goes to m + c.
+			for c := range q {
+				var w uint64
+				for m := range q {
+					w |= img[m] << (((m + c) % q) * q)
+				}
+				best = max(best, w)
+			}
+		}
+	}
+	return best
+}
+
+// planeStates is one layer of the sweep: canonical states and their
+// polynomials (scaled counts by number of live points), deg+1 words each.
+type planeStates struct {
+	keys  []uint64
+	polys []uint64
+	deg   int
+}
+
+func (s *planeSweep) run(ctx context.Context, progress func(string)) ([]*big.Int, error) {
+	q, n := s.q, s.n
+	lcm := uint64(1)
+	for k := uint64(2); k <= uint64(q+1); k++ {
+		lcm = lcm / gcd(lcm, k) * k
+	}
+	// Layer 0: the live directions D ⊆ F_q (∞, the row direction, down),
+	// weighted t^{|D|} · lcm·(q+1)/(q+1−|D|).
+	deg := q
+	init := map[uint64][]uint64{}
+	for d := range 1 << q {
+		var x uint64
+		for m := range q {
+			if d>>m&1 == 1 {
+				x |= (uint64(1)<<q - 1) << (m * q)
+			}
+		}
+		x = s.canon(x)
+		k := bits.OnesCount(uint(d))
+		p := init[x]
+		if p == nil {
+			p = make([]uint64, deg+1)
+			init[x] = p
+		}
+		p[k] += lcm * uint64(q+1) / uint64(q+1-k)
+	}
+	layer := &planeStates{deg: deg}
+	for _, k := range sortedUint64Keys(init) {
+		layer.keys = append(layer.keys, k)
+		layer.polys = append(layer.polys, init[k]...)
+	}
+	for y := 0; y < q-2; y++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("availability: projective plane: %w", err)
+		}
+		next, err := s.step(ctx, layer, y)
+		if err != nil {
+			return nil, err
+		}
+		layer = next
+		if progress != nil {
+			progress(fmt.Sprintf("projective plane of order %d: row %d/%d: %d states", q, y+1, q, len(layer.keys)))
+		}
+	}
+	// The last two rows in closed form.
+	fr, err := s.finish(ctx, layer)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*big.Int, n+1)
+	l := new(big.Int).SetUint64(lcm)
+	var rem big.Int
+	for i := range out {
+		out[i] = new(big.Int)
+		if i < len(fr) {
+			out[i].QuoRem(fr[i], l, &rem)
+			if rem.Sign() != 0 {
+				return nil, errors.New("availability: projective plane: internal error: count not divisible by the orbit weights")
+			}
+		}
+	}
+	return out, nil
+}
+
+func gcd(a, b uint64) uint64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func sortedUint64Keys[V any](m map[uint64]V) []uint64 {
+	ks := make([]uint64, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// step sweeps row y: every state meets every pattern R of live positions.
+func (s *planeSweep) step(ctx context.Context, in *planeStates, y int) (*planeStates, error) {
+	q := s.q
+	deg := in.deg + q
+	w := deg + 1
+	workers := runtime.GOMAXPROCS(0)
+	shards := make([]map[uint64][]uint64, workers)
+	var overflow bool
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan int, 1024)
+	go func() {
+		defer close(next)
+		for i := range in.keys {
+			if i&0x3ff == 0 && ctx.Err() != nil {
+				return
+			}
+			next <- i
+		}
+	}()
+	for k := range workers {
+		shards[k] = map[uint64][]uint64{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out := shards[k]
+			local := map[uint64]*[9]uint64{} // target -> count of patterns by |R|
+			bad := false
+			for i := range next {
+				x := in.keys[i]
+				src := in.polys[i*(in.deg+1) : (i+1)*(in.deg+1)]
+				clear(local)
+				for r := range 1 << q {
+					t := s.canon(x & s.alive[y][r])
+					c := local[t]
+					if c == nil {
+						c = new([9]uint64)
+						local[t] = c
+					}
+					c[bits.OnesCount(uint(r))]++
+				}
+				for t, c := range local {
+					dst := out[t]
+					if dst == nil {
+						dst = make([]uint64, w)
+						out[t] = dst
+					}
+					for j, a := range src {
+						if a == 0 {
+							continue
+						}
+						for k, b := range c[:q+1] {
+							if b == 0 {
+								continue
+							}
+							hi, lo := bits.Mul64(a, b)
+							var carry uint64
+							dst[j+k], carry = bits.Add64(dst[j+k], lo, 0)
+							if hi != 0 || carry != 0 {
+								bad = true
+							}
+						}
+					}
+				}
+			}
+			if bad {
+				mu.Lock()
+				overflow = true
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("availability: projective plane: %w", err)
+	}
+	if overflow {
+		return nil, errors.New("availability: projective plane: internal error: a count overflowed 64 bits")
+	}
+	// Merge the shards.
+	merged := shards[0]
+	for _, sh := range shards[1:] {
+		for t, p := range sh {
+			dst := merged[t]
+			if dst == nil {
+				merged[t] = p
+				continue
+			}
+			if !addInto(dst, p, 1) {
+				return nil, errors.New("availability: projective plane: internal error: a count overflowed 64 bits")
+			}
+		}
+		clear(sh)
+	}
+	outL := &planeStates{deg: deg}
+	outL.keys = sortedUint64Keys(merged)
+	outL.polys = make([]uint64, 0, len(outL.keys)*w)
+	for _, t := range outL.keys {
+		outL.polys = append(outL.polys, merged[t]...)
+	}
+	return outL, nil
+}
+
+// finish sums the last two rows: for each state and each pattern R of
+// row q−2, the lines still alive must all die on row q−1, which leaves
+// q − k free positions there, k being the number of distinct last points
+// of those lines. It returns the scaled counts of line-free sets by size.
+func (s *planeSweep) finish(ctx context.Context, in *planeStates) ([]*big.Int, error) {
+	q, n := s.q, s.n
+	y := q - 2
+	last := q - 1
+	// lastPoint[b] = the x of line b on the last row.
+	lastPoint := make([]int, q*q)
+	for b := range q * q {
+		m, a := b/q, b%q
+		lastPoint[b] = (a + m*last) % q
+	}
+	brow := make([][]uint64, q+1) // C(f, e) for f ≤ q
+	for f := range brow {
+		for _, c := range binomialRow(f) {
+			brow[f] = append(brow[f], c.Uint64())
+		}
+	}
+	// Per piece, 128-bit accumulators: acc[2i] low word, acc[2i+1] high.
+	totals := make([][]uint64, chunks)
+	var overflow atomic.Bool
+	parallelRange(len(in.keys), func(k, lo, hi int) {
+		acc := make([]uint64, 2*(n+1))
+		var cnt [9][9]uint64 // [|R|][free positions on the last row]
+		var wpoly [17]uint64 // Σ cnt[rs][f] t^rs (1+t)^f
+		for i := lo; i < hi; i++ {
+			if i&0xff == 0 && ctx.Err() != nil {
+				return
+			}
+			x := in.keys[i]
+			src := in.polys[i*(in.deg+1) : (i+1)*(in.deg+1)]
+			cnt = [9][9]uint64{}
+			for r := range 1 << q {
+				z := x & s.alive[y][r]
+				pts := 0
+				for ; z != 0; z &= z - 1 {
+					pts |= 1 << lastPoint[bits.TrailingZeros64(z)]
+				}
+				cnt[bits.OnesCount(uint(r))][q-bits.OnesCount(uint(pts))]++
+			}
+			wpoly = [17]uint64{}
+			for rs := 0; rs <= q; rs++ {
+				for f := 0; f <= q; f++ {
+					if c := cnt[rs][f]; c != 0 {
+						for e := 0; e <= f; e++ {
+							wpoly[rs+e] += c * brow[f][e]
+						}
+					}
+				}
+			}
+			for j, a := range src {
+				if a == 0 {
+					continue
+				}
+				for e, b := range wpoly[:2*q+1] {
+					if b == 0 {
+						continue
+					}
+					h, l := bits.Mul64(a, b)
+					var c uint64
+					acc[2*(j+e)], c = bits.Add64(acc[2*(j+e)], l, 0)
+					acc[2*(j+e)+1], c = bits.Add64(acc[2*(j+e)+1], h, c)
+					if c != 0 {
+						overflow.Store(true)
+					}
+				}
+			}
+		}
+		totals[k] = acc
+	})
+	if overflow.Load() {
+		return nil, errors.New("availability: projective plane: internal error: a count overflowed 128 bits")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("availability: projective plane: %w", err)
+	}
+	out := make([]*big.Int, n+1)
+	for i := range out {
+		out[i] = new(big.Int)
+	}
+	for _, acc := range totals {
+		for i := 0; acc != nil && i <= n; i++ {
+			out[i].Add(out[i], getBig(acc[2*i:2*i+2]))
+		}
+	}
+	return out, nil
+}
