@@ -72,12 +72,31 @@ func Compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
 	}
+	return compute(ctx, f, opts)
+}
+
+// compute is Compute without validation, for the parts of a join, which
+// may hold an empty quorum (the outer quorum {x}) or none at all.
+func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
 	progress := func(format string, args ...any) {
 		if opts.Progress != nil {
 			opts.Progress(fmt.Sprintf(format, args...))
 		}
 	}
 	r := &Result{N: f.N, f: f}
+	if !f.IsThreshold() {
+		if len(f.Quorums) == 0 {
+			r.Exact, r.Method, r.Poly = true, MethodThreshold, NewPolynomial(f.N)
+			return r, nil
+		}
+		for i := range f.Quorums {
+			if f.Quorums[i].IsEmpty() {
+				// The empty quorum is always up.
+				r.Exact, r.Method, r.Poly = true, MethodThreshold, Threshold(f.N, 0)
+				return r, nil
+			}
+		}
+	}
 	switch opts.Method {
 	case MethodBrute:
 		p, err := Brute(ctx, f)
@@ -129,17 +148,17 @@ func Compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 }
 
 func computeJoin(ctx context.Context, r *Result, s *joinSplit, opts Options) (*Result, error) {
-	inner, err := Compute(ctx, s.in, opts)
+	inner, err := compute(ctx, s.in, opts)
 	if err != nil {
 		return nil, err
 	}
 	x := len(s.outerNodes)
 	g1f, g0f := Restrict(s.outer, x)
-	g1, err := Compute(ctx, g1f, opts)
+	g1, err := compute(ctx, g1f, opts)
 	if err != nil {
 		return nil, err
 	}
-	g0, err := Compute(ctx, g0f, opts)
+	g0, err := compute(ctx, g0f, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -210,6 +229,16 @@ func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av f
 	if len(p) != f.N {
 		return 0, false, fmt.Errorf("availability: %d probabilities for %d nodes", len(p), f.N)
 	}
+	if !f.IsThreshold() {
+		if len(f.Quorums) == 0 {
+			return 0, true, nil
+		}
+		for i := range f.Quorums {
+			if f.Quorums[i].IsEmpty() {
+				return 1, true, nil
+			}
+		}
+	}
 	if w, ok := isAllSubsets(f); ok {
 		return poissonBinomialTail(p, w), true, nil
 	}
@@ -269,6 +298,9 @@ func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av f
 // independent nodes up with probabilities p, by the O(n·w) recurrence on
 // the number of up nodes, capped at w.
 func poissonBinomialTail(p []float64, w int) float64 {
+	if w <= 0 {
+		return 1
+	}
 	// d[j] = P[exactly j up so far] for j < w; d[w] = P[at least w].
 	d := make([]float64, w+1)
 	d[0] = 1

@@ -37,8 +37,9 @@ type Partial struct {
 	sizes []int // quorum sizes, for the union bound
 }
 
-// partialWork caps the transversal search, in search nodes.
-const partialWork = 20_000_000
+// partialWork caps the transversal search, in search nodes over all the
+// rounds of [NewPartial] (each visits every quorum: a few seconds at most).
+const partialWork = 2_000_000
 
 // NewPartial works out the provable coefficients of f (see [Partial]).
 func NewPartial(ctx context.Context, f *set.Family) *Partial {
@@ -132,7 +133,6 @@ type transversalSearch struct {
 }
 
 func (t *transversalSearch) count(jmax int) ([]*big.Int, bool) {
-	t.work = 0
 	t.res = make([]*big.Int, jmax+1)
 	for i := range t.res {
 		t.res[i] = new(big.Int)
