@@ -415,9 +415,18 @@ func (b *BDD) Probability(p []float64) float64 {
 // needs (so no count can overflow; an add that would carry out of the top
 // word is reported as an internal error), level by level across all cores.
 func (b *BDD) Count(ctx context.Context) (*Polynomial, error) {
+	return b.count(ctx, nil)
+}
+
+// MaxCountBytes bounds the memory the counting pass of [BDD.Count] may
+// hold at once (the polynomials of the nodes whose parents are not all
+// counted yet); beyond it Count refuses with an error wrapping [ErrBudget].
+const MaxCountBytes = 4 << 30
+
+func (b *BDD) count(ctx context.Context, progress func(done, total int)) (*Polynomial, error) {
 	n := b.n
 	words := (binomialRow(n)[n/2].BitLen() + 64) / 64
-	c := counter{n: n, w: words}
+	c := counter{n: n, w: words, progress: progress}
 	res, err := c.run(ctx, b)
 	if err != nil {
 		return nil, err
@@ -429,7 +438,8 @@ func (b *BDD) Count(ctx context.Context) (*Polynomial, error) {
 type counter struct {
 	n, w int
 	// binom[g] is (1+t)^g in limbs, for the edges into the true terminal.
-	binom [][]uint64
+	binom    [][]uint64
+	progress func(done, total int)
 }
 
 // poly layout: coefficient j occupies words [j*w, (j+1)*w), little-endian.
@@ -471,6 +481,30 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 			}
 		}
 	}
+	// The peak memory of the pass, level by level, before allocating it.
+	{
+		left := slices.Clone(parents)
+		live, peak := 0, 0
+		for l := n - 1; l >= 0; l-- {
+			live += len(byLevel[l]) * (n - l + 1) * w * 8
+			peak = max(peak, live)
+			for _, u := range byLevel[l] {
+				nd := nodes[u]
+				for _, v := range [2]uint32{nd.lo, nd.hi} {
+					if v > bddTrue {
+						left[v]--
+						if left[v] == 0 {
+							live -= (n - int(nodes[v].level) + 1) * w * 8
+						}
+					}
+				}
+			}
+		}
+		if peak > MaxCountBytes {
+			return nil, fmt.Errorf("availability: counting the paths of a BDD of %d nodes would hold %d MiB at once, over the limit of %d MiB: %w",
+				len(nodes), peak>>20, MaxCountBytes>>20, ErrBudget)
+		}
+	}
 	polys := make([][]uint64, len(nodes))
 	var overflow atomic.Bool
 	workers := runtime.GOMAXPROCS(0)
@@ -508,6 +542,9 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 		}
 		if overflow.Load() {
 			return nil, errOverflow
+		}
+		if c.progress != nil && l%8 == 0 {
+			c.progress(n-l, n)
 		}
 		// Free the children whose parents are all done.
 		for _, u := range us {

@@ -32,9 +32,15 @@ type Options struct {
 	Method Method
 	// Budget is the BDD node budget; 0 means [DefaultBudget].
 	Budget int
-	// Progress, if not nil, receives a line now and then during long work.
-	Progress func(msg string)
+	// Progress, if not nil, is called now and then during long work.
+	Progress Progress
 }
+
+// Progress reports how far a long computation has got: stage names the
+// work ("building the BDD, order 1 of 3"), and done of total units are
+// finished (total −1 when unknown). It may be called from several
+// goroutines, but not concurrently.
+type Progress func(stage string, done, total int64)
 
 // Result is the availability of one family: the exact polynomial when some
 // method reached it, otherwise what could be proved (see [Partial]).
@@ -78,9 +84,9 @@ func Compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 // compute is Compute without validation, for the parts of a join, which
 // may hold an empty quorum (the outer quorum {x}) or none at all.
 func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
-	progress := func(format string, args ...any) {
+	progress := func(done, total int64, format string, args ...any) {
 		if opts.Progress != nil {
-			opts.Progress(fmt.Sprintf(format, args...))
+			opts.Progress(fmt.Sprintf(format, args...), done, total)
 		}
 	}
 	r := &Result{N: f.N, f: f}
@@ -123,7 +129,6 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		return r, nil
 	}
 	if q, ok := planeOrder(f); ok {
-		progress("projective plane of order %d: counting line-free sets", q)
 		p, err := PlanePolynomial(ctx, q, opts.Progress)
 		switch {
 		case err == nil:
@@ -132,10 +137,9 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		case ctx.Err() != nil:
 			return nil, err
 		}
-		progress("%v; trying the BDD", err)
+		progress(0, -1, "%v; trying the BDD", err)
 	}
 	if s, ok := findJoin(f); ok {
-		progress("join: inner system on nodes %d..%d", s.inner[0]+1, s.inner[len(s.inner)-1]+1)
 		res, err := computeJoin(ctx, r, s, opts)
 		if err != nil {
 			return nil, err
@@ -175,7 +179,7 @@ func computeJoin(ctx context.Context, r *Result, s *joinSplit, opts Options) (*R
 	return r, nil
 }
 
-func computeBDD(ctx context.Context, r *Result, opts Options, progress func(string, ...any)) (*Result, error) {
+func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done, total int64, format string, args ...any)) (*Result, error) {
 	f := r.f
 	budget := opts.Budget
 	if budget <= 0 {
@@ -193,11 +197,12 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(stri
 	for b := min(1<<16, budget); ; b = min(4*b, budget) {
 		for i, order := range cands {
 			d, err := BuildBDD(ctx, f, BDDOptions{Order: order, Budget: b, Progress: func(nodes, merged, total int) {
-				progress("bdd: order %d/%d: %d nodes, %d/%d quorums merged", i+1, len(cands), nodes, merged, total)
+				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
 			}})
 			if err == nil {
-				progress("bdd: %d nodes; counting", d.Size())
-				p, err := d.Count(ctx)
+				p, err := d.count(ctx, func(done, total int) {
+					progress(int64(done), int64(total), "counting the paths of a BDD of %d nodes", d.Size())
+				})
 				if err != nil {
 					return nil, err
 				}

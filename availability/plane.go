@@ -102,7 +102,7 @@ var PlaneOrders = []int{2, 3, 5, 7}
 // integral, and divided back exactly at the end (a remainder would be an
 // internal error). For q = 7 (n = 57) the sweep holds about two million
 // states; progress goes to progress.
-func PlanePolynomial(ctx context.Context, q int, progress func(string)) (*Polynomial, error) {
+func PlanePolynomial(ctx context.Context, q int, progress Progress) (*Polynomial, error) {
 	if !slices.Contains(PlaneOrders, q) {
 		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders)
 	}
@@ -233,7 +233,7 @@ type planeStates struct {
 	deg   int
 }
 
-func (s *planeSweep) run(ctx context.Context, progress func(string)) ([]*big.Int, error) {
+func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, error) {
 	q, n := s.q, s.n
 	lcm := uint64(1)
 	for k := uint64(2); k <= uint64(q+1); k++ {
@@ -274,7 +274,7 @@ func (s *planeSweep) run(ctx context.Context, progress func(string)) ([]*big.Int
 		}
 		layer = next
 		if progress != nil {
-			progress(fmt.Sprintf("projective plane of order %d: row %d/%d: %d states", q, y+1, q, len(layer.keys)))
+			progress(fmt.Sprintf("projective plane of order %d: sweeping rows (%d states)", q, len(layer.keys)), int64(y+1), int64(q))
 		}
 	}
 	// The last two rows in closed form.
