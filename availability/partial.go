@@ -103,7 +103,7 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 	}
 	// High-order: transversal counts T_j for j = 0, 1, ... while the
 	// search stays within the work cap.
-	t := &transversalSearch{ctx: ctx, n: n, W: W, qs: qs}
+	t := &transversalSearch{ctx: ctx, n: n, W: W, qs: qs, limit: partialWork}
 	for jmax := 0; jmax <= n; jmax++ {
 		counts, ok := t.count(jmax)
 		if !ok {
@@ -124,12 +124,13 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 // transversalSearch counts the sets of at most jmax nodes that meet every
 // quorum, by size.
 type transversalSearch struct {
-	ctx  context.Context
-	n, W int
-	qs   [][]uint64
-	work int
-	res  []*big.Int
-	rows [][]*big.Int
+	ctx   context.Context
+	n, W  int
+	qs    [][]uint64
+	work  int
+	limit int
+	res   []*big.Int
+	rows  [][]*big.Int
 }
 
 func (t *transversalSearch) count(jmax int) ([]*big.Int, bool) {
@@ -151,7 +152,7 @@ func (t *transversalSearch) count(jmax int) ([]*big.Int, bool) {
 
 func (t *transversalSearch) rec(in, out []uint64, size, nout, jmax int) bool {
 	t.work++
-	if t.work > partialWork {
+	if t.work > t.limit {
 		return false
 	}
 	if t.work&0xfff == 0 && t.ctx.Err() != nil {
