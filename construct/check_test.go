@@ -29,27 +29,28 @@ func pairwiseWitness(qs []set.Set) (i, j int, ok bool) {
 // empty.
 func kwiseWitness(qs []set.Set, k int) ([]int, bool) {
 	var pick []int
-	var rec func(start int, acc *set.Set) bool
-	rec = func(start int, acc *set.Set) bool {
-		if len(pick) == k+1 {
+	acc := make([]set.Set, k+2) // acc[d] = intersection of the first d picks
+	var rec func(start int) bool
+	rec = func(start int) bool {
+		d := len(pick)
+		if d == k+1 {
 			return true
 		}
 		for i := start; i < len(qs); i++ {
-			next := new(set.Set)
-			if acc == nil {
-				next.Copy(&qs[i])
+			if d == 0 {
+				acc[1].Copy(&qs[i])
 			} else {
-				next.Intersect(acc, &qs[i])
+				acc[d+1].Intersect(&acc[d], &qs[i])
 			}
 			pick = append(pick, i)
-			if next.IsEmpty() || !rec(i, next) {
+			if acc[d+1].IsEmpty() || !rec(i) {
 				return false
 			}
-			pick = pick[:len(pick)-1]
+			pick = pick[:d]
 		}
 		return true
 	}
-	if rec(0, nil) {
+	if rec(0) {
 		return nil, true
 	}
 	return pick, false
@@ -86,8 +87,9 @@ func criticalPatterns(k int) [][]int {
 func hkWitness(levels map[int][]set.Set, k int) (pattern, assign []int, ok bool) {
 	for _, p := range criticalPatterns(k) {
 		assign = assign[:0]
-		var rec func(pos, start int, acc *set.Set) bool
-		rec = func(pos, start int, acc *set.Set) bool {
+		acc := make([]set.Set, len(p)+1)
+		var rec func(pos, start int) bool
+		rec = func(pos, start int) bool {
 			if pos == len(p) {
 				return true
 			}
@@ -99,21 +101,20 @@ func hkWitness(levels map[int][]set.Set, k int) (pattern, assign []int, ok bool)
 				from = start
 			}
 			for i := from; i < len(qs); i++ {
-				next := new(set.Set)
-				if acc == nil {
-					next.Copy(&qs[i])
+				if pos == 0 {
+					acc[1].Copy(&qs[i])
 				} else {
-					next.Intersect(acc, &qs[i])
+					acc[pos+1].Intersect(&acc[pos], &qs[i])
 				}
 				assign = append(assign, i)
-				if next.IsEmpty() || !rec(pos+1, i, next) {
+				if acc[pos+1].IsEmpty() || !rec(pos+1, i) {
 					return false
 				}
-				assign = assign[:len(assign)-1]
+				assign = assign[:pos]
 			}
 			return true
 		}
-		if !rec(0, 0, nil) {
+		if !rec(0, 0) {
 			return p, assign, false
 		}
 	}

@@ -107,9 +107,19 @@ func (c *cube) add(s *set.Set, t, n int) {
 	}
 }
 
-// work returns the node insertions of building every quorum.
-func (c *cube) work() int64 {
-	return int64(c.tuples) * int64(len(c.offsets)) * int64(len(c.offsets[0]))
+// cubeWork returns the node insertions of building every quorum of a
+// level with windows of z coordinates: a^(k+1) tuples × (k+2−z) subcubes ×
+// a^(k+1−z) nodes, saturating at maxCubeWork+1. It is computed before
+// newCube allocates its offsets.
+func cubeWork(a, k, z int) int64 {
+	w := int64(k + 2 - z)
+	for range 2*(k+1) - z {
+		w *= int64(a)
+		if w > maxCubeWork {
+			return maxCubeWork + 1
+		}
+	}
+	return w
 }
 
 // cubeArgs validates a, k and n for the (k+1)-cube arbiters and returns n
@@ -159,11 +169,12 @@ func CubeA(n, k int) int {
 // cubeLevel builds level h (h = 1 for the k-arbiter) over n nodes; a, k, n
 // are validated.
 func cubeLevel(a, k, n, h int) (*set.Family, error) {
-	c := newCube(a, k, CubeZ(k, h))
-	if w := c.work(); w > maxCubeWork {
-		return nil, fmt.Errorf("construct: cube: a = %d, k = %d, h = %d needs %d node insertions (%d tuples), more than %d: %w",
-			a, k, h, w, c.tuples, int64(maxCubeWork), set.ErrTooMany)
+	z := CubeZ(k, h)
+	if cubeWork(a, k, z) > maxCubeWork {
+		return nil, fmt.Errorf("construct: cube: a = %d, k = %d, h = %d needs more than %d node insertions (%d^%d tuples); choose a smaller a or k: %w",
+			a, k, h, int64(maxCubeWork), a, k+1, set.ErrTooMany)
 	}
+	c := newCube(a, k, z)
 	if bytes := int64(c.tuples) * int64((n+63)/64) * 8; bytes > maxExplicitBytes {
 		return nil, fmt.Errorf("construct: cube: a = %d, k = %d needs %d MiB as an explicit family (limit %d MiB); use the streaming form: %w",
 			a, k, bytes>>20, maxExplicitBytes>>20, set.ErrTooMany)
