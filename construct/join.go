@@ -119,6 +119,9 @@ func Join(outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
 	}
 	if c := JoinCount(outer, inner, x); c.Cmp(big.NewInt(int64(max(limit, 0)))) > 0 {
 		return nil, fmt.Errorf("construct: join: the join has %s quorums, more than the limit of %d: %w", c, limit, set.ErrTooMany)
+	} else if bytes := new(big.Int).Mul(c, big.NewInt(int64((n3+63)/64*8))); bytes.Cmp(big.NewInt(maxExplicitBytes)) > 0 {
+		return nil, fmt.Errorf("construct: join: the join's %s quorums over %d nodes need %s MiB, more than %d MiB: %w",
+			c, n3, bytes.Rsh(bytes, 20), maxExplicitBytes>>20, set.ErrTooMany)
 	}
 	// The count bounds both inputs' (each has at least one quorum), so
 	// enumerating a threshold input within limit cannot fail.
