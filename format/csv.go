@@ -63,6 +63,8 @@ func readCSV(data []byte) (set.System, error) {
 	rows := 0
 	byLevel := map[int][]*csvQuorum{} // h (0 for a plain family) -> quorums by number
 	var levelOrder []int
+	var fields [4]string
+	curH, curQs := -1, []*csvQuorum(nil) // a valid header has at most 4 columns
 	last, err := lines(data, func(raw []byte, no int) error {
 		line := strings.TrimSpace(string(raw))
 		if line == "" {
@@ -86,9 +88,20 @@ func readCSV(data []byte) (set.System, error) {
 			return nil
 		}
 		rows++
-		fields := strings.Split(line, ",")
-		if len(fields) != cols.count {
-			return errorf(no, "%d fields, the header has %d", len(fields), cols.count)
+		nf := 0
+		for rest := line; ; nf++ {
+			cell, tail, more := strings.Cut(rest, ",")
+			if nf < len(fields) {
+				fields[nf] = cell
+			}
+			if !more {
+				nf++
+				break
+			}
+			rest = tail
+		}
+		if nf != cols.count {
+			return errorf(no, "%d fields, the header has %d", nf, cols.count)
 		}
 		field := func(i int) string { return strings.Trim(strings.TrimSpace(fields[i]), `"`) }
 		h := 0
@@ -106,10 +119,14 @@ func readCSV(data []byte) (set.System, error) {
 		if err != nil {
 			return err
 		}
-		qs, ok := byLevel[h]
-		if !ok {
-			levelOrder = append(levelOrder, h)
+		if h != curH || curQs == nil {
+			if _, ok := byLevel[h]; !ok {
+				levelOrder = append(levelOrder, h)
+				byLevel[h] = nil
+			}
+			curH = h
 		}
+		qs := byLevel[h]
 		// Quorum numbers run 1..m with at least one row each, so a number
 		// beyond the rows read so far plus the rest of the file is wrong;
 		// grow the table as rows arrive instead of trusting the number.
@@ -126,6 +143,7 @@ func readCSV(data []byte) (set.System, error) {
 			qs[qn-1] = q
 		}
 		byLevel[h] = qs
+		curQs = qs
 		if q.s.Has(v) {
 			return errorf(no, "node %d appears twice in quorum %d%s", v+1, qn, levelName(h))
 		}

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -41,8 +42,10 @@ func (s *jscan) peek() byte {
 	return s.data[s.pos]
 }
 
+// eof reports a truncated file at the line of its last non-blank byte.
 func (s *jscan) eof() *Error {
-	return errorf(s.line, "unexpected end of file: the JSON is truncated")
+	end := len(bytes.TrimRight(s.data, " \t\r\n"))
+	return errorf(1+bytes.Count(s.data[:end], []byte{'\n'}), "unexpected end of file: the JSON is truncated")
 }
 
 func (s *jscan) unexpected(want string) *Error {
