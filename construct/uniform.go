@@ -121,8 +121,8 @@ func levelArgs(what string, a Args, k int) (h int, all bool, err error) {
 
 var majoritySpec = Spec{
 	Name:    "majority",
-	Summary: "every subset of ⌊n/2⌋+1 nodes (threshold form)",
-	Source:  "Garcia-Molina and Barbara 1985; Manabe and Tajima, Section 2.3",
+	Summary: "all ⌊n/2⌋+1-subsets (threshold)",
+	Source:  "Garcia-Molina, Barbara 1985",
 	Params: []Param{
 		{Name: "n", Usage: "number of nodes", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 	},
@@ -137,8 +137,8 @@ var majoritySpec = Spec{
 
 var uniformSpec = Spec{
 	Name:    "uniform",
-	Summary: "uniform k-arbiter: every subset of ⌊kn/(k+1)⌋+1 nodes; with --h/--hk the uniform (h,k)-arbiter, ⌊kn/(k+h)⌋+1 (threshold form)",
-	Source:  "Manabe and Tajima, Sections 2.3 and 3.2",
+	Summary: "all ⌊kn/(k+1)⌋+1-subsets (threshold); (h,k)-arbiter with --h/--hk",
+	Source:  "Manabe, Tajima, Sections 2.3, 3.2",
 	Params: []Param{
 		{Name: "n", Usage: "number of nodes", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 		{Name: "k", Usage: "units of the resource (k of the k-arbiter)", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
