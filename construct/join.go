@@ -3,7 +3,9 @@ package construct
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -11,38 +13,138 @@ import (
 // JoinCount returns the number of quorums of outer ⊕x inner as [Join] forms
 // them, before repeats are merged: the outer quorums without x, plus those
 // with x times the inner quorums. Threshold families are counted, not
-// enumerated. x is 0-based; JoinCount panics if it is out of range.
+// enumerated, but exactly: C(n, w) for n near 10^5 takes seconds, and
+// [Join] itself only counts up to its limit. x is 0-based; JoinCount panics
+// if it is out of range.
 func JoinCount(outer, inner *set.Family, x int) *big.Int {
-	with, without := joinSplit(outer, x)
-	c := new(big.Int).Mul(with, inner.Count())
-	return c.Add(c, without)
-}
-
-// joinSplit counts the quorums of outer that contain x and those that do
-// not.
-func joinSplit(outer *set.Family, x int) (with, without *big.Int) {
 	if x < 0 || x >= outer.N {
 		panic(fmt.Sprintf("construct: node %d out of range 0..%d", x, outer.N-1))
 	}
+	var with, without *big.Int
 	if outer.IsThreshold() {
 		// Of the w-subsets of n nodes, C(n−1, w−1) hold x and C(n−1, w)
 		// do not.
 		n, w := int64(outer.N), int64(outer.Threshold)
 		with = new(big.Int).Binomial(n-1, w-1)
-		without = new(big.Int)
-		if w <= n-1 {
-			without.Binomial(n-1, w)
-		}
-		return with, without
+		without = new(big.Int).Binomial(n-1, w)
+	} else {
+		t := outerWith(outer, x)
+		with, without = big.NewInt(int64(t)), big.NewInt(int64(len(outer.Quorums)-t))
 	}
+	c := new(big.Int).Mul(with, inner.Count())
+	return c.Add(c, without)
+}
+
+// outerWith counts the quorums of an explicit family that contain x.
+func outerWith(f *set.Family, x int) int {
 	t := 0
-	for i := range outer.Quorums {
-		if outer.Quorums[i].Has(x) {
+	for i := range f.Quorums {
+		if f.Quorums[i].Has(x) {
 			t++
 		}
 	}
-	return big.NewInt(int64(t)), big.NewInt(int64(len(outer.Quorums) - t))
+	return t
 }
+
+// binomialAtMost returns C(n, k), and false instead if it exceeds limit.
+// It stops as soon as a partial product does, so huge binomials cost
+// nothing: C(n−k+i, i) grows with i.
+func binomialAtMost(n, k, limit int64) (int64, bool) {
+	if k < 0 || k > n {
+		return 0, true
+	}
+	k = min(k, n-k)
+	c := uint64(1)
+	for i := int64(1); i <= k; i++ {
+		// c·(n−k+i)/i is the integer C(n−k+i, i).
+		hi, lo := bits.Mul64(c, uint64(n-k+i))
+		if hi >= uint64(i) {
+			return 0, false // the quotient needs more than 64 bits
+		}
+		c, _ = bits.Div64(hi, lo, uint64(i))
+		if c > uint64(limit) {
+			return 0, false
+		}
+	}
+	if c > uint64(limit) {
+		return 0, false // C(n, 0) = 1 > limit = 0
+	}
+	return int64(c), true
+}
+
+// log10Binomial approximates log10 C(n, k) with the log-gamma function.
+func log10Binomial(n, k int64) float64 {
+	lg := func(x int64) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
+	return (lg(n) - lg(k) - lg(n-k)) / math.Ln10
+}
+
+// familyCountAtMost returns the number of quorums of f, and false instead
+// if it exceeds limit.
+func familyCountAtMost(f *set.Family, limit int64) (int64, bool) {
+	if f.IsThreshold() {
+		return binomialAtMost(int64(f.N), int64(f.Threshold), limit)
+	}
+	return int64(len(f.Quorums)), int64(len(f.Quorums)) <= limit
+}
+
+// joinCountAtMost returns JoinCount when it is at most limit, without
+// computing huge binomials; otherwise false and a description of the count:
+// exact when it fits in an int64, else "about 1.2e+345".
+func joinCountAtMost(outer, inner *set.Family, x int, limit int64) (int64, bool, string) {
+	const big64 = math.MaxInt64
+	var with, without, c2 int64
+	var okW, okWo bool
+	if outer.IsThreshold() {
+		n, w := int64(outer.N), int64(outer.Threshold)
+		with, okW = binomialAtMost(n-1, w-1, big64)
+		without, okWo = binomialAtMost(n-1, w, big64)
+	} else {
+		t := outerWith(outer, x)
+		with, without, okW, okWo = int64(t), int64(len(outer.Quorums)-t), true, true
+	}
+	c2, okI := familyCountAtMost(inner, big64)
+	if okW && okWo && okI {
+		hi, lo := bits.Mul64(uint64(with), uint64(c2))
+		sum, carry := bits.Add64(lo, uint64(without), 0)
+		if hi == 0 && carry == 0 && sum <= big64 {
+			return int64(sum), int64(sum) <= limit, fmt.Sprint(sum)
+		}
+	}
+	// Too large for an int64: estimate log10 of with·c2 + without.
+	l10 := func(v int64, ok bool, n, k int64) float64 {
+		if ok {
+			return math.Log10(float64(v))
+		}
+		return log10Binomial(n, k)
+	}
+	var a, b float64
+	if outer.IsThreshold() {
+		n, w := int64(outer.N), int64(outer.Threshold)
+		a, b = l10(with, okW, n-1, w-1), l10(without, okWo, n-1, w)
+	} else {
+		a, b = math.Log10(float64(with)), math.Log10(float64(without))
+	}
+	a += l10(c2, okI, int64(inner.N), int64(inner.Threshold))
+	hi, lo := max(a, b), min(a, b)
+	l := hi + math.Log10(1+math.Pow(10, lo-hi))
+	e := math.Floor(l)
+	return 0, false, fmt.Sprintf("about %.1fe+%d", math.Pow(10, l-e), int64(e))
+}
+
+// JoinLimitError is returned (wrapping [set.ErrTooMany]) by [Join] when the
+// join would have more quorums than its limit. Count is the number of
+// quorums in decimal, or "about 1.2e+345" beyond 64 bits.
+type JoinLimitError struct {
+	Count string
+	Limit int
+}
+
+func (e *JoinLimitError) Error() string {
+	return fmt.Sprintf("construct: join: the join has %s quorums, more than the limit of %d", e.Count, e.Limit)
+}
+
+// Unwrap returns [set.ErrTooMany].
+func (e *JoinLimitError) Unwrap() error { return set.ErrTooMany }
 
 // Join returns Kuo's k-arbiter join C1 ⊕x C2 of outer = C1 and inner = C2
 // (Y.-C. Kuo, "k-Arbiter join operation", JISE 2001, Section 4): node x of
@@ -82,8 +184,10 @@ func joinSplit(outer *set.Family, x int) (with, without *big.Int) {
 //
 // Errors: x out of range or in no quorum of outer, different k, an input
 // that is a level of an (h,k)-arbiter, or a malformed input. Threshold
-// inputs are enumerated; Join refuses, wrapping [set.ErrTooMany], when the
-// result would have more than limit quorums (see [JoinCount]).
+// inputs are enumerated; Join refuses with a [*JoinLimitError] when the
+// result would have more than limit quorums (counted without computing
+// binomials beyond the limit), and wrapping [set.ErrTooMany] when they
+// would take more than 4 GiB.
 func Join(outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
 	if outer == nil || inner == nil {
 		return nil, errors.New("construct: join: nil system")
@@ -109,19 +213,20 @@ func Join(outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
 	if n3 > set.MaxNodes {
 		return nil, fmt.Errorf("construct: join: the join would have %d nodes, more than %d", n3, set.MaxNodes)
 	}
-	with, _ := joinSplit(outer, x)
-	if with.Sign() == 0 {
+	if !outer.IsThreshold() && outerWith(outer, x) == 0 {
 		return nil, fmt.Errorf("construct: join: node %d (%s) is in no quorum of the outer system, so the join would not use the inner one",
 			x+1, outer.Label(x))
 	}
-	if inner.Count().Sign() == 0 {
+	if !inner.IsThreshold() && len(inner.Quorums) == 0 {
 		return nil, errors.New("construct: join: the inner system has no quorums")
 	}
-	if c := JoinCount(outer, inner, x); c.Cmp(big.NewInt(int64(max(limit, 0)))) > 0 {
-		return nil, fmt.Errorf("construct: join: the join has %s quorums, more than the limit of %d: %w", c, limit, set.ErrTooMany)
-	} else if bytes := new(big.Int).Mul(c, big.NewInt(int64((n3+63)/64*8))); bytes.Cmp(big.NewInt(maxExplicitBytes)) > 0 {
-		return nil, fmt.Errorf("construct: join: the join's %s quorums over %d nodes need %s MiB, more than %d MiB: %w",
-			c, n3, bytes.Rsh(bytes, 20), maxExplicitBytes>>20, set.ErrTooMany)
+	count, ok, text := joinCountAtMost(outer, inner, x, int64(max(limit, 0)))
+	if !ok {
+		return nil, &JoinLimitError{Count: text, Limit: limit}
+	}
+	if mib := float64(count) * float64((n3+63)/64*8) / (1 << 20); mib > maxExplicitBytes>>20 {
+		return nil, fmt.Errorf("construct: join: the join's %d quorums over %d nodes need %.0f MiB, more than %d MiB: %w",
+			count, n3, mib, maxExplicitBytes>>20, set.ErrTooMany)
 	}
 	// The count bounds both inputs' (each has at least one quorum), so
 	// enumerating a threshold input within limit cannot fail.

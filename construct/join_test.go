@@ -3,6 +3,8 @@ package construct
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strings"
@@ -361,7 +363,58 @@ func TestJoinMemoryGuard(t *testing.T) {
 	wide := family1(40000, 1, []int{1, 2}, []int{1, 3}, []int{2, 3})
 	many, _ := Majority(23)
 	_, err := Join(many, wide, 0, 1<<62)
-	if !errors.Is(err, set.ErrTooMany) || !strings.Contains(err.Error(), "2762942 quorums over 40022 nodes need 13195 MiB") {
+	if !errors.Is(err, set.ErrTooMany) || !strings.Contains(err.Error(), "2762942 quorums over 40022 nodes need 13196 MiB") {
 		t.Fatalf("error %v, want the memory guard", err)
+	}
+}
+
+func TestJoinCounting(t *testing.T) {
+	// binomialAtMost against math/big, below and above the cap.
+	for n := int64(0); n <= 70; n++ {
+		for k := int64(-1); k <= n+1; k++ {
+			want := new(big.Int).Binomial(n, k)
+			if k < 0 || k > n {
+				want.SetInt64(0)
+			}
+			for _, limit := range []int64{0, 1, 1000, math.MaxInt64} {
+				got, ok := binomialAtMost(n, k, limit)
+				if fits := want.Cmp(big.NewInt(limit)) <= 0; ok != fits || ok && got != want.Int64() {
+					t.Fatalf("binomialAtMost(%d, %d, %d) = %d, %v; C = %s", n, k, limit, got, ok, want)
+				}
+			}
+		}
+	}
+	// joinCountAtMost agrees with JoinCount, exact or not.
+	c1 := kuoC1()
+	for _, tt := range []struct {
+		outer, inner *set.Family
+	}{
+		{set.NewThreshold(30, 16), c1},
+		{set.NewThreshold(64, 33), set.NewThreshold(70, 36)},
+		{set.NewThreshold(200, 101), set.NewThreshold(9, 5)},
+		{c1, set.NewThreshold(300, 151)},
+	} {
+		exact := JoinCount(tt.outer, tt.inner, 0)
+		for _, limit := range []int64{10, math.MaxInt64} {
+			got, ok, text := joinCountAtMost(tt.outer, tt.inner, 0, limit)
+			if exact.IsInt64() {
+				if text != exact.String() || got != exact.Int64() && ok || ok != (exact.Int64() <= limit) {
+					t.Errorf("%v ⊕ %v: %d %v %q, exact %s", tt.outer, tt.inner, got, ok, text, exact)
+				}
+				continue
+			}
+			f, _ := new(big.Float).SetInt(exact).Float64()
+			want := fmt.Sprintf("about %.1fe+%d", f/math.Pow(10, math.Floor(math.Log10(f))), int(math.Log10(f)))
+			if ok || text != want {
+				t.Errorf("%v ⊕ %v: %v %q, want %q (exact %s)", tt.outer, tt.inner, ok, text, want, exact)
+			}
+		}
+	}
+	// A majority of 10^7 nodes is refused at once, with an estimate.
+	huge, _ := Majority(10_000_000)
+	_, err := Join(huge, family1(3, 1, []int{1, 2}, []int{2, 3}, []int{1, 3}), 0, 1000)
+	var le *JoinLimitError
+	if !errors.As(err, &le) || !strings.HasPrefix(le.Count, "about ") || !errors.Is(err, set.ErrTooMany) {
+		t.Fatalf("error %v", err)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math/big"
 	"strconv"
 	"strings"
 
@@ -78,10 +77,9 @@ func runJoin(s *streams, o joinOptions, outerPath, innerPath string) error {
 	}
 	j, err := construct.Join(outer, inner, x, o.limit)
 	if err != nil {
-		if errors.Is(err, set.ErrTooMany) {
-			if c := construct.JoinCount(outer, inner, x); c.Cmp(big.NewInt(int64(o.limit))) > 0 {
-				return usageErrorf("join: the join has %s quorums, more than --limit %d: raise --limit to list them all, or join smaller systems", c, o.limit)
-			}
+		var le *construct.JoinLimitError
+		if errors.As(err, &le) {
+			return usageErrorf("join: the join has %s quorums, more than --limit %d: raise --limit to list them all, or join smaller systems", le.Count, o.limit)
 		}
 		return usageErrorf("%s", strings.TrimPrefix(err.Error(), "construct: "))
 	}
