@@ -36,6 +36,10 @@ type plane struct {
 	// add[a*q+b] = a+b, mul[a*q+b] = a·b and nmul[a*q+b] = -(a·b) in
 	// GF(q): the line m·x + y = b holds the points (x, b - m·x).
 	add, mul, nmul []uint16
+	// inv[a] = 1/a, and c = α - 1 for the primitive element α of GF(q),
+	// used by the structural owner assignment (see seed).
+	inv []uint16
+	c   int
 }
 
 // newPlane returns PG(2,q); q must be 1 or a prime power.
@@ -49,6 +53,11 @@ func newPlane(q int) (*plane, error) {
 	if err != nil {
 		return nil, err
 	}
+	pl.inv = make([]uint16, q)
+	for a := 1; a < q; a++ {
+		pl.inv[a] = uint16(f.Inv(a))
+	}
+	pl.c = f.Sub(f.Primitive(), 1)
 	pl.add = make([]uint16, q*q)
 	pl.mul = make([]uint16, q*q)
 	pl.nmul = make([]uint16, q*q)
@@ -162,9 +171,48 @@ func (g incidence) right() int            { return g.n }
 func (g incidence) degree(int) int        { return g.q + 1 }
 func (g incidence) neighbor(p, k int) int { return g.pointLine(p, k) }
 
+// seed returns the slot of the line a point owns in the structural
+// assignment below, or -1 where it has none (q = 2):
+//
+//   - the vertical point owns the line at infinity;
+//   - the point of slope m owns the line m·x + y = 0;
+//   - (a, 0) owns the vertical line x = a;
+//   - (0, c), c ≠ 0, owns the horizontal line y = c;
+//   - (x, y), x ≠ 0 ≠ y, owns the line of slope m = (α-1)·y/x, which is
+//     m·x + y = α·y: a bijection onto the lines with m ≠ 0 ≠ b, as
+//     y = b/α and x = (α-1)·y/m recover the point. It needs α ≠ 1, so
+//     q ≥ 3 (q = 1 has no such points).
+//
+// Every line is owned once: 1 + q + q + (q-1) + (q-1)² = q²+q+1.
+func (g incidence) seed(p int) int {
+	q := g.q
+	switch {
+	case p == 0:
+		return 0
+	case p <= q:
+		return 1 // the line of slope m through the origin, b = 0
+	}
+	a := p - q - 1
+	x, y := a/q, a%q
+	switch {
+	case y == 0:
+		return 0
+	case x == 0:
+		return 1 // m = 0: the horizontal line y = b
+	case g.c == 0:
+		return -1
+	}
+	m := g.mul[int(g.mul[g.c*q+y])*q+int(g.inv[x])]
+	return 1 + int(m)
+}
+
 // owners returns, for each point, the line it owns: a perfect matching of
 // the incidence graph, which is (q+1)-regular and so has one (König). It is
-// found by Hopcroft–Karp on the implicit graph, in O(n) memory.
+// found by Hopcroft–Karp on the implicit graph, in O(n) memory, started
+// from the structural assignment of seed: Hopcroft–Karp checks that it is a
+// perfect matching (it is for every q but 2, making the matching O(n)) and
+// completes it where it is not (q = 2, which has no α ≠ 1). Tests cross-check it against
+// Hopcroft–Karp from a cold start.
 func (pl *plane) owners() []int32 {
 	m := maxMatching(incidence{pl})
 	if m.size != pl.n {

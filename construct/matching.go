@@ -19,6 +19,13 @@ type bipartite interface {
 	neighbor(u, k int) int
 }
 
+// seeder is a bipartite graph that suggests, for each left vertex, the
+// neighbour slot to try first (or -1): a structural matching known for the
+// graph, which Hopcroft–Karp then checks and completes.
+type seeder interface {
+	seed(u int) int
+}
+
 // matching is a matching of a bipartite graph: l[u] is the right vertex
 // matched to left vertex u, r[v] the left vertex matched to v, -1 if none.
 type matching struct {
@@ -32,7 +39,8 @@ const unmatched = -1
 // algorithm (SIAM J. Comput. 2(4), 1973): a greedy first pass, then phases
 // that each find a maximal set of vertex-disjoint shortest augmenting paths
 // by a breadth-first layering and depth-first searches. It is deterministic:
-// left vertices and their neighbours are tried in index order.
+// left vertices and their neighbours are tried in index order, except that
+// when g is a seeder the greedy pass first tries each vertex's seed slot.
 //
 // Cost: O(E·√V) neighbour calls at worst, far less on the regular graphs
 // coterie matches; memory O(V), whatever the number of edges.
@@ -45,7 +53,17 @@ func maxMatching(g bipartite) *matching {
 	for i := range m.r {
 		m.r[i] = unmatched
 	}
+	sd, _ := g.(seeder)
 	for u := range nl {
+		if sd != nil {
+			if k := sd.seed(u); k >= 0 {
+				if v := g.neighbor(u, k); v >= 0 && m.r[v] == unmatched {
+					m.l[u], m.r[v] = int32(v), int32(u)
+					m.size++
+					continue
+				}
+			}
+		}
 		for k, d := 0, g.degree(u); k < d; k++ {
 			if v := g.neighbor(u, k); v >= 0 && m.r[v] == unmatched {
 				m.l[u], m.r[v] = int32(v), int32(u)
@@ -157,7 +175,9 @@ func (h *hopcroftKarp) augment() {
 				m.size++
 				break
 			}
-			if h.dist[w] == h.dist[u]+1 {
+			// Follow the layers; a vertex at the last layer cannot reach a
+			// free right vertex within a shortest path.
+			if h.dist[w] == h.dist[u]+1 && h.dist[w] < h.limit {
 				h.stack = append(h.stack, w)
 				continue
 			}
