@@ -32,7 +32,27 @@ func TestGridIntersects(t *testing.T) {
 			checkIntersecting(t, f)
 			checkGridSets(t, f, sh[0], sh[1])
 		}
+		// The default shape has the smallest total size of any column count.
+		f, _ := Grid(rows, cols, n)
+		for c := 1; c <= n; c++ {
+			if s := gridTotal(n, c); s < totalSize(f) {
+				t.Errorf("N = %d: %d columns give total size %d < %d with %d columns", n, c, s, totalSize(f), cols)
+			}
+		}
 	}
+}
+
+// gridTotal counts the total size of the grid's sets from the row and
+// column lengths: node i's set has |row| + |column| − 1 nodes.
+func gridTotal(n, cols int) int {
+	s := 0
+	for i := range n {
+		r, c := i/cols, i%cols
+		rowLen := min(n, (r+1)*cols) - r*cols
+		colLen := (n - c + cols - 1) / cols
+		s += rowLen + colLen - 1
+	}
+	return s
 }
 
 // checkGridSets checks each S_i against the documented layout, computed
