@@ -234,7 +234,7 @@ func planeOrder(q int) error {
 			q, MaxPlaneOrder, MaxPlaneOrder*MaxPlaneOrder+MaxPlaneOrder+1)
 	}
 	if _, err := galois.New(q); err != nil {
-		return fmt.Errorf("construct: projective plane: %w", err)
+		return fmt.Errorf("construct: %w", err) // galois names the nearest valid orders
 	}
 	return nil
 }
@@ -292,6 +292,7 @@ func ProjectivePlane(q int) (*set.Family, error) {
 
 func planeHeader(q int) *set.Family {
 	f := set.NewFamily(q*q + q + 1)
+	f.Owners = []int{} // every quorum is owned (a streaming CSV writer needs to know)
 	f.Kind = "fpp"
 	f.Params = set.Params{"order": q}
 	return f

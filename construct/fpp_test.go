@@ -101,7 +101,7 @@ func TestFig1(t *testing.T) {
 	for k := 2; k <= 5; k++ {
 		t.Run(fmt.Sprintf("K=%d", k), func(t *testing.T) {
 			q := k - 1
-			fig := readFig(t, fmt.Sprintf("testdata/maekawa-fig1-k%d.txt", k))
+			fig := readFig(t, fmt.Sprintf("maekawa-fig1-k%d.txt", k))
 			for i, o := range fig.Owners {
 				if !fig.Quorums[i].Has(o) {
 					t.Errorf("printed S_%d = %v does not contain %d", o+1, &fig.Quorums[i], o+1)
@@ -127,7 +127,7 @@ func TestFig1(t *testing.T) {
 // TestFig1dFrobenius confirms the reading of Fig. 1(d) given above: mapping
 // each affine point (x, y) of ours to (x², y) gives the printed lines.
 func TestFig1dFrobenius(t *testing.T) {
-	fig := readFig(t, "testdata/maekawa-fig1-k5.txt")
+	fig := readFig(t, "maekawa-fig1-k5.txt")
 	ours, err := ProjectivePlane(4)
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestProjectivePlaneErrors(t *testing.T) {
 		q    int
 		want string
 	}{
-		{6, "construct: projective plane: galois: order 6 is not a prime power; the nearest prime powers are 5 and 7"},
+		{6, "construct: galois: order 6 is not a prime power; the nearest prime powers are 5 and 7"},
 		{0, "construct: projective plane: order 0: the order must be 1 or a prime power"},
 		{-4, "construct: projective plane: order -4: the order must be 1 or a prime power"},
 		{1025, "construct: projective plane: order 1025 exceeds the largest supported order 1024 (1049601 points)"},

@@ -82,6 +82,7 @@ func Grid(rows, cols, n int) (*set.Family, error) {
 
 func gridHeader(n int, params set.Params) *set.Family {
 	f := set.NewFamily(n)
+	f.Owners = []int{} // every quorum is owned (a streaming CSV writer needs to know)
 	f.Kind = "grid"
 	f.Params = params
 	return f

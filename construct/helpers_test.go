@@ -1,83 +1,29 @@
 package construct
 
 import (
-	"bufio"
 	"os"
+	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 )
 
-// readFig reads a system in the contract's text format (one quorum per line,
-// 1-based nodes, "# n:" header) with the owners of its quorums, 1-based, in
-// a "# owners:" header comment; it returns the family 0-based and in the
-// file's order.
-func readFig(t testing.TB, path string) *set.Family {
+// readFig reads a system of the repository's testdata (the papers'
+// examples) in the contract's text format, with the quorums in the file's
+// order and the owners of its "# owner:" comments.
+func readFig(t testing.TB, name string) *set.Family {
 	t.Helper()
-	fh, err := os.Open(path)
+	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fh.Close()
-	var owners []int
-	n := 0
-	var qs [][]int
-	sc := bufio.NewScanner(fh)
-	for line := 1; sc.Scan(); line++ {
-		text := strings.TrimSpace(sc.Text())
-		if rest, ok := strings.CutPrefix(text, "#"); ok {
-			key, val, ok := strings.Cut(rest, ":")
-			switch strings.TrimSpace(key) {
-			case "n":
-				if ok {
-					n = atoi(t, path, line, val)
-				}
-			case "owners":
-				for _, f := range strings.Fields(val) {
-					owners = append(owners, atoi(t, path, line, f)-1)
-				}
-			}
-			continue
-		}
-		if text == "" {
-			continue
-		}
-		var q []int
-		for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' }) {
-			q = append(q, atoi(t, path, line, f)-1)
-		}
-		qs = append(qs, q)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if owners != nil && len(owners) != len(qs) {
-		t.Fatalf("%s: %d owners for %d quorums", path, len(owners), len(qs))
-	}
-	f := set.NewFamily(n)
-	for i, q := range qs {
-		o := set.NoOwner
-		if owners != nil {
-			o = owners[i]
-		}
-		f.Add(set.Of(q...), o)
-	}
-	if err := f.Validate(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return f
-}
-
-func atoi(t testing.TB, path string, line int, s string) int {
-	t.Helper()
-	v, err := strconv.Atoi(strings.TrimSpace(s))
+	sys, err := format.ReadBytes(data, format.Text, format.DefaultOptions)
 	if err != nil {
-		t.Fatalf("%s:%d: %v", path, line, err)
+		t.Fatalf("%s: %v", name, err)
 	}
-	return v
+	return sys.Family
 }
 
 // checkIntersecting fails t unless every two quorums of f meet.

@@ -232,6 +232,7 @@ func (g removedToKept) neighbor(i, k int) int {
 // header returns the family's metadata.
 func (mp *maekawaPlan) header() *set.Family {
 	f := set.NewFamily(mp.n)
+	f.Owners = []int{} // every quorum is owned (a streaming CSV writer needs to know)
 	f.Kind = "maekawa"
 	f.Params = set.Params{"n": mp.n, "order": mp.pl.q}
 	if mp.n < mp.pl.n {
@@ -334,7 +335,7 @@ var maekawaSpec = Spec{
 	Summary: "Maekawa's sets: a projective plane, or his Method 1 degenerated sets for other n",
 	Source:  "Maekawa 1985, Sections 3 and 7",
 	Params: []Param{
-		{Name: "n", Usage: "number of nodes", Type: Int, Required: true, Min: 3, Max: MaxMaekawaNodes},
+		{Name: "n", Usage: "number of nodes (at most the points of PG(2,1024))", Type: Int, Required: true, Min: 3, Max: MaxMaekawaNodes},
 		{Name: "map", Usage: "how removed points are replaced: min (smallest quorums) or paper (x ↦ x − (N′−N))",
 			Type: String, Default: "min"},
 	},
@@ -386,8 +387,8 @@ func Degenerate(ctx context.Context, f *set.Family, n int, how DegenerateMap) (*
 	}
 	g := f.Clone()
 	if g.Owners == nil {
-		if err := AssignOwners(g); err != nil {
-			return nil, fmt.Errorf("construct: degenerate: %w", err)
+		if err := assignOwners(g); err != nil {
+			return nil, fmt.Errorf("construct: degenerate: owners: %w", err)
 		}
 	}
 	var kept []int

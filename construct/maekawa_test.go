@@ -30,7 +30,7 @@ func TestTableII(t *testing.T) {
 		{10, 4, "8.1"},
 		{18, 5, "11.7"},
 	} {
-		fig := readFig(t, fmt.Sprintf("testdata/maekawa-fig1-k%d.txt", tt.k))
+		fig := readFig(t, fmt.Sprintf("maekawa-fig1-k%d.txt", tt.k))
 		f, err := Degenerate(context.Background(), fig, tt.n, MapPaper)
 		if err != nil {
 			t.Fatal(err)
@@ -45,12 +45,12 @@ func TestTableII(t *testing.T) {
 
 // TestMaekawaN5 reproduces the degenerated sets Maekawa prints for N = 5.
 func TestMaekawaN5(t *testing.T) {
-	fig := readFig(t, "testdata/maekawa-fig1-k3.txt")
+	fig := readFig(t, "maekawa-fig1-k3.txt")
 	got, err := Degenerate(context.Background(), fig, 5, MapPaper)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := readFig(t, "testdata/maekawa-n5.txt")
+	want := readFig(t, "maekawa-n5.txt")
 	if !slices.Equal(got.Owners, want.Owners) || !slices.EqualFunc(got.Quorums, want.Quorums,
 		func(a, b set.Set) bool { return set.Equal(&a, &b) }) {
 		t.Errorf("N = 5: got %v owners %v, printed %v", got, got.Owners, want)

@@ -270,8 +270,15 @@ func nodeQuorums(f *set.Family) *adjacency {
 // too few quorums between them (a violation of Hall's condition), and leaves
 // f unchanged. f must be explicit.
 func AssignOwners(f *set.Family) error {
+	if err := assignOwners(f); err != nil {
+		return fmt.Errorf("construct: owners: %w", err)
+	}
+	return nil
+}
+
+func assignOwners(f *set.Family) error {
 	if f.IsThreshold() {
-		return fmt.Errorf("construct: owners: a threshold family (all %d-subsets) has no explicit quorums to own", f.Threshold)
+		return fmt.Errorf("a threshold family (all %d-subsets) has no explicit quorums to own", f.Threshold)
 	}
 	g := nodeQuorums(f)
 	m := maxMatching(g)
@@ -282,7 +289,7 @@ func AssignOwners(f *set.Family) error {
 				nbrs[v] = true
 			}
 		}
-		return fmt.Errorf("construct: owners: no node-to-quorum assignment: nodes %s lie in only %d quorums between them",
+		return fmt.Errorf("no node-to-quorum assignment: nodes %s lie in only %d quorums between them",
 			nodeList(x, 12), len(nbrs))
 	}
 	owners := make([]int, len(f.Quorums))

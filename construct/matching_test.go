@@ -163,7 +163,7 @@ func TestPlaneOwnerSeed(t *testing.T) {
 func TestAssignOwners(t *testing.T) {
 	// Maekawa's Fig. 1(c) without its owners: a matching is found and every
 	// node gets a line through itself.
-	fig := readFig(t, "testdata/maekawa-fig1-k4.txt")
+	fig := readFig(t, "maekawa-fig1-k4.txt")
 	fig.Owners = nil
 	if err := AssignOwners(fig); err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ func TestMessagesTable(t *testing.T) {
 	sb.WriteString("|---:|---|---:|---:|---:|---:|---:|\n")
 	figs := map[int]string{}
 	for k := 2; k <= 5; k++ {
-		figs[k-1] = fmt.Sprintf("testdata/maekawa-fig1-k%d.txt", k)
+		figs[k-1] = fmt.Sprintf("maekawa-fig1-k%d.txt", k)
 	}
 	for n := 3; n <= 60; n++ {
 		q, total := bound(n)
