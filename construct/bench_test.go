@@ -58,3 +58,18 @@ func BenchmarkProjectivePlane(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMaekawa measures Method 1 with our map, plane and matchings
+// included, for N just above a plane (many removed points) and below one.
+func BenchmarkMaekawa(b *testing.B) {
+	for _, n := range []int{1000, 16300} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := newMaekawaPlan(n, MapMin); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -119,48 +119,23 @@ func (pl *plane) pointLine(p, k int) int {
 	return q + 1 + m*q + b
 }
 
-// onLine reports whether point p lies on line l.
-func (pl *plane) onLine(p, l int) bool {
+// appendLine appends the points of line l to buf, in increasing order.
+func (pl *plane) appendLine(buf []int, l int) []int {
 	q := pl.q
-	switch {
-	case l == 0:
-		return p <= q
-	case l <= q:
-		return p == 0 || (p > q && (p-q-1)/q == l-1)
+	if l == 0 || l <= q {
+		for k := range q + 1 {
+			buf = append(buf, pl.linePoint(l, k))
+		}
+		return buf
 	}
 	j := l - q - 1
 	m, b := j/q, j%q
-	if p <= q {
-		return p == 1+m
+	buf = append(buf, 1+m)
+	add, nmul := pl.add[b*q:b*q+q], pl.nmul[m*q:m*q+q]
+	for x := range q {
+		buf = append(buf, pl.affine(x, int(add[nmul[x]])))
 	}
-	a := p - q - 1
-	x, y := a/q, a%q
-	return int(pl.add[y*q+int(pl.mul[m*q+x])]) == b
-}
-
-// lineThrough returns the line through the distinct points p and r.
-func (pl *plane) lineThrough(p, r int) int {
-	for k := range pl.q + 1 {
-		if l := pl.pointLine(p, k); pl.onLine(r, l) {
-			return l
-		}
-	}
-	panic(fmt.Sprintf("construct: internal error: no line through points %d and %d of PG(2,%d)", p, r, pl.q))
-}
-
-// addLine adds the points of line l to s.
-func (pl *plane) addLine(s *set.Set, l int) {
-	for k := range pl.q + 1 {
-		s.Add(pl.linePoint(l, k))
-	}
-}
-
-// removeLine takes the points of line l out of s, cheaper than clearing a
-// large set.
-func (pl *plane) removeLine(s *set.Set, l int) {
-	for k := range pl.q + 1 {
-		s.Remove(pl.linePoint(l, k))
-	}
+	return buf
 }
 
 // incidence is the point–line incidence graph: points on the left.
@@ -257,7 +232,8 @@ func planeOrder(q int) error {
 // Lines: the line at infinity {1, ..., q+1}; the vertical lines x = a, each
 // {1} ∪ {(a, y)}; and the lines m·x + y = b, each {2+m} ∪ {(x, b − m·x)}.
 // For q = 2 and 3 these are exactly the lines of Maekawa's Fig. 1(b) and
-// 1(c).
+// 1(c); his Fig. 1(d) (q = 4) is this plane with each affine point (x, y)
+// relabelled (x², y).
 //
 // Owners: node i owns the line S_i, which contains i; the assignment is a
 // maximum matching of the point–line incidence graph (Hopcroft–Karp, with
@@ -281,9 +257,13 @@ func ProjectivePlane(q int) (*set.Family, error) {
 	f := planeHeader(q)
 	f.Quorums = make([]set.Set, n)
 	f.Owners = make([]int, n)
+	var buf []int
 	for p, l := range pl.owners() {
 		f.Quorums[p].Grow(n)
-		pl.addLine(&f.Quorums[p], int(l))
+		buf = pl.appendLine(buf[:0], int(l))
+		for _, v := range buf {
+			f.Quorums[p].Add(v)
+		}
 		f.Owners[p] = p
 	}
 	f.Canonical()
@@ -313,12 +293,19 @@ func streamPlane(q int, header func(*set.Family) error, emit func(*set.Set, int)
 		return err
 	}
 	s := set.New(pl.n)
+	var buf []int
 	for p, l := range owners {
-		pl.addLine(s, int(l))
+		buf = pl.appendLine(buf[:0], int(l))
+		for _, v := range buf {
+			s.Add(v)
+		}
 		if err := emit(s, p); err != nil {
 			return err
 		}
-		pl.removeLine(s, int(l))
+		// Removing the points is cheaper than clearing n bits.
+		for _, v := range buf {
+			s.Remove(v)
+		}
 	}
 	return nil
 }
