@@ -122,7 +122,7 @@ func (pl *plane) pointLine(p, k int) int {
 // appendLine appends the points of line l to buf, in increasing order.
 func (pl *plane) appendLine(buf []int, l int) []int {
 	q := pl.q
-	if l == 0 || l <= q {
+	if l <= q { // the line at infinity or a vertical line
 		for k := range q + 1 {
 			buf = append(buf, pl.linePoint(l, k))
 		}

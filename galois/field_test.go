@@ -321,6 +321,36 @@ func TestPrimitiveElements(t *testing.T) {
 	}
 }
 
+// TestPrimitiveElementsLarge counts the primitive elements of large fields
+// by the order test a^((q-1)/r) ≠ 1 for every prime r dividing q-1.
+func TestPrimitiveElementsLarge(t *testing.T) {
+	for _, q := range largeOrders {
+		f := galois.MustNew(q)
+		var primes []int
+		for n, r := q-1, 2; n > 1; r++ {
+			if n%r == 0 {
+				primes = append(primes, r)
+				for n%r == 0 {
+					n /= r
+				}
+			}
+		}
+		count := 0
+	next:
+		for a := 1; a < q; a++ {
+			for _, r := range primes {
+				if f.Pow(a, (q-1)/r) == 1 {
+					continue next
+				}
+			}
+			count++
+		}
+		if count != galois.Totient(q-1) {
+			t.Errorf("GF(%d) has %d primitive elements; φ(%d) = %d", q, count, q-1, galois.Totient(q-1))
+		}
+	}
+}
+
 // TestPolyIsFirst checks the documented choice of polynomial by brute force:
 // no monic polynomial with a smaller base-p code has x of order q-1.
 func TestPolyIsFirst(t *testing.T) {
