@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coterie-dev/coterie/galois"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -328,4 +329,30 @@ func bruteAssign(w []int32, r, c, i int, used []bool) int {
 		}
 	}
 	return best
+}
+
+// TestMethod1Gaps checks Maekawa's remark in Section 7: for K = L whose L−1
+// is not a prime power, the next M with M−1 a prime power is at most 2
+// away for K ≤ 20 (L = 15, M = 17) and 4 away for K ≤ 50 (L = 34, M = 38).
+func TestMethod1Gaps(t *testing.T) {
+	type gap struct{ l, m int }
+	widest := func(top int) gap {
+		var w gap
+		for l := 2; l <= top; l++ {
+			m := l
+			for _, _, ok := galois.PrimePower(m - 1); !ok && m-1 != 1; _, _, ok = galois.PrimePower(m - 1) {
+				m++
+			}
+			if m-l > w.m-w.l {
+				w = gap{l, m}
+			}
+		}
+		return w
+	}
+	if got := widest(20); got != (gap{15, 17}) {
+		t.Errorf("widest gap for K ≤ 20: L = %d, M = %d; Maekawa says 15, 17", got.l, got.m)
+	}
+	if got := widest(50); got != (gap{34, 38}) {
+		t.Errorf("widest gap for K ≤ 50: L = %d, M = %d; Maekawa says 34, 38", got.l, got.m)
+	}
 }
