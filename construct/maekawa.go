@@ -438,14 +438,18 @@ func Degenerate(ctx context.Context, f *set.Family, n int, how DegenerateMap) (*
 	return out, nil
 }
 
-// maxAssignmentWork bounds the Hungarian method's r²·c steps.
-const maxAssignmentWork = 1e10
+// maxAssignmentWork bounds the Hungarian method's r²·c steps, and
+// maxAssignmentCells its r×c weight matrix (256 MiB of int32).
+const (
+	maxAssignmentWork  = 1e10
+	maxAssignmentCells = 1 << 26
+)
 
 // sharedQuorums returns w[d*n+k], the number of kept quorums holding both
 // removed node n+d and kept node k: how much replacing n+d by k saves.
 func sharedQuorums(f *set.Family, kept []int, n int) ([]int32, error) {
 	r := f.N - n
-	if float64(r)*float64(r)*float64(n) > maxAssignmentWork {
+	if float64(r)*float64(r)*float64(n) > maxAssignmentWork || r*n > maxAssignmentCells {
 		return nil, fmt.Errorf("construct: degenerate: %d removed × %d kept nodes is too large for the optimal map (Hungarian method, about %.0e steps); use the paper's map",
 			r, n, float64(r)*float64(r)*float64(n))
 	}
