@@ -249,6 +249,14 @@ func TestDegenerateErrors(t *testing.T) {
 	if _, err := Degenerate(ctx, set.NewThreshold(5, 3), 4, MapMin); err == nil {
 		t.Error("Degenerate accepted a threshold family")
 	}
+	big := set.NewFamily(20000)
+	big.Add(set.Full(20000), 0)
+	if _, err := Degenerate(ctx, big, 10000, MapMin); err == nil || !strings.Contains(err.Error(), "too large for the optimal map") {
+		t.Errorf("Degenerate of 20000 to 10000 nodes = %v, want a refusal", err)
+	}
+	if g, err := Degenerate(ctx, big, 10000, MapPaper); err != nil || g.N != 10000 || g.Quorums[0].Len() != 10000 {
+		t.Errorf("paper's map on 20000 to 10000 nodes = %v", err)
+	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	if _, err := Degenerate(cancelled, p, 10, MapMin); err == nil || !strings.Contains(err.Error(), "canceled") {
