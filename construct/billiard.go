@@ -10,11 +10,6 @@ import (
 // set.MaxNodes.
 const maxBilliardQ = 5791
 
-// maxExplicitBytes bounds the memory an explicit family built in one piece
-// may take (quorums × bitset size). Beyond it constructors refuse and point
-// at the streaming form, which holds one quorum at a time.
-const maxExplicitBytes = 4 << 30
-
 // BilliardN returns the number of sites of the q×q modified grid,
 // N = (q²−1)/2.
 func BilliardN(q int) int { return (q*q - 1) / 2 }
@@ -99,16 +94,15 @@ func billiardPath(q, s int, buf []int) []int {
 // sites, contains its owner, and meets every other quorum (Proposition 1).
 //
 // Cost: O(N·q) node insertions and N bitsets of N bits; it refuses orders
-// whose explicit family would take more than 4 GiB (q ≥ 609), for
+// whose explicit family would take more than 1 GiB (q ≥ 431), for
 // which [BilliardStream] holds one quorum at a time.
 func Billiard(q int) (*set.Family, error) {
 	if err := billiardCheck(q); err != nil {
 		return nil, err
 	}
 	n := BilliardN(q)
-	if bytes := int64(n) * int64((n+63)/64) * 8; bytes > maxExplicitBytes {
-		return nil, fmt.Errorf("construct: billiard: q = %d needs %d MiB as an explicit family (limit %d MiB); use the streaming form: %w",
-			q, bytes>>20, maxExplicitBytes>>20, set.ErrTooMany)
+	if err := checkExplicit("billiard", n, n); err != nil {
+		return nil, err
 	}
 	f := billiardHeader(q)
 	f.Quorums = make([]set.Set, n)

@@ -175,9 +175,9 @@ func cubeLevel(a, k, n, h int) (*set.Family, error) {
 			a, k, h, int64(maxCubeWork), a, k+1, set.ErrTooMany)
 	}
 	c := newCube(a, k, z)
-	if bytes := int64(c.tuples) * int64((n+63)/64) * 8; bytes > maxExplicitBytes {
-		return nil, fmt.Errorf("construct: cube: a = %d, k = %d needs %d MiB as an explicit family (limit %d MiB); use the streaming form: %w",
-			a, k, bytes>>20, maxExplicitBytes>>20, set.ErrTooMany)
+	if b := explicitBytes(n, c.tuples); b > maxExplicitBytes {
+		return nil, fmt.Errorf("construct: cube: a = %d, k = %d: %d quorums over %d nodes take %.2f GiB in memory, more than %d GiB; choose a smaller a or k: %w",
+			a, k, c.tuples, n, float64(b)/(1<<30), maxExplicitBytes>>30, set.ErrTooMany)
 	}
 	f := set.NewFamily(n)
 	f.K, f.H = k, 0

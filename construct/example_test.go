@@ -1,58 +1,78 @@
 package construct_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
-// nodes1 formats a set with the 1-based node numbers users see.
-func nodes1(s *set.Set) []int {
+// oneBased formats a quorum with the 1-based node numbers users see.
+func oneBased(q *set.Set) []int {
 	var out []int
-	for v := range s.All() {
+	for v := range q.All() {
 		out = append(out, v+1)
 	}
 	return out
 }
 
-func ExampleBilliard() {
-	// Agrawal, Eğecioğlu, El Abbadi, Fig. 5: q = 9, N = 40.
-	f, _ := construct.Billiard(9)
-	fmt.Println(f.N, nodes1(&f.Quorums[10]), nodes1(&f.Quorums[33]))
-	// Output: 40 [11 15 16 18 19 21 22 23 26] [3 7 11 15 19 24 29 34 38]
-}
-
-func ExampleCubeHK() {
-	// The 4-cube (h,3)-arbiter over 3^4 = 81 nodes: quorum sizes by level.
-	a, _ := construct.CubeHK(3, 3, 0)
-	for _, l := range a.Levels {
-		fmt.Printf("h=%d z=%d |q|=%d bound=%d\n", l.H, construct.CubeZ(3, l.H), l.Quorums[0].Len(), construct.CubeBound(3, 3, l.H))
+func ExampleProjectivePlane() {
+	f, _ := construct.ProjectivePlane(2) // the Fano plane, Maekawa's K = 3
+	for i := range f.Quorums {
+		fmt.Printf("S_%d = %v\n", f.Owners[i]+1, oneBased(&f.Quorums[i]))
 	}
 	// Output:
-	// h=1 z=1 |q|=65 bound=108
-	// h=2 z=1 |q|=65 bound=108
-	// h=3 z=2 |q|=21 bound=27
+	// S_1 = [1 2 3]
+	// S_2 = [2 4 6]
+	// S_3 = [3 4 7]
+	// S_4 = [1 4 5]
+	// S_5 = [2 5 7]
+	// S_6 = [3 5 6]
+	// S_7 = [1 6 7]
 }
 
-func ExampleJoin() {
-	// Kuo, Section 4: the 3-subsets of {1,2,3,4} joined at 4 with those
-	// of {a,b,c,d}.
-	outer, _ := construct.Uniform(4, 2)
-	inner, _ := construct.Uniform(4, 2)
-	inner.Labels = []string{"a", "b", "c", "d"}
-	j, _ := construct.Join(outer, inner, 3, 100)
-	fmt.Println(len(j.Quorums), j.Labels, j.Params)
-	for i := range 3 {
-		var ls []string
-		for v := range j.Quorums[i].All() {
-			ls = append(ls, j.Label(v))
-		}
-		fmt.Println(ls)
+func ExampleMaekawa() {
+	// N = 5 is not q²+q+1: Method 1 degenerates the Fano plane.
+	f, _ := construct.Maekawa(5, construct.MapMin)
+	for i := range f.Quorums {
+		fmt.Printf("S_%d = %v\n", i+1, oneBased(&f.Quorums[i]))
+	}
+	fmt.Println(f.Params)
+	// Output:
+	// S_1 = [1 2 3]
+	// S_2 = [2 4]
+	// S_3 = [3 4 5]
+	// S_4 = [1 4 5]
+	// S_5 = [2 5]
+	// map[map:min n:5 order:2]
+}
+
+func ExampleGrid() {
+	// Seven nodes in rows of three: node 7 alone in the last row.
+	f, _ := construct.Grid(3, 3, 7)
+	for i := range f.Quorums {
+		fmt.Printf("S_%d = %v\n", i+1, oneBased(&f.Quorums[i]))
 	}
 	// Output:
-	// 13 [1 2 3 a b c d] map[at:4 inner_kind:uniform inner_n:4 inner_threshold:3 outer_kind:uniform outer_n:4 outer_threshold:3]
-	// [1 2 3]
-	// [1 2 a b c]
-	// [1 2 a b d]
+	// S_1 = [1 2 3 4 7]
+	// S_2 = [1 2 3 5]
+	// S_3 = [1 2 3 6]
+	// S_4 = [1 4 5 6 7]
+	// S_5 = [2 4 5 6]
+	// S_6 = [3 4 5 6]
+	// S_7 = [1 4 7]
+}
+
+func ExampleDegenerate() {
+	// Maekawa's own map on the plane of order 3 keeps nodes 1..10.
+	plane, _ := construct.ProjectivePlane(3)
+	ten, _ := construct.Degenerate(context.Background(), plane, 10, construct.MapPaper)
+	total := 0
+	for i := range ten.Quorums {
+		total += ten.Quorums[i].Len()
+	}
+	fmt.Printf("%d sets, %.1f messages per entry\n", len(ten.Quorums), 3*(float64(total)/10-1))
+	// Output:
+	// 10 sets, 8.1 messages per entry
 }

@@ -2,7 +2,6 @@ package construct
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,8 +9,6 @@ import (
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestGolden writes small instances of every construction of this file set
 // as canonical JSON and compares the bytes with testdata/*.json (rewrite

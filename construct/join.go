@@ -187,7 +187,7 @@ func (e *JoinLimitError) Unwrap() error { return set.ErrTooMany }
 // inputs are enumerated; Join refuses with a [*JoinLimitError] when the
 // result would have more than limit quorums (counted without computing
 // binomials beyond the limit), and wrapping [set.ErrTooMany] when they
-// would take more than 4 GiB.
+// would take more than 1 GiB.
 func Join(outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
 	if outer == nil || inner == nil {
 		return nil, errors.New("construct: join: nil system")
