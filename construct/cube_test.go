@@ -381,3 +381,21 @@ func BenchmarkCube6k3Folded(b *testing.B) {
 		}
 	}
 }
+
+func TestCubeK1IsGrid(t *testing.T) {
+	// Manabe and Tajima, Section 2.3: the 2-cube 1-arbiter is the square
+	// grid coterie. With node x_1 + a·x_2 (column x_1, row x_2) it is
+	// Maekawa's grid node by node and owner by owner.
+	for a := 2; a <= 9; a++ {
+		c, err := Cube(a, 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := Grid(a, a, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Kind, g.Params = c.Kind, c.Params
+		sameFamily(t, c, g)
+	}
+}
