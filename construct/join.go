@@ -139,6 +139,7 @@ type JoinLimitError struct {
 	Limit int
 }
 
+// Error says how many quorums the join would have and the limit.
 func (e *JoinLimitError) Error() string {
 	return fmt.Sprintf("construct: join: the join has %s quorums, more than the limit of %d", e.Count, e.Limit)
 }
@@ -174,13 +175,13 @@ func (e *JoinLimitError) Unwrap() error { return set.ErrTooMany }
 // and "inner_n" (n2), "outer_kind" and "inner_kind" when the inputs have a
 // Kind, "at_label" when the outer system has labels, and "outer_threshold"
 // or "inner_threshold" when an input was a threshold family. With these the
-// inputs can be recovered from the result, as Kuo's Corollary 5 (the
-// availability of the join is the outer system's with node x up with the
-// inner system's availability) needs: the inner quorums are the Type-I
+// inputs can be recovered from the result, as Kuo's Corollary 5 needs (the
+// availability of the join is the outer system's, with node x up with
+// probability the inner system's availability): the inner quorums are the Type-I
 // quorums' nodes ≥ n1−1, and the outer quorums are the Type-II quorums and
 // the Type-I quorums' nodes < n1−1 with x put back. The result has no owners
-// (a join has more quorums than nodes), K of the inputs, and canonical
-// order; equal quorums (possible only if an input repeats one) are merged.
+// (a Type-I quorum comes from two quorums, so ownership does not carry
+// over), K of the inputs, and canonical order; equal quorums (possible only if an input repeats one) are merged.
 //
 // Errors: x out of range or in no quorum of outer, different k, an input
 // that is a level of an (h,k)-arbiter, or a malformed input. Threshold
