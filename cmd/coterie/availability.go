@@ -110,9 +110,9 @@ type avFamily struct {
 type avInput struct {
 	name     string
 	override map[int]float64 // --p-node, 0-based
-	n, k int
-	fams []avFamily
-	hk   bool
+	n, k     int
+	fams     []avFamily
+	hk       bool
 }
 
 func runAvailability(ctx context.Context, s *streams, o availabilityOptions, args []string, pointsGiven bool) error {
@@ -404,7 +404,8 @@ func cell(pt availability.Point, digits int) string {
 		return num(pt.AV, digits)
 	}
 	e := pt.Estimate
-	return fmt.Sprintf("≈%s [%s, %s] estimate (bounds %s..%s)", num(pt.AV, 4), num(e.Lo, 4), num(e.Hi, 4), num(pt.Lo, 4), num(pt.Hi, 4))
+	d := min(digits, 6)
+	return fmt.Sprintf("≈%s estimate (95%% CI %s–%s; bounds %s–%s)", num(pt.AV, d), num(e.Lo, d), num(e.Hi, d), num(pt.Lo, d), num(pt.Hi, d))
 }
 
 func writePointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) error {
@@ -433,6 +434,18 @@ func writePointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) err
 				how = "estimate"
 			}
 			fmt.Fprintf(w, "%s%s: n = %d, %s\n", in.name, hSuffix(in, f), in.n, how)
+		}
+		if len(in.override) > 0 {
+			vs := make([]int, 0, len(in.override))
+			for v := range in.override {
+				vs = append(vs, v)
+			}
+			slices.Sort(vs)
+			var items []string
+			for _, v := range vs {
+				items = append(items, fmt.Sprintf("%d=%s", v+1, pString(in.override[v])))
+			}
+			fmt.Fprintf(w, "%s: nodes with their own probability: %s; the others are up with p\n", in.name, strings.Join(items, ", "))
 		}
 	}
 	return renderTable(w, header, rows)
@@ -577,13 +590,13 @@ func writePointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) error
 // jsonPoint is one point of the JSON report; the estimate fields appear
 // only for estimates.
 type jsonPoint struct {
-	P            json.Number  `json:"p"`
-	Availability json.Number  `json:"availability"`
-	Estimate     bool         `json:"estimate,omitempty"`
-	CI           *[2]float64  `json:"ci,omitempty"`
-	Bounds       *[2]float64  `json:"bounds,omitempty"`
-	Samples      int          `json:"samples,omitempty"`
-	Seed         *uint64      `json:"seed,omitempty"`
+	P            json.Number `json:"p"`
+	Availability json.Number `json:"availability"`
+	Estimate     bool        `json:"estimate,omitempty"`
+	CI           *[2]float64 `json:"ci,omitempty"`
+	Bounds       *[2]float64 `json:"bounds,omitempty"`
+	Samples      int         `json:"samples,omitempty"`
+	Seed         *uint64     `json:"seed,omitempty"`
 }
 
 // jsonFamily is the report on one family, as CONTRACT.md shows it; method
