@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"slices"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -37,9 +38,9 @@ type Partial struct {
 	sizes []int // quorum sizes, for the union bound
 }
 
-// partialWork caps the transversal search, in search nodes over all the
-// rounds of [NewPartial] (each visits every quorum: a few seconds at most).
-const partialWork = 2_000_000
+// partialWork caps the transversal search of [NewPartial], in words of
+// quorums visited over all its rounds: a second or two.
+const partialWork = 60_000_000
 
 // NewPartial works out the provable coefficients of f (see [Partial]).
 func NewPartial(ctx context.Context, f *set.Family) *Partial {
@@ -129,6 +130,7 @@ type transversalSearch struct {
 	qs    [][]uint64
 	work  int
 	limit int
+	deg   []int
 	res   []*big.Int
 	rows  [][]*big.Int
 }
@@ -151,7 +153,7 @@ func (t *transversalSearch) count(jmax int) ([]*big.Int, bool) {
 }
 
 func (t *transversalSearch) rec(in, out []uint64, size, nout, jmax int) bool {
-	t.work++
+	t.work += len(t.qs) * t.W
 	if t.work > t.limit {
 		return false
 	}
@@ -188,6 +190,45 @@ func (t *transversalSearch) rec(in, out []uint64, size, nout, jmax int) bool {
 	}
 	if bestAvail == 0 || size == jmax {
 		return true
+	}
+	// Each further node hits at most its number of unhit quorums: if the
+	// jmax − size best nodes cannot hit them all, no transversal of size
+	// ≤ jmax extends this branch.
+	if left := jmax - size; left < unhit {
+		t.work += len(t.qs) * t.W
+		deg := t.deg[:0]
+		cnt := make([]int, t.n)
+		for _, q := range t.qs {
+			hit := false
+			for k := range q {
+				if q[k]&in[k] != 0 {
+					hit = true
+					break
+				}
+			}
+			if hit {
+				continue
+			}
+			for k := range q {
+				for w := q[k] &^ out[k]; w != 0; w &= w - 1 {
+					cnt[k*64+bits.TrailingZeros64(w)]++
+				}
+			}
+		}
+		for _, c := range cnt {
+			if c > 0 {
+				deg = append(deg, c)
+			}
+		}
+		slices.SortFunc(deg, func(a, b int) int { return b - a })
+		reach := 0
+		for _, c := range deg[:min(left, len(deg))] {
+			reach += c
+		}
+		t.deg = deg
+		if reach < unhit {
+			return true
+		}
 	}
 	q := t.qs[best]
 	var added []int

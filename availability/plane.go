@@ -128,6 +128,8 @@ type planeSweep struct {
 	// perm[λ−1][s][v]: the q-bit field v (a set of intercepts) under
 	// a ↦ λa + s.
 	perm [][][]uint64
+	// src[λ−1][c][j]: the direction m that λm + c sends to j.
+	src [][][8]int
 	full uint64 // all q² lines
 }
 
@@ -152,6 +154,15 @@ func newPlaneSweep(q int) *planeSweep {
 			s.alive[y][r] = m
 		}
 	}
+	s.src = make([][][8]int, q-1)
+	for l := 1; l < q; l++ {
+		s.src[l-1] = make([][8]int, q)
+		for c := range q {
+			for m := range q {
+				s.src[l-1][c][(l*m+c)%q] = m
+			}
+		}
+	}
 	s.perm = make([][][]uint64, q-1)
 	for l := 1; l < q; l++ {
 		s.perm[l-1] = make([][]uint64, q)
@@ -173,17 +184,17 @@ func newPlaneSweep(q int) *planeSweep {
 }
 
 // canon returns the canonical form of a state: the largest image under
-// the maps (m, a) ↦ (λm + c, λa + s).
+// the maps (m, a) ↦ (λm + c, λa + s), as a 64-bit word whose field m
+// (bits m·q ... m·q+q−1) is the set of intercepts of direction m.
 func (s *planeSweep) canon(x uint64) uint64 {
 	if x == 0 {
 		return 0
 	}
 	q := s.q
-	fmask := uint64(1)<<q - 1
-	best := uint64(0)
-	if bits.OnesCount64(x) <= 12 {
+	if bits.OnesCount64(x) <= 6 {
 		// The image's top line must be (q−1, q−1): only the maps sending
 		// a line of x there can win.
+		best := uint64(0)
 		for y := x; y != 0; y &= y - 1 {
 			b := bits.TrailingZeros64(y)
 			m0, a0 := b/q, b%q
@@ -201,36 +212,76 @@ func (s *planeSweep) canon(x uint64) uint64 {
 		}
 		return best
 	}
-	var fields [8]uint64
+	fmask := uint64(1)<<q - 1
+	var fields, g, best [8]uint64
 	for m := range q {
 		fields[m] = x >> (m * q) & fmask
 	}
+	have := false
+	// Compare images field by field from the top: most maps lose on the
+	// first field, after one table lookup.
 	for l := 1; l < q; l++ {
 		for sh := range q {
 			t := s.perm[l-1][sh]
-			var img [8]uint64
 			for m := range q {
-				img[(l*m)%q] = t[fields[m]]
+				g[m] = t[fields[m]]
 			}
-			// Shear c rotates the fields: field m goes to m + c.
+			src := s.src[l-1]
 			for c := range q {
-				var w uint64
-				for m := range q {
-					w |= img[m] << (((m + c) % q) * q)
+				from := src[c]
+				j := q - 1
+				if have {
+					for ; j >= 0; j-- {
+						v := g[from[j]]
+						if v != best[j] {
+							break
+						}
+					}
+					if j < 0 || g[from[j]] < best[j] {
+						continue
+					}
 				}
-				best = max(best, w)
+				for j := range q {
+					best[j] = g[from[j]]
+				}
+				have = true
 			}
 		}
 	}
-	return best
+	var w uint64
+	for j := range q {
+		w |= best[j] << (j * q)
+	}
+	return w
 }
 
 // planeStates is one layer of the sweep: canonical states and their
-// polynomials (scaled counts by number of live points), deg+1 words each.
+// polynomials (scaled counts by number of live points), deg+1 words each,
+// kept in blocks of blockStates so that growing never copies them.
 type planeStates struct {
-	keys  []uint64
-	polys []uint64
-	deg   int
+	keys   []uint64
+	blocks [][]uint64
+	deg    int
+}
+
+const blockStates = 1 << 12
+
+// poly returns the polynomial of state i.
+func (l *planeStates) poly(i int) []uint64 {
+	w := l.deg + 1
+	b := l.blocks[i/blockStates]
+	j := i % blockStates
+	return b[j*w : (j+1)*w]
+}
+
+// add appends state t with a zero polynomial and returns its index.
+func (l *planeStates) add(t uint64) int {
+	i := len(l.keys)
+	if i%blockStates == 0 {
+		l.blocks = append(l.blocks, make([]uint64, blockStates*(l.deg+1)))
+	}
+	l.keys = append(l.keys, t)
+	return i
 }
 
 func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, error) {
@@ -261,26 +312,39 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 	}
 	layer := &planeStates{deg: deg}
 	for _, k := range sortedUint64Keys(init) {
-		layer.keys = append(layer.keys, k)
-		layer.polys = append(layer.polys, init[k]...)
+		copy(layer.poly(layer.add(k)), init[k])
 	}
+	layers := []*planeStates{layer}
 	for y := 0; y < q-2; y++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("availability: projective plane: %w", err)
 		}
-		next, err := s.step(ctx, layer, y)
+		next, err := s.step(ctx, layers[0], y, y == q-3)
 		if err != nil {
 			return nil, err
 		}
-		layer = next
+		layers = next
 		if progress != nil {
-			progress(fmt.Sprintf("projective plane of order %d: sweeping rows (%d states)", q, len(layer.keys)), int64(y+1), int64(q))
+			states := 0
+			for _, l := range layers {
+				states += len(l.keys)
+			}
+			progress(fmt.Sprintf("projective plane of order %d: sweeping rows (%d states)", q, states), int64(y+1), int64(q))
 		}
 	}
 	// The last two rows in closed form.
-	fr, err := s.finish(ctx, layer)
-	if err != nil {
-		return nil, err
+	fr := make([]*big.Int, n+1)
+	for i := range fr {
+		fr[i] = new(big.Int)
+	}
+	for _, l := range layers {
+		part, err := s.finish(ctx, l)
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range part {
+			fr[i].Add(fr[i], v)
+		}
 	}
 	out := make([]*big.Int, n+1)
 	l := new(big.Int).SetUint64(lcm)
@@ -314,74 +378,99 @@ func sortedUint64Keys[V any](m map[uint64]V) []uint64 {
 }
 
 // step sweeps row y: every state meets every pattern R of live positions.
-func (s *planeSweep) step(ctx context.Context, in *planeStates, y int) (*planeStates, error) {
+// Each worker takes states in turn, groups its 2^q patterns by canonical
+// target (a small hash table, reset per state) counting them by size, and
+// adds the state's polynomial times that count polynomial into its own
+// arena; the arenas are merged at the end.
+func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final bool) ([]*planeStates, error) {
 	q := s.q
 	deg := in.deg + q
-	w := deg + 1
 	workers := runtime.GOMAXPROCS(0)
-	shards := make([]map[uint64][]uint64, workers)
-	var overflow bool
-	var mu sync.Mutex
+	type shard struct {
+		index map[uint64]int
+		*planeStates
+		bad bool
+	}
+	shards := make([]*shard, workers)
 	var wg sync.WaitGroup
-	next := make(chan int, 1024)
+	next := make(chan [2]int, 64)
 	go func() {
 		defer close(next)
-		for i := range in.keys {
-			if i&0x3ff == 0 && ctx.Err() != nil {
+		for i := 0; i < len(in.keys); i += 256 {
+			if ctx.Err() != nil {
 				return
 			}
-			next <- i
+			next <- [2]int{i, min(i+256, len(in.keys))}
 		}
 	}()
 	for k := range workers {
-		shards[k] = map[uint64][]uint64{}
+		sh := &shard{index: map[uint64]int{}, planeStates: &planeStates{deg: deg}}
+		shards[k] = sh
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out := shards[k]
-			local := map[uint64]*[9]uint64{} // target -> count of patterns by |R|
-			bad := false
-			for i := range next {
-				x := in.keys[i]
-				src := in.polys[i*(in.deg+1) : (i+1)*(in.deg+1)]
-				clear(local)
-				for r := range 1 << q {
-					t := s.canon(x & s.alive[y][r])
-					c := local[t]
-					if c == nil {
-						c = new([9]uint64)
-						local[t] = c
+			const slots = 256 // > 2·2^q for q ≤ 7
+			var tkeys [slots]uint64
+			var tidx [slots]int16
+			var tcount [128][9]uint64
+			var order []uint64
+			var cache [1 << 12][2]uint64 // raw → canonical, direct-mapped
+			for r := range next {
+				for i := r[0]; i < r[1]; i++ {
+					x := in.keys[i]
+					src := in.poly(i)
+					for j := range tidx {
+						tidx[j] = -1
 					}
-					c[bits.OnesCount(uint(r))]++
-				}
-				for t, c := range local {
-					dst := out[t]
-					if dst == nil {
-						dst = make([]uint64, w)
-						out[t] = dst
-					}
-					for j, a := range src {
-						if a == 0 {
-							continue
+					order = order[:0]
+					for pat := range 1 << q {
+						raw := x & s.alive[y][pat]
+						h := (raw * 0x9E3779B97F4A7C15) >> 52
+						var t uint64
+						if e := &cache[h]; e[0] == raw && (raw != 0 || e[1] == 0) {
+							t = e[1]
+						} else {
+							t = s.canon(raw)
+							*e = [2]uint64{raw, t}
 						}
-						for k, b := range c[:q+1] {
-							if b == 0 {
+						hs := (t * 0x9E3779B97F4A7C15) >> 56
+						for tidx[hs] >= 0 && tkeys[hs] != t {
+							hs = (hs + 1) & (slots - 1)
+						}
+						if tidx[hs] < 0 {
+							tidx[hs] = int16(len(order))
+							tkeys[hs] = t
+							tcount[len(order)] = [9]uint64{}
+							order = append(order, t)
+						}
+						tcount[tidx[hs]][bits.OnesCount(uint(pat))]++
+					}
+					for oi, t := range order {
+						at, ok := sh.index[t]
+						if !ok {
+							at = sh.add(t)
+							sh.index[t] = at
+						}
+						dst := sh.poly(at)
+						c := &tcount[oi]
+						for j, a := range src {
+							if a == 0 {
 								continue
 							}
-							hi, lo := bits.Mul64(a, b)
-							var carry uint64
-							dst[j+k], carry = bits.Add64(dst[j+k], lo, 0)
-							if hi != 0 || carry != 0 {
-								bad = true
+							for k, b := range c[:q+1] {
+								if b == 0 {
+									continue
+								}
+								hi, lo := bits.Mul64(a, b)
+								var carry uint64
+								dst[j+k], carry = bits.Add64(dst[j+k], lo, 0)
+								if hi != 0 || carry != 0 {
+									sh.bad = true
+								}
 							}
 						}
 					}
 				}
-			}
-			if bad {
-				mu.Lock()
-				overflow = true
-				mu.Unlock()
 			}
 		}()
 	}
@@ -389,31 +478,39 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int) (*planeSt
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("availability: projective plane: %w", err)
 	}
-	if overflow {
-		return nil, errors.New("availability: projective plane: internal error: a count overflowed 64 bits")
+	overflow := errors.New("availability: projective plane: internal error: a count overflowed 64 bits")
+	var layers []*planeStates
+	for _, sh := range shards {
+		if sh.bad {
+			return nil, overflow
+		}
+		layers = append(layers, sh.planeStates)
 	}
-	// Merge the shards.
-	merged := shards[0]
+	if final {
+		// finish only sums over the states: a state in several shards
+		// is fine, and merging would only cost memory.
+		return layers, nil
+	}
+	// Merge the shards into the first. The order of the states depends on
+	// the scheduling, the exact integer sums do not.
+	first := shards[0]
 	for _, sh := range shards[1:] {
-		for t, p := range sh {
-			dst := merged[t]
-			if dst == nil {
-				merged[t] = p
-				continue
+		for i, t := range sh.keys {
+			at, ok := first.index[t]
+			if !ok {
+				at = first.add(t)
+				first.index[t] = at
 			}
-			if !addInto(dst, p, 1) {
-				return nil, errors.New("availability: projective plane: internal error: a count overflowed 64 bits")
+			if !addInto(first.poly(at), sh.poly(i), 1) {
+				return nil, overflow
+			}
+			if i%blockStates == blockStates-1 {
+				sh.blocks[i/blockStates] = nil // merged: free it
 			}
 		}
-		clear(sh)
+		sh.index, sh.planeStates = nil, nil
 	}
-	outL := &planeStates{deg: deg}
-	outL.keys = sortedUint64Keys(merged)
-	outL.polys = make([]uint64, 0, len(outL.keys)*w)
-	for _, t := range outL.keys {
-		outL.polys = append(outL.polys, merged[t]...)
-	}
-	return outL, nil
+	return []*planeStates{first.planeStates}, nil
 }
 
 // finish sums the last two rows: for each state and each pattern R of
@@ -448,7 +545,7 @@ func (s *planeSweep) finish(ctx context.Context, in *planeStates) ([]*big.Int, e
 				return
 			}
 			x := in.keys[i]
-			src := in.polys[i*(in.deg+1) : (i+1)*(in.deg+1)]
+			src := in.poly(i)
 			cnt = [9][9]uint64{}
 			for r := range 1 << q {
 				z := x & s.alive[y][r]
