@@ -129,7 +129,7 @@ type planeSweep struct {
 	// a ↦ λa + s.
 	perm [][][]uint64
 	// src[λ−1][c][j]: the direction m that λm + c sends to j.
-	src [][][8]int
+	src  [][][8]int
 	full uint64 // all q² lines
 }
 
