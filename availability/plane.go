@@ -129,8 +129,14 @@ type planeSweep struct {
 	// a ↦ λa + s.
 	perm [][][]uint64
 	// src[λ−1][c][j]: the direction m that λm + c sends to j.
-	src  [][][8]int
-	full uint64 // all q² lines
+	src [][][8]int
+	// rot[r][v]: the q-bit field v rotated by r (a ↦ a + r mod q).
+	rot [][]int
+	// rowPos[y][b]: the position of line b on row y.
+	rowPos [][]int
+	// binom[f][e] = C(f, e) for f ≤ q; binomWide for f ≤ q·tailRows.
+	binom, binomWide [][]uint64
+	full  uint64 // all q² lines
 }
 
 func newPlaneSweep(q int) *planeSweep {
@@ -154,6 +160,31 @@ func newPlaneSweep(q int) *planeSweep {
 			s.alive[y][r] = m
 		}
 	}
+	s.rowPos = make([][]int, q)
+	for y := range q {
+		s.rowPos[y] = make([]int, q*q)
+		for b := range q * q {
+			s.rowPos[y][b] = (b%q + (b/q)*y) % q
+		}
+	}
+	s.rot = make([][]int, q)
+	for r := range q {
+		s.rot[r] = make([]int, 1<<q)
+		for v := range 1 << q {
+			for a := range q {
+				if v>>a&1 == 1 {
+					s.rot[r][v] |= 1 << ((a + r) % q)
+				}
+			}
+		}
+	}
+	s.binomWide = make([][]uint64, q*tailRows(q)+1)
+	for f := range s.binomWide {
+		for _, c := range binomialRow(f) {
+			s.binomWide[f] = append(s.binomWide[f], c.Uint64())
+		}
+	}
+	s.binom = s.binomWide[:q+1]
 	s.src = make([][][8]int, q-1)
 	for l := 1; l < q; l++ {
 		s.src[l-1] = make([][8]int, q)
@@ -181,6 +212,21 @@ func newPlaneSweep(q int) *planeSweep {
 		}
 	}
 	return s
+}
+
+// points returns the positions of row y that lie on a line of x: line
+// (m, a) meets row y at a + m·y.
+func (s *planeSweep) points(x uint64, y int) int {
+	q := s.q
+	fmask := uint64(1)<<q - 1
+	p := 0
+	for m := 0; x != 0; m++ {
+		if f := x & fmask; f != 0 {
+			p |= s.rot[(m*y)%q][f]
+		}
+		x >>= q
+	}
+	return p
 }
 
 // canon returns the canonical form of a state: the largest image under
@@ -315,11 +361,11 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 		copy(layer.poly(layer.add(k)), init[k])
 	}
 	layers := []*planeStates{layer}
-	for y := 0; y < q-2; y++ {
+	for y := 0; y < q-tailRows(q); y++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("availability: projective plane: %w", err)
 		}
-		next, err := s.step(ctx, layers[0], y, y == q-3)
+		next, err := s.step(ctx, layers[0], y, y == q-tailRows(q)-1)
 		if err != nil {
 			return nil, err
 		}
@@ -423,7 +469,11 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 						tidx[j] = -1
 					}
 					order = order[:0]
-					for pat := range 1 << q {
+					// Only the positions of row y on a line of x matter;
+					// the other positions are free, a factor (1+t)^free.
+					pos := s.points(x, y)
+					free := q - bits.OnesCount(uint(pos))
+					for pat := pos; ; pat = (pat - 1) & pos {
 						raw := x & s.alive[y][pat]
 						h := (raw * 0x9E3779B97F4A7C15) >> 52
 						var t uint64
@@ -443,7 +493,14 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 							tcount[len(order)] = [9]uint64{}
 							order = append(order, t)
 						}
-						tcount[tidx[hs]][bits.OnesCount(uint(pat))]++
+						c := &tcount[tidx[hs]]
+						k := bits.OnesCount(uint(pat))
+						for e, b := range s.binom[free] {
+							c[k+e] += b
+						}
+						if pat == 0 {
+							break
+						}
 					}
 					for oi, t := range order {
 						at, ok := sh.index[t]
@@ -513,63 +570,134 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 	return []*planeStates{first.planeStates}, nil
 }
 
-// finish sums the last two rows: for each state and each pattern R of
-// row q−2, the lines still alive must all die on row q−1, which leaves
-// q − k free positions there, k being the number of distinct last points
-// of those lines. It returns the scaled counts of line-free sets by size.
-func (s *planeSweep) finish(ctx context.Context, in *planeStates) ([]*big.Int, error) {
-	q, n := s.q, s.n
-	y := q - 2
-	last := q - 1
-	// lastPoint[b] = the x of line b on the last row.
-	lastPoint := make([]int, q*q)
-	for b := range q * q {
-		m, a := b/q, b%q
-		lastPoint[b] = (a + m*last) % q
+// tailRows is the number of last rows that [planeSweep.finish] sums
+// without storing states.
+func tailRows(q int) int { return min(3, q) }
+
+// maxTail bounds the degree of a tail polynomial: q·tailRows ≤ 21.
+const maxTail = 3*7 + 1
+
+// tailer sums the last rows of states (see [planeSweep.finish]); each
+// worker has its own, with a cache of the two-row tails, which repeat.
+type tailer struct {
+	s     *planeSweep
+	cache []tailEntry
+}
+
+type tailEntry struct {
+	x    uint64
+	ok   bool
+	poly [15]uint64 // degree ≤ 2q ≤ 14
+}
+
+func newTailer(s *planeSweep) *tailer {
+	return &tailer{s: s, cache: make([]tailEntry, 1<<14)}
+}
+
+// tail sets out to the number of ways to fill rows y..q−1 so that every
+// line of x dies, as a polynomial in t by number of live points: only the
+// positions of row y on a line of x matter (the others give (1+t)^free),
+// and on the last row every such position must be down.
+func (tl *tailer) tail(x uint64, y int, out *[maxTail]uint64) {
+	s := tl.s
+	q := s.q
+	*out = [maxTail]uint64{}
+	rows := q - y
+	if x == 0 {
+		copy(out[:], s.binomWide[q*rows])
+		return
 	}
-	brow := make([][]uint64, q+1) // C(f, e) for f ≤ q
-	for f := range brow {
-		for _, c := range binomialRow(f) {
-			brow[f] = append(brow[f], c.Uint64())
+	pos := s.points(x, y)
+	free := q - bits.OnesCount(uint(pos))
+	var acc [maxTail]uint64 // Σ_S t^{|S|} tail(x ∩ S, y+1)
+	switch rows {
+	case 1:
+		copy(out[:], s.binom[free])
+		return
+	case 2:
+		h := (x * 0x9E3779B97F4A7C15) >> 50
+		e := &tl.cache[h]
+		if e.ok && e.x == x {
+			copy(out[:], e.poly[:])
+			return
+		}
+		// For each position j of row y, the last-row points of the lines
+		// of x through j; a pattern's last-row points are the union over
+		// its positions, built up subset by subset.
+		var at [8]int
+		var mj [8]int
+		k := 0
+		for p := pos; p != 0; p &= p - 1 {
+			at[bits.TrailingZeros(uint(p))] = k
+			k++
+		}
+		for z := x; z != 0; z &= z - 1 {
+			b := bits.TrailingZeros64(z)
+			mj[at[s.rowPos[y][b]]] |= 1 << s.rowPos[q-1][b]
+		}
+		var g [128]int
+		for idx := 0; idx < 1<<k; idx++ {
+			if idx > 0 {
+				g[idx] = g[idx&(idx-1)] | mj[bits.TrailingZeros(uint(idx))]
+			}
+			last := q - bits.OnesCount(uint(g[idx]))
+			c := bits.OnesCount(uint(idx))
+			for i, b := range s.binom[last] {
+				acc[i+c] += b
+			}
+		}
+		defer func() {
+			e.x, e.ok = x, true
+			copy(e.poly[:], out[:])
+		}()
+	default:
+		var sub [maxTail]uint64
+		for pat := pos; ; pat = (pat - 1) & pos {
+			tl.tail(x&s.alive[y][pat], y+1, &sub)
+			k := bits.OnesCount(uint(pat))
+			for i, v := range sub[:q*(rows-1)+1] {
+				acc[i+k] += v
+			}
+			if pat == 0 {
+				break
+			}
 		}
 	}
+	// Times (1+t)^free.
+	for i, v := range acc[:q*rows+1-free] {
+		if v == 0 {
+			continue
+		}
+		for e, b := range s.binom[free] {
+			out[i+e] += v * b
+		}
+	}
+}
+
+// finish sums the last tailRows rows of every state of a layer with
+// [planeSweep.tail], and returns the scaled counts of line-free sets by
+// size.
+func (s *planeSweep) finish(ctx context.Context, in *planeStates) ([]*big.Int, error) {
+	q, n := s.q, s.n
+	y := q - tailRows(q)
 	// Per piece, 128-bit accumulators: acc[2i] low word, acc[2i+1] high.
 	totals := make([][]uint64, chunks)
 	var overflow atomic.Bool
 	parallelRange(len(in.keys), func(k, lo, hi int) {
 		acc := make([]uint64, 2*(n+1))
-		var cnt [9][9]uint64 // [|R|][free positions on the last row]
-		var wpoly [17]uint64 // Σ cnt[rs][f] t^rs (1+t)^f
+		var wpoly [maxTail]uint64
+		tl := newTailer(s)
 		for i := lo; i < hi; i++ {
 			if i&0xff == 0 && ctx.Err() != nil {
 				return
 			}
-			x := in.keys[i]
 			src := in.poly(i)
-			cnt = [9][9]uint64{}
-			for r := range 1 << q {
-				z := x & s.alive[y][r]
-				pts := 0
-				for ; z != 0; z &= z - 1 {
-					pts |= 1 << lastPoint[bits.TrailingZeros64(z)]
-				}
-				cnt[bits.OnesCount(uint(r))][q-bits.OnesCount(uint(pts))]++
-			}
-			wpoly = [17]uint64{}
-			for rs := 0; rs <= q; rs++ {
-				for f := 0; f <= q; f++ {
-					if c := cnt[rs][f]; c != 0 {
-						for e := 0; e <= f; e++ {
-							wpoly[rs+e] += c * brow[f][e]
-						}
-					}
-				}
-			}
+			tl.tail(in.keys[i], y, &wpoly)
 			for j, a := range src {
 				if a == 0 {
 					continue
 				}
-				for e, b := range wpoly[:2*q+1] {
+				for e, b := range wpoly[:q*tailRows(q)+1] {
 					if b == 0 {
 						continue
 					}
