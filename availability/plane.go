@@ -136,7 +136,7 @@ type planeSweep struct {
 	rowPos [][]int
 	// binom[f][e] = C(f, e) for f ≤ q; binomWide for f ≤ q·tailRows.
 	binom, binomWide [][]uint64
-	full  uint64 // all q² lines
+	full             uint64 // all q² lines
 }
 
 func newPlaneSweep(q int) *planeSweep {
