@@ -459,7 +459,7 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 		return NewPolynomial(n), nil
 	}
 	if b.root == bddTrue {
-		return c.toPoly(c.binom[n], 0), nil
+		return c.toPoly(c.binom[n]), nil
 	}
 	// Reachable nodes by level, and how many parents each has.
 	nodes := b.nodes
@@ -566,7 +566,7 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 	if !lift(p, n-rootLevel, rootLevel, w) {
 		return nil, errOverflow
 	}
-	return c.toPoly(p, 0), nil
+	return c.toPoly(p), nil
 }
 
 var errOverflow = errors.New("availability: counting: internal error: a coefficient overflowed its fixed width")
@@ -710,7 +710,7 @@ func getBig(src []uint64) *big.Int {
 	return v
 }
 
-func (c *counter) toPoly(p []uint64, _ int) *Polynomial {
+func (c *counter) toPoly(p []uint64) *Polynomial {
 	w := c.w
 	res := NewPolynomial(c.n)
 	for j := 0; j <= c.n && (j+1)*w <= len(p); j++ {

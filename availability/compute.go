@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -14,15 +13,14 @@ type Method string
 
 // The methods of [Compute]. Estimate means no exact method fitted.
 const (
-	MethodThreshold  Method = "threshold"
-	MethodProduct    Method = "product"
-	MethodJoin       Method = "join"
-	MethodPlane      Method = "projective-plane"
-	MethodBDD        Method = "bdd"
-	MethodBrute      Method = "brute-force"
-	MethodEstimate   Method = "estimate"
-	MethodAuto       Method = ""
-	MethodExhaustive Method = "exhaustive" // internal: brute force forced by the caller
+	MethodThreshold Method = "threshold"
+	MethodProduct   Method = "product"
+	MethodJoin      Method = "join"
+	MethodPlane     Method = "projective-plane"
+	MethodBDD       Method = "bdd"
+	MethodBrute     Method = "brute-force"
+	MethodEstimate  Method = "estimate"
+	MethodAuto      Method = ""
 )
 
 // Options control [Compute].
@@ -318,6 +316,3 @@ func poissonBinomialTail(p []float64, w int) float64 {
 	}
 	return d[w]
 }
-
-// bigOne is 1 as a big integer.
-var bigOne = big.NewInt(1)

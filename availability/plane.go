@@ -141,15 +141,10 @@ type planeSweep struct {
 	rowPos [][]int
 	// binom[f][e] = C(f, e) for f ≤ q; binomWide for f ≤ q·tailRows.
 	binom, binomWide [][]uint64
-	full             uint64 // all q² lines
 }
 
 func newPlaneSweep(q int) *planeSweep {
 	s := &planeSweep{q: q, n: q*q + q + 1}
-	s.full = 1<<(q*q) - 1
-	if q*q == 64 {
-		s.full = ^uint64(0)
-	}
 	s.alive = make([][]uint64, q)
 	for y := range q {
 		s.alive[y] = make([]uint64, 1<<q)
