@@ -20,8 +20,9 @@
 //     their numbers (see [Product]);
 //   - Kuo's join C1 ⊕x C2: Corollary 5 lifted to coefficient vectors (see
 //     [Compose]);
-//   - projective planes: a dedicated count over the affine plane (see
-//     [ProjectivePlane]);
+//   - projective planes of order 2, 3, 5 and 7: a sweep of the affine plane
+//     row by row, its states merged up to symmetry (see [PlanePolynomial]);
+//     it gives the first exact polynomial of PG(2,7), n = 57;
 //   - anything else: a reduced ordered BDD of the monotone function "some
 //     quorum is all up", built by apply with a unique table and an operation
 //     cache under a node budget, then one bottom-up pass that counts paths
