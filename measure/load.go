@@ -1,0 +1,338 @@
+package measure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize/convex/lp"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// Weight is one quorum's probability in an access strategy.
+type Weight struct {
+	Quorum int      // 0-based position in the family
+	W      float64  // probability
+	Exact  *big.Rat // the same, exactly; nil when not proven
+}
+
+// Load is the load of a family (Naor and Wool): the smallest, over all
+// probability distributions w on the quorums (access strategies), of the
+// largest probability that any one node is accessed,
+//
+//	L = min_w max_x Σ_{Q∋x} w(Q).
+//
+// Capacity is 1/L: the highest rate of accesses per unit of a node's
+// service time the system sustains.
+type Load struct {
+	Value float64
+	// Exact is the load as a fraction when it is proved (closed form, or an
+	// LP optimum certified by a dual solution of equal value); nil if not.
+	Exact *big.Rat
+	// Method says how the value was found: "threshold", "regular" or "lp".
+	Method string
+	// Strategy is an optimal strategy (quorums with positive weight), nil
+	// for a threshold family (where it is uniform over all w-subsets).
+	Strategy []Weight
+	// NetworkLoad is the expected quorum size under Strategy — the mean
+	// number of nodes an access contacts; among optimal strategies the LP
+	// picks one that makes it smallest.
+	NetworkLoad      float64
+	NetworkLoadExact *big.Rat
+}
+
+// Capacity returns 1/L, exactly when the load is exact.
+func (l *Load) Capacity() (float64, *big.Rat) {
+	if l.Exact != nil && l.Exact.Sign() > 0 {
+		c := new(big.Rat).Inv(l.Exact)
+		f, _ := c.Float64()
+		return f, c
+	}
+	return 1 / l.Value, nil
+}
+
+// LoadOptions bound the linear program.
+type LoadOptions struct {
+	// MaxCells is the largest LP the solver may build, in matrix cells
+	// ((n+1)·(m+n+1) for n nodes and m quorums); 0 means 50 million
+	// (400 MB of float64). Beyond it LoadOf refuses with ErrTooLarge.
+	MaxCells int
+}
+
+// ErrTooLarge is returned (wrapped) when an LP would exceed
+// LoadOptions.MaxCells.
+var ErrTooLarge = errors.New("linear program too large")
+
+// LoadOf computes the load of f. Closed forms come first:
+//
+//   - A threshold family (all w-subsets of n nodes) has load w/n.
+//
+//   - A regular family — every quorum has c nodes and every node that is in
+//     some quorum is in the same number d of them; call those nodes U —
+//     has load c/|U|, reached by the uniform strategy. Proof: under the
+//     uniform strategy node x is accessed with probability d/m, and counting
+//     memberships twice gives m·c = |U|·d, so every node's load is c/|U|.
+//     No strategy does better: for any w the loads of the nodes of U sum
+//     to Σ_Q w(Q)·|Q| = c, so their average, hence their maximum, is at
+//     least c/|U|. (Projective planes: (q+1)/(q²+q+1); the Fano plane 3/7.)
+//
+// Otherwise it solves the LP with gonum's simplex and then certifies the
+// optimum exactly: the primal strategy and an optimal dual (a distribution
+// y on nodes maximising min_Q y(Q)) are rounded to fractions, and if the
+// strategy's maximum load equals the dual's minimum quorum weight the value
+// is the load by LP duality and Exact is set.
+func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) {
+	if f.IsThreshold() {
+		l := &Load{Exact: big.NewRat(int64(f.Threshold), int64(f.N)), Method: "threshold"}
+		l.Value, _ = l.Exact.Float64()
+		l.NetworkLoad, l.NetworkLoadExact = float64(f.Threshold), big.NewRat(int64(f.Threshold), 1)
+		return l, nil
+	}
+	m := len(f.Quorums)
+	if m == 0 {
+		return nil, errors.New("measure: load of a family without quorums")
+	}
+	if l := regularLoad(f); l != nil {
+		return l, nil
+	}
+	return lpLoad(ctx, f, opt)
+}
+
+// regularLoad returns the closed-form load of a regular family, or nil.
+func regularLoad(f *set.Family) *Load {
+	c := f.Quorums[0].Len()
+	for i := range f.Quorums {
+		if f.Quorums[i].Len() != c {
+			return nil
+		}
+	}
+	deg := f.Degrees()
+	d, used := 0, 0
+	for _, x := range deg {
+		if x == 0 {
+			continue
+		}
+		if d == 0 {
+			d = x
+		}
+		if x != d {
+			return nil
+		}
+		used++
+	}
+	m := len(f.Quorums)
+	l := &Load{Exact: big.NewRat(int64(c), int64(used)), Method: "regular"}
+	l.Value, _ = l.Exact.Float64()
+	w := big.NewRat(1, int64(m))
+	wf, _ := w.Float64()
+	for i := range m {
+		l.Strategy = append(l.Strategy, Weight{Quorum: i, W: wf, Exact: w})
+	}
+	l.NetworkLoad, l.NetworkLoadExact = float64(c), big.NewRat(int64(c), 1)
+	return l
+}
+
+// lpLoad solves the load LP and certifies it.
+func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) {
+	n, m := f.N, len(f.Quorums)
+	maxCells := opt.MaxCells
+	if maxCells == 0 {
+		maxCells = 50_000_000
+	}
+	if cells := (n + 1) * (m + n + 1); cells > maxCells || (m+1)*(n+m+1) > maxCells {
+		return nil, fmt.Errorf("measure: load of %d quorums over %d nodes needs a %d-cell linear program: %w", m, n, cells, ErrTooLarge)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	members := make([][]int, m)
+	for i := range f.Quorums {
+		members[i] = f.Quorums[i].Elements()
+	}
+
+	// Primal, in standard form: variables w (m), L, slack s (n);
+	// Σ_{Q∋x} w_Q − L + s_x = 0 for each node x, Σ w_Q = 1; minimise L.
+	A := mat.NewDense(n+1, m+1+n, nil)
+	for q, mem := range members {
+		for _, x := range mem {
+			A.Set(x, q, 1)
+		}
+		A.Set(n, q, 1)
+	}
+	for x := range n {
+		A.Set(x, m, -1)
+		A.Set(x, m+1+x, 1)
+	}
+	b := make([]float64, n+1)
+	b[n] = 1
+	c := make([]float64, m+1+n)
+	c[m] = 1
+	best, x, err := lp.Simplex(c, A, b, 1e-10, nil)
+	if err != nil {
+		return nil, fmt.Errorf("measure: load LP: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	weights := x[:m]
+
+	// Among strategies of load ≤ best, one with the smallest expected
+	// quorum size: Σ_{Q∋x} w_Q + s_x = best for each x, Σ w = 1; minimise
+	// Σ w_Q |Q|. A tiny slack on best absorbs the simplex's rounding.
+	if sizesDiffer(members) {
+		A2 := mat.NewDense(n+1, m+n, nil)
+		for q, mem := range members {
+			for _, x := range mem {
+				A2.Set(x, q, 1)
+			}
+			A2.Set(n, q, 1)
+		}
+		for x := range n {
+			A2.Set(x, m+x, 1)
+		}
+		b2 := make([]float64, n+1)
+		for i := range n {
+			b2[i] = best * (1 + 1e-9)
+		}
+		b2[n] = 1
+		c2 := make([]float64, m+n)
+		for q, mem := range members {
+			c2[q] = float64(len(mem))
+		}
+		if _, x2, err := lp.Simplex(c2, A2, b2, 1e-10, nil); err == nil {
+			weights = x2[:m]
+		}
+	}
+
+	l := &Load{Value: best, Method: "lp"}
+	exactW, exactL := certify(ctx, f, members, weights)
+	if exactL != nil {
+		l.Exact = exactL
+		l.Value, _ = exactL.Float64()
+	}
+	net, netExact := 0.0, new(big.Rat)
+	for q, w := range weights {
+		if w <= 1e-12 {
+			continue
+		}
+		wt := Weight{Quorum: q, W: math.Max(w, 0)}
+		if exactW != nil {
+			wt.Exact = exactW[q]
+			wt.W, _ = exactW[q].Float64()
+			if exactW[q].Sign() == 0 {
+				continue
+			}
+			netExact.Add(netExact, new(big.Rat).Mul(exactW[q], big.NewRat(int64(len(members[q])), 1)))
+		}
+		net += wt.W * float64(len(members[q]))
+		l.Strategy = append(l.Strategy, wt)
+	}
+	l.NetworkLoad = net
+	if exactW != nil {
+		l.NetworkLoadExact = netExact
+		l.NetworkLoad, _ = netExact.Float64()
+	}
+	return l, nil
+}
+
+func sizesDiffer(members [][]int) bool {
+	for _, mem := range members {
+		if len(mem) != len(members[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// certify rounds the strategy to fractions and solves the dual LP; if the
+// rounded strategy's maximum load equals the rounded dual's minimum quorum
+// weight, that common value is the exact load (weak LP duality: every
+// strategy has maximum load ≥ min_Q y(Q) for every distribution y on
+// nodes). It returns the exact weights and load, or nils.
+func certify(ctx context.Context, f *set.Family, members [][]int, weights []float64) ([]*big.Rat, *big.Rat) {
+	n, m := f.N, len(members)
+	// Dual: variables y (n), t, surplus u (m); Σ_{x∈Q} y_x − t − u_Q = 0
+	// for each quorum, Σ y = 1; minimise −t.
+	A := mat.NewDense(m+1, n+1+m, nil)
+	for q, mem := range members {
+		for _, x := range mem {
+			A.Set(q, x, 1)
+		}
+		A.Set(q, n, -1)
+		A.Set(q, n+1+q, -1)
+	}
+	for x := range n {
+		A.Set(m, x, 1)
+	}
+	b := make([]float64, m+1)
+	b[m] = 1
+	c := make([]float64, n+1+m)
+	c[n] = -1
+	_, y, err := lp.Simplex(c, A, b, 1e-10, nil)
+	if err != nil || ctx.Err() != nil {
+		return nil, nil
+	}
+	for _, den := range []int64{1 << 10, 1 << 20, 1 << 30} {
+		w := normalised(weights, den)
+		yy := normalised(y[:n], den)
+		if w == nil || yy == nil {
+			continue
+		}
+		// The strategy's maximum node load.
+		load := make([]*big.Rat, n)
+		for i := range load {
+			load[i] = new(big.Rat)
+		}
+		for q, mem := range members {
+			if w[q].Sign() == 0 {
+				continue
+			}
+			for _, x := range mem {
+				load[x].Add(load[x], w[q])
+			}
+		}
+		upper := new(big.Rat)
+		for _, v := range load {
+			if v.Cmp(upper) > 0 {
+				upper = v
+			}
+		}
+		// The dual's smallest quorum weight.
+		var lower *big.Rat
+		for _, mem := range members {
+			s := new(big.Rat)
+			for _, x := range mem {
+				s.Add(s, yy[x])
+			}
+			if lower == nil || s.Cmp(lower) < 0 {
+				lower = s
+			}
+		}
+		if upper.Cmp(lower) == 0 {
+			return w, upper
+		}
+	}
+	return nil, nil
+}
+
+// normalised rounds xs to fractions with denominators at most den and
+// scales them to sum to exactly 1; nil if they sum to zero.
+func normalised(xs []float64, den int64) []*big.Rat {
+	out := make([]*big.Rat, len(xs))
+	sum := new(big.Rat)
+	for i, x := range xs {
+		out[i] = approx(math.Max(x, 0), den)
+		sum.Add(sum, out[i])
+	}
+	if sum.Sign() == 0 {
+		return nil
+	}
+	for _, r := range out {
+		r.Quo(r, sum)
+	}
+	return out
+}
