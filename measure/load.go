@@ -248,75 +248,355 @@ func sizesDiffer(members [][]int) bool {
 	return false
 }
 
-// certify rounds the strategy to fractions and solves the dual LP; if the
-// rounded strategy's maximum load equals the rounded dual's minimum quorum
-// weight, that common value is the exact load (weak LP duality: every
-// strategy has maximum load ≥ min_Q y(Q) for every distribution y on
-// nodes). It returns the exact weights and load, or nils.
+// certify proves the LP's optimum exactly, or returns nils. It returns the
+// exact optimal weights and the exact load.
+//
+// By weak LP duality, every strategy's busiest node carries at least
+// min_Q y(Q) for every distribution y on the nodes, so a strategy w and a
+// distribution y with max_x load_w(x) = min_Q y(Q) prove that value is the
+// load. Both are recovered exactly from the floating-point optimum by
+// crossover: the quorums the strategy uses (S) and the nodes it loads fully
+// (T) fix the optimal vertex, whose coordinates solve small linear systems
+// in exact rational arithmetic — the strategy from "every node of T carries
+// L", the dual from "every quorum of S weighs t" (complementary slackness).
+// When degeneracy leaves a system short of equations, rounding the floats to
+// nearby fractions is tried instead. Every candidate is checked exactly
+// against all nodes and quorums before it counts.
 func certify(ctx context.Context, f *set.Family, members [][]int, weights []float64) ([]*big.Rat, *big.Rat) {
 	n, m := f.N, len(members)
-	// Dual: variables y (n), t, surplus u (m); Σ_{x∈Q} y_x − t − u_Q = 0
-	// for each quorum, Σ y = 1; minimise −t.
-	A := mat.NewDense(m+1, n+1+m, nil)
-	for q, mem := range members {
-		for _, x := range mem {
-			A.Set(q, x, 1)
+	const tol = 1e-9
+	var S []int
+	for q, w := range weights {
+		if w > tol {
+			S = append(S, q)
 		}
-		A.Set(q, n, -1)
-		A.Set(q, n+1+q, -1)
 	}
-	for x := range n {
-		A.Set(m, x, 1)
+	load := make([]float64, n)
+	for _, q := range S {
+		for _, x := range members[q] {
+			load[x] += weights[q]
+		}
 	}
-	b := make([]float64, m+1)
-	b[m] = 1
-	c := make([]float64, n+1+m)
-	c[n] = -1
-	_, y, err := lp.Simplex(c, A, b, 1e-10, nil)
-	if err != nil || ctx.Err() != nil {
+	top := 0.0
+	for _, v := range load {
+		top = math.Max(top, v)
+	}
+	var T []int
+	for x, v := range load {
+		if v > top-1e-7 {
+			T = append(T, x)
+		}
+	}
+	if ctx.Err() != nil || len(S) == 0 || len(T) == 0 {
 		return nil, nil
 	}
+
+	// Candidate strategies: the crossover solution, then roundings.
+	var cands [][]*big.Rat
+	if w := primalCrossover(members, S, T, m); w != nil {
+		cands = append(cands, w)
+	}
 	for _, den := range []int64{1 << 10, 1 << 20, 1 << 30} {
-		w := normalised(weights, den)
-		yy := normalised(y[:n], den)
-		if w == nil || yy == nil {
-			continue
+		if w := normalised(weights, den); w != nil {
+			cands = append(cands, w)
 		}
-		// The strategy's maximum node load.
-		load := make([]*big.Rat, n)
-		for i := range load {
-			load[i] = new(big.Rat)
+	}
+	var bestW []*big.Rat
+	var upper *big.Rat
+	for _, w := range cands {
+		if u := maxLoad(members, w, n); u != nil && (upper == nil || u.Cmp(upper) < 0) {
+			bestW, upper = w, u
 		}
-		for q, mem := range members {
-			if w[q].Sign() == 0 {
+	}
+	if upper == nil {
+		return nil, nil
+	}
+	// Candidate duals: the crossover solution, then a reduced dual LP.
+	if y := dualCrossover(members, S, T, n); y != nil {
+		if lo := minWeight(members, y); lo != nil && lo.Cmp(upper) == 0 {
+			return bestW, upper
+		}
+	}
+	if y := reducedDual(ctx, members, S, n); y != nil {
+		for _, den := range []int64{1 << 10, 1 << 20, 1 << 30} {
+			yy := normalised(y, den)
+			if yy == nil {
 				continue
 			}
-			for _, x := range mem {
-				load[x].Add(load[x], w[q])
+			if lo := minWeight(members, yy); lo != nil && lo.Cmp(upper) == 0 {
+				return bestW, upper
 			}
-		}
-		upper := new(big.Rat)
-		for _, v := range load {
-			if v.Cmp(upper) > 0 {
-				upper = v
-			}
-		}
-		// The dual's smallest quorum weight.
-		var lower *big.Rat
-		for _, mem := range members {
-			s := new(big.Rat)
-			for _, x := range mem {
-				s.Add(s, yy[x])
-			}
-			if lower == nil || s.Cmp(lower) < 0 {
-				lower = s
-			}
-		}
-		if upper.Cmp(lower) == 0 {
-			return w, upper
 		}
 	}
 	return nil, nil
+}
+
+// maxLoad returns the busiest node's load under the exact strategy w, or
+// nil if w is not a distribution.
+func maxLoad(members [][]int, w []*big.Rat, n int) *big.Rat {
+	sum := new(big.Rat)
+	for _, v := range w {
+		if v.Sign() < 0 {
+			return nil
+		}
+		sum.Add(sum, v)
+	}
+	if sum.Cmp(big.NewRat(1, 1)) != 0 {
+		return nil
+	}
+	load := make([]*big.Rat, n)
+	for i := range load {
+		load[i] = new(big.Rat)
+	}
+	for q, mem := range members {
+		if w[q].Sign() == 0 {
+			continue
+		}
+		for _, x := range mem {
+			load[x].Add(load[x], w[q])
+		}
+	}
+	upper := new(big.Rat)
+	for _, v := range load {
+		if v.Cmp(upper) > 0 {
+			upper = v
+		}
+	}
+	return upper
+}
+
+// minWeight returns the lightest quorum's weight under the node
+// distribution y, or nil if y is not a distribution.
+func minWeight(members [][]int, y []*big.Rat) *big.Rat {
+	sum := new(big.Rat)
+	for _, v := range y {
+		if v.Sign() < 0 {
+			return nil
+		}
+		sum.Add(sum, v)
+	}
+	if sum.Cmp(big.NewRat(1, 1)) != 0 {
+		return nil
+	}
+	var lower *big.Rat
+	for _, mem := range members {
+		s := new(big.Rat)
+		for _, x := range mem {
+			s.Add(s, y[x])
+		}
+		if lower == nil || s.Cmp(lower) < 0 {
+			lower = s
+		}
+	}
+	return lower
+}
+
+// primalCrossover solves, exactly, for weights on the quorums S and a load
+// L with every node of T carrying L and the weights summing to 1.
+func primalCrossover(members [][]int, S, T []int, m int) []*big.Rat {
+	col := map[int]int{}
+	for i, q := range S {
+		col[q] = i
+	}
+	inT := map[int]int{}
+	for i, x := range T {
+		inT[x] = i
+	}
+	// Unknowns: w_S (len(S)), L. Rows: T, then the sum.
+	A := newRatMatrix(len(T)+1, len(S)+1)
+	for _, q := range S {
+		for _, x := range members[q] {
+			if r, ok := inT[x]; ok {
+				A[r][col[q]].SetInt64(1)
+			}
+		}
+	}
+	for r := range T {
+		A[r][len(S)].SetInt64(-1)
+	}
+	for c := range S {
+		A[len(T)][c].SetInt64(1)
+	}
+	b := make([]*big.Rat, len(T)+1)
+	for i := range b {
+		b[i] = new(big.Rat)
+	}
+	b[len(T)].SetInt64(1)
+	sol := solveExact(A, b)
+	if sol == nil {
+		return nil
+	}
+	w := make([]*big.Rat, m)
+	for i := range w {
+		w[i] = new(big.Rat)
+	}
+	for i, q := range S {
+		w[q] = sol[i]
+	}
+	return w
+}
+
+// dualCrossover solves, exactly, for a distribution y on the nodes T and a
+// value t with every quorum of S weighing t.
+func dualCrossover(members [][]int, S, T []int, n int) []*big.Rat {
+	inT := map[int]int{}
+	for i, x := range T {
+		inT[x] = i
+	}
+	// Unknowns: y_T, t. Rows: S, then the sum.
+	A := newRatMatrix(len(S)+1, len(T)+1)
+	for r, q := range S {
+		for _, x := range members[q] {
+			if c, ok := inT[x]; ok {
+				A[r][c].SetInt64(1)
+			}
+		}
+		A[r][len(T)].SetInt64(-1)
+	}
+	for c := range T {
+		A[len(S)][c].SetInt64(1)
+	}
+	b := make([]*big.Rat, len(S)+1)
+	for i := range b {
+		b[i] = new(big.Rat)
+	}
+	b[len(S)].SetInt64(1)
+	sol := solveExact(A, b)
+	if sol == nil {
+		return nil
+	}
+	y := make([]*big.Rat, n)
+	for i := range y {
+		y[i] = new(big.Rat)
+	}
+	for i, x := range T {
+		y[x] = sol[i]
+	}
+	return y
+}
+
+// reducedDual solves the dual LP (maximise t with y(Q) ≥ t, Σy = 1) by
+// constraint generation: start from the quorums S the strategy uses, add
+// the quorums the current y leaves lightest, and stop when none is lighter
+// than t. Each LP has a row per quorum in play instead of one per quorum.
+func reducedDual(ctx context.Context, members [][]int, S []int, n int) []float64 {
+	active := append([]int(nil), S...)
+	in := map[int]bool{}
+	for _, q := range S {
+		in[q] = true
+	}
+	for range 50 {
+		if ctx.Err() != nil {
+			return nil
+		}
+		r := len(active)
+		A := mat.NewDense(r+1, n+1+r, nil)
+		for i, q := range active {
+			for _, x := range members[q] {
+				A.Set(i, x, 1)
+			}
+			A.Set(i, n, -1)
+			A.Set(i, n+1+i, -1)
+		}
+		for x := range n {
+			A.Set(r, x, 1)
+		}
+		b := make([]float64, r+1)
+		b[r] = 1
+		c := make([]float64, n+1+r)
+		c[n] = -1
+		_, sol, err := lp.Simplex(c, A, b, 1e-10, nil)
+		if err != nil {
+			return nil
+		}
+		y, t := sol[:n], sol[n]
+		added := 0
+		for q, mem := range members {
+			if in[q] {
+				continue
+			}
+			s := 0.0
+			for _, x := range mem {
+				s += y[x]
+			}
+			if s < t-1e-9 {
+				active = append(active, q)
+				in[q] = true
+				added++
+			}
+		}
+		if added == 0 {
+			return y
+		}
+	}
+	return nil
+}
+
+func newRatMatrix(r, c int) [][]*big.Rat {
+	A := make([][]*big.Rat, r)
+	for i := range A {
+		A[i] = make([]*big.Rat, c)
+		for j := range A[i] {
+			A[i][j] = new(big.Rat)
+		}
+	}
+	return A
+}
+
+// solveExact solves A x = b by Gauss–Jordan elimination over the
+// rationals. It returns nil if the system is inconsistent or has more than
+// one solution (degenerate vertices are left to the other candidates).
+func solveExact(A [][]*big.Rat, b []*big.Rat) []*big.Rat {
+	rows, cols := len(A), len(A[0])
+	for i := range A {
+		A[i] = append(A[i], b[i])
+	}
+	pivotCol := make([]int, 0, cols)
+	r := 0
+	tmp := new(big.Rat)
+	for c := 0; c < cols && r < rows; c++ {
+		p := -1
+		for i := r; i < rows; i++ {
+			if A[i][c].Sign() != 0 {
+				p = i
+				break
+			}
+		}
+		if p < 0 {
+			continue
+		}
+		A[r], A[p] = A[p], A[r]
+		inv := new(big.Rat).Inv(A[r][c])
+		for j := c; j <= cols; j++ {
+			A[r][j].Mul(A[r][j], inv)
+		}
+		for i := range rows {
+			if i == r || A[i][c].Sign() == 0 {
+				continue
+			}
+			factor := new(big.Rat).Set(A[i][c])
+			for j := c; j <= cols; j++ {
+				if A[r][j].Sign() != 0 {
+					A[i][j].Sub(A[i][j], tmp.Mul(factor, A[r][j]))
+				}
+			}
+		}
+		pivotCol = append(pivotCol, c)
+		r++
+	}
+	for i := r; i < rows; i++ {
+		if A[i][cols].Sign() != 0 {
+			return nil // inconsistent
+		}
+	}
+	if len(pivotCol) < cols {
+		return nil // a free variable: not a unique vertex
+	}
+	x := make([]*big.Rat, cols)
+	for i, c := range pivotCol {
+		x[c] = new(big.Rat).Set(A[i][cols])
+	}
+	return x
 }
 
 // normalised rounds xs to fractions with denominators at most den and
