@@ -54,3 +54,29 @@ func BenchmarkResilienceGrid10(b *testing.B) {
 		}
 	}
 }
+
+func mustPlane(b *testing.B, q int) *set.Family {
+	f, err := construct.ProjectivePlane(q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+func BenchmarkResiliencePG16(b *testing.B) {
+	f := mustPlane(b, 16)
+	for b.Loop() {
+		if _, err := ResilienceOf(context.Background(), f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLoadPG64(b *testing.B) {
+	f := mustPlane(b, 64)
+	for b.Loop() {
+		if _, err := LoadOf(context.Background(), f, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
