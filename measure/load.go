@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
@@ -179,11 +180,19 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 		return nil, err
 	}
 	weights := x[:m]
+	l := &Load{Value: best, Method: "lp"}
+	exactW, exactL := certify(ctx, f, members, weights)
+	if exactL != nil {
+		l.Exact = exactL
+		l.Value, _ = exactL.Float64()
+	}
 
-	// Among strategies of load ≤ best, one with the smallest expected
-	// quorum size: Σ_{Q∋x} w_Q + s_x = best for each x, Σ w = 1; minimise
-	// Σ w_Q |Q|. A tiny slack on best absorbs the simplex's rounding.
-	if sizesDiffer(members) {
+	// Among strategies of optimal load, one with the smallest expected
+	// quorum size: Σ_{Q∋x} w_Q + s_x = L for each x, Σ w = 1; minimise
+	// Σ w_Q |Q|. Without an exact L a tiny slack absorbs the simplex's
+	// rounding; with one, the result is made exact by crossover and kept
+	// only if it is exactly feasible.
+	if sizesDiffer(members) && ctx.Err() == nil {
 		A2 := mat.NewDense(n+1, m+n, nil)
 		for q, mem := range members {
 			for _, x := range mem {
@@ -196,7 +205,7 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 		}
 		b2 := make([]float64, n+1)
 		for i := range n {
-			b2[i] = best * (1 + 1e-9)
+			b2[i] = l.Value * (1 + 1e-9)
 		}
 		b2[n] = 1
 		c2 := make([]float64, m+n)
@@ -204,16 +213,18 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 			c2[q] = float64(len(mem))
 		}
 		if _, x2, err := lp.Simplex(c2, A2, b2, 1e-10, nil); err == nil {
-			weights = x2[:m]
+			w2 := x2[:m]
+			switch {
+			case exactL == nil:
+				weights = w2
+			default:
+				if e := fixedLoadCrossover(members, w2, exactL, n); e != nil {
+					weights, exactW = w2, e
+				}
+			}
 		}
 	}
 
-	l := &Load{Value: best, Method: "lp"}
-	exactW, exactL := certify(ctx, f, members, weights)
-	if exactL != nil {
-		l.Exact = exactL
-		l.Value, _ = exactL.Float64()
-	}
 	net, netExact := 0.0, new(big.Rat)
 	for q, w := range weights {
 		if w <= 1e-12 {
@@ -329,6 +340,65 @@ func certify(ctx context.Context, f *set.Family, members [][]int, weights []floa
 		}
 	}
 	return nil, nil
+}
+
+// fixedLoadCrossover makes the strategy w exact given the exact optimal
+// load L: the quorums it uses and the nodes it loads fully fix it by "every
+// full node carries L, the weights sum to 1". It returns the exact weights
+// if they form a strategy whose busiest node carries exactly L, else nil.
+func fixedLoadCrossover(members [][]int, w []float64, L *big.Rat, n int) []*big.Rat {
+	var S []int
+	for q, v := range w {
+		if v > 1e-9 {
+			S = append(S, q)
+		}
+	}
+	load := make([]float64, n)
+	for _, q := range S {
+		for _, x := range members[q] {
+			load[x] += w[q]
+		}
+	}
+	lf, _ := L.Float64()
+	var T []int
+	for x, v := range load {
+		if v > lf-1e-7 {
+			T = append(T, x)
+		}
+	}
+	col := map[int]int{}
+	for i, q := range S {
+		col[q] = i
+	}
+	A := newRatMatrix(len(T)+1, len(S))
+	b := make([]*big.Rat, len(T)+1)
+	for r, x := range T {
+		for _, q := range S {
+			if slices.Contains(members[q], x) {
+				A[r][col[q]].SetInt64(1)
+			}
+		}
+		b[r] = new(big.Rat).Set(L)
+	}
+	for c := range S {
+		A[len(T)][c].SetInt64(1)
+	}
+	b[len(T)] = big.NewRat(1, 1)
+	sol := solveExact(A, b)
+	if sol == nil {
+		return nil
+	}
+	out := make([]*big.Rat, len(w))
+	for i := range out {
+		out[i] = new(big.Rat)
+	}
+	for i, q := range S {
+		out[q] = sol[i]
+	}
+	if u := maxLoad(members, out, n); u == nil || u.Cmp(L) != 0 {
+		return nil
+	}
+	return out
 }
 
 // maxLoad returns the busiest node's load under the exact strategy w, or
