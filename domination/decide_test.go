@@ -397,3 +397,54 @@ func TestMakeND(t *testing.T) {
 		t.Errorf("MakeND(PG(2,3)) still dominated by %v", r.Witness)
 	}
 }
+
+func TestDecideBruteForceArbiters(t *testing.T) {
+	testDecideBruteForce(t, 2, 1500)
+	testDecideBruteForce(t, 3, 500)
+}
+
+func TestJoinsArbiters(t *testing.T) {
+	testJoins(t, 2, 200)
+}
+
+// Kuo's examples: the uniform 2-arbiter over 4 nodes (all 3-subsets) is
+// nondominated, and so is his join C1 ⊕4 C2 of two of them (Section 4).
+// His 2-arbiter of all 4-subsets of 5 nodes (Section 3) he calls
+// nondominated, but H = {1,2,3} contains no quorum and meets every
+// pairwise intersection (each has 3 of the 5 nodes): it is dominated, as
+// (k+1)w = 12 ≥ kn+2 = 12 says.
+func TestKuoExamples(t *testing.T) {
+	u4 := uniform(t, 4, 3, 2)
+	if r := decide(t, u4); !r.Nondominated {
+		t.Errorf("uniform 2-arbiter over 4 nodes dominated by %v", r.Witness)
+	}
+	j := join(u4, 3, u4)
+	if len(j.Quorums) != 13 || j.N != 7 {
+		t.Fatalf("join has %d quorums over %d nodes, Kuo lists 13 over 7", len(j.Quorums), j.N)
+	}
+	if r := decide(t, j); !r.Nondominated {
+		t.Errorf("Kuo's join C1 ⊕4 C2 dominated by %v", r.Witness)
+	}
+	u5 := uniform(t, 5, 4, 2)
+	r := decide(t, u5)
+	if r.Nondominated || r.Witness.Len() != 3 {
+		t.Errorf("all 4-subsets of 5 as a 2-arbiter: %+v, want dominated by 3 nodes", r)
+	}
+	checkWitnessBrute(t, u5, r.Witness)
+	// His D (C without {1,2,3,5}) is dominated too.
+	d := family(5, 2, []int{0, 1, 2, 3}, []int{0, 1, 3, 4}, []int{0, 2, 3, 4}, []int{1, 2, 3, 4})
+	if r := decide(t, d); r.Nondominated {
+		t.Error("Kuo's D is nondominated")
+	}
+	// Manabe's uniform k-arbiter w = ⌊kn/(k+1)⌋+1 is nondominated iff
+	// n ≡ 1 (mod k+1): checked against the listed families.
+	for k := 1; k <= 3; k++ {
+		for n := 2; n <= 9; n++ {
+			w := k*n/(k+1) + 1
+			r := decide(t, uniform(t, n, w, k))
+			if r.Nondominated != (n%(k+1) == 1) {
+				t.Errorf("uniform %d-arbiter over %d nodes: nondominated = %v", k, n, r.Nondominated)
+			}
+		}
+	}
+}
