@@ -448,3 +448,36 @@ func TestKuoExamples(t *testing.T) {
 		}
 	}
 }
+
+// Kuo's Theorem 6 (after Kuo and Huang 1998): a coterie is nondominated iff
+// AV(1/2) = 1/2, that is, iff exactly half of the 2^n subsets contain a
+// quorum; Theorem 7: for a k-arbiter, AV(1/2) = 1/2 implies nondominated
+// (not conversely: the uniform 2-arbiter over 4 nodes has AV(1/2) = 5/16).
+func TestAvailabilityCrossCheck(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	for i := range 1000 {
+		k := 1 + i%3
+		f := randomArbiter(r, 2+r.IntN(11), k, 4+r.IntN(25))
+		if len(f.Quorums) == 0 {
+			continue
+		}
+		qs := masks(f)
+		live := 0
+		for s := uint32(0); s < 1<<f.N; s++ {
+			for _, q := range qs {
+				if q&^s == 0 {
+					live++
+					break
+				}
+			}
+		}
+		half := live*2 == 1<<f.N
+		nd := decide(t, f).Nondominated
+		if k == 1 && nd != half {
+			t.Fatalf("coterie %v: nondominated %v but AV(1/2) = %d/2^%d", f, nd, live, f.N)
+		}
+		if half && !nd {
+			t.Fatalf("%d-arbiter %v: AV(1/2) = 1/2 but dominated", k, f)
+		}
+	}
+}
