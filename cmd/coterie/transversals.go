@@ -58,8 +58,6 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 	}
 	f := sys.Family
 	if o.count {
-		p := newProgress(s, "transversals: counting")
-		defer p.Done()
 		c, err := domination.CountTransversals(ctx, f)
 		if err != nil {
 			return err
