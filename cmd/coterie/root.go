@@ -65,6 +65,8 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newGenerateCmd(s),
 		newConvertCmd(s),
 		newInfoCmd(s),
+		newJoinCmd(s),
+		newDegenerateCmd(s),
 		newDominationCmd(s),
 		newTransversalsCmd(s),
 	)
