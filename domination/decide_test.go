@@ -324,7 +324,9 @@ func TestJoinsCoteries(t *testing.T) {
 	testJoins(t, 1, 300)
 }
 
-func testJoins(t *testing.T, k, cases int) {
+func testJoins(t *testing.T, k, cases int) { testJoinsWith(t, k, cases, join) }
+
+func testJoinsWith(t *testing.T, k, cases int, join func(c1 *set.Family, x int, c2 *set.Family) *set.Family) {
 	r := rand.New(rand.NewPCG(uint64(k), 77))
 	seen := [2]int{}
 	for i := range cases {
