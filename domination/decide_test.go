@@ -181,8 +181,8 @@ func testDecideBruteForce(t *testing.T, k, cases int) {
 
 func TestDecideSmallestBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
-	for i := range 300 {
-		f := randomArbiter(r, 2+r.IntN(11), 1, 4+r.IntN(20))
+	for i := range 400 {
+		f := randomArbiter(r, 2+r.IntN(11), 1+i%3, 4+r.IntN(20))
 		if len(f.Quorums) == 0 {
 			continue
 		}
