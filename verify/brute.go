@@ -74,3 +74,71 @@ func bruteFeasible(m, t int) error {
 	}
 	return nil
 }
+
+// bruteHK tries every quorum assignment of pattern pat literally
+// (Manabe and Tajima, Definition 5): each request picks any quorum of its
+// level, repetitions allowed; requests of the same level pick nondecreasing
+// positions, since their order does not matter. All levels must be
+// explicit. It returns the first assignment with no common node, or nil.
+func bruteHK(ctx context.Context, n int, levels []*set.Family, byH map[int]int, pat []int) ([]Request, error) {
+	pre := make([]set.Set, len(pat)+1)
+	pre[0].Copy(set.Full(n))
+	pick := make([]int, len(pat))
+	calls := 0
+	var try func(s int) (bool, error)
+	try = func(s int) (bool, error) {
+		if s == len(pat) {
+			return pre[s].IsEmpty(), nil
+		}
+		calls++
+		if calls&4095 == 0 && ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		l := levels[byH[pat[s]]]
+		lo := 0
+		if s > 0 && pat[s-1] == pat[s] {
+			lo = pick[s-1]
+		}
+		for q := lo; q < len(l.Quorums); q++ {
+			pick[s] = q
+			pre[s+1].Intersect(&pre[s], &l.Quorums[q])
+			if ok, err := try(s + 1); ok || err != nil {
+				return ok, err
+			}
+		}
+		return false, nil
+	}
+	ok, err := try(0)
+	if !ok || err != nil {
+		return nil, err
+	}
+	reqs := make([]Request, len(pat))
+	for s, h := range pat {
+		reqs[s] = Request{H: h, Quorum: pick[s]}
+	}
+	return reqs, nil
+}
+
+// bruteHKFeasible returns an error if the assignments of pattern pat number
+// more than bruteLimit.
+func bruteHKFeasible(levels []*set.Family, byH map[int]int, pat []int) error {
+	total := 1.0
+	for s := 0; s < len(pat); {
+		h := pat[s]
+		c := 0
+		for s < len(pat) && pat[s] == h {
+			c++
+			s++
+		}
+		m := len(levels[byH[h]].Quorums)
+		// Multisets of c quorums out of m: C(m+c−1, c).
+		for i := range c {
+			total = total * float64(m+i) / float64(i+1)
+		}
+		if total > bruteLimit {
+			return fmt.Errorf("verify: brute force would try more than %.0e quorum assignments for request pattern %s; use the search method",
+				float64(bruteLimit), FormatPattern(pat))
+		}
+	}
+	return nil
+}

@@ -74,7 +74,7 @@ func findDisjoint(ctx context.Context, f *set.Family, t int, progress func(done,
 		}
 		return []int{i, j}, nil
 	}
-	pr := newProblem(p, []int{0, m}, []int{t}, 0)
+	pr := newProblem(p, [][2]int{{0, m}}, []int{t}, 0)
 	pr.progress = progress
 	return pr.solve(ctx)
 }

@@ -24,16 +24,16 @@ type problem struct {
 	progress func(done, total int)
 }
 
-// newProblem returns a problem whose levels are the consecutive quorum
-// ranges [start[l], start[l+1]) of p.
-func newProblem(p *packed, start []int, need []int, slack int) *problem {
+// newProblem returns a problem whose level l is the quorum range
+// [ranges[l][0], ranges[l][1]) of p; quorums outside every range stay out.
+func newProblem(p *packed, ranges [][2]int, need []int, slack int) *problem {
 	pr := &problem{p: p, levelOf: make([]int32, p.m), need: need, slack: slack}
 	for i := range pr.levelOf {
 		pr.levelOf[i] = -1
 	}
 	for l := range need {
 		mask := make([]uint64, p.mw)
-		for i := start[l]; i < start[l+1]; i++ {
+		for i := ranges[l][0]; i < ranges[l][1]; i++ {
 			pr.levelOf[i] = int32(l)
 			setBit(mask, i)
 		}
