@@ -66,11 +66,17 @@ func projectivePlane(f field) *set.Family {
 		pts = append(pts, [3]int{0, 1, z})
 	}
 	pts = append(pts, [3]int{0, 0, 1})
+	mul := make([]int, q*q)
+	for a := range q {
+		for b := range q {
+			mul[a*q+b] = f.mul(a, b)
+		}
+	}
 	fam := set.NewFamily(len(pts))
 	for _, l := range pts {
 		s := set.New(len(pts))
 		for i, p := range pts {
-			if f.add(f.add(f.mul(l[0], p[0]), f.mul(l[1], p[1])), f.mul(l[2], p[2])) == 0 {
+			if f.add(f.add(mul[l[0]*q+p[0]], mul[l[1]*q+p[1]]), mul[l[2]*q+p[2]]) == 0 {
 				s.Add(i)
 			}
 		}

@@ -38,18 +38,35 @@ func findContained(ctx context.Context, f *set.Family) (int, int, error) {
 			bucket[key] = append(bucket[key], i)
 		}
 	}
+	// Subset tests walk P's nodes or compare words, whichever is shorter:
+	// sparse quorums (planes) differ at once, dense ones (cubes) need words.
+	var p *packed
+	if mean := len(f.Quorums[0].Elements()); mean > words(f.N) {
+		p = pack(f.N, f.Quorums)
+	}
+	subset := func(i, j int) bool {
+		if p == nil || size[i] <= p.nw {
+			return within(elems[i], &f.Quorums[j])
+		}
+		a, b := p.row(i), p.row(j)
+		for w, x := range a {
+			if x&^b[w] != 0 {
+				return false
+			}
+		}
+		return true
+	}
 	for j := range f.Quorums {
 		if j&1023 == 0 && ctx.Err() != nil {
 			return -1, -1, ctx.Err()
 		}
-		q := &f.Quorums[j]
 		best := -1
 		for _, v := range elems[j] {
 			for _, i := range bucket[v] {
 				if i == j || size[i] > size[j] || (best >= 0 && i >= best) {
 					continue
 				}
-				if !within(elems[i], q) {
+				if !subset(i, j) {
 					continue
 				}
 				if size[i] == size[j] {
