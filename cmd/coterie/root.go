@@ -66,6 +66,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newConvertCmd(s),
 		newInfoCmd(s),
 		newDegenerateCmd(s),
+		newVerifyCmd(s),
 	)
 	return root
 }
