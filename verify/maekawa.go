@@ -148,7 +148,7 @@ func planeCheck(ctx context.Context, f *set.Family, pair []int, pairwiseOK bool)
 		p := pack(f.N, f.Quorums)
 		i, j, err := findPair(ctx, p, nil)
 		if err != nil {
-			c.Undecided, c.Detail = true, "undecided: "+err.Error()
+			undecided(&c, err)
 			return c
 		}
 		if i >= 0 {

@@ -108,7 +108,7 @@ func minimalityCheck(ctx context.Context, f *set.Family) Check {
 	i, j, err := findContained(ctx, f)
 	switch {
 	case err != nil:
-		c.Undecided, c.Detail = true, "undecided: "+err.Error()
+		undecided(&c, err)
 	case i < 0:
 		c.OK, c.Detail = true, "no quorum contains another"
 	default:

@@ -139,7 +139,11 @@ func thresholdIntersection(c *Check, n, w, k int) {
 	gap := int64(n - w)
 	if int64(k+1)*gap < int64(n) {
 		c.OK = true
-		c.Detail = fmt.Sprintf("every %d quorums share a node: (k+1)(n−w) = %d < n = %d", k+1, int64(k+1)*gap, n)
+		what := fmt.Sprintf("every %d quorums share a node", k+1)
+		if k == 1 {
+			what = "every two quorums meet"
+		}
+		c.Detail = fmt.Sprintf("%s: (k+1)(n−w) = %d < n = %d", what, int64(k+1)*gap, n)
 		return
 	}
 	sizes := make([]int, (int64(n)+gap-1)/gap)

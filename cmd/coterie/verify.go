@@ -112,7 +112,10 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 	}
 	if err := writeOutput(s, "", func(w io.Writer) error {
 		if o.asJSON {
-			return writeJSON(w, newVerifyJSON(rep))
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false) // details say "<" and "≥"
+			return enc.Encode(newVerifyJSON(rep))
 		}
 		return writeVerifyText(w, displayName(path), sys, rep)
 	}); err != nil {
@@ -218,18 +221,18 @@ func writeVerifyText(w io.Writer, name string, sys set.System, r *verify.Report)
 	case r.Undecided:
 		verdict = "UNDECIDED within the limit"
 	}
-	what := "coterie"
+	what := "a coterie"
 	switch {
 	case sys.HK != nil:
-		what = fmt.Sprintf("(h,%d)-arbiter", r.K)
+		what = fmt.Sprintf("an (h,%d)-arbiter", r.K)
 	case r.K > 1:
-		what = fmt.Sprintf("%d-arbiter", r.K)
+		what = fmt.Sprintf("a %d-arbiter", r.K)
 	}
 	count := "too many to count"
 	if r.Quorums != nil {
 		count = r.Quorums.String()
 	}
-	fmt.Fprintf(w, "%s: %s as a %s (n = %d, %s quorums)\n", name, verdict, what, r.N, count)
+	fmt.Fprintf(w, "%s: %s as %s (n = %d, %s quorums)\n", name, verdict, what, r.N, count)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, c := range r.Checks {
 		status := "ok"
@@ -283,13 +286,33 @@ func witnessLines(sys set.System, c verify.Check) []string {
 	for _, s := range w.Sets {
 		lines = append(lines, "quorum "+nodeList(s))
 	}
-	if fam != nil && !fam.IsThreshold() && c.Name != "equal_responsibility" {
-		for _, i := range w.Quorums {
-			lines = append(lines, fmt.Sprintf("quorum %d %s", i+1, nodeList(fam.Quorums[i].Elements())))
+	var roles []string
+	switch c.Name {
+	case "equal_size":
+		roles = []string{"smallest ", "largest "}
+	case "minimality":
+		roles = []string{"", "contains "}
+	case "equal_responsibility":
+		return []string{fmt.Sprintf("least loaded node %d, most loaded node %d", w.Nodes[0]+1, w.Nodes[1]+1)}
+	}
+	if fam != nil && !fam.IsThreshold() {
+		for k, i := range w.Quorums {
+			role := ""
+			if k < len(roles) {
+				role = roles[k]
+			}
+			lines = append(lines, fmt.Sprintf("%squorum %d %s", role, i+1, nodeList(fam.Quorums[i].Elements())))
 		}
 	}
 	if len(w.Nodes) > 0 {
-		lines = append(lines, "nodes "+nodeList(w.Nodes))
+		what := "nodes "
+		switch c.Name {
+		case "projective_plane":
+			what = "common nodes "
+		case "owner_in_quorum":
+			what = "missing owner "
+		}
+		lines = append(lines, what+nodeList(w.Nodes))
 	}
 	return lines
 }
