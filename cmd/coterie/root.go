@@ -65,6 +65,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newGenerateCmd(s),
 		newConvertCmd(s),
 		newInfoCmd(s),
+		newJoinCmd(s),
 		newDegenerateCmd(s),
 		newVerifyCmd(s),
 	)
