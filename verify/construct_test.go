@@ -32,6 +32,40 @@ func constructorParams(short bool) map[string][]map[string]any {
 	for _, rcn := range [][3]int{{3, 4, 9}, {2, 5, 7}, {4, 5, 17}, {5, 5, 21}, {6, 3, 16}} {
 		ps["grid"] = append(ps["grid"], map[string]any{"rows": rcn[0], "cols": rcn[1], "n": rcn[2]})
 	}
+	for q := 3; q <= 41; q += 2 {
+		ps["billiard"] = append(ps["billiard"], map[string]any{"q": q})
+	}
+	for a := 2; a <= 4; a++ {
+		for k := 1; k <= 4; k++ {
+			if pow(a, k+1) > 1024 || (short && pow(a, k+1) > 256) {
+				continue
+			}
+			full := pow(a, k+1)
+			low := pow(a-1, k+1)
+			for _, n := range []int{0, low + 1, (low + full) / 2, full - 1} {
+				if n != 0 && (n <= low || n >= full) {
+					continue
+				}
+				base := map[string]any{"a": a, "k": k}
+				if n > 0 {
+					base["n"] = n
+				}
+				ps["cube"] = append(ps["cube"], base)
+				hk := map[string]any{"hk": true}
+				for key, v := range base {
+					hk[key] = v
+				}
+				ps["cube"] = append(ps["cube"], hk)
+			}
+		}
+	}
+	for n := 1; n <= 40; n++ {
+		ps["majority"] = append(ps["majority"], map[string]any{"n": n})
+		for k := 1; k <= 5; k++ {
+			ps["uniform"] = append(ps["uniform"], map[string]any{"n": n, "k": k})
+			ps["uniform"] = append(ps["uniform"], map[string]any{"n": n, "k": k, "hk": true})
+		}
+	}
 	for n := 3; n <= 60; n++ {
 		ps["maekawa"] = append(ps["maekawa"], map[string]any{"n": n})
 		ps["maekawa"] = append(ps["maekawa"], map[string]any{"n": n, "map": "paper"})
@@ -71,7 +105,11 @@ func TestEveryConstructorVerifies(t *testing.T) {
 				}
 				if !m.OK {
 					i, j := m.Witness.Quorums[0], m.Witness.Quorums[1]
-					if f := sys.Family; !set.Subset(&f.Quorums[i], &f.Quorums[j]) {
+					f := sys.Family
+					if sys.HK != nil {
+						f = sys.HK.Level(m.H)
+					}
+					if !set.Subset(&f.Quorums[i], &f.Quorums[j]) {
 						t.Errorf("minimality witness %d ⊄ %d", i, j)
 					}
 				}
@@ -123,4 +161,12 @@ func knownNonMinimal(name string, p map[string]any) bool {
 		return p["map"] == "paper" && (p["n"] == 4 || p["n"] == 8)
 	}
 	return false
+}
+
+func pow(a, e int) int {
+	r := 1
+	for range e {
+		r *= a
+	}
+	return r
 }
