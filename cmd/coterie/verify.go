@@ -39,7 +39,10 @@ quorum's position in level h).
 Maekawa's properties (b) every quorum contains its owner, (c) equal size,
 (d) equal responsibility, and the projective-plane property (every two
 quorums meet in exactly one node) are reported as information: they never
-make a system invalid.
+make a system invalid. In the --json report they carry "info": true; a check
+that did not finish carries "undecided": true, and so does the report.
+Positions and nodes are 1-based; a threshold system has no positions, so its
+witness lists the quorums' nodes ("sets", or "set" per request).
 
 Threshold systems are decided by counting. Explicit ones go through a pruned
 parallel search; --method brute tries every choice instead, as a cross-check.
