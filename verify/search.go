@@ -382,6 +382,9 @@ func (pr *problem) solve(ctx context.Context) ([]int, error) {
 	return nil, nil
 }
 
+// maxSplitBytes bounds the memory of the task list split makes.
+const maxSplitBytes = 256 << 20
+
 // split expands the root breadth-first, in order, until there are at least
 // target tasks or nothing left to expand; dead subtrees are dropped and a
 // subtree that already succeeds is kept, marked found.
@@ -389,11 +392,15 @@ func (pr *problem) split(root *task, target int) []*task {
 	p := pr.p
 	s := newSearcher(pr, 0, nil)
 	tasks := []*task{root}
+	// Each task holds its own state; a wide top level (one candidate per
+	// quorum) must not multiply that past maxSplitBytes.
+	taskBytes := int64(p.nw+p.mw) * 8
+	maxTasks := max(1, int(maxSplitBytes/taskBytes))
 	for len(tasks) < target {
 		var next []*task
 		expanded := false
 		for _, t := range tasks {
-			if t.found || t.r == 0 || len(next) >= target {
+			if t.found || t.r == 0 || len(next) >= target || len(next)+p.m > maxTasks {
 				next = append(next, t)
 				continue
 			}
