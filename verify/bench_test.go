@@ -41,10 +41,15 @@ func pg(b *testing.B, e int) set.System {
 	})
 }
 
-func BenchmarkPG64(b *testing.B)       { benchVerify(b, pg(b, 6), Search) }
-func BenchmarkPG64Brute(b *testing.B)  { benchVerify(b, pg(b, 6), Brute) }
-func BenchmarkPG128(b *testing.B)      { benchVerify(b, pg(b, 7), Search) }
-func BenchmarkPG128Brute(b *testing.B) { benchVerify(b, pg(b, 7), Brute) }
+func BenchmarkPG64(b *testing.B)      { benchVerify(b, pg(b, 6), Search) }
+func BenchmarkPG64Brute(b *testing.B) { benchVerify(b, pg(b, 6), Brute) }
+func BenchmarkPG128(b *testing.B)     { benchVerify(b, pg(b, 7), Search) }
+func BenchmarkPG128Brute(b *testing.B) {
+	if testing.Short() {
+		b.Skip("about three minutes a run")
+	}
+	benchVerify(b, pg(b, 7), Brute)
+}
 
 func cube(b *testing.B, a, k int) set.System {
 	return benchSystem(b, "cube"+string(rune('0'+a))+string(rune('0'+k)), func() set.System {
@@ -61,7 +66,7 @@ func BenchmarkCubeHK3x4(b *testing.B) {
 	benchVerify(b, sys, Search)
 }
 
-// BenchmarkFindDisjointCube3x5 is the search alone on the 6-cube, 6-wise.
+// BenchmarkFindDisjointCube4x3 is the search alone on the 4-cube, 4-wise.
 func BenchmarkFindDisjointCube4x3(b *testing.B) {
 	f := cube(b, 4, 3).Family
 	for b.Loop() {
