@@ -294,7 +294,7 @@ func witnessLines(sys set.System, c verify.Check) []string {
 	case "equal_size":
 		roles = []string{"smallest ", "largest "}
 	case "minimality":
-		roles = []string{"", "contains "}
+		roles = []string{"", "is inside "}
 	case "equal_responsibility":
 		return []string{fmt.Sprintf("least loaded node %d, most loaded node %d", w.Nodes[0]+1, w.Nodes[1]+1)}
 	}
