@@ -12,6 +12,7 @@ import (
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/verify"
 )
 
 type dominationOptions struct {
@@ -251,7 +252,7 @@ func checkArbiter(ctx context.Context, f *set.Family) error {
 		}
 		return nil
 	}
-	ks, err := findDisjoint(ctx, f, f.K+1)
+	ks, err := verify.FindDisjoint(ctx, f, f.K+1)
 	if err != nil {
 		return err
 	}

@@ -67,6 +67,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newInfoCmd(s),
 		newJoinCmd(s),
 		newDegenerateCmd(s),
+		newVerifyCmd(s),
 		newDominationCmd(s),
 		newTransversalsCmd(s),
 	)
