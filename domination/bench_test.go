@@ -2,8 +2,10 @@ package domination
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -31,6 +33,23 @@ func BenchmarkDecideSmallest(b *testing.B) {
 		b.Run(f.Kind+string(rune('0'+q)), func(b *testing.B) {
 			for b.Loop() {
 				if _, err := DecideSmallest(context.Background(), f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// go test ./domination -run '^$' -bench 'DecideArbiter'
+func BenchmarkDecideArbiter(b *testing.B) {
+	for _, ak := range [][2]int{{3, 2}, {4, 2}, {3, 3}} {
+		f, err := construct.Cube(ak[0], ak[1], 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("cube a=%d k=%d", ak[0], ak[1]), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Decide(context.Background(), f); err != nil {
 					b.Fatal(err)
 				}
 			}
