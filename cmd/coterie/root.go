@@ -68,6 +68,8 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newJoinCmd(s),
 		newDegenerateCmd(s),
 		newVerifyCmd(s),
+		newDominationCmd(s),
+		newTransversalsCmd(s),
 	)
 	return root
 }
