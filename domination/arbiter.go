@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/verify"
 	"github.com/crillab/gophersat/solver"
 )
 
@@ -108,7 +109,7 @@ func missedIntersection(ctx context.Context, f *set.Family, h *set.Set) ([]int, 
 	for i := range f.Quorums {
 		cut.Quorums[i].Intersect(&f.Quorums[i], h)
 	}
-	ks, err := findDisjoint(ctx, cut, f.K)
+	ks, err := verify.FindDisjoint(ctx, cut, f.K)
 	if err != nil {
 		return nil, fmt.Errorf("domination: %w", err)
 	}

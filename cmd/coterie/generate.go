@@ -202,7 +202,9 @@ func runGenerate(s *streams, spec construct.Spec, args construct.Args, out *outp
 
 // buildError reports a construction's refusal (bad parameters): exit 2.
 func buildError(spec construct.Spec, err error) error {
-	return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, strings.TrimPrefix(err.Error(), "construct: "))}
+	msg := strings.TrimPrefix(err.Error(), "construct: ")
+	msg = strings.TrimPrefix(msg, spec.Name+": ")
+	return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, msg)}
 }
 
 func listKinds(s *streams, asJSON bool) error {

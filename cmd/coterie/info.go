@@ -33,7 +33,7 @@ type figureOptions struct {
 }
 
 func addFigureFlags(cmd *cobra.Command, o *figureOptions) {
-	cmd.Flags().DurationVar(&o.budget, "budget", 30*time.Second, "time allowed for each of load and resilience; a figure not found in time is left out with a note (0 = no limit)")
+	cmd.Flags().DurationVar(&o.budget, "budget", 10*time.Second, "time allowed for each of load and resilience; a figure not found in time is left out with a note (0 = no limit)")
 	cmd.Flags().BoolVar(&o.noLoad, "no-load", false, "skip the load, capacity and network load")
 	cmd.Flags().BoolVar(&o.noResilience, "no-resilience", false, "skip the resilience")
 }
@@ -127,6 +127,7 @@ type familyInfo struct {
 	Notes             []string        `json:"notes,omitempty"`
 
 	messagesExact *big.Rat
+	resWitness    []int // 0-based
 	msgs          measure.Messages
 	loadExact     *big.Rat
 }
@@ -245,7 +246,8 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 			}
 			fi.Resilience = &r.F
 			if !f.IsThreshold() {
-				for v := range r.Witness.All() {
+				fi.resWitness = r.Witness.Elements()
+				for _, v := range fi.resWitness {
 					fi.ResilienceWitness = append(fi.ResilienceWitness, v+1)
 				}
 			}
@@ -369,7 +371,7 @@ func (rep *infoReport) table(w io.Writer, name string) error {
 		if fi.Resilience != nil {
 			res := fmt.Sprint(*fi.Resilience)
 			if len(fi.ResilienceWitness) > 0 {
-				res += fmt.Sprintf(" (failing %s stops every quorum)", nodeList(fi.ResilienceWitness))
+				res += fmt.Sprintf(" (failing %s stops every quorum)", nodeList(fi.resWitness))
 			}
 			rows = append(rows, []string{prefix + "resilience", res})
 		}
@@ -385,19 +387,6 @@ func (rep *infoReport) table(w io.Writer, name string) error {
 		}
 	}
 	return renderTable(w, []string{"property", "value"}, rows)
-}
-
-// nodeList formats 1-based nodes as "{1, 2, 5}", eliding long lists.
-func nodeList(nodes []int) string {
-	var parts []string
-	for i, v := range nodes {
-		if i == 12 {
-			parts = append(parts, fmt.Sprintf("… %d more", len(nodes)-i))
-			break
-		}
-		parts = append(parts, fmt.Sprint(v))
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
 }
 
 func spreadString(s spread) string {

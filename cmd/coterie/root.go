@@ -66,7 +66,11 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newConvertCmd(s),
 		newInfoCmd(s),
 		newCompareCmd(s),
+		newJoinCmd(s),
 		newDegenerateCmd(s),
+		newVerifyCmd(s),
+		newDominationCmd(s),
+		newTransversalsCmd(s),
 	)
 	return root
 }
