@@ -49,19 +49,26 @@ func ExampleMaekawa() {
 }
 
 func ExampleGrid() {
-	// Seven nodes in rows of three: node 7 alone in the last row.
-	f, _ := construct.Grid(3, 3, 7)
+	// Eight nodes in rows of three: the last row is short, and each set is
+	// its owner's row and column.
+	f, _ := construct.Grid(3, 3, 8)
 	for i := range f.Quorums {
 		fmt.Printf("S_%d = %v\n", i+1, oneBased(&f.Quorums[i]))
 	}
+	// Seven: node 7 alone in the last row has column 0 for its set, which
+	// lies inside the row and column of nodes 1 and 4, so they take it too.
+	g, _ := construct.Grid(3, 3, 7)
+	fmt.Println("n = 7:", oneBased(&g.Quorums[0]), oneBased(&g.Quorums[3]), oneBased(&g.Quorums[6]))
 	// Output:
 	// S_1 = [1 2 3 4 7]
-	// S_2 = [1 2 3 5]
+	// S_2 = [1 2 3 5 8]
 	// S_3 = [1 2 3 6]
 	// S_4 = [1 4 5 6 7]
-	// S_5 = [2 4 5 6]
+	// S_5 = [2 4 5 6 8]
 	// S_6 = [3 4 5 6]
-	// S_7 = [1 4 7]
+	// S_7 = [1 4 7 8]
+	// S_8 = [2 5 7 8]
+	// n = 7: [1 4 7] [1 4 7] [1 4 7]
 }
 
 func ExampleDegenerate() {

@@ -38,19 +38,38 @@ func checkGrid(rows, cols, n int) error {
 // on n nodes laid out in rows of cols, row by row: node i (1-based) sits in
 // row ⌊(i−1)/cols⌋ and column (i−1) mod cols, both counted from 0, so that
 // every row is full except perhaps the last, which holds the
-// n − (rows−1)·cols nodes of columns 0, 1, .... Node i owns S_i, the nodes
-// of its row and of its column, and quorum i is S_i.
+// n − (rows−1)·cols nodes of columns 0, 1, .... Node i owns S_i, and
+// quorum i is S_i: the nodes of its row and of its column.
 //
 // On a full L×L grid every S_i has 2L−1 nodes and every node lies in 2L−1
 // sets. When the last row is short (Maekawa's degenerate grid), the columns
-// to its right lack their bottom node; S_i is still exactly the existing
-// nodes of i's row and column, and any two sets still meet: for nodes
-// (r₁, c₁) and (r₂, c₂), the node (r₁, c₂) is in both S_i and S_j whenever
-// it exists, and if it does not then r₁ is the last row, so r₂ is not, and
-// the node (r₂, c₁) exists (c₁ is a column of the short last row) and is in
-// both. So Maekawa's completion of short columns "from another row or
-// column" is not needed for intersection, and would only add nodes; Grid
-// does not add them.
+// to its right lack their bottom node; row ∪ column is still formed from
+// the existing nodes, and any two such sets meet: for nodes (r₁, c₁) and
+// (r₂, c₂), the node (r₁, c₂) is in both whenever it exists, and if it does
+// not then r₁ is the last row, so r₂ is not, and the node (r₂, c₁) exists
+// (c₁ is a column of the short last row) and is in both. So Maekawa's
+// completion of short columns "from another row or column" is not needed
+// for intersection, and would only add nodes; Grid does not add them.
+//
+// Two degenerate shapes make some row ∪ column strictly contain another
+// node's row ∪ column through the same owner, which as a coterie is not
+// minimal and as Maekawa's sets costs needless messages. There the owner
+// takes the smaller set, which is one of the others, so every pair of sets
+// still meets and every S_i still holds i:
+//
+//   - When the last row holds a single node (n = (rows−1)·cols + 1, at
+//     least two rows), that node's set is column 0, which lies inside the
+//     row ∪ column of every node of column 0: they all take column 0.
+//   - With exactly two rows and a short second row, the columns beyond it
+//     hold one node each, whose set is row 0, inside the row ∪ column of
+//     every node of row 0: they all take row 0 (except node 1 when the
+//     first rule applies).
+//
+// Only these shapes need it: a set contains another only if one of them is
+// a single row or a single column, which happens for a row of one node (the
+// first case) or a column of one node (two rows, the second case). The
+// tests check minimality and these rules against the general tightening
+// for every shape up to 200 nodes.
 //
 // n = 0 means rows·cols. The family's Params are "rows", "cols" and, when n
 // is given, "n". The explicit family takes about n²/8 bytes; larger grids
@@ -88,16 +107,30 @@ func gridHeader(n int, params set.Params) *set.Family {
 	return f
 }
 
-// gridQuorum applies op (Add or Remove) to s for each node of node i's row
-// and column.
+// gridQuorum applies op (Add or Remove) to s for each node of S_i (see
+// [Grid]): i's row and column, or column 0 or row 0 alone in the two
+// degenerate shapes.
 func gridQuorum(s *set.Set, i, cols, n int, op func(*set.Set, int)) {
+	rows := (n + cols - 1) / cols
+	last := n - (rows-1)*cols // nodes in the last row
 	r, c := i/cols, i%cols
-	for j := r * cols; j < min(n, (r+1)*cols); j++ {
-		op(s, j)
+	row, col := true, true
+	switch {
+	case rows >= 2 && last == 1 && c == 0:
+		row = false // column 0 alone
+	case rows == 2 && last < cols && r == 0:
+		col = false // row 0 alone
 	}
-	for j := c; j < n; j += cols {
-		if j != i {
+	if row {
+		for j := r * cols; j < min(n, (r+1)*cols); j++ {
 			op(s, j)
+		}
+	}
+	if col {
+		for j := c; j < n; j += cols {
+			if j != i || !row {
+				op(s, j)
+			}
 		}
 	}
 }

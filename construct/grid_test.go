@@ -55,15 +55,39 @@ func gridTotal(n, cols int) int {
 	return s
 }
 
-// checkGridSets checks each S_i against the documented layout, computed
-// from coordinates: node j is in S_i iff it shares i's row or column.
+// checkGridSets checks each S_i against the documented layout. Node j is
+// in the plain set of i iff it shares i's row or column (computed from
+// coordinates); S_i must be the smallest plain set through i that lies
+// inside i's own plain set (Grid's two rules stand for this general
+// tightening), and no S_j may lie strictly inside S_i: the family is
+// minimal, equal sets with different owners apart.
 func checkGridSets(t *testing.T, f *set.Family, rows, cols int) {
 	t.Helper()
-	for i := range f.N {
-		for j := range f.N {
-			want := j/cols == i/cols || j%cols == i%cols
-			if f.Quorums[i].Has(j) != want {
-				t.Fatalf("%d×%d grid, n = %d: node %d in S_%d is %v", rows, cols, f.N, j+1, i+1, !want)
+	n := f.N
+	plain := make([]*set.Set, n)
+	for i := range n {
+		plain[i] = set.New(n)
+		for j := range n {
+			if j/cols == i/cols || j%cols == i%cols {
+				plain[i].Add(j)
+			}
+		}
+	}
+	for i := range n {
+		got := &f.Quorums[i]
+		best := plain[i]
+		for j := range n {
+			if plain[j].Has(i) && set.Subset(plain[j], plain[i]) && plain[j].Len() < best.Len() {
+				best = plain[j]
+			}
+		}
+		if !got.Has(i) || got.Len() != best.Len() || !set.Subset(got, plain[i]) {
+			t.Fatalf("%d×%d grid, n = %d: S_%d = %v, want a set of %d nodes through %d inside %v",
+				rows, cols, n, i+1, got, best.Len(), i+1, plain[i])
+		}
+		for j := range n {
+			if set.Subset(&f.Quorums[j], got) && !set.Equal(&f.Quorums[j], got) {
+				t.Fatalf("%d×%d grid, n = %d: S_%d = %v lies inside S_%d = %v", rows, cols, n, j+1, &f.Quorums[j], i+1, got)
 			}
 		}
 	}
