@@ -136,12 +136,21 @@ func (m *manager) mk(level int32, lo, hi uint32) uint32 {
 }
 
 func (m *manager) growCache() {
-	// Keep the cache about the size of the node arena, up to 2^24 entries.
-	if len(m.cache) >= 1<<24 || len(m.cache) >= len(m.nodes) {
+	// Keep the cache at two to four times the node arena, up to 2^25
+	// entries (384 MiB), keeping the entries it has.
+	if len(m.cache) >= 1<<25 || len(m.cache) >= 2*len(m.nodes) {
 		return
 	}
-	m.cache = make([]cacheEntry, 2*len(m.cache))
+	old := m.cache
+	m.cache = make([]cacheEntry, 4*len(old))
 	m.cacheMask = uint64(len(m.cache) - 1)
+	for _, e := range old {
+		if e.r != 0 {
+			a, b := e.a, e.b
+			h := uint64(a)*0x9E3779B97F4A7C15 ^ uint64(b)*0xC2B2AE3D27D4EB4F
+			m.cache[(h^h>>31)&m.cacheMask] = e
+		}
+	}
 }
 
 // or returns the disjunction of a and b.
