@@ -65,26 +65,22 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 		pp.sizes = append(pp.sizes, sz)
 		pp.MinQuorum = min(pp.MinQuorum, sz)
 	}
-	// Smallest union of two distinct minimal quorums, and intersection.
-	pp.Intersecting = true
-	minUnion := n + 1
-	if m <= 5000 {
-		for i := range qs {
-			for j := i + 1; j < m; j++ {
-				u, meet := 0, false
-				for k := range W {
-					u += bits.OnesCount64(qs[i][k] | qs[j][k])
-					meet = meet || qs[i][k]&qs[j][k] != 0
-				}
-				minUnion = min(minUnion, u)
-				if !meet {
-					pp.Intersecting = false
+	// Intersection, pair by pair.
+	pp.Intersecting = m <= 5000 // beyond, not checked: no bound relies on it
+	for i := 0; pp.Intersecting && i < m; i++ {
+		for j := i + 1; j < m; j++ {
+			meet := false
+			for k := range W {
+				if qs[i][k]&qs[j][k] != 0 {
+					meet = true
+					break
 				}
 			}
+			if !meet {
+				pp.Intersecting = false
+				break
+			}
 		}
-	} else {
-		minUnion = pp.MinQuorum + 1 // two distinct minimal quorums differ
-		pp.Intersecting = false     // not checked: no bound relies on it
 	}
 	row := make([][]*big.Int, n+1) // binomial rows on demand
 	binom := func(a, b int) *big.Int {
@@ -96,11 +92,29 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 		}
 		return row[a][b]
 	}
-	for i := 0; i < min(minUnion, n+1); i++ {
-		pp.Known[i] = true
-		for _, sz := range pp.sizes {
-			pp.A[i].Add(pp.A[i], binom(n-sz, i-sz))
+	// Low-order: inclusion–exclusion over the sets F of minimal quorums
+	// whose union has at most L nodes gives A_i exactly for i ≤ L:
+	// A_i = Σ_F (−1)^{|F|+1} C(n − |∪F|, i − |∪F|). L grows while the
+	// enumeration stays within the work cap.
+	for L := pp.MinQuorum; L <= n; L++ {
+		signed, ok := unionCounts(ctx, qs, W, L, partialWork/4)
+		if !ok {
+			break
 		}
+		for i := 0; i <= L; i++ {
+			if pp.Known[i] {
+				continue
+			}
+			pp.Known[i] = true
+			for u, c := range signed[:i+1] {
+				if c != 0 {
+					pp.A[i].Add(pp.A[i], new(big.Int).Mul(big.NewInt(c), binom(n-u, i-u)))
+				}
+			}
+		}
+	}
+	for i := 0; i < min(pp.MinQuorum, n+1); i++ {
+		pp.Known[i] = true // no quorum fits
 	}
 	// High-order: transversal counts T_j for j = 0, 1, ... while the
 	// search stays within the work cap.
@@ -120,6 +134,42 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 		}
 	}
 	return pp
+}
+
+// unionCounts returns signed[u] = Σ (−1)^{|F|+1} over the non-empty sets
+// F of quorums with |∪F| = u ≤ L, by depth-first search on the quorum
+// index (a union only grows), or false if that takes more than limit
+// steps or ctx is done.
+func unionCounts(ctx context.Context, qs [][]uint64, W, L, limit int) ([]int64, bool) {
+	signed := make([]int64, L+1)
+	work := 0
+	var rec func(start int, union []uint64, sign int64) bool
+	rec = func(start int, union []uint64, sign int64) bool {
+		next := make([]uint64, W)
+		for j := start; j < len(qs); j++ {
+			work += W
+			if work > limit || work&0xfffff == 0 && ctx.Err() != nil {
+				return false
+			}
+			c := 0
+			for k := range W {
+				next[k] = union[k] | qs[j][k]
+				c += bits.OnesCount64(next[k])
+			}
+			if c > L {
+				continue
+			}
+			signed[c] += sign
+			if !rec(j+1, next, -sign) {
+				return false
+			}
+		}
+		return true
+	}
+	if !rec(0, make([]uint64, W), 1) {
+		return nil, false
+	}
+	return signed, true
 }
 
 // transversalSearch counts the sets of at most jmax nodes that meet every
