@@ -2,11 +2,14 @@ package availability
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -488,19 +491,29 @@ func TestPartialAndEstimate(t *testing.T) {
 }
 
 // A BDD over budget refuses with ErrBudget, and Compute then reports
-// partial results rather than failing.
+// partial results rather than failing; when those prove every coefficient
+// (PG(2,5)), the result is exact after all.
 func TestBudget(t *testing.T) {
 	ctx := context.Background()
 	f := projectivePlane(t, 5)
-	if _, err := BuildBDD(ctx, f, BDDOptions{Budget: 1000}); err == nil {
-		t.Fatal("BuildBDD within 1000 nodes succeeded")
+	if _, err := BuildBDD(ctx, f, BDDOptions{Budget: 1000}); !errors.Is(err, ErrBudget) {
+		t.Fatalf("BuildBDD within 1000 nodes: %v", err)
 	}
 	r, err := Compute(ctx, f, Options{Method: MethodBDD, Budget: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Exact || r.Partial == nil || r.Reason == "" {
-		t.Errorf("over budget: exact %v, partial %v, reason %q", r.Exact, r.Partial != nil, r.Reason)
+	want, _ := PlanePolynomial(ctx, 5, nil)
+	if !r.Exact || r.Method != MethodIE || !r.Poly.Equal(want) {
+		t.Errorf("PG(2,5) over budget: exact %v, method %q", r.Exact, r.Method)
+	}
+	g := ok[*set.Family](t)(construct.ProjectivePlane(7))
+	r, err = Compute(ctx, g, Options{Method: MethodBDD, Budget: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Exact || r.Partial == nil || !strings.Contains(r.Reason, "budget") {
+		t.Errorf("PG(2,7) over budget: exact %v, partial %v, reason %q", r.Exact, r.Partial != nil, r.Reason)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()

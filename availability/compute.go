@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -19,6 +20,7 @@ const (
 	MethodPlane     Method = "projective-plane"
 	MethodBDD       Method = "bdd"
 	MethodBrute     Method = "brute-force"
+	MethodIE        Method = "inclusion-exclusion" // the partial results proved everything
 	MethodEstimate  Method = "estimate"
 	MethodAuto      Method = ""
 )
@@ -218,6 +220,13 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 	}
 	r.Reason = fmt.Sprintf("%v with each of %d variable orders; raise the budget (--max-nodes) or rely on the bounds and estimate", lastErr, len(cands))
 	r.Partial = NewPartial(ctx, f)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("availability: %w", err)
+	}
+	if !slices.Contains(r.Partial.Known, false) {
+		// The provable coefficients turned out to be all of them.
+		r.Exact, r.Method, r.Poly, r.Reason = true, MethodIE, &Polynomial{N: f.N, A: r.Partial.A}, ""
+	}
 	return r, nil
 }
 
