@@ -33,7 +33,9 @@
 // When no exact method fits the limits, [Compute] reports what can be proved
 // — the exact low-order and high-order coefficients, lower and upper bounds
 // — and a seeded Monte Carlo estimate with a confidence interval, always
-// flagged as an estimate ([Result.Exact] is false).
+// flagged as an estimate ([Result.Exact] is false). When the provable
+// coefficients turn out to be all of them, the result is exact after all
+// (method "inclusion-exclusion").
 //
 // Floating point is used only to evaluate AV(p) at a point (see
 // [Polynomial.At]) and for estimates; every coefficient is exact.
