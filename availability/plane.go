@@ -15,7 +15,8 @@ import (
 )
 
 // planeOrder reports whether the minimal quorums of f are exactly the lines
-// of a projective plane of some order q, and returns q: n = q²+q+1 nodes,
+// of a projective plane of an order q in [PlaneOrders], and returns q:
+// n = q²+q+1 nodes,
 // n distinct quorums of q+1 nodes, any two meeting in exactly one node and
 // any two nodes on exactly one quorum. It checks the incidence structure
 // itself, so the numbering of the nodes does not matter.
@@ -28,7 +29,7 @@ func planeOrder(f *set.Family) (int, bool) {
 	for q*q+q+1 < n {
 		q++
 	}
-	if q < 2 || q*q+q+1 != n || len(f.Quorums) < n || len(f.Quorums) > 4*n {
+	if q < 2 || q*q+q+1 != n || len(f.Quorums) < n || len(f.Quorums) > 4*n || !slices.Contains(PlaneOrders, q) {
 		return 0, false
 	}
 	g := f.Clone()
