@@ -197,14 +197,15 @@ func TestProductClosedForm(t *testing.T) {
 	}
 }
 
-// The 10×10 grid and the 3-arbiter 4-cube with a = 3 (n = 81): the closed
-// form agrees with the BDD.
+// The 10×10 grid (two-word counts), a 20×7 grid (n = 140: three-word
+// counts, C(140, 70) ≈ 2^136) and the 3-arbiter 4-cube with a = 3
+// (n = 81): the closed form agrees with the BDD.
 func TestProductLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds BDDs of 10^5 nodes")
 	}
 	ctx := context.Background()
-	for _, f := range []*set.Family{grid(10, 10), cube(3, 3)} {
+	for _, f := range []*set.Family{grid(10, 10), grid(20, 7), cube(3, 3)} {
 		r := mustCompute(t, f, MethodAuto)
 		if r.Method != MethodProduct {
 			t.Fatalf("%s: method %q", f.Kind, r.Method)
