@@ -454,7 +454,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 	}
 	shards := make([]*shard, workers)
 	var wg sync.WaitGroup
-	next := make(chan [2]int, 64)
+	next := make(chan [2]int, 2)
 	go func() {
 		defer close(next)
 		for i := 0; i < len(in.keys); i += 256 {
@@ -477,6 +477,9 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 			var order []uint64
 			var cache [1 << 12][2]uint64 // raw → canonical, direct-mapped
 			for r := range next {
+				if ctx.Err() != nil {
+					continue // drain
+				}
 				for i := r[0]; i < r[1]; i++ {
 					x := in.keys[i]
 					src := in.poly(i)
