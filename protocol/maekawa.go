@@ -1,0 +1,355 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Maekawa's message kinds (Section 4).
+const (
+	mkRequest uint8 = iota
+	mkLocked
+	mkFailed
+	mkInquire
+	mkRelinquish
+	mkRelease
+)
+
+var maekawaSpec = Spec{
+	Name:    "maekawa",
+	Summary: "Maekawa's √N algorithm: REQUEST, LOCKED, FAILED, INQUIRE, RELINQUISH, RELEASE",
+	Source:  "M. Maekawa, ACM TOCS 3(2), 1985, Section 4",
+	Kinds:   []string{"REQUEST", "LOCKED", "FAILED", "INQUIRE", "RELINQUISH", "RELEASE"},
+	New:     newMaekawa,
+}
+
+// mkReq identifies a REQUEST by its sequence number and origin.
+type mkReq struct {
+	seq  int64
+	node int32
+}
+
+// precedes is Maekawa's order: the smaller sequence number, ties broken by
+// the smaller node number.
+func (a mkReq) precedes(b mkReq) bool {
+	return a.seq < b.seq || a.seq == b.seq && a.node < b.node
+}
+
+// mkInsert inserts r into the waiting queue q, which is kept with the most
+// preceding REQUEST last.
+func mkInsert(q []mkReq, r mkReq) []mkReq {
+	q = append(q, r)
+	k := len(q) - 1
+	for k > 0 && q[k-1].precedes(r) {
+		q[k] = q[k-1]
+		k--
+	}
+	q[k] = r
+	return q
+}
+
+// Status of a member, as its requester sees it.
+const (
+	mkNone   uint8 = iota // asked, no answer yet (or relinquished)
+	mkHeld                // LOCKED received
+	mkDenied              // FAILED received, no LOCKED since
+)
+
+type mkNode struct {
+	maxSeq int64 // largest sequence number sent, received or observed
+
+	// As a requester.
+	active, inCS bool
+	seq          int64
+	quorum       []int32
+	status       []uint8 // per member
+	deferred     []bool  // per member: an INQUIRE awaits our answer
+	held, denied int     // members in mkHeld, mkDenied
+
+	// As a member (arbiter).
+	locked   bool
+	lock     mkReq
+	inquired bool    // INQUIRE sent to the lock's origin, no reply yet
+	queue    []mkReq // the WAITING QUEUE, most preceding last
+}
+
+// Maekawa is Maekawa's algorithm (Section 4), step by step as printed:
+//
+//	(1) node i sends REQUEST with a sequence number greater than any it has
+//	    sent, received or observed to every member of S_i;
+//	(2) a member locks itself for the REQUEST and answers LOCKED if it is
+//	    free; otherwise it queues the REQUEST and answers FAILED if the locking
+//	    REQUEST or an outstanding one precedes it, and else sends INQUIRE to
+//	    the locking REQUEST's origin (once until that INQUIRE is answered);
+//	(3) a node answers INQUIRE with RELINQUISH if it has received FAILED
+//	    from a member, defers its answer while that is unknown, and in the
+//	    critical section lets its RELEASE answer; an INQUIRE that is no longer
+//	    about a lock the node holds (it arrived after the RELEASE) is ignored;
+//	(4) RELINQUISH puts the locking REQUEST back in the queue and locks the
+//	    most preceding one, answering LOCKED;
+//	(5) with LOCKED from every member the node enters;
+//	(6) on leaving it sends RELEASE to every member;
+//	(7) RELEASE unlocks the member, which locks the most preceding queued
+//	    REQUEST if there is one.
+//
+// "It has received a FAILED message" is read as: some member's latest answer
+// was FAILED (a later LOCKED from that member supersedes it). A FAILED that
+// arrives while INQUIREs are deferred answers them all with RELINQUISH.
+// Node i "pretends to have received a REQUEST": its messages to itself are
+// local steps and are not counted.
+type Maekawa struct {
+	nodes []mkNode
+}
+
+func newMaekawa(sys *System) (Protocol, error) {
+	if sys.HK || sys.K != 1 {
+		return nil, fmt.Errorf("protocol: maekawa runs on a coterie (k = 1), not a %d-arbiter; use --protocol hk", sys.K)
+	}
+	return &Maekawa{nodes: make([]mkNode, sys.N)}, nil
+}
+
+func (p *Maekawa) Request(net Net, i int, r Request) {
+	n := &p.nodes[i]
+	n.quorum = append(n.quorum[:0], r.Quorum...)
+	k := len(n.quorum)
+	n.status = resize(n.status, k)
+	n.deferred = resize(n.deferred, k)
+	n.held, n.denied = 0, 0
+	n.active = true
+	n.maxSeq++
+	n.seq = n.maxSeq
+	for _, j := range n.quorum {
+		net.Send(Message{Kind: mkRequest, From: int32(i), To: j, Stamp: n.seq})
+	}
+}
+
+// resize returns s with length k, every element zero.
+func resize[T any](s []T, k int) []T {
+	if cap(s) < k {
+		return make([]T, k)
+	}
+	s = s[:k]
+	clear(s)
+	return s
+}
+
+func (p *Maekawa) Deliver(net Net, m Message) {
+	switch m.Kind {
+	case mkRequest:
+		p.request(net, m)
+	case mkLocked, mkFailed, mkInquire:
+		p.answer(net, m)
+	case mkRelinquish, mkRelease:
+		p.free(net, m)
+	}
+}
+
+// request is step (2), at member m.To.
+func (p *Maekawa) request(net Net, m Message) {
+	j := &p.nodes[m.To]
+	j.maxSeq = max(j.maxSeq, m.Stamp)
+	r := mkReq{m.Stamp, m.From}
+	if !j.locked {
+		j.locked, j.lock = true, r
+		net.Send(Message{Kind: mkLocked, From: m.To, To: m.From})
+		return
+	}
+	preceded := j.lock.precedes(r) || len(j.queue) > 0 && j.queue[len(j.queue)-1].precedes(r)
+	j.queue = mkInsert(j.queue, r)
+	switch {
+	case preceded:
+		net.Send(Message{Kind: mkFailed, From: m.To, To: m.From})
+	case !j.inquired:
+		j.inquired = true
+		net.Send(Message{Kind: mkInquire, From: m.To, To: j.lock.node})
+	}
+}
+
+// answer handles LOCKED, FAILED and INQUIRE at the requester m.To.
+func (p *Maekawa) answer(net Net, m Message) {
+	i := &p.nodes[m.To]
+	k := -1
+	if i.active {
+		k = index(i.quorum, m.From)
+	}
+	if m.Kind == mkInquire {
+		// Step (3). An INQUIRE about a lock we do not hold arrived after
+		// our RELEASE: ignore it.
+		if k < 0 || i.status[k] != mkHeld {
+			return
+		}
+		switch {
+		case i.inCS:
+			// Our RELEASE will answer it.
+		case i.denied > 0:
+			p.relinquish(net, int(m.To), k)
+		default:
+			i.deferred[k] = true
+		}
+		return
+	}
+	if k < 0 || i.status[k] == mkHeld || i.inCS {
+		net.Anomaly(int(m.To), fmt.Sprintf("%s from %d for no pending request", maekawaSpec.Kinds[m.Kind], m.From+1))
+		return
+	}
+	if i.status[k] == mkDenied {
+		i.denied--
+	}
+	if m.Kind == mkFailed {
+		i.status[k] = mkDenied
+		i.denied++
+		for d := range i.deferred {
+			if i.deferred[d] {
+				p.relinquish(net, int(m.To), d)
+			}
+		}
+		return
+	}
+	i.status[k] = mkHeld
+	i.held++
+	if i.held == len(i.quorum) { // step (5)
+		i.inCS = true
+		clear(i.deferred)
+		net.Enter(int(m.To), 1)
+	}
+}
+
+// relinquish gives back the lock of member k of node i's quorum.
+func (p *Maekawa) relinquish(net Net, i, k int) {
+	n := &p.nodes[i]
+	n.deferred[k] = false
+	n.status[k] = mkNone
+	n.held--
+	net.Send(Message{Kind: mkRelinquish, From: int32(i), To: n.quorum[k]})
+}
+
+// free handles RELINQUISH (step 4) and RELEASE (step 7) at member m.To.
+func (p *Maekawa) free(net Net, m Message) {
+	j := &p.nodes[m.To]
+	if !j.locked || j.lock.node != m.From {
+		net.Anomaly(int(m.To), fmt.Sprintf("%s from %d, which does not hold the lock", maekawaSpec.Kinds[m.Kind], m.From+1))
+		return
+	}
+	j.inquired = false
+	if m.Kind == mkRelinquish {
+		// Put the locking REQUEST back; the most preceding one (never the
+		// one just relinquished: an INQUIRE is sent only for a preceding
+		// REQUEST, which is still queued) takes the lock.
+		old := j.lock
+		j.lock = j.queue[len(j.queue)-1]
+		j.queue = j.queue[:len(j.queue)-1]
+		j.queue = mkInsert(j.queue, old)
+		net.Send(Message{Kind: mkLocked, From: m.To, To: j.lock.node})
+		return
+	}
+	if len(j.queue) == 0 {
+		j.locked = false
+		j.lock = mkReq{}
+		return
+	}
+	j.lock = j.queue[len(j.queue)-1]
+	j.queue = j.queue[:len(j.queue)-1]
+	net.Send(Message{Kind: mkLocked, From: m.To, To: j.lock.node})
+}
+
+func (p *Maekawa) Exit(net Net, i int) {
+	n := &p.nodes[i]
+	n.inCS, n.active = false, false
+	for _, j := range n.quorum {
+		net.Send(Message{Kind: mkRelease, From: int32(i), To: j})
+	}
+}
+
+func (p *Maekawa) WaitsFor(i int, yield func(member, holder int)) {
+	n := &p.nodes[i]
+	if !n.active || n.inCS {
+		return
+	}
+	for k, j := range n.quorum {
+		if n.status[k] == mkHeld {
+			continue
+		}
+		h := -1
+		if p.nodes[j].locked {
+			h = int(p.nodes[j].lock.node)
+		}
+		yield(int(j), h)
+	}
+}
+
+func (p *Maekawa) AppendState(b []byte) []byte {
+	for i := range p.nodes {
+		n := &p.nodes[i]
+		b = putInt(b, n.maxSeq)
+		b = putBool(b, n.active)
+		if n.active {
+			b = putBool(b, n.inCS)
+			b = putInt(b, n.seq)
+			b = putInts(b, n.quorum)
+			for k := range n.quorum {
+				v := int64(n.status[k])
+				if n.deferred[k] {
+					v |= 4
+				}
+				b = putInt(b, v)
+			}
+		}
+		b = putBool(b, n.locked)
+		if n.locked {
+			b = putInt(b, n.lock.seq)
+			b = putInt(b, int64(n.lock.node))
+			b = putBool(b, n.inquired)
+		}
+		b = putInt(b, int64(len(n.queue)))
+		for _, r := range n.queue {
+			b = putInt(b, r.seq)
+			b = putInt(b, int64(r.node))
+		}
+	}
+	return b
+}
+
+func (p *Maekawa) LoadState(b []byte) error {
+	r := reader{b: b}
+	N := len(p.nodes)
+	for i := range p.nodes {
+		n := &p.nodes[i]
+		n.maxSeq = r.int()
+		n.active = r.bool()
+		n.inCS, n.seq, n.held, n.denied = false, 0, 0, 0
+		if n.active {
+			n.inCS = r.bool()
+			n.seq = r.int()
+			n.quorum = r.ints(n.quorum, N)
+			n.status = resize(n.status, len(n.quorum))
+			n.deferred = resize(n.deferred, len(n.quorum))
+			for k := range n.quorum {
+				v := r.int()
+				n.status[k] = uint8(v & 3)
+				n.deferred[k] = v&4 != 0
+				switch n.status[k] {
+				case mkHeld:
+					n.held++
+				case mkDenied:
+					n.denied++
+				}
+			}
+		}
+		n.locked = r.bool()
+		n.lock, n.inquired = mkReq{}, false
+		if n.locked {
+			n.lock.seq = r.int()
+			n.lock.node = r.int32()
+			n.inquired = r.bool()
+		}
+		c := r.int()
+		if c < 0 || c > int64(N) {
+			return errors.New("protocol: maekawa: bad queue length in state")
+		}
+		n.queue = n.queue[:0]
+		for range c {
+			n.queue = append(n.queue, mkReq{r.int(), r.int32()})
+		}
+	}
+	return r.done()
+}
