@@ -1,77 +1,192 @@
 package protocol
 
-// Event kinds of the simulator.
-const (
-	evDeliver uint8 = iota // deliver msg
-	evExit                 // msg.To leaves the critical section
-	evArrive               // a Poisson request arrives at msg.To
+import (
+	"math/bits"
+	"slices"
 )
 
-// event is one scheduled event. Events are values: the queue holds them
-// inline and the simulator allocates nothing per message.
-type event struct {
-	at   float64
-	seq  uint64 // insertion order: breaks ties, so FIFO channels stay FIFO
-	msg  Message
-	kind uint8
+// The simulator's own events travel as Messages with these kinds (any
+// other kind is a delivery).
+const (
+	evExit   uint8 = MaxKind + iota // msg.To leaves the critical section
+	evArrive                        // a Poisson request arrives at msg.To
+)
+
+// Simulated time is fixed point: tick = 2^-timeBits of a mean message delay.
+// Integer times let a FIFO channel deliver each message at least one tick
+// after the one before it, and make the queue's buckets exact.
+const (
+	timeBits = 20
+	tick     = 1.0 / (1 << timeBits)
+	maxTime  = 1 << 61 // in ticks: about 2e12 mean message delays
+)
+
+func toTicks(t float64) uint64 { return uint64(t * (1 << timeBits)) }
+
+func fromTicks(k uint64) float64 { return float64(k) * tick }
+
+// item is a pending event: its time and message.
+type item struct {
+	at  uint64
+	msg Message
 }
 
-func (a *event) less(b *event) bool {
-	return a.at < b.at || a.at == b.at && a.seq < b.seq
-}
+// nBuckets is the number of buckets of the near tier of eventQueue.
+const nBuckets = 4096
 
-// eventQueue is a 4-ary min-heap of events ordered by (at, seq): shallower
-// than a binary heap, and the four children of a node share a cache line or
-// two.
+// eventQueue is a calendar queue (after R. Brown, CACM 31(10), 1988) with
+// two tiers, for the simulator's monotone event times (no event is ever
+// scheduled before the last one taken). The near tier is an array of
+// nBuckets buckets, each 2^shift ticks wide, covering [base, base +
+// nBuckets<<shift); later events wait unsorted in the far tier. A bucket is
+// sorted when the queue reaches it, and pops come from its front, so push
+// and pop take constant time on average. Each time the near tier is used up
+// the queue re-bases at the earliest far event and re-sizes the buckets to
+// hold about three events each, from the rate it has just seen.
+//
+// Events with equal times come out in an order fixed by the order of the
+// calls, so runs are deterministic. Buckets keep their capacity: scheduling
+// allocates nothing in the steady state.
 type eventQueue struct {
-	h []event
+	n       int
+	base    uint64
+	shift   uint
+	cur     int // the bucket being consumed (sorted); nBuckets when none
+	head    int // next item of buckets[cur]
+	popped  int // pops since the last re-base
+	started bool
+	buckets [nBuckets][]item
+	full    [nBuckets / 64]uint64 // bit i: buckets[i] not empty
+	far     []item
 }
 
-func (q *eventQueue) len() int { return len(q.h) }
+func (q *eventQueue) len() int { return q.n }
 
-func (q *eventQueue) push(e event) {
-	q.h = append(q.h, e)
-	h := q.h
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 4
-		if !e.less(&h[p]) {
-			break
-		}
-		h[i] = h[p]
-		i = p
+// add schedules m at time at, which must not precede the last time taken.
+func (q *eventQueue) add(at uint64, m Message) {
+	q.n++
+	if !q.started {
+		// Everything goes to the far tier until the first pop.
+		q.started = true
+		q.shift = timeBits - 8 // a first guess: 1/256 of a mean delay
+		q.cur = nBuckets
 	}
-	h[i] = e
+	d := (at - q.base) >> q.shift
+	if d >= nBuckets || q.cur == nBuckets {
+		q.far = append(q.far, item{at: at, msg: m})
+		return
+	}
+	i := int(d)
+	b := append(q.buckets[i], item{})
+	q.buckets[i] = b
+	k := len(b) - 1
+	if i == q.cur {
+		// The bucket being consumed is sorted: insert in order, after
+		// any equal time.
+		for k > q.head && b[k-1].at > at {
+			b[k] = b[k-1]
+			k--
+		}
+	} else {
+		q.full[i>>6] |= 1 << (i & 63)
+	}
+	b[k] = item{at, m}
 }
 
-func (q *eventQueue) pop() event {
-	h := q.h
-	top := h[0]
-	n := len(h) - 1
-	last := h[n]
-	q.h = h[:n]
-	h = h[:n]
-	i := 0
+// pop removes an earliest event and returns its time and message. The queue
+// must not be empty.
+func (q *eventQueue) pop() (uint64, Message) {
 	for {
-		c := 4*i + 1
-		if c >= n {
-			break
-		}
-		m := c
-		end := min(c+4, n)
-		for j := c + 1; j < end; j++ {
-			if h[j].less(&h[m]) {
-				m = j
+		if q.cur < nBuckets {
+			b := q.buckets[q.cur]
+			if q.head < len(b) {
+				it := &b[q.head]
+				q.head++
+				q.n--
+				q.popped++
+				return it.at, it.msg
+			}
+			q.buckets[q.cur] = b[:0]
+			q.full[q.cur>>6] &^= 1 << (q.cur & 63)
+			q.head = 0
+			if q.next() {
+				continue
 			}
 		}
-		if !h[m].less(&last) {
-			break
+		q.rebase()
+	}
+}
+
+// next moves cur to the next non-empty bucket and sorts it, or returns
+// false at the end of the near tier.
+func (q *eventQueue) next() bool {
+	w := q.cur >> 6
+	word := q.full[w] &^ (1<<(q.cur&63) - 1)
+	for word == 0 {
+		w++
+		if w == len(q.full) {
+			q.cur = nBuckets
+			return false
 		}
-		h[i] = h[m]
-		i = m
+		word = q.full[w]
 	}
-	if n > 0 {
-		h[i] = last
+	q.cur = w<<6 + bits.TrailingZeros64(word)
+	b := q.buckets[q.cur]
+	if len(b) <= 16 {
+		for i := 1; i < len(b); i++ {
+			x := b[i]
+			k := i
+			for k > 0 && b[k-1].at > x.at {
+				b[k] = b[k-1]
+				k--
+			}
+			b[k] = x
+		}
+	} else {
+		slices.SortStableFunc(b, func(x, y item) int {
+			switch {
+			case x.at < y.at:
+				return -1
+			case x.at > y.at:
+				return 1
+			}
+			return 0
+		})
 	}
-	return top
+	return true
+}
+
+// rebase starts a new near tier at the earliest far event, with buckets
+// sized from the rate of the tier just used up.
+func (q *eventQueue) rebase() {
+	m := q.far[0].at
+	for _, it := range q.far[1:] {
+		m = min(m, it.at)
+	}
+	if span := m - q.base; q.popped > 0 && m > q.base {
+		// About three events per bucket at the rate just seen.
+		w := 3 * float64(span) / float64(q.popped)
+		s := 0
+		if w > 1 {
+			s = bits.Len64(uint64(w)) - 1
+		}
+		q.shift = uint(min(s, 40))
+	}
+	q.popped = 0
+	q.base = m &^ (1<<q.shift - 1)
+	keep := q.far[:0]
+	for _, it := range q.far {
+		d := (it.at - q.base) >> q.shift
+		if d >= nBuckets {
+			keep = append(keep, it)
+			continue
+		}
+		i := int(d)
+		q.buckets[i] = append(q.buckets[i], it)
+		q.full[i>>6] |= 1 << (i & 63)
+	}
+	clear(q.far[len(keep):])
+	q.far = keep
+	q.cur, q.head = 0, 0
+	q.next()
 }

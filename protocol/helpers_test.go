@@ -54,13 +54,21 @@ func triangle(k int) *set.Family {
 }
 
 // pg returns the lines of PG(2,p), p prime, from homogeneous coordinates mod
-// p, each point owning a line through it (a perfect matching of the
-// incidence graph, found by augmenting paths).
+// p, each point owning a line through it.
 func pg(p int) *set.Family {
+	return planeOver(p, func(a, b [3]int) bool { return (a[0]*b[0]+a[1]*b[1]+a[2]*b[2])%p == 0 })
+}
+
+// planeOver returns the lines of the projective plane over a field of q
+// elements 0..q-1 in which point a lies on line b iff on(a, b): points and
+// lines are the normalized triples (first non-zero coordinate 1). Each point
+// owns a line through it: a perfect matching of the incidence graph, found
+// by augmenting paths.
+func planeOver(q int, on func(a, b [3]int) bool) *set.Family {
 	var pts [][3]int
-	for x := range p {
-		for y := range p {
-			for z := range p {
+	for x := range q {
+		for y := range q {
+			for z := range q {
 				v := [3]int{x, y, z}
 				first := 0
 				for first < 3 && v[first] == 0 {
@@ -76,13 +84,12 @@ func pg(p int) *set.Family {
 	lines := make([][]int, n)
 	for l, a := range pts {
 		for i, b := range pts {
-			if (a[0]*b[0]+a[1]*b[1]+a[2]*b[2])%p == 0 {
+			if on(b, a) {
 				lines[l] = append(lines[l], i)
 			}
 		}
 	}
-	// match[l] = point owning line l.
-	match := make([]int, n)
+	match := make([]int, n) // match[l] = the point owning line l
 	for i := range match {
 		match[i] = -1
 	}
@@ -148,4 +155,30 @@ func mustSpec(t testing.TB, name string) Spec {
 		t.Fatalf("no protocol %q", name)
 	}
 	return s
+}
+
+// pg16 returns the lines of PG(2,16) (273 points, 17 per line) over GF(16) =
+// GF(2)[x]/(x⁴+x+1), owned as pg owns them. It stands in for the fpp
+// constructor in the benchmark.
+func pg16() *set.Family {
+	var exp [30]int
+	var log [16]int
+	v := 1
+	for i := range 15 {
+		exp[i], exp[i+15] = v, v
+		log[v] = i
+		v <<= 1
+		if v&16 != 0 {
+			v ^= 0b10011
+		}
+	}
+	mul := func(a, b int) int {
+		if a == 0 || b == 0 {
+			return 0
+		}
+		return exp[log[a]+log[b]]
+	}
+	return planeOver(16, func(a, b [3]int) bool {
+		return mul(a[0], b[0])^mul(a[1], b[1])^mul(a[2], b[2]) == 0
+	})
 }

@@ -15,14 +15,21 @@ const (
 )
 
 var hkSpec = Spec{
-	Name:      "hk",
-	Summary:   "Manabe–Tajima h-out of-k mutual exclusion: request(h,p,c), OK, cancel, cancelled, release",
-	Source:    "Y. Manabe, N. Tajima, (h,k)-arbiters for h-out of-k mutual exclusion, Section 4 and Fig. 1",
-	Kinds:     []string{"request", "OK", "cancel", "cancelled", "release"},
-	CountSelf: true,
-	Units:     true,
-	New:       newHK,
+	Name:        "hk",
+	Summary:     "Manabe–Tajima h-out of-k mutual exclusion: request(h,p,c), OK, cancel, cancelled, release",
+	Source:      "Y. Manabe, N. Tajima, (h,k)-arbiters for h-out of-k mutual exclusion, Section 4 and Fig. 1",
+	Kinds:       []string{"request", "OK", "cancel", "cancelled", "release"},
+	CountSelf:   true,
+	Units:       true,
+	PackedUnits: true,
+	New:         newHK,
 }
+
+// hkStamp packs a clock and the units of a request into a Message.Stamp.
+func hkStamp(c int64, h int32) int64 { return c<<16 | int64(h) }
+
+// hkUnpack splits a Message.Stamp into the clock and the units.
+func hkUnpack(s int64) (int64, int32) { return s >> 16, int32(s & 0xffff) }
 
 // Status of an entry of the priority queue Que.
 const (
@@ -81,6 +88,9 @@ type HK struct {
 }
 
 func newHK(sys *System) (Protocol, error) {
+	if sys.K > 0xffff {
+		return nil, fmt.Errorf("protocol: hk: k = %d is more than the %d units a message can carry", sys.K, 0xffff)
+	}
 	p := &HK{nodes: make([]hkNode, sys.N), k: int32(sys.K)}
 	for i := range p.nodes {
 		p.nodes[i].x = p.k
@@ -89,7 +99,7 @@ func newHK(sys *System) (Protocol, error) {
 }
 
 func (p *HK) send(net Net, kind uint8, from, to int32, h int32) {
-	net.Send(Message{Kind: kind, From: from, To: to, H: h, Stamp: p.nodes[from].c})
+	net.Send(Message{Kind: kind, From: from, To: to, Stamp: hkStamp(p.nodes[from].c, h)})
 }
 
 func (p *HK) Request(net Net, i int, r Request) {
@@ -106,7 +116,8 @@ func (p *HK) Request(net Net, i int, r Request) {
 
 func (p *HK) Deliver(net Net, m Message) {
 	n := &p.nodes[m.To]
-	n.c = max(n.c, m.Stamp) + 1
+	c, _ := hkUnpack(m.Stamp)
+	n.c = max(n.c, c) + 1
 	switch m.Kind {
 	case hkRequest:
 		p.request(net, m)
@@ -159,7 +170,8 @@ func (p *HK) Deliver(net Net, m Message) {
 // request is Fig. 1's handler for "request(h', p', c')" at m.To.
 func (p *HK) request(net Net, m Message) {
 	n := &p.nodes[m.To]
-	e := hkEntry{clock: m.Stamp, proc: m.From, units: m.H, status: hkWait}
+	c, h := hkUnpack(m.Stamp)
+	e := hkEntry{clock: c, proc: m.From, units: h, status: hkWait}
 	n.que = append(n.que, e)
 	j := len(n.que) - 1
 	for j > 0 && e.before(n.que[j-1]) {

@@ -23,10 +23,12 @@ var maekawaSpec = Spec{
 	New:     newMaekawa,
 }
 
-// mkReq identifies a REQUEST by its sequence number and origin.
+// mkReq identifies a REQUEST by its sequence number and origin; failed
+// records, in the fixed variant, that the member has sent it FAILED.
 type mkReq struct {
-	seq  int64
-	node int32
+	seq    int64
+	node   int32
+	failed bool
 }
 
 // precedes is Maekawa's order: the smaller sequence number, ties broken by
@@ -65,6 +67,7 @@ type mkNode struct {
 	status       []uint8 // per member
 	deferred     []bool  // per member: an INQUIRE awaits our answer
 	held, denied int     // members in mkHeld, mkDenied
+	nDeferred    int     // members with deferred set
 
 	// As a member (arbiter).
 	locked   bool
@@ -99,6 +102,8 @@ type mkNode struct {
 // local steps and are not counted.
 type Maekawa struct {
 	nodes []mkNode
+	// fixed selects the deadlock fix of [maekawaFixedSpec].
+	fixed bool
 }
 
 func newMaekawa(sys *System) (Protocol, error) {
@@ -114,7 +119,7 @@ func (p *Maekawa) Request(net Net, i int, r Request) {
 	k := len(n.quorum)
 	n.status = resize(n.status, k)
 	n.deferred = resize(n.deferred, k)
-	n.held, n.denied = 0, 0
+	n.held, n.denied, n.nDeferred = 0, 0, 0
 	n.active = true
 	n.maxSeq++
 	n.seq = n.maxSeq
@@ -148,13 +153,22 @@ func (p *Maekawa) Deliver(net Net, m Message) {
 func (p *Maekawa) request(net Net, m Message) {
 	j := &p.nodes[m.To]
 	j.maxSeq = max(j.maxSeq, m.Stamp)
-	r := mkReq{m.Stamp, m.From}
+	r := mkReq{seq: m.Stamp, node: m.From}
 	if !j.locked {
 		j.locked, j.lock = true, r
 		net.Send(Message{Kind: mkLocked, From: m.To, To: m.From})
 		return
 	}
 	preceded := j.lock.precedes(r) || len(j.queue) > 0 && j.queue[len(j.queue)-1].precedes(r)
+	if p.fixed && !preceded && len(j.queue) > 0 {
+		// The fix: the REQUEST that was most preceding is overtaken; if it
+		// was never told, tell it now.
+		if h := &j.queue[len(j.queue)-1]; !h.failed {
+			h.failed = true
+			net.Send(Message{Kind: mkFailed, From: m.To, To: h.node})
+		}
+	}
+	r.failed = p.fixed && preceded
 	j.queue = mkInsert(j.queue, r)
 	switch {
 	case preceded:
@@ -183,8 +197,9 @@ func (p *Maekawa) answer(net Net, m Message) {
 			// Our RELEASE will answer it.
 		case i.denied > 0:
 			p.relinquish(net, int(m.To), k)
-		default:
+		case !i.deferred[k]:
 			i.deferred[k] = true
+			i.nDeferred++
 		}
 		return
 	}
@@ -198,7 +213,7 @@ func (p *Maekawa) answer(net Net, m Message) {
 	if m.Kind == mkFailed {
 		i.status[k] = mkDenied
 		i.denied++
-		for d := range i.deferred {
+		for d := 0; i.nDeferred > 0 && d < len(i.deferred); d++ {
 			if i.deferred[d] {
 				p.relinquish(net, int(m.To), d)
 			}
@@ -209,7 +224,10 @@ func (p *Maekawa) answer(net Net, m Message) {
 	i.held++
 	if i.held == len(i.quorum) { // step (5)
 		i.inCS = true
-		clear(i.deferred)
+		if i.nDeferred > 0 {
+			clear(i.deferred)
+			i.nDeferred = 0
+		}
 		net.Enter(int(m.To), 1)
 	}
 }
@@ -217,9 +235,17 @@ func (p *Maekawa) answer(net Net, m Message) {
 // relinquish gives back the lock of member k of node i's quorum.
 func (p *Maekawa) relinquish(net Net, i, k int) {
 	n := &p.nodes[i]
-	n.deferred[k] = false
+	if n.deferred[k] {
+		n.deferred[k] = false
+		n.nDeferred--
+	}
 	n.status[k] = mkNone
 	n.held--
+	if p.fixed {
+		// The member goes to a preceding REQUEST: as good as a FAILED.
+		n.status[k] = mkDenied
+		n.denied++
+	}
 	net.Send(Message{Kind: mkRelinquish, From: int32(i), To: n.quorum[k]})
 }
 
@@ -236,6 +262,7 @@ func (p *Maekawa) free(net Net, m Message) {
 		// one just relinquished: an INQUIRE is sent only for a preceding
 		// REQUEST, which is still queued) takes the lock.
 		old := j.lock
+		old.failed = p.fixed
 		j.lock = j.queue[len(j.queue)-1]
 		j.queue = j.queue[:len(j.queue)-1]
 		j.queue = mkInsert(j.queue, old)
@@ -303,7 +330,11 @@ func (p *Maekawa) AppendState(b []byte) []byte {
 		b = putInt(b, int64(len(n.queue)))
 		for _, r := range n.queue {
 			b = putInt(b, r.seq)
-			b = putInt(b, int64(r.node))
+			v := int64(r.node) << 1
+			if r.failed {
+				v |= 1
+			}
+			b = putInt(b, v)
 		}
 	}
 	return b
@@ -316,7 +347,7 @@ func (p *Maekawa) LoadState(b []byte) error {
 		n := &p.nodes[i]
 		n.maxSeq = r.int()
 		n.active = r.bool()
-		n.inCS, n.seq, n.held, n.denied = false, 0, 0, 0
+		n.inCS, n.seq, n.held, n.denied, n.nDeferred = false, 0, 0, 0, 0
 		if n.active {
 			n.inCS = r.bool()
 			n.seq = r.int()
@@ -327,6 +358,9 @@ func (p *Maekawa) LoadState(b []byte) error {
 				v := r.int()
 				n.status[k] = uint8(v & 3)
 				n.deferred[k] = v&4 != 0
+				if n.deferred[k] {
+					n.nDeferred++
+				}
 				switch n.status[k] {
 				case mkHeld:
 					n.held++
@@ -348,7 +382,8 @@ func (p *Maekawa) LoadState(b []byte) error {
 		}
 		n.queue = n.queue[:0]
 		for range c {
-			n.queue = append(n.queue, mkReq{r.int(), r.int32()})
+			seq, v := r.int(), r.int()
+			n.queue = append(n.queue, mkReq{seq: seq, node: int32(v >> 1), failed: v&1 != 0})
 		}
 	}
 	return r.done()

@@ -1,15 +1,20 @@
 package protocol
 
-// Message is one protocol message. It is a small value with no pointers, so
-// that the simulator moves millions of them without allocating. Kind indexes
-// the protocol's [Spec.Kinds]; H and Stamp carry what the message needs (the
-// units of an h-out of-k request, a sequence number or a logical clock).
+// Message is one protocol message: a small value with no pointers, so that
+// the simulator moves millions of them without allocating, and with four
+// fields, so that the compiler keeps it in registers rather than copying it
+// through memory. Kind indexes the protocol's [Spec.Kinds] (values from
+// MaxKind up are the simulator's); Stamp carries what the message needs: a
+// sequence number, a logical clock, or for h-out of-k a clock and the units
+// packed together (see [Spec.PackedUnits]).
 type Message struct {
 	Stamp    int64
 	From, To int32
-	H        int32
 	Kind     uint8
 }
+
+// MaxKind bounds the message kinds a protocol may define: 0..MaxKind-1.
+const MaxKind = 0xf0
 
 // Net is what a protocol sees of the world it runs in: the simulator and the
 // explorer each provide one.
@@ -81,6 +86,10 @@ type Spec struct {
 	// NoQuorums tells that the protocol ignores quorums and talks to every
 	// node (Ricart–Agrawala).
 	NoQuorums bool
+	// PackedUnits tells that Stamp holds a clock shifted left 16 bits with
+	// the units of a request in the low 16 bits (h-out of-k); traces show
+	// the two apart.
+	PackedUnits bool
 	// New returns the protocol in its initial state on sys, or an error if
 	// sys is not the kind of system it runs on.
 	New func(sys *System) (Protocol, error)

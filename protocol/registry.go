@@ -3,7 +3,7 @@ package protocol
 import "slices"
 
 // specs lists every protocol, sorted by name.
-var specs = []Spec{hkSpec, maekawaSpec, orderedSpec, ricartSpec}
+var specs = []Spec{hkSpec, maekawaSpec, maekawaFixedSpec, orderedSpec, ricartSpec}
 
 // Specs returns every registered protocol, sorted by name.
 func Specs() []Spec { return slices.Clone(specs) }

@@ -22,9 +22,6 @@ type Config struct {
 	// CS is how long a node stays in the critical section; nil means
 	// const:1 (one mean message delay).
 	CS *Dist
-	// TraceLen is how many recent events are kept to explain a violation;
-	// 0 means 4096.
-	TraceLen int
 }
 
 // Defaults for Config's distributions.
@@ -81,9 +78,9 @@ type Result struct {
 
 	// Sums over the entries, exact, for checks: Σ|q|, Σ|q \ {requester}|
 	// and Σ(3h+3)|q| (Manabe–Tajima's bound, Section 4.3).
-	SumQuorum   int64 `json:"-"`
-	SumRemote   int64 `json:"-"`
-	SumHKBound  int64 `json:"-"`
+	SumQuorum  int64 `json:"-"`
+	SumRemote  int64 `json:"-"`
+	SumHKBound int64 `json:"-"`
 	// KindCounts counts the messages by kind, indexed like Spec.Kinds.
 	KindCounts []int64 `json:"-"`
 	// PerNode counts the entries of each node.
@@ -116,14 +113,18 @@ type Deadlock struct {
 // TraceEvent is one step of a trace: a delivery, a request, an entry or an
 // exit, with 1-based node numbers.
 type TraceEvent struct {
-	Time  float64 `json:"time"`
-	Event string  `json:"event"` // "deliver", "local", "request", "enter", "exit"
-	From  int     `json:"from,omitempty"`
-	To    int     `json:"to,omitempty"`
-	Node  int     `json:"node,omitempty"`
-	Kind  string  `json:"kind,omitempty"`
-	Stamp int64   `json:"stamp,omitempty"`
-	H     int     `json:"h,omitempty"`
+	Time float64 `json:"time,omitempty"`
+	// Step numbers the scheduled steps of an explorer's counterexample;
+	// Sub marks what a step caused (local steps, entries).
+	Step  int    `json:"step,omitempty"`
+	Sub   bool   `json:"sub,omitempty"`
+	Event string `json:"event"` // "deliver", "local", "request", "enter", "exit", "anomaly"
+	From  int    `json:"from,omitempty"`
+	To    int    `json:"to,omitempty"`
+	Node  int    `json:"node,omitempty"`
+	Kind  string `json:"kind,omitempty"`
+	Stamp int64  `json:"stamp,omitempty"`
+	H     int    `json:"h,omitempty"`
 	// Quorum lists the members of a request's quorum.
 	Quorum []int `json:"quorum,omitempty"`
 }
@@ -131,7 +132,15 @@ type TraceEvent struct {
 // String formats e on one line, as the trace of `coterie simulate` shows it.
 func (e TraceEvent) String() string {
 	t := fmt.Sprintf("%10.3f  ", e.Time)
+	switch {
+	case e.Sub:
+		t = "         ↳ "
+	case e.Step > 0:
+		t = fmt.Sprintf("%5d  ", e.Step)
+	}
 	switch e.Event {
+	case "anomaly":
+		return fmt.Sprintf("%sanomaly at node %d: %s", t, e.Node, e.Kind)
 	case "request":
 		s := fmt.Sprintf("%snode %d requests", t, e.Node)
 		if e.H > 1 {
@@ -169,7 +178,7 @@ const (
 	inside
 )
 
-// traceRec is a recorded event, kept compact in a ring buffer.
+// traceRec is a recorded event.
 type traceRec struct {
 	at   float64
 	msg  Message
@@ -189,16 +198,24 @@ type sim struct {
 	spec  Spec
 	sys   *System
 	p     Protocol
-	rng   *rand.Rand
+	rng   *rand.Rand // requests, quorums, critical sections, arrivals
+	drng  *rand.Rand // message delays
 	cfg   Config
 	delay Dist
 	cs    Dist
 	limit int
 
-	now      float64
-	seq      uint64
-	q        eventQueue
-	last     []float64 // per ordered pair: delivery time of the last message
+	now    float64 // in mean message delays
+	t      uint64  // now, in ticks
+	scale  float64 // 1 / the mean message delay
+	delays []float64
+	di     int
+	rate   float64 // Poisson rate per mean message delay
+	q      eventQueue
+	err    error // the first error of the run (time overflowed)
+	// last holds, per ordered pair, the delivery time of the last message
+	// in units of 256 ticks, modulo 2^32 (see Send).
+	last     []uint32
 	local    []Message
 	inFlight int
 
@@ -211,13 +228,19 @@ type sim struct {
 
 	inCS, used, pending int
 	issued, arrived     int
-	cur                 int // the node whose step is running
 
 	res   *Result
 	waits []float64
-	ring  []traceRec
-	rpos  int
-	rfull bool
+
+	// The fast run records nothing. When it meets a violation or a
+	// deadlock, a second run with the same seed records the events of the
+	// nodes in focus up to step stop, where the first one met it.
+	step     uint64
+	stop     uint64
+	focus    []bool
+	recs     []traceRec
+	violStep uint64 // the step of the first violation
+	violAt   []int  // the nodes inside then
 }
 
 // Simulate runs spec on sys under cfg and returns what it measured. A safety
@@ -225,7 +248,63 @@ type sim struct {
 // for a bad configuration or a protocol that does not run on sys. The run is
 // deterministic: the same arguments give the same Result. It stops early,
 // with ctx's error, when ctx is done.
+//
+// The run itself records nothing; when it meets a violation or a deadlock,
+// it is replayed with the same seed up to that step, recording the events of
+// the nodes involved, to explain it.
 func Simulate(ctx context.Context, spec Spec, sys *System, cfg Config) (*Result, error) {
+	s, err := newSim(ctx, spec, sys, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	if s.violAt != nil {
+		r, err := s.replay(s.violStep, s.violAt)
+		if err != nil {
+			return nil, err
+		}
+		s.res.Violation = r.violation()
+	}
+	if s.res.Deadlock {
+		show := s.res.DeadlockInfo.Cycle
+		if len(show) == 0 {
+			show = s.res.DeadlockInfo.Waiting
+		}
+		nodes := make([]int, len(show))
+		for i, v := range show {
+			nodes[i] = v - 1
+		}
+		r, err := s.replay(s.step, nodes)
+		if err != nil {
+			return nil, err
+		}
+		s.res.DeadlockInfo.Trace = r.trace(nodes)
+	}
+	s.finish()
+	return s.res, nil
+}
+
+// replay runs the simulation again up to step stop, recording the events of
+// nodes.
+func (s *sim) replay(stop uint64, nodes []int) (*sim, error) {
+	r, err := newSim(s.ctx, s.spec, s.sys, s.cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.stop = stop
+	r.focus = make([]bool, s.sys.N)
+	for _, v := range nodes {
+		r.focus[v] = true
+	}
+	if err := r.run(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func newSim(ctx context.Context, spec Spec, sys *System, cfg Config) (*sim, error) {
 	if cfg.Entries < 1 {
 		return nil, fmt.Errorf("protocol: entries = %d: want at least 1", cfg.Entries)
 	}
@@ -234,7 +313,8 @@ func Simulate(ctx context.Context, spec Spec, sys *System, cfg Config) (*Result,
 		return nil, err
 	}
 	s := &sim{ctx: ctx, spec: spec, sys: sys, p: p, cfg: cfg, limit: spec.Limit(sys),
-		rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15))}
+		rng:  rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		drng: rand.New(rand.NewPCG(cfg.Seed^0xd1b54a32d192ed03, cfg.Seed))}
 	s.delay, s.cs = DefaultDelay, DefaultCS
 	if cfg.Delay != nil {
 		s.delay = *cfg.Delay
@@ -245,11 +325,16 @@ func Simulate(ctx context.Context, spec Spec, sys *System, cfg Config) (*Result,
 	if s.delay.Mean() <= 0 {
 		return nil, errors.New("protocol: the mean message delay must be positive")
 	}
+	if cfg.Load.Kind == Poisson && !(cfg.Load.Rate > 0) {
+		return nil, errors.New("protocol: a Poisson load needs a positive rate")
+	}
 	n := sys.N
 	if n > 1<<15 {
 		return nil, fmt.Errorf("protocol: %d nodes: the simulator takes at most %d", n, 1<<15)
 	}
-	s.last = make([]float64, n*n)
+	s.scale = 1 / s.delay.Mean()
+	s.rate = cfg.Load.Rate / s.scale
+	s.last = make([]uint32, n*n)
 	s.phase = make([]uint8, n)
 	s.reqAt = make([]float64, n)
 	s.units = make([]int32, n)
@@ -266,32 +351,45 @@ func Simulate(ctx context.Context, spec Spec, sys *System, cfg Config) (*Result,
 			}
 		}
 	}
-	tl := cfg.TraceLen
-	if tl <= 0 {
-		tl = 4096
-	}
-	s.ring = make([]traceRec, tl)
 	s.res = &Result{Protocol: spec.Name, Load: cfg.Load.String(), Entries: cfg.Entries, Seed: cfg.Seed,
 		N: n, K: sys.K, Delay: s.delay.String(), CS: s.cs.String(),
 		KindCounts: make([]int64, len(spec.Kinds)), PerNode: make([]int, n)}
-	s.waits = make([]float64, 0, cfg.Entries)
-	if err := s.run(); err != nil {
-		return nil, err
-	}
-	s.finish()
-	return s.res, nil
+	s.waits = make([]float64, 0, min(cfg.Entries, 1<<24))
+	return s, nil
 }
 
-func (s *sim) push(at float64, kind uint8, m Message) {
-	s.seq++
-	s.q.push(event{at: at, seq: s.seq, msg: m, kind: kind})
+// refill draws the next batch of message delays, normalized to mean 1,
+// from their own random stream (drawing them in batches keeps the send path
+// free of calls).
+func (s *sim) refill() {
+	if s.delays == nil {
+		s.delays = make([]float64, 256)
+	}
+	for i := range s.delays {
+		s.delays[i] = s.delay.draw(s.drng) * s.scale
+	}
+	s.di = 0
+}
+
+// after returns the time d (in the user's time unit) after now, in ticks.
+func (s *sim) after(d float64) uint64 {
+	t := s.t + toTicks(d*s.scale)
+	if t > maxTime && s.err == nil {
+		s.err = errors.New("protocol: simulated time overflows; use a shorter run or a higher rate")
+	}
+	return t
+}
+
+func (s *sim) push(at uint64, kind uint8, node int32) {
+	s.q.add(at, Message{To: node, Kind: kind})
 }
 
 func (s *sim) record(what uint8, m Message) {
-	s.ring[s.rpos] = traceRec{at: s.now, msg: m, what: what}
-	s.rpos++
-	if s.rpos == len(s.ring) {
-		s.rpos, s.rfull = 0, true
+	if s.focus == nil {
+		return
+	}
+	if s.focus[m.To] || (what == traceDeliver || what == traceLocal) && s.focus[m.From] {
+		s.recs = append(s.recs, traceRec{at: s.now, msg: m, what: what})
 	}
 }
 
@@ -306,19 +404,29 @@ func (s *sim) Send(m Message) {
 		return
 	}
 	s.res.KindCounts[m.Kind]++
-	t := s.now + s.delay.draw(s.rng)
-	k := int(m.From)*s.sys.N + int(m.To)
-	if t < s.last[k] {
-		t = s.last[k]
+	if s.di == len(s.delays) {
+		s.refill()
 	}
-	s.last[k] = t
+	t := s.t + toTicks(s.delays[s.di])
+	s.di++
+	// FIFO: a message is delivered after the previous one on its channel.
+	// The table keeps times in units of 256 ticks (2^-16 of a mean delay)
+	// modulo 2^32, which halves its size; it is exact as long as no message
+	// takes more than 2^15 mean delays (a delay distribution is normalized
+	// to mean 1, so only an exponential tail could, with probability
+	// e^-32768).
+	k := int(m.From)*s.sys.N + int(m.To)
+	if d := int32(s.last[k] - uint32(t>>8)); d >= 0 {
+		t = (t>>8 + uint64(d) + 1) << 8
+	}
+	s.last[k] = uint32(t >> 8)
 	s.inFlight++
-	s.push(t, evDeliver, m)
+	s.q.add(t, m)
 }
 
 // Enter implements Net.
 func (s *sim) Enter(node, units int) {
-	s.record(traceEnter, Message{To: int32(node), H: int32(units)})
+	s.record(traceEnter, Message{To: int32(node), Stamp: int64(units)})
 	s.phase[node] = inside
 	s.units[node] = int32(units)
 	s.inCS++
@@ -329,11 +437,16 @@ func (s *sim) Enter(node, units int) {
 	s.res.PerNode[node]++
 	if s.used > s.limit {
 		s.res.SafetyViolations++
-		if s.res.Violation == nil {
-			s.res.Violation = s.violation()
+		if s.violAt == nil {
+			s.violStep = s.step
+			for i, p := range s.phase {
+				if p == inside {
+					s.violAt = append(s.violAt, i)
+				}
+			}
 		}
 	}
-	s.push(s.now+s.cs.draw(s.rng), evExit, Message{To: int32(node)})
+	s.push(s.after(s.cs.draw(s.rng)), evExit, int32(node))
 }
 
 // Anomaly implements Net.
@@ -373,7 +486,7 @@ func (s *sim) request(node int) {
 	s.pending++
 	s.phase[node] = waiting
 	s.reqAt[node] = s.now
-	s.record(traceRequest, Message{To: int32(node), H: int32(h)})
+	s.record(traceRequest, Message{To: int32(node), Stamp: int64(h)})
 	s.p.Request(s, node, Request{H: h, Quorum: q})
 	s.drain()
 }
@@ -388,12 +501,15 @@ func (s *sim) run() error {
 		}
 	case Poisson:
 		for i := range n {
-			s.push(s.rng.ExpFloat64()/s.cfg.Load.Rate, evArrive, Message{To: int32(i)})
+			s.push(toTicks(s.rng.ExpFloat64()/s.rate), evArrive, int32(i))
 		}
 	}
-	steps := 0
 	for {
+		if s.stop > 0 && s.step >= s.stop {
+			return nil
+		}
 		if s.cfg.Load.Kind == Light && s.pending == 0 && s.inCS == 0 && s.inFlight == 0 && s.issued < target {
+			s.step++
 			s.request(s.rng.IntN(n))
 			continue
 		}
@@ -405,22 +521,26 @@ func (s *sim) run() error {
 		if s.q.len() == 0 {
 			return nil
 		}
-		if steps++; steps&0xffff == 0 {
+		if s.step++; s.step&0xffff == 0 {
 			if err := s.ctx.Err(); err != nil {
 				return err
 			}
+			if s.err != nil {
+				return s.err
+			}
 		}
-		e := s.q.pop()
-		s.now = e.at
-		switch e.kind {
-		case evDeliver:
+		var m Message
+		s.t, m = s.q.pop()
+		s.now = fromTicks(s.t)
+		switch m.Kind {
+		default:
 			s.inFlight--
-			s.record(traceDeliver, e.msg)
-			s.p.Deliver(s, e.msg)
+			s.record(traceDeliver, m)
+			s.p.Deliver(s, m)
 			s.drain()
 		case evExit:
-			node := int(e.msg.To)
-			s.record(traceExit, e.msg)
+			node := int(m.To)
+			s.record(traceExit, m)
 			s.p.Exit(s, node)
 			s.drain()
 			s.inCS--
@@ -434,7 +554,7 @@ func (s *sim) run() error {
 				s.request(node)
 			}
 		case evArrive:
-			node := int(e.msg.To)
+			node := int(m.To)
 			if s.arrived >= target {
 				continue
 			}
@@ -445,67 +565,46 @@ func (s *sim) run() error {
 				s.backlog[node]++
 			}
 			if s.arrived < target {
-				s.push(s.now+s.rng.ExpFloat64()/s.cfg.Load.Rate, evArrive, e.msg)
+				s.push(s.t+toTicks(s.rng.ExpFloat64()/s.rate), evArrive, m.To)
 			}
 		}
 	}
 }
 
-// trace returns the recorded events that involve one of nodes, from the
-// earliest request among them on, at most max of them (the latest).
-func (s *sim) trace(nodes []int, max int) []TraceEvent {
-	in := make(map[int32]bool, len(nodes))
+// trace returns the recorded events from the earliest pending request among
+// nodes on (the last 200 of them).
+func (s *sim) trace(nodes []int) []TraceEvent {
 	since := math.Inf(1)
 	for _, v := range nodes {
-		in[int32(v)] = true
 		since = min(since, s.reqAt[v])
 	}
-	var recs []traceRec
-	if s.rfull {
-		recs = append(recs, s.ring[s.rpos:]...)
-	}
-	recs = append(recs, s.ring[:s.rpos]...)
 	var out []TraceEvent
-	for _, r := range recs {
-		if r.at < since {
-			continue
+	for _, r := range s.recs {
+		if r.at >= since {
+			out = append(out, s.traceEvent(r))
 		}
-		m := r.msg
-		switch r.what {
-		case traceDeliver, traceLocal:
-			if !in[m.From] && !in[m.To] {
-				continue
-			}
-		default:
-			if !in[m.To] {
-				continue
-			}
-		}
-		out = append(out, s.traceEvent(r))
 	}
-	if len(out) > max {
-		out = out[len(out)-max:]
+	if len(out) > 200 {
+		out = out[len(out)-200:]
 	}
 	return out
 }
 
 func (s *sim) traceEvent(r traceRec) TraceEvent {
 	m := r.msg
-	e := TraceEvent{Time: r.at / s.delay.Mean()}
+	e := TraceEvent{Time: r.at}
 	switch r.what {
 	case traceDeliver, traceLocal:
-		e.Event = "deliver"
+		ev := "deliver"
 		if r.what == traceLocal {
-			e.Event = "local"
+			ev = "local"
 		}
-		e.From, e.To, e.Kind, e.Stamp = int(m.From)+1, int(m.To)+1, s.spec.Kinds[m.Kind], m.Stamp
-		if s.spec.Units && m.Kind == hkRequest && s.spec.Name == hkSpec.Name {
-			e.H = int(m.H)
-		}
+		e = messageEvent(s.spec, ev, m)
+		e.Time = r.at
 	case traceRequest:
 		e.Event, e.Node = "request", int(m.To)+1
 		if s.spec.Units {
-			e.H = int(m.H)
+			e.H = int(m.Stamp)
 		}
 		for _, v := range s.quorum[m.To] {
 			e.Quorum = append(e.Quorum, int(v)+1)
@@ -513,10 +612,20 @@ func (s *sim) traceEvent(r traceRec) TraceEvent {
 	case traceEnter:
 		e.Event, e.Node = "enter", int(m.To)+1
 		if s.spec.Units {
-			e.H = int(m.H)
+			e.H = int(m.Stamp)
 		}
 	case traceExit:
 		e.Event, e.Node = "exit", int(m.To)+1
+	}
+	return e
+}
+
+// messageEvent describes the delivery of m.
+func messageEvent(spec Spec, ev string, m Message) TraceEvent {
+	e := TraceEvent{Event: ev, From: int(m.From) + 1, To: int(m.To) + 1, Kind: spec.Kinds[m.Kind], Stamp: m.Stamp}
+	if spec.PackedUnits {
+		c, h := hkUnpack(m.Stamp)
+		e.Stamp, e.H = c, int(h)
 	}
 	return e
 }
@@ -530,16 +639,14 @@ func (s *sim) violation() *Violation {
 			v.Inside = append(v.Inside, i+1)
 		}
 	}
-	v.Trace = s.trace(nodes, 200)
+	v.Trace = s.trace(nodes)
 	return v
 }
 
 func (s *sim) deadlock() *Deadlock {
 	d := &Deadlock{Time: s.now}
-	var nodes []int
 	for i, p := range s.phase {
 		if p == waiting {
-			nodes = append(nodes, i)
 			d.Waiting = append(d.Waiting, i+1)
 		}
 	}
@@ -551,11 +658,6 @@ func (s *sim) deadlock() *Deadlock {
 	for _, f := range free {
 		d.Free = append(d.Free, [2]int{f[0] + 1, f[1] + 1})
 	}
-	show := nodes
-	if len(cycle) > 0 {
-		show = cycle
-	}
-	d.Trace = s.trace(show, 200)
 	return d
 }
 
@@ -666,13 +768,5 @@ func (s *sim) finish() {
 	}
 	for _, w := range s.waits {
 		r.MaxWait = max(r.MaxWait, w)
-	}
-	mean := s.delay.Mean()
-	if mean != 1 {
-		// Report times in mean message delays.
-		for _, p := range []*float64{&r.MaxWait, &r.MeanWait, &r.P50Wait, &r.P90Wait, &r.P99Wait, &r.Time} {
-			*p /= mean
-		}
-		r.Throughput *= mean
 	}
 }
