@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/set"
+)
+
+type degenerateOptions struct {
+	in    inputOptions
+	out   outputOptions
+	n     int
+	mapTo string
+}
+
+func newDegenerateCmd(s *streams) *cobra.Command {
+	var o degenerateOptions
+	cmd := &cobra.Command{
+		Use:   "degenerate FILE --n N",
+		Short: "Shrink a system to nodes 1..N by Maekawa's Method 1",
+		Long: `Apply Maekawa's Method 1 (ACM TOCS 1985, Section 7) to a system: keep nodes
+1..N, replace every node above N by a distinct node ≤ N in every quorum, and
+drop the quorums owned by nodes above N. Quorums that met still meet. A file
+without owners gets them first by a node-to-quorum matching (each node owns a
+quorum that contains it). N must keep at least half the nodes.
+
+--map min (the default) chooses the replacement that makes the quorums, and
+so the messages per entry, as small as Method 1 allows; --map paper is
+Maekawa's own x ↦ x − (n − N).
+
+  coterie degenerate plane.json --n 10 -o ten.json
+  coterie degenerate testdata/maekawa-fig1-k3.txt --n 5 --map paper --format text`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDegenerate(cmd.Context(), s, o, args[0])
+		},
+	}
+	addInputFlags(cmd, &o.in)
+	addOutputFlags(cmd, &o.out)
+	cmd.Flags().IntVar(&o.n, "n", 0, "number of nodes to keep (required)")
+	cmd.Flags().StringVar(&o.mapTo, "map", "min", "replacement of removed nodes: min (smallest quorums) or paper (x ↦ x − (n−N))")
+	_ = cmd.MarkFlagRequired("n")
+	_ = cmd.RegisterFlagCompletionFunc("map", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"min", "paper"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+func runDegenerate(ctx context.Context, s *streams, o degenerateOptions, path string) error {
+	how, err := construct.ParseDegenerateMap(o.mapTo)
+	if err != nil {
+		return usageErrorf("--map: %s", strings.TrimPrefix(err.Error(), "construct: "))
+	}
+	sys, err := readSystem(s, path, o.in)
+	if err != nil {
+		return err
+	}
+	if sys.HK != nil {
+		return asInputError(displayName(path), 0, "an (h,k)-arbiter has one quorum list per level: degenerate works on a coterie or k-arbiter")
+	}
+	f, err := construct.Degenerate(ctx, sys.Family, o.n, how)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		return usageErrorf("%s: %s", displayName(path), strings.TrimPrefix(err.Error(), "construct: degenerate: "))
+	}
+	out := set.System{Family: f}
+	ff, err := o.out.prepare(&out)
+	if err != nil {
+		return err
+	}
+	return writeSystem(s, o.out.path, out, ff, format.Options{Base: o.out.base})
+}

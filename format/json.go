@@ -1,0 +1,492 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// jscan is a small JSON scanner over a whole input that knows which line it
+// is on, so that every problem in a file, down to one node id, is reported
+// with its line. It reads exactly the shape of coterie's JSON files and
+// skips nothing silently.
+type jscan struct {
+	data []byte
+	pos  int
+	line int
+}
+
+func (s *jscan) ws() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case '\n':
+			s.line++
+		case ' ', '\t', '\r':
+		default:
+			return
+		}
+		s.pos++
+	}
+}
+
+// peek returns the next non-space byte, or 0 at the end.
+func (s *jscan) peek() byte {
+	s.ws()
+	if s.pos >= len(s.data) {
+		return 0
+	}
+	return s.data[s.pos]
+}
+
+// eof reports a truncated file at the line of its last non-blank byte.
+func (s *jscan) eof() *Error {
+	end := len(bytes.TrimRight(s.data, " \t\r\n"))
+	return errorf(1+bytes.Count(s.data[:end], []byte{'\n'}), "unexpected end of file: the JSON is truncated")
+}
+
+func (s *jscan) unexpected(want string) *Error {
+	if s.pos >= len(s.data) {
+		return s.eof()
+	}
+	c := s.data[s.pos]
+	if c < ' ' || c > '~' {
+		return errorf(s.line, "want %s, found byte 0x%02x", want, c)
+	}
+	return errorf(s.line, "want %s, found %q", want, string(c))
+}
+
+func (s *jscan) expect(c byte) error {
+	if s.peek() != c {
+		return s.unexpected(strconv.Quote(string(c)))
+	}
+	s.pos++
+	return nil
+}
+
+// rawString returns the bytes of a JSON string token, quotes included.
+func (s *jscan) rawString() ([]byte, error) {
+	if s.peek() != '"' {
+		return nil, s.unexpected("a string")
+	}
+	start := s.pos
+	s.pos++
+	for s.pos < len(s.data) {
+		switch c := s.data[s.pos]; {
+		case c == '\\':
+			s.pos += 2
+			continue
+		case c == '"':
+			s.pos++
+			return s.data[start:s.pos], nil
+		case c == '\n':
+			return nil, errorf(s.line, "a line break inside a string")
+		}
+		s.pos++
+	}
+	return nil, s.eof()
+}
+
+func (s *jscan) str() (string, error) {
+	raw, err := s.rawString()
+	if err != nil {
+		return "", err
+	}
+	var v string
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "", errorf(s.line, "bad string %s: %v", raw, err)
+	}
+	return v, nil
+}
+
+// number returns the token of a JSON number (or of any bare word, so that
+// errors can quote it).
+func (s *jscan) number() string {
+	s.ws()
+	start := s.pos
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		if c == ',' || c == ']' || c == '}' || c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ':' || c == '[' || c == '{' || c == '"' {
+			break
+		}
+		s.pos++
+	}
+	return string(s.data[start:s.pos])
+}
+
+// count reads a whole number in lo..hi, naming it in errors.
+func (s *jscan) count(what string, lo, hi int) (int, error) {
+	c := s.peek()
+	if c == 0 {
+		return 0, s.eof()
+	}
+	if c == '"' || c == '[' || c == '{' {
+		return 0, errorf(s.line, "%s must be a whole number", what)
+	}
+	return parseCount(what, s.number(), s.line, lo, hi)
+}
+
+// skip passes over one JSON value of any shape and returns its bytes.
+func (s *jscan) skip() ([]byte, error) {
+	c := s.peek()
+	start := s.pos
+	switch c {
+	case 0:
+		return nil, s.eof()
+	case '"':
+		if _, err := s.rawString(); err != nil {
+			return nil, err
+		}
+	case '{', '[':
+		closer := byte('}')
+		if c == '[' {
+			closer = ']'
+		}
+		s.pos++
+		if s.peek() == closer {
+			s.pos++
+			break
+		}
+		for {
+			if c == '{' {
+				if _, err := s.rawString(); err != nil {
+					return nil, err
+				}
+				if err := s.expect(':'); err != nil {
+					return nil, err
+				}
+			}
+			if _, err := s.skip(); err != nil {
+				return nil, err
+			}
+			if s.peek() == ',' {
+				s.pos++
+				continue
+			}
+			if err := s.expect(closer); err != nil {
+				return nil, err
+			}
+			break
+		}
+	default:
+		if tok := s.number(); tok == "" {
+			return nil, s.unexpected("a value")
+		}
+	}
+	return s.data[start:s.pos], nil
+}
+
+// isNull consumes a null literal if one comes next.
+func (s *jscan) isNull() bool {
+	if s.peek() == 'n' && len(s.data)-s.pos >= 4 && string(s.data[s.pos:s.pos+4]) == "null" {
+		s.pos += 4
+		return true
+	}
+	return false
+}
+
+// array calls elem for each element of a JSON array.
+func (s *jscan) array(what string, elem func() error) error {
+	if s.peek() != '[' {
+		return s.unexpected(what + " as an array [...]")
+	}
+	s.pos++
+	if s.peek() == ']' {
+		s.pos++
+		return nil
+	}
+	for {
+		if err := elem(); err != nil {
+			return err
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			return nil
+		default:
+			return s.unexpected("\",\" or \"]\" in " + what)
+		}
+	}
+}
+
+// object calls field for each key of a JSON object, refusing repeated keys.
+func (s *jscan) object(what string, field func(key string, line int) error) error {
+	if s.peek() != '{' {
+		return s.unexpected(what + " as an object {...}")
+	}
+	s.pos++
+	if s.peek() == '}' {
+		s.pos++
+		return nil
+	}
+	seen := map[string]int{}
+	for {
+		key, err := s.str()
+		if err != nil {
+			return err
+		}
+		if first, dup := seen[key]; dup {
+			return errorf(s.line, "%q given twice in %s (first on line %d)", key, what, first)
+		}
+		seen[key] = s.line
+		if err := s.expect(':'); err != nil {
+			return err
+		}
+		if err := field(key, s.line); err != nil {
+			return err
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return nil
+		default:
+			return s.unexpected("\",\" or \"}\" in " + what)
+		}
+	}
+}
+
+// quorums reads an array of quorums into l.
+func (s *jscan) quorums(l *level) error {
+	var qb quorumBuilder
+	if l.lines == nil {
+		l.lines = []int{} // "quorums" was given, even if empty
+	}
+	return s.array(`"quorums"`, func() error {
+		qb.reset()
+		s.peek() // to the quorum's '[', so that line is its line
+		line := s.line
+		err := s.array("a quorum", func() error {
+			c := s.peek()
+			if c == 0 {
+				return s.eof()
+			}
+			if c == '[' || c == '{' || c == '"' {
+				return errorf(s.line, "a node id must be a number")
+			}
+			tok := s.number()
+			v, err := parseID(tok, s.line, 1)
+			if err != nil {
+				if _, ferr := strconv.ParseFloat(tok, 64); ferr == nil && strings.ContainsAny(tok, ".eE") {
+					if f, _ := strconv.ParseFloat(tok, 64); f != math.Trunc(f) || f < 1 {
+						return errorf(s.line, "node id %s is not a whole number from 1", tok)
+					}
+					return errorf(s.line, "node id %s: write node ids as plain whole numbers", tok)
+				}
+				return err
+			}
+			return qb.add(v, s.line, 1)
+		})
+		if err != nil {
+			return err
+		}
+		if len(qb.ids) == 0 {
+			return errorf(line, "quorum %d is empty", len(l.quorums)+1)
+		}
+		q := qb.set()
+		m, _ := q.Max()
+		l.quorums = append(l.quorums, *q)
+		l.lines = append(l.lines, line)
+		l.maxNode = append(l.maxNode, m)
+		return nil
+	})
+}
+
+// owners reads an "owners" array (ids or null) into l.
+func (s *jscan) owners(l *level) error {
+	if s.isNull() {
+		return nil
+	}
+	return s.array(`"owners"`, func() error {
+		if s.isNull() {
+			l.owners = append(l.owners, set.NoOwner)
+			l.ownerLines = append(l.ownerLines, s.line)
+			return nil
+		}
+		v, err := parseID(s.number(), s.line, 1)
+		if err != nil {
+			return errorf(s.line, "owner: %s", err.(*Error).Msg)
+		}
+		l.owners = append(l.owners, v)
+		l.ownerLines = append(l.ownerLines, s.line)
+		l.owned = true
+		return nil
+	})
+}
+
+// levelField reads a family's own fields: quorums or threshold, and owners.
+func (s *jscan) levelField(l *level, key string, line int) (bool, error) {
+	switch key {
+	case "quorums":
+		return true, s.quorums(l)
+	case "threshold":
+		w, err := s.count("threshold", 1, set.MaxNodes)
+		l.threshold, l.thrLine = w, line
+		return true, err
+	case "owners":
+		return true, s.owners(l)
+	}
+	return false, nil
+}
+
+// finishLevel checks a JSON level's parts against each other.
+func finishLevel(l *level, what string, line int) error {
+	hasQ := l.lines != nil
+	switch {
+	case l.threshold > 0 && hasQ:
+		return errorf(l.thrLine, "%s has both \"quorums\" and \"threshold\"", what)
+	case l.threshold == 0 && !hasQ:
+		return errorf(line, "%s has neither \"quorums\" nor \"threshold\"", what)
+	case l.threshold > 0 && len(l.owners) > 0:
+		return errorf(l.thrLine, "%s is a threshold and has owners", what)
+	case hasQ && len(l.quorums) == 0:
+		return errorf(line, "%s has no quorums", what)
+	}
+	if len(l.owners) > 0 && len(l.owners) != len(l.quorums) {
+		return errorf(l.ownerLines[len(l.ownerLines)-1], "%d owners for %d quorums", len(l.owners), len(l.quorums))
+	}
+	if len(l.owners) == 0 {
+		l.owners = make([]int, len(l.quorums))
+		l.ownerLines = make([]int, len(l.quorums))
+		for i := range l.owners {
+			l.owners[i] = set.NoOwner
+		}
+	}
+	return nil
+}
+
+// readJSON reads coterie's canonical JSON.
+func readJSON(data []byte) (set.System, error) {
+	s := &jscan{data: data, line: 1}
+	hd := newHeader()
+	top := &level{}
+	var arbiters []*level
+	hasArbiters, hasFormat, hasN := false, false, false
+	if s.peek() == 0 {
+		return set.System{}, errorf(0, "the file is empty")
+	}
+	err := s.object("the file", func(key string, line int) error {
+		if ok, err := s.levelField(top, key, line); ok {
+			return err
+		}
+		switch key {
+		case "format":
+			v, err := s.str()
+			if err != nil {
+				return err
+			}
+			if v != Tag {
+				return errorf(line, "unknown format tag %q (this version reads %q)", v, Tag)
+			}
+			hasFormat = true
+		case "kind":
+			v, err := s.str()
+			hd.kind = v
+			return err
+		case "params":
+			if s.isNull() {
+				return nil
+			}
+			raw, err := s.skip()
+			if err != nil {
+				return err
+			}
+			if raw[0] != '{' {
+				return errorf(line, "params must be an object {...}")
+			}
+			hd.params, err = decodeParams(raw, line)
+			return err
+		case "n":
+			n, err := s.count("n", 1, set.MaxNodes)
+			hd.n, hd.seen["n"], hasN = n, line, true
+			return err
+		case "k":
+			k, err := s.count("k", 1, set.MaxNodes)
+			hd.k = k
+			return err
+		case "labels":
+			hd.seen["labels"] = line
+			if s.isNull() {
+				return nil
+			}
+			hd.labels = []string{}
+			return s.array(`"labels"`, func() error {
+				v, err := s.str()
+				hd.labels = append(hd.labels, v)
+				return err
+			})
+		case "arbiters":
+			hasArbiters = true
+			return s.array(`"arbiters"`, func() error {
+				l := &level{}
+				s.peek()
+				start := s.line
+				err := s.object("an arbiter level", func(key string, line int) error {
+					if ok, err := s.levelField(l, key, line); ok {
+						return err
+					}
+					if key == "h" {
+						h, err := s.count("h", 1, set.MaxNodes)
+						l.h = h
+						return err
+					}
+					return errorf(line, "unknown field %q in an arbiter level (want h, quorums or threshold, owners)", key)
+				})
+				if err != nil {
+					return err
+				}
+				if l.h == 0 {
+					return errorf(start, "an arbiter level without \"h\"")
+				}
+				for _, o := range arbiters {
+					if o.h == l.h {
+						return errorf(start, "level h = %d given twice", l.h)
+					}
+				}
+				if err := finishLevel(l, "level h = "+strconv.Itoa(l.h), start); err != nil {
+					return err
+				}
+				l.hLine = start
+				arbiters = append(arbiters, l)
+				return nil
+			})
+		default:
+			return errorf(line, "unknown field %q (coterie/1 files have format, kind, params, n, k, labels, quorums or threshold or arbiters, owners)", key)
+		}
+		return nil
+	})
+	if err != nil {
+		return set.System{}, err
+	}
+	if c := s.peek(); c != 0 {
+		return set.System{}, errorf(s.line, "unexpected data after the end of the JSON object")
+	}
+	if !hasFormat {
+		return set.System{}, errorf(1, "missing \"format\": %q", Tag)
+	}
+	if !hasN {
+		return set.System{}, errorf(1, "missing \"n\", the number of nodes")
+	}
+	if hasArbiters {
+		if top.lines != nil || top.threshold > 0 || len(top.owners) > 0 {
+			return set.System{}, errorf(1, "a file has either \"arbiters\" or quorums/threshold/owners at the top, not both")
+		}
+		if len(arbiters) == 0 {
+			return set.System{}, errorf(s.line, "\"arbiters\" is empty")
+		}
+		hd.hasLevels = true
+		hd.levels = arbiters
+	} else {
+		if err := finishLevel(top, "the file", 1); err != nil {
+			return set.System{}, err
+		}
+		hd.levels = []*level{top}
+	}
+	return hd.system(s.line)
+}

@@ -1,0 +1,176 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// quorumBuilder collects the node ids of one quorum as a file lists them,
+// catching repeats, and turns them into a set.
+type quorumBuilder struct {
+	ids  []int // 0-based nodes
+	seen set.Set
+}
+
+func (b *quorumBuilder) reset() {
+	for _, v := range b.ids {
+		b.seen.Remove(v)
+	}
+	b.ids = b.ids[:0]
+}
+
+// add records 0-based node v, reporting a repeat at line.
+func (b *quorumBuilder) add(v, line, base int) error {
+	if b.seen.Has(v) {
+		return errorf(line, "node %d appears twice in the same quorum", v+base)
+	}
+	b.seen.Add(v)
+	b.ids = append(b.ids, v)
+	return nil
+}
+
+// set returns the collected nodes as a new set, sized to its largest node.
+func (b *quorumBuilder) set() *set.Set {
+	top := 0
+	for _, v := range b.ids {
+		top = max(top, v)
+	}
+	s := set.New(top + 1)
+	for _, v := range b.ids {
+		s.Add(v)
+	}
+	return s
+}
+
+// parseID parses a node id token as a file writes it (numbered from base)
+// and returns the 0-based node.
+func parseID(tok string, line, base int) (int, error) {
+	if tok == "" {
+		return 0, errorf(line, "empty node id")
+	}
+	neg := tok[0] == '-'
+	digits := tok
+	if neg || tok[0] == '+' {
+		digits = tok[1:]
+	}
+	if digits == "" {
+		return 0, errorf(line, "%q is not a node id", tok)
+	}
+	v := 0
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, errorf(line, "%q is not a node id (node ids are whole numbers from %d)", tok, base)
+		}
+		if v > set.MaxNodes {
+			continue // keep scanning for bad characters; too large anyway
+		}
+		v = v*10 + int(c-'0')
+	}
+	switch {
+	case neg && v != 0:
+		return 0, errorf(line, "node id %s is negative (nodes are numbered from %d)", tok, base)
+	case v < base:
+		return 0, errorf(line, "node id %s: nodes are numbered from %d", tok, base)
+	case v-base >= set.MaxNodes:
+		return 0, errorf(line, "node id %s is too large (coterie handles at most %d nodes)", tok, set.MaxNodes)
+	}
+	return v - base, nil
+}
+
+// parseCount parses a non-negative header number such as n, k, h or a
+// threshold, naming it in errors.
+func parseCount(what, tok string, line, lo, hi int) (int, error) {
+	v, err := strconv.Atoi(tok)
+	if err != nil {
+		return 0, errorf(line, "%s: %q is not a whole number", what, tok)
+	}
+	if v < lo || v > hi {
+		return 0, errorf(line, "%s = %d is out of range %d..%d", what, v, lo, hi)
+	}
+	return v, nil
+}
+
+// decodeParams decodes a JSON object of construction parameters; whole
+// numbers become int, other numbers float64.
+func decodeParams(raw []byte, line int) (set.Params, error) {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, errorf(line, "params: %v", err)
+	}
+	if len(m) == 0 {
+		return nil, nil // {} and no params at all are the same
+	}
+	p := make(set.Params, len(m))
+	for k, v := range m {
+		p[k] = normalise(v)
+	}
+	return p, nil
+}
+
+func normalise(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil && i >= math.MinInt && i <= math.MaxInt {
+			return int(i)
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = normalise(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = normalise(e)
+		}
+	}
+	return v
+}
+
+// encodeParams writes params as a JSON object with sorted keys and a space
+// after each colon and comma: {"k": 2, "n": 7}.
+func encodeParams(p set.Params) (string, error) {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	buf := []byte{'{'}
+	for i, k := range keys {
+		if i > 0 {
+			buf = append(buf, ", "...)
+		}
+		kb, _ := json.Marshal(k)
+		vb, err := json.Marshal(p[k])
+		if err != nil {
+			return "", fmt.Errorf("format: params %q: %w", k, err)
+		}
+		buf = append(buf, kb...)
+		buf = append(buf, ": "...)
+		buf = append(buf, vb...)
+	}
+	buf = append(buf, '}')
+	return string(buf), nil
+}
+
+// encodeLabels writes labels as a JSON array of strings.
+func encodeLabels(labels []string) string {
+	buf := []byte{'['}
+	for i, l := range labels {
+		if i > 0 {
+			buf = append(buf, ", "...)
+		}
+		b, _ := json.Marshal(l)
+		buf = append(buf, b...)
+	}
+	return string(append(buf, ']'))
+}

@@ -1,0 +1,320 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// header collects the "# key: value" comments of text and CSV files, and
+// the same fields of JSON files.
+type header struct {
+	seen       map[string]int // key -> line it was given on
+	n, k       int
+	kind       string
+	params     set.Params
+	labels     []string
+	levels     []*level // text/CSV: in file order; h = 0 for a plain family
+	hasLevels  bool     // an (h,k)-arbiter
+	topQuorums bool     // quorums before any "# h:" line
+}
+
+// level is one family being read: the whole system, or one (h,k) level.
+type level struct {
+	h, hLine   int
+	threshold  int
+	thrLine    int
+	quorums    []set.Set
+	owners     []int
+	lines      []int // line of each quorum
+	maxNode    []int // largest node of each quorum
+	ownerLines []int // line of each owner
+	owned      bool
+}
+
+func newHeader() *header { return &header{seen: map[string]int{}} }
+
+// metaKeys are the header comments coterie reads; other comments are
+// ignored.
+var metaKeys = map[string]bool{
+	"format": true, "kind": true, "params": true, "n": true, "k": true,
+	"labels": true, "threshold": true, "h": true,
+}
+
+// splitMeta recognises a comment "# key: value" with a known key.
+func splitMeta(comment string) (key, value string, ok bool) {
+	key, value, ok = strings.Cut(comment, ":")
+	if !ok {
+		return "", "", false
+	}
+	key = strings.ToLower(strings.TrimSpace(key))
+	if !metaKeys[key] {
+		return "", "", false
+	}
+	return key, strings.TrimSpace(value), true
+}
+
+// current returns the level quorums and thresholds go to now.
+func (hd *header) current() *level {
+	if len(hd.levels) == 0 {
+		hd.levels = append(hd.levels, &level{})
+	}
+	return hd.levels[len(hd.levels)-1]
+}
+
+// meta applies one header comment.
+func (hd *header) meta(key, value string, line int) error {
+	if key == "h" {
+		h, err := parseCount("h", value, line, 1, set.MaxNodes)
+		if err != nil {
+			return err
+		}
+		if hd.topQuorums {
+			return errorf(line, "a \"# h:\" level after quorums that belong to no level: in an (h,k)-arbiter every quorum follows its level's \"# h:\" line")
+		}
+		for _, l := range hd.levels {
+			if l.h == h {
+				return errorf(line, "level h = %d given twice (first on line %d)", h, l.hLine)
+			}
+		}
+		if !hd.hasLevels {
+			// Drop the empty implicit level a threshold may not yet use.
+			if len(hd.levels) == 1 && hd.levels[0].threshold > 0 {
+				return errorf(line, "a \"# h:\" level after a threshold for the whole system (line %d)", hd.levels[0].thrLine)
+			}
+			hd.levels = nil
+		}
+		hd.hasLevels = true
+		hd.levels = append(hd.levels, &level{h: h, hLine: line})
+		return nil
+	}
+	if key == "threshold" {
+		l := hd.current()
+		if l.threshold > 0 {
+			return errorf(line, "threshold given twice for the same level (first on line %d)", l.thrLine)
+		}
+		if len(l.quorums) > 0 {
+			return errorf(line, "a threshold after quorums: a level is either listed or a threshold")
+		}
+		w, err := parseCount("threshold", value, line, 1, set.MaxNodes)
+		if err != nil {
+			return err
+		}
+		l.threshold, l.thrLine = w, line
+		return nil
+	}
+	if first, dup := hd.seen[key]; dup {
+		return errorf(line, "%s given twice (first on line %d)", key, first)
+	}
+	hd.seen[key] = line
+	var err error
+	switch key {
+	case "format":
+		if value != Tag {
+			return errorf(line, "unknown format tag %q (this version reads %q)", value, Tag)
+		}
+	case "kind":
+		hd.kind = value
+	case "params":
+		hd.params, err = decodeParams([]byte(value), line)
+	case "n":
+		hd.n, err = parseCount("n", value, line, 1, set.MaxNodes)
+	case "k":
+		hd.k, err = parseCount("k", value, line, 1, set.MaxNodes)
+	case "labels":
+		if err := json.Unmarshal([]byte(value), &hd.labels); err != nil {
+			return errorf(line, "labels: want a JSON array of strings: %v", err)
+		}
+		if hd.labels == nil {
+			hd.labels = []string{}
+		}
+	}
+	return err
+}
+
+// quorum adds a quorum, with its 1-based owner (0 for none), to the current
+// level.
+func (hd *header) quorum(q *set.Set, owner, line, ownerLine int) error {
+	if hd.hasLevels && len(hd.levels) == 0 {
+		return errorf(line, "a quorum before the first \"# h:\" level")
+	}
+	if !hd.hasLevels {
+		hd.topQuorums = true
+	}
+	l := hd.current()
+	if l.threshold > 0 {
+		return errorf(line, "a quorum in a threshold level (threshold on line %d): a level is either listed or a threshold", l.thrLine)
+	}
+	m, _ := q.Max()
+	l.quorums = append(l.quorums, *q)
+	l.lines = append(l.lines, line)
+	l.maxNode = append(l.maxNode, m)
+	o := set.NoOwner
+	if owner > 0 {
+		o = owner - 1
+		l.owned = true
+	}
+	l.owners = append(l.owners, o)
+	l.ownerLines = append(l.ownerLines, ownerLine)
+	return nil
+}
+
+// system checks what was read against n and builds the system. lastLine is
+// where errors about the file as a whole point.
+func (hd *header) system(lastLine int) (set.System, error) {
+	if len(hd.levels) == 0 {
+		return set.System{}, errorf(0, "no quorums (and no threshold) in the file")
+	}
+	n := hd.n
+	if n == 0 {
+		for _, l := range hd.levels {
+			for _, m := range l.maxNode {
+				n = max(n, m+1)
+			}
+			if l.threshold > 0 && hd.n == 0 {
+				return set.System{}, errorf(l.thrLine, "a threshold needs n (add a header line \"# n: N\")")
+			}
+		}
+	}
+	k := hd.k
+	if k == 0 {
+		k = 1
+	}
+	if hd.labels != nil && len(hd.labels) != n {
+		return set.System{}, errorf(hd.seen["labels"], "%d labels for %d nodes", len(hd.labels), n)
+	}
+	var fams []*set.Family
+	for _, l := range hd.levels {
+		f := &set.Family{N: n, K: k, H: l.h, Kind: hd.kind, Params: hd.params, Labels: hd.labels}
+		if l.threshold > 0 {
+			if l.threshold > n {
+				return set.System{}, errorf(l.thrLine, "threshold %d exceeds n = %d", l.threshold, n)
+			}
+			f.Threshold = l.threshold
+		} else {
+			if len(l.quorums) == 0 {
+				line := l.hLine
+				if line == 0 {
+					line = lastLine
+				}
+				if l.h > 0 {
+					return set.System{}, errorf(line, "level h = %d has no quorums", l.h)
+				}
+				return set.System{}, errorf(0, "no quorums (and no threshold) in the file")
+			}
+			for i, m := range l.maxNode {
+				if m >= n {
+					return set.System{}, errorf(l.lines[i], "node %d is beyond n = %d (line %d)", m+1, n, hd.seen["n"])
+				}
+				if o := l.owners[i]; o >= n {
+					return set.System{}, errorf(l.ownerLines[i], "owner %d is beyond n = %d", o+1, n)
+				}
+			}
+			f.Quorums = l.quorums
+			if l.owned {
+				f.Owners = l.owners
+			}
+		}
+		if l.h > k {
+			return set.System{}, errorf(l.hLine, "level h = %d exceeds k = %d", l.h, k)
+		}
+		fams = append(fams, f)
+	}
+	if !hd.hasLevels {
+		return set.System{Family: fams[0]}, nil
+	}
+	a := &set.HK{N: n, K: k, Kind: hd.kind, Params: hd.params, Labels: hd.labels}
+	for _, f := range fams {
+		a.AddLevel(f.H, f)
+	}
+	return set.System{HK: a}, nil
+}
+
+// lines calls fn for each line of data with its 1-based number, without the
+// line break (and a trailing '\r'), and returns the number of the last one.
+func lines(data []byte, fn func(line []byte, no int) error) (int, error) {
+	no := 0
+	for len(data) > 0 {
+		no++
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			line, data = data, nil
+		}
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if err := fn(line, no); err != nil {
+			return no, err
+		}
+	}
+	return no, nil
+}
+
+// readText reads the text format: one quorum per line, node ids separated by
+// spaces or commas, '#' comments, header comments "# key: value", and a
+// trailing "# owner: i" on a quorum line.
+func readText(data []byte) (set.System, error) {
+	hd := newHeader()
+	var qb quorumBuilder
+	last, err := lines(data, func(raw []byte, no int) error {
+		content, comment, hasComment := strings.Cut(string(raw), "#")
+		if strings.TrimSpace(content) == "" {
+			if hasComment {
+				if key, value, ok := splitMeta(comment); ok {
+					return hd.meta(key, value, no)
+				}
+			}
+			return nil
+		}
+		qb.reset()
+		if err := scanIDs(content, no, 1, &qb); err != nil {
+			return err
+		}
+		owner := 0
+		if hasComment {
+			if key, value, ok := strings.Cut(comment, ":"); ok && strings.TrimSpace(strings.ToLower(key)) == "owner" {
+				v, err := parseID(strings.TrimSpace(value), no, 1)
+				if err != nil {
+					return errorf(no, "owner: %s", err.(*Error).Msg)
+				}
+				owner = v + 1
+			}
+		}
+		return hd.quorum(qb.set(), owner, no, no)
+	})
+	if err != nil {
+		return set.System{}, err
+	}
+	return hd.system(last)
+}
+
+// scanIDs adds the node ids of a quorum line, separated by white space or
+// commas and numbered from base, to qb.
+func scanIDs(content string, no, base int, qb *quorumBuilder) error {
+	for i := 0; i < len(content); {
+		c := content[i]
+		if c == ' ' || c == '\t' || c == ',' || c == '\v' || c == '\f' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(content) {
+			c := content[j]
+			if c == ' ' || c == '\t' || c == ',' || c == '\v' || c == '\f' {
+				break
+			}
+			j++
+		}
+		v, err := parseID(content[i:j], no, base)
+		if err != nil {
+			return err
+		}
+		if err := qb.add(v, no, base); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
+}

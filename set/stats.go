@@ -1,0 +1,95 @@
+package set
+
+import "math/big"
+
+// Stats are the structural figures of a family that Maekawa's paper and
+// `coterie info` report. Counts are exact big integers because a threshold
+// family's counts outgrow 64 bits.
+type Stats struct {
+	Quorums          *big.Int // number of quorums
+	MinSize, MaxSize int      // smallest and largest quorum
+	SizeSum          *big.Int // total of the quorum sizes
+	MinDegree        *big.Int // fewest quorums any node is in
+	MaxDegree        *big.Int // most quorums any node is in
+	N                int
+	// HasOwners tells whether OwnersInQuorums means anything: it is false
+	// for a family without owners.
+	HasOwners bool
+	// OwnersInQuorums is Maekawa's property (b): every owned quorum holds
+	// its owner.
+	OwnersInQuorums bool
+}
+
+// Stats computes f's figures in one pass over the quorums (in closed form
+// for a threshold family).
+func (f *Family) Stats() Stats {
+	st := Stats{N: f.N, SizeSum: new(big.Int)}
+	if f.IsThreshold() {
+		w := f.Threshold
+		st.Quorums = f.Count()
+		st.MinSize, st.MaxSize = w, w
+		st.SizeSum.Mul(st.Quorums, big.NewInt(int64(w)))
+		d := new(big.Int).Binomial(int64(f.N-1), int64(w-1))
+		st.MinDegree, st.MaxDegree = d, new(big.Int).Set(d)
+		return st
+	}
+	st.Quorums = big.NewInt(int64(len(f.Quorums)))
+	sum := 0
+	for i := range f.Quorums {
+		q := &f.Quorums[i]
+		l := q.Len()
+		if i == 0 || l < st.MinSize {
+			st.MinSize = l
+		}
+		st.MaxSize = max(st.MaxSize, l)
+		sum += l
+		if o := f.Owner(i); o != NoOwner {
+			if !st.HasOwners {
+				st.HasOwners, st.OwnersInQuorums = true, true
+			}
+			if !q.Has(o) {
+				st.OwnersInQuorums = false
+			}
+		}
+	}
+	st.SizeSum.SetInt64(int64(sum))
+	deg := f.Degrees()
+	lo, hi := 0, 0
+	for i, d := range deg {
+		if i == 0 || d < lo {
+			lo = d
+		}
+		hi = max(hi, d)
+	}
+	st.MinDegree, st.MaxDegree = big.NewInt(int64(lo)), big.NewInt(int64(hi))
+	return st
+}
+
+// EqualSize is Maekawa's property (c): every quorum has the same size.
+func (st Stats) EqualSize() bool { return st.MinSize == st.MaxSize }
+
+// EqualDegree is Maekawa's property (d): every node is in the same number
+// of quorums (bears equal responsibility).
+func (st Stats) EqualDegree() bool { return st.MinDegree.Cmp(st.MaxDegree) == 0 }
+
+// MeanSize is the mean quorum size, exactly.
+func (st Stats) MeanSize() *big.Rat {
+	if st.Quorums.Sign() == 0 {
+		return new(big.Rat)
+	}
+	return new(big.Rat).SetFrac(st.SizeSum, st.Quorums)
+}
+
+// MeanDegree is the mean number of quorums a node is in, exactly.
+func (st Stats) MeanDegree() *big.Rat {
+	return new(big.Rat).SetFrac(st.SizeSum, big.NewInt(int64(st.N)))
+}
+
+// MessagesPerEntry is Maekawa's count of messages per critical-section
+// entry under light demand, 3·(mean quorum size − 1) (Tables I and II:
+// K−1 REQUESTs, K−1 LOCKEDs and K−1 RELEASEs, a node's own permission
+// costing no message).
+func (st Stats) MessagesPerEntry() *big.Rat {
+	m := st.MeanSize()
+	return m.Mul(m.Sub(m, big.NewRat(1, 1)), big.NewRat(3, 1))
+}

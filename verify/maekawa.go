@@ -1,0 +1,206 @@
+package verify
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// Maekawa's properties (ACM TOCS 3(2), 1985, Section 2), reported as
+// information: (b) S_i contains i, (c) all quorums have the same size K,
+// (d) every node lies in the same number D of quorums; and the
+// projective-plane property, every two quorums meet in exactly one node
+// (Section 3: the S_i meeting all of (a)–(d) with N = K(K−1)+1 are the lines
+// of a finite projective plane).
+
+func ownerCheck(f *set.Family) Check {
+	c := Check{Name: "owner_in_quorum", Info: true, H: f.H}
+	switch {
+	case f.IsThreshold():
+		c.Detail = "a threshold family has no owners"
+		return c
+	case f.Owners == nil:
+		c.Detail = "the quorums have no owners"
+		return c
+	}
+	owns := make([]int, f.N)
+	for i := range f.Quorums {
+		o := f.Owner(i)
+		if o == set.NoOwner {
+			c.Witness = &Witness{Quorums: []int{i}}
+			c.Detail = "a quorum has no owner"
+			return c
+		}
+		if !f.Quorums[i].Has(o) {
+			c.Witness = &Witness{Quorums: []int{i}, Nodes: []int{o}}
+			c.Detail = "a quorum does not contain its owner"
+			return c
+		}
+		if o < f.N {
+			owns[o]++
+		}
+	}
+	c.OK = true
+	c.Detail = "every quorum contains its owner"
+	none, many := 0, 0
+	for _, k := range owns {
+		if k == 0 {
+			none++
+		}
+		if k > 1 {
+			many++
+		}
+	}
+	if none == 0 && many == 0 {
+		c.Detail += "; every node owns exactly one quorum"
+	} else {
+		c.Detail += fmt.Sprintf("; %d nodes own no quorum, %d own several", none, many)
+	}
+	return c
+}
+
+func sizeCheck(f *set.Family) Check {
+	c := Check{Name: "equal_size", Info: true, H: f.H}
+	if f.IsThreshold() {
+		c.OK, c.Detail = true, fmt.Sprintf("every quorum has %d nodes", f.Threshold)
+		return c
+	}
+	if len(f.Quorums) == 0 {
+		c.OK, c.Detail = true, "no quorums"
+		return c
+	}
+	lo, hi := 0, 0
+	for i := range f.Quorums {
+		s := f.Quorums[i].Len()
+		if s < f.Quorums[lo].Len() {
+			lo = i
+		}
+		if s > f.Quorums[hi].Len() {
+			hi = i
+		}
+	}
+	a, b := f.Quorums[lo].Len(), f.Quorums[hi].Len()
+	if a == b {
+		c.OK, c.Detail = true, fmt.Sprintf("every quorum has %d nodes", a)
+		return c
+	}
+	c.Witness = &Witness{Quorums: []int{lo, hi}}
+	c.Detail = fmt.Sprintf("quorum sizes range from %d to %d", a, b)
+	return c
+}
+
+func responsibilityCheck(f *set.Family) Check {
+	c := Check{Name: "equal_responsibility", Info: true, H: f.H}
+	if f.IsThreshold() {
+		d := fmt.Sprintf("C(%d, %d)", f.N-1, f.Threshold-1)
+		if b := binomial(f.N-1, f.Threshold-1); b != nil {
+			d = b.String()
+		}
+		c.OK, c.Detail = true, fmt.Sprintf("every node is in %s quorums", d)
+		return c
+	}
+	deg := f.Degrees()
+	lo, hi := 0, 0
+	for v, d := range deg {
+		if d < deg[lo] {
+			lo = v
+		}
+		if d > deg[hi] {
+			hi = v
+		}
+	}
+	if deg[lo] == deg[hi] {
+		c.OK, c.Detail = true, fmt.Sprintf("every node is in %d quorums", deg[lo])
+		return c
+	}
+	c.Witness = &Witness{Nodes: []int{lo, hi}}
+	c.Detail = fmt.Sprintf("nodes are in %d to %d quorums", deg[lo], deg[hi])
+	return c
+}
+
+// planeCheck checks that every two quorums meet in exactly one node. pair
+// is a known disjoint pair, or nil if pairwise intersection is unknown or
+// known to hold (pairwiseOK).
+func planeCheck(ctx context.Context, f *set.Family, pair []int, pairwiseOK bool) Check {
+	c := Check{Name: "projective_plane", Info: true, H: f.H}
+	if f.IsThreshold() {
+		// Two distinct w-subsets of n nodes meet in max(0, 2w−n) to w−1
+		// nodes, and every value between occurs.
+		n, w := f.N, f.Threshold
+		if w >= n {
+			c.OK, c.Detail = true, "a single quorum"
+			return c
+		}
+		if lo := max(0, 2*w-n); lo == 1 && w-1 == 1 {
+			c.OK, c.Detail = true, "every two quorums meet in exactly one node"
+			return c
+		}
+		c.Detail = fmt.Sprintf("two quorums meet in %d to %d nodes", max(0, 2*w-n), w-1)
+		return c
+	}
+	m := len(f.Quorums)
+	if m < 2 {
+		c.OK, c.Detail = true, "fewer than two quorums"
+		return c
+	}
+	if pair == nil && !pairwiseOK {
+		p := pack(f.N, f.Quorums)
+		i, j, err := findPair(ctx, p, nil)
+		if err != nil {
+			undecided(&c, err)
+			return c
+		}
+		if i >= 0 {
+			pair = []int{i, j}
+		}
+	}
+	if pair != nil {
+		c.Witness = &Witness{Quorums: pair}
+		c.Detail = "two quorums do not meet"
+		return c
+	}
+	// Every pair meets; they all meet in exactly one node iff the pairs
+	// (quorum pair, common node) number exactly C(m, 2).
+	deg := f.Degrees()
+	var incidences int64
+	for _, d := range deg {
+		incidences += int64(d) * int64(d-1) / 2
+	}
+	if incidences == int64(m)*int64(m-1)/2 {
+		c.OK, c.Detail = true, "every two quorums meet in exactly one node"
+		return c
+	}
+	// Some pair meets twice: find the first.
+	holders := make([][]int32, f.N)
+	for i := range f.Quorums {
+		for v := range f.Quorums[i].All() {
+			holders[v] = append(holders[v], int32(i))
+		}
+	}
+	count := make([]int32, m)
+	for i := range f.Quorums {
+		j := -1
+		for v := range f.Quorums[i].All() {
+			for _, h := range holders[v] {
+				if int(h) > i {
+					count[h]++
+					if count[h] == 2 && (j < 0 || int(h) < j) {
+						j = int(h)
+					}
+				}
+			}
+		}
+		if j >= 0 {
+			var common set.Set
+			common.Intersect(&f.Quorums[i], &f.Quorums[j])
+			c.Witness = &Witness{Quorums: []int{i, j}, Nodes: common.Elements()}
+			c.Detail = fmt.Sprintf("two quorums meet in %d nodes", common.Len())
+			return c
+		}
+		clear(count)
+	}
+	// Unreachable: the count differs from C(m, 2), so some pair meets twice.
+	c.Detail = "quorums meet in more than one node"
+	return c
+}
