@@ -1,8 +1,13 @@
 package protocol
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -24,108 +29,59 @@ func owned(n int, owners []int, qs ...[]int) *set.Family {
 	return f
 }
 
-// Maekawa's Fig. 1(b), K = 3: S_1 = {1,2,3}, S_4 = {1,4,5}, ...
-func fig1b() *set.Family {
-	return owned(7, []int{1, 4, 6, 2, 5, 7, 3},
-		[]int{1, 2, 3}, []int{1, 4, 5}, []int{1, 6, 7}, []int{2, 4, 6},
-		[]int{2, 5, 7}, []int{3, 4, 7}, []int{3, 5, 6})
+// fig reads Maekawa's Fig. 1 sets for K = k (testdata/maekawa-fig1-kK.txt,
+// each S_i owned by node i), or another file of the repository's testdata.
+func fig(t testing.TB, k int) *set.Family {
+	t.Helper()
+	return readTestdata(t, "maekawa-fig1-k"+string(rune('0'+k))+".txt").Family
 }
 
-// Maekawa's Fig. 1(c) (and Fig. 2a), K = 4, N = 13.
-func fig1c() *set.Family {
-	return owned(13, []int{1, 5, 8, 11, 2, 6, 7, 10, 3, 9, 13, 4, 12},
-		[]int{1, 2, 3, 4}, []int{1, 5, 6, 7}, []int{1, 8, 9, 10}, []int{1, 11, 12, 13},
-		[]int{2, 5, 8, 11}, []int{2, 6, 9, 12}, []int{2, 7, 10, 13}, []int{3, 5, 10, 12},
-		[]int{3, 6, 8, 13}, []int{3, 7, 9, 11}, []int{4, 5, 9, 13}, []int{4, 6, 10, 11},
-		[]int{4, 7, 8, 12})
+func readTestdata(t testing.TB, name string) set.System {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := format.Detect(name)
+	s, err := format.ReadBytes(data, f, format.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
-// Maekawa's Section 7, Method 1, the degenerated sets for N = 5.
-func method1N5() *set.Family {
-	return owned(5, []int{1, 2, 3, 4, 5},
-		[]int{1, 2, 3}, []int{2, 4}, []int{3, 4, 5}, []int{1, 4, 5}, []int{2, 5})
-}
-
-// The triangle {{1,2},{2,3},{1,3}}: a coterie, and not a 2-arbiter.
+// triangle is {{1,2},{2,3},{1,3}} with no owners: a coterie, and no
+// 2-arbiter (its three quorums share nothing).
 func triangle(k int) *set.Family {
 	f := owned(3, nil, []int{1, 2}, []int{2, 3}, []int{1, 3})
 	f.K = k
 	return f
 }
 
-// pg returns the lines of PG(2,p), p prime, from homogeneous coordinates mod
-// p, each point owning a line through it.
-func pg(p int) *set.Family {
-	return planeOver(p, func(a, b [3]int) bool { return (a[0]*b[0]+a[1]*b[1]+a[2]*b[2])%p == 0 })
+// cut is Maekawa's Fig. 1(b) with node 6 taken out of S_3 = {3,5,6}: S_3 and
+// S_6 = {1,6,7} no longer meet.
+func cut() *set.Family {
+	return owned(7, []int{1, 4, 6, 2, 5, 7, 3},
+		[]int{1, 2, 3}, []int{1, 4, 5}, []int{1, 6, 7}, []int{2, 4, 6},
+		[]int{2, 5, 7}, []int{3, 4, 7}, []int{3, 5})
 }
 
-// planeOver returns the lines of the projective plane over a field of q
-// elements 0..q-1 in which point a lies on line b iff on(a, b): points and
-// lines are the normalized triples (first non-zero coordinate 1). Each point
-// owns a line through it: a perfect matching of the incidence graph, found
-// by augmenting paths.
-func planeOver(q int, on func(a, b [3]int) bool) *set.Family {
-	var pts [][3]int
-	for x := range q {
-		for y := range q {
-			for z := range q {
-				v := [3]int{x, y, z}
-				first := 0
-				for first < 3 && v[first] == 0 {
-					first++
-				}
-				if first < 3 && v[first] == 1 {
-					pts = append(pts, v)
-				}
-			}
-		}
+func plane(t testing.TB, q int) *set.Family {
+	t.Helper()
+	f, err := construct.ProjectivePlane(q)
+	if err != nil {
+		t.Fatal(err)
 	}
-	n := len(pts)
-	lines := make([][]int, n)
-	for l, a := range pts {
-		for i, b := range pts {
-			if on(b, a) {
-				lines[l] = append(lines[l], i)
-			}
-		}
-	}
-	match := make([]int, n) // match[l] = the point owning line l
-	for i := range match {
-		match[i] = -1
-	}
-	lineOf := make([][]int, n)
-	for l, pts := range lines {
-		for _, v := range pts {
-			lineOf[v] = append(lineOf[v], l)
-		}
-	}
-	var try func(v int, seen []bool) bool
-	try = func(v int, seen []bool) bool {
-		for _, l := range lineOf[v] {
-			if seen[l] {
-				continue
-			}
-			seen[l] = true
-			if match[l] < 0 || try(match[l], seen) {
-				match[l] = v
-				return true
-			}
-		}
-		return false
-	}
-	for v := range n {
-		if !try(v, make([]bool, n)) {
-			panic("no perfect matching")
-		}
-	}
-	f := set.NewFamily(n)
-	f.Kind = "fpp"
-	for l, pts := range lines {
-		s := set.New(n)
-		for _, v := range pts {
-			s.Add(v)
-		}
-		f.Add(s, match[l])
+	return f
+}
+
+// method1 is Maekawa's Method 1 with his own map (x ↦ x − (N′−N)) on his
+// Fig. 1 set for K = k: the systems of Table II.
+func method1(t testing.TB, n, k int) *set.Family {
+	t.Helper()
+	f, err := construct.Degenerate(context.Background(), fig(t, k), n, construct.MapPaper)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return f
 }
@@ -157,28 +113,29 @@ func mustSpec(t testing.TB, name string) Spec {
 	return s
 }
 
-// pg16 returns the lines of PG(2,16) (273 points, 17 per line) over GF(16) =
-// GF(2)[x]/(x⁴+x+1), owned as pg owns them. It stands in for the fpp
-// constructor in the benchmark.
-func pg16() *set.Family {
-	var exp [30]int
-	var log [16]int
-	v := 1
-	for i := range 15 {
-		exp[i], exp[i+15] = v, v
-		log[v] = i
-		v <<= 1
-		if v&16 != 0 {
-			v ^= 0b10011
-		}
+func run(t testing.TB, name string, sys *System, cfg Config) *Result {
+	t.Helper()
+	r, err := Simulate(context.Background(), mustSpec(t, name), sys, cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	mul := func(a, b int) int {
-		if a == 0 || b == 0 {
-			return 0
-		}
-		return exp[log[a]+log[b]]
-	}
-	return planeOver(16, func(a, b [3]int) bool {
-		return mul(a[0], b[0])^mul(a[1], b[1])^mul(a[2], b[2]) == 0
-	})
+	return r
 }
+
+func explore(t testing.TB, name string, sys *System, cfg ExploreConfig) *ExploreResult {
+	t.Helper()
+	r, err := Explore(context.Background(), mustSpec(t, name), sys, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+var (
+	light = Load{Kind: Light}
+	heavy = Load{Kind: Heavy}
+)
+
+func poisson(rate float64) Load { return Load{Kind: Poisson, Rate: rate} }
+
+func constDelay(d float64) *Dist { return &Dist{Kind: Const, A: d} }
