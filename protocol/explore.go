@@ -71,6 +71,10 @@ type Counterexample struct {
 	What  string       `json:"what"`
 	Steps []TraceEvent `json:"steps"`
 	Loop  int          `json:"loop,omitempty"`
+	// For a deadlock, the wait-for cycle at the end (1-based): Cycle[i]
+	// waits for member Via[i], whose permission Cycle[i+1] holds.
+	Cycle []int `json:"cycle,omitempty"`
+	Via   []int `json:"via,omitempty"`
 }
 
 // Transition kinds of the explorer, packed as kind<<28 | a<<16 | b.
@@ -552,6 +556,9 @@ search:
 		if res.Deadlock, err = e.replay(path(deadlockAt), 0, "deadlock: requests pending, no message in flight, nobody inside"); err != nil {
 			return nil, err
 		}
+		if err := e.cycle(res.Deadlock, path(deadlockAt)); err != nil {
+			return nil, err
+		}
 	}
 	if anomalyAt >= 0 {
 		res.AnomalyFree = false
@@ -669,6 +676,23 @@ func (e *explorer) replay(path []uint32, loop int, what string) (*Counterexample
 		}
 	}
 	return &Counterexample{What: what, Steps: log, Loop: loop}, nil
+}
+
+// cycle records the wait-for cycle at the end of a deadlock's path.
+func (e *explorer) cycle(c *Counterexample, path []uint32) error {
+	x, err := e.newNet()
+	if err != nil {
+		return err
+	}
+	for _, t := range path {
+		e.apply(x, t)
+	}
+	cyc, via, _ := waitCycle(x.p, x.phase)
+	for i := range cyc {
+		c.Cycle = append(c.Cycle, cyc[i]+1)
+		c.Via = append(c.Via, via[i]+1)
+	}
+	return nil
 }
 
 // findCycle returns the states of a cycle of the graph (succs of i are

@@ -22,6 +22,9 @@ type Config struct {
 	// CS is how long a node stays in the critical section; nil means
 	// const:1 (one mean message delay).
 	CS *Dist
+	// Progress, if not nil, is called now and then with the entries done
+	// and the entries asked for.
+	Progress func(done, total int)
 }
 
 // Defaults for Config's distributions.
@@ -68,6 +71,9 @@ type Result struct {
 	Throughput float64 `json:"throughput"`
 	Time       float64 `json:"time"`
 
+	// Paper is what the protocol's paper expects for this run's requests.
+	Paper Expectation `json:"paper"`
+
 	// MeanQuorum is the mean size of the quorums the entries used, and
 	// MeanRemote the mean number of their members other than the
 	// requester: 3·MeanRemote is Maekawa's light-demand count, 3·MeanQuorum
@@ -85,6 +91,43 @@ type Result struct {
 	KindCounts []int64 `json:"-"`
 	// PerNode counts the entries of each node.
 	PerNode []int `json:"-"`
+}
+
+// Expectation is a paper's message count per entry for a run: between Low
+// and High (equal when the paper gives an exact count), by Formula.
+type Expectation struct {
+	Formula string  `json:"formula"`
+	Low     float64 `json:"low"`
+	High    float64 `json:"high"`
+	Source  string  `json:"source"`
+}
+
+// expect returns what spec's paper says about the messages per entry of r,
+// whose requests used quorums of mean size r.MeanQuorum (r.MeanRemote
+// without the requester).
+func expect(spec Spec, load Load, r *Result) Expectation {
+	switch spec.Name {
+	case maekawaSpec.Name, maekawaFixedSpec.Name:
+		e := Expectation{Formula: "3(K−1)", Low: 3 * r.MeanRemote, High: 3 * r.MeanRemote, Source: "Maekawa, Section 8.1, Tables I and II"}
+		if load.Kind != Light {
+			e = Expectation{Formula: "3(K−1) to 5(K−1), about 4(K−1)", Low: 3 * r.MeanRemote, High: 5 * r.MeanRemote,
+				Source: "Maekawa, Section 8.2 (an estimate)"}
+		}
+		return e
+	case orderedSpec.Name:
+		return Expectation{Formula: "3|q|", Low: 3 * r.MeanQuorum, High: 3 * r.MeanQuorum, Source: "Kakugawa et al., Section 6.1"}
+	case hkSpec.Name:
+		hi := 3 * r.MeanQuorum
+		if r.Entries > 0 {
+			hi = float64(r.SumHKBound) / float64(r.Entries)
+		}
+		return Expectation{Formula: "3|q| without conflict, at most (3h+3)|q|", Low: 3 * r.MeanQuorum, High: hi,
+			Source: "Manabe and Tajima, Section 4.3"}
+	case ricartSpec.Name:
+		m := float64(2 * (r.N - 1))
+		return Expectation{Formula: "2(N−1)", Low: m, High: m, Source: "Ricart and Agrawala; Maekawa, Table I"}
+	}
+	return Expectation{}
 }
 
 // Violation is the first moment the units in use exceeded the limit.
@@ -528,6 +571,9 @@ func (s *sim) run() error {
 			if s.err != nil {
 				return s.err
 			}
+			if s.cfg.Progress != nil && s.focus == nil {
+				s.cfg.Progress(len(s.waits), s.cfg.Entries)
+			}
 		}
 		var m Message
 		s.t, m = s.q.pop()
@@ -753,6 +799,7 @@ func (s *sim) finish() {
 		if s.now > 0 {
 			r.Throughput = float64(done) / s.now
 		}
+		r.Paper = expect(s.spec, s.cfg.Load, r)
 		slices.Sort(s.waits)
 		r.MeanWait = stat.Mean(s.waits, nil)
 		r.P50Wait = stat.Quantile(0.5, stat.Empirical, s.waits, nil)

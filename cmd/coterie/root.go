@@ -68,6 +68,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newJoinCmd(s),
 		newDegenerateCmd(s),
 		newVerifyCmd(s),
+		newSimulateCmd(s),
 	)
 	return root
 }
