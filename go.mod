@@ -4,6 +4,7 @@ go 1.25.0
 
 require (
 	github.com/bits-and-blooms/bitset v1.29.0
+	github.com/crillab/gophersat v1.4.0
 	github.com/mattn/go-isatty v0.0.22
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/rogpeppe/go-internal v1.16.0

@@ -175,4 +175,3 @@ func TestGridArgs(t *testing.T) {
 		}
 	}
 }
-

@@ -1,21 +1,41 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/measure"
 	"github.com/coterie-dev/coterie/set"
 )
 
 type infoOptions struct {
-	in     inputOptions
-	asJSON bool
+	in       inputOptions
+	asJSON   bool
+	strategy bool
+	figures  figureOptions
+}
+
+// figureOptions control the figures that can take long: load (a linear
+// program) and resilience (a smallest transversal).
+type figureOptions struct {
+	budget       time.Duration
+	noLoad       bool
+	noResilience bool
+}
+
+func addFigureFlags(cmd *cobra.Command, o *figureOptions) {
+	cmd.Flags().DurationVar(&o.budget, "budget", 10*time.Second, "time allowed for each of load and resilience; a figure not found in time is left out with a note (0 = no limit)")
+	cmd.Flags().BoolVar(&o.noLoad, "no-load", false, "skip the load, capacity and network load")
+	cmd.Flags().BoolVar(&o.noResilience, "no-resilience", false, "skip the resilience")
 }
 
 func newInfoCmd(s *streams) *cobra.Command {
@@ -25,16 +45,24 @@ func newInfoCmd(s *streams) *cobra.Command {
 		Short: "Sizes, degrees, Maekawa's properties and messages per entry",
 		Long: `Describe a quorum system: number of nodes and quorums, quorum sizes and node
 degrees (min, mean, max), Maekawa's properties (b) every owner lies in its own
-quorum, (c) equal quorum size, (d) equal responsibility, and the messages per
+quorum, (c) equal quorum size, (d) equal responsibility, the messages per
 critical-section entry under light demand, 3·(mean quorum size − 1), as in
-Maekawa's Tables I and II. "-" reads standard input.`,
+Maekawa's Tables I and II, and what the papers' protocols cost; the load
+(Naor and Wool: the busiest node's access probability under the best
+strategy, exact as a fraction when proved), capacity = 1/load, network load
+(expected quorum size under that strategy), and resilience (the most node
+failures that always leave a live quorum), with the nodes whose failure
+stops every quorum. "-" reads standard input.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sys, err := readSystem(s, args[0], o.in)
 			if err != nil {
 				return err
 			}
-			rep := newInfoReport(sys)
+			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy)
+			if err != nil {
+				return err
+			}
 			return writeOutput(s, "", func(w io.Writer) error {
 				if o.asJSON {
 					return writeJSON(w, rep)
@@ -45,6 +73,8 @@ Maekawa's Tables I and II. "-" reads standard input.`,
 	}
 	addInputFlags(cmd, &o.in)
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&o.strategy, "strategy", false, "also print an optimal access strategy (the quorums' probabilities)")
+	addFigureFlags(cmd, &o.figures)
 	return cmd
 }
 
@@ -83,7 +113,39 @@ type familyInfo struct {
 	Degree           spread       `json:"degree"`
 	Maekawa          maekawaProps `json:"maekawa"`
 	MessagesPerEntry float64      `json:"messages_per_entry"`
-	messagesExact    *big.Rat
+	Messages         messagesInfo `json:"messages"`
+
+	Load              *float64        `json:"load,omitempty"`
+	LoadExact         string          `json:"load_exact,omitempty"`
+	LoadMethod        string          `json:"load_method,omitempty"`
+	Capacity          *float64        `json:"capacity,omitempty"`
+	CapacityExact     string          `json:"capacity_exact,omitempty"`
+	NetworkLoad       *float64        `json:"network_load,omitempty"`
+	Strategy          []strategyEntry `json:"strategy,omitempty"`
+	Resilience        *int            `json:"resilience,omitempty"`
+	ResilienceWitness []int           `json:"resilience_witness,omitempty"`
+	Notes             []string        `json:"notes,omitempty"`
+
+	messagesExact *big.Rat
+	resWitness    []int // 0-based
+	msgs          measure.Messages
+	loadExact     *big.Rat
+}
+
+// messagesInfo are the messages per entry of each protocol (see
+// measure.Messages).
+type messagesInfo struct {
+	MaekawaLight    float64  `json:"maekawa_light"`
+	MaekawaHeavyMax float64  `json:"maekawa_heavy_max"`
+	OrderedLocking  float64  `json:"ordered_locking"`
+	HKBest          *float64 `json:"hk_best,omitempty"`
+	HKWorst         *float64 `json:"hk_worst,omitempty"`
+}
+
+type strategyEntry struct {
+	Quorum int     `json:"quorum"` // 1-based position
+	Weight float64 `json:"weight"`
+	Exact  string  `json:"exact,omitempty"`
 }
 
 type infoReport struct {
@@ -113,22 +175,114 @@ func newFamilyInfo(f *set.Family) familyInfo {
 	}
 	fi.messagesExact = st.MessagesPerEntry()
 	fi.MessagesPerEntry = fl(fi.messagesExact)
+	fi.msgs = measure.MessagesOf(f)
+	fi.Messages = messagesInfo{
+		MaekawaLight:    fl(fi.msgs.MaekawaLight),
+		MaekawaHeavyMax: fl(fi.msgs.MaekawaHeavyMax),
+		OrderedLocking:  fl(fi.msgs.Ordered),
+	}
+	if fi.msgs.HKBest != nil {
+		b, w := fl(fi.msgs.HKBest), fl(fi.msgs.HKWorst)
+		fi.Messages.HKBest, fi.Messages.HKWorst = &b, &w
+	}
 	return fi
 }
 
-func newInfoReport(sys set.System) *infoReport {
+// measureFamily adds load, capacity, network load and resilience to fi,
+// each within the time budget; a figure that cannot be had is left out
+// with a note saying why and what to do.
+func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOptions, strategy bool) error {
+	within := func(fn func(context.Context) error) error {
+		if o.budget <= 0 {
+			return fn(ctx)
+		}
+		c, cancel := context.WithTimeout(ctx, o.budget)
+		defer cancel()
+		return fn(c)
+	}
+	// A figure that ran out of its own budget is a note; the user's
+	// --timeout or Ctrl-C stops the command.
+	stopped := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
+	if !o.noLoad {
+		err := within(func(c context.Context) error {
+			l, err := measure.LoadOf(c, f, measure.LoadOptions{})
+			if err != nil {
+				return err
+			}
+			fi.Load, fi.LoadMethod, fi.loadExact = &l.Value, l.Method, l.Exact
+			cv, ce := l.Capacity()
+			fi.Capacity, fi.NetworkLoad = &cv, &l.NetworkLoad
+			if l.Exact != nil {
+				fi.LoadExact, fi.CapacityExact = l.Exact.RatString(), ce.RatString()
+			}
+			if strategy {
+				for _, w := range l.Strategy {
+					e := strategyEntry{Quorum: w.Quorum + 1, Weight: w.W}
+					if w.Exact != nil {
+						e.Exact = w.Exact.RatString()
+					}
+					fi.Strategy = append(fi.Strategy, e)
+				}
+				if f.IsThreshold() {
+					fi.Notes = append(fi.Notes, "strategy: uniform over all quorums (every w-subset equally likely)")
+				}
+			}
+			return nil
+		})
+		switch {
+		case errors.Is(err, measure.ErrTooLarge):
+			fi.Notes = append(fi.Notes, "load: "+strings.TrimPrefix(err.Error(), "measure: ")+"; not computed")
+		case stopped(err):
+			fi.Notes = append(fi.Notes, fmt.Sprintf("load: not found within --budget %s; raise it, or 0 for no limit", o.budget))
+		case err != nil:
+			return err
+		}
+	}
+	if !o.noResilience {
+		err := within(func(c context.Context) error {
+			r, err := measure.ResilienceOf(c, f)
+			if err != nil {
+				return err
+			}
+			fi.Resilience = &r.F
+			if !f.IsThreshold() {
+				fi.resWitness = r.Witness.Elements()
+				for _, v := range fi.resWitness {
+					fi.ResilienceWitness = append(fi.ResilienceWitness, v+1)
+				}
+			}
+			return nil
+		})
+		switch {
+		case stopped(err):
+			fi.Notes = append(fi.Notes, fmt.Sprintf("resilience: not found within --budget %s; raise it, or 0 for no limit", o.budget))
+		case err != nil:
+			return err
+		}
+	}
+	return nil
+}
+
+func newInfoReport(ctx context.Context, sys set.System, o figureOptions, strategy bool) (*infoReport, error) {
 	rep := &infoReport{N: sys.N(), K: sys.K(), Kind: sys.Kind()}
 	if sys.HK != nil {
 		rep.Params = sys.HK.Params
 		for _, l := range sys.HK.Levels {
-			rep.Levels = append(rep.Levels, newFamilyInfo(l))
+			fi := newFamilyInfo(l)
+			if err := fi.measure(ctx, l, o, strategy); err != nil {
+				return nil, err
+			}
+			rep.Levels = append(rep.Levels, fi)
 		}
-		return rep
+		return rep, nil
 	}
 	rep.Params = sys.Family.Params
 	fi := newFamilyInfo(sys.Family)
+	if err := fi.measure(ctx, sys.Family, o, strategy); err != nil {
+		return nil, err
+	}
 	rep.familyInfo = &fi
-	return rep
+	return rep, nil
 }
 
 // decimal formats an exact rational briefly: "6", "4.8", "8.1428…".
@@ -193,7 +347,44 @@ func (rep *infoReport) table(w io.Writer, name string) error {
 			[]string{prefix + "(c) equal quorum size", yesNo(fi.Maekawa.EqualSize)},
 			[]string{prefix + "(d) equal responsibility", yesNo(fi.Maekawa.EqualResponsibility)},
 			[]string{prefix + "messages per entry (light demand)", decimal(fi.messagesExact)},
+			[]string{prefix + "  Maekawa, heavy demand (at most)", decimal(fi.msgs.MaekawaHeavyMax)},
+			[]string{prefix + "  ordered locking (Kakugawa et al.)", decimal(fi.msgs.Ordered)},
 		)
+		if fi.msgs.HKBest != nil {
+			rows = append(rows, []string{prefix + "  h-out-of-k (no conflict / worst)",
+				decimal(fi.msgs.HKBest) + " / " + decimal(fi.msgs.HKWorst)})
+		}
+		if fi.Load != nil {
+			load := decimal(new(big.Rat).SetFloat64(*fi.Load))
+			capacity := decimal(new(big.Rat).SetFloat64(*fi.Capacity))
+			if fi.loadExact != nil {
+				load = fi.LoadExact + " = " + decimal(fi.loadExact)
+				c := new(big.Rat).Inv(fi.loadExact)
+				capacity = fi.CapacityExact + " = " + decimal(c)
+			}
+			rows = append(rows,
+				[]string{prefix + "load (" + fi.LoadMethod + ")", load},
+				[]string{prefix + "capacity", capacity},
+				[]string{prefix + "network load", decimal(new(big.Rat).SetFloat64(*fi.NetworkLoad))},
+			)
+		}
+		if fi.Resilience != nil {
+			res := fmt.Sprint(*fi.Resilience)
+			if len(fi.ResilienceWitness) > 0 {
+				res += fmt.Sprintf(" (failing %s stops every quorum)", nodeList(fi.resWitness))
+			}
+			rows = append(rows, []string{prefix + "resilience", res})
+		}
+		for _, e := range fi.Strategy {
+			wt := decimal(new(big.Rat).SetFloat64(e.Weight))
+			if e.Exact != "" {
+				wt = e.Exact
+			}
+			rows = append(rows, []string{prefix + fmt.Sprintf("strategy: quorum %d", e.Quorum), wt})
+		}
+		for _, n := range fi.Notes {
+			rows = append(rows, []string{prefix + "note", n})
+		}
 	}
 	return renderTable(w, []string{"property", "value"}, rows)
 }

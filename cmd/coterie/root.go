@@ -65,9 +65,12 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newGenerateCmd(s),
 		newConvertCmd(s),
 		newInfoCmd(s),
+		newCompareCmd(s),
 		newJoinCmd(s),
 		newDegenerateCmd(s),
 		newVerifyCmd(s),
+		newDominationCmd(s),
+		newTransversalsCmd(s),
 		newSimulateCmd(s),
 	)
 	return root

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/verify"
+)
+
+type dominationOptions struct {
+	in       inputOptions
+	out      outputOptions
+	k        int
+	asJSON   bool
+	smallest bool
+	makeND   bool
+}
+
+func newDominationCmd(s *streams) *cobra.Command {
+	var o dominationOptions
+	cmd := &cobra.Command{
+		Use:   "domination FILE",
+		Short: "Decide whether a coterie or k-arbiter is dominated, with a witness",
+		Long: `Decide whether a coterie or k-arbiter is dominated: whether another one has
+a quorum inside every quorum of it, and so is at least as available. When it
+is, the witness is a set H of nodes that contains no quorum and meets every
+quorum (for k > 1, every intersection of k quorums): Kuo's Theorems 1 and 2,
+after Garcia-Molina and Barbara. Adding H as a quorum gives a better system.
+Threshold systems (every w-subset) are decided by formula: dominated iff
+(k+1)·w ≥ k·n + 2. The exit status is 0 whichever the verdict.
+
+  coterie domination plane.json
+  coterie domination plane.json --smallest --json
+  coterie domination grid.json --make-nd -o better.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDomination(cmd.Context(), s, args[0], &o, cmd.Flags().Changed("k"))
+		},
+	}
+	addInputFlags(cmd, &o.in)
+	cmd.Flags().IntVar(&o.k, "k", 1, "judge the system as a k-arbiter (default: the file's k)")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&o.smallest, "smallest", false, "find a witness of minimum size, proved minimum (slow for large systems)")
+	cmd.Flags().BoolVar(&o.makeND, "make-nd", false, "write a nondominated system that dominates this one to -o FILE")
+	addOutputFlags(cmd, &o.out)
+	return cmd
+}
+
+// dominationReport is the JSON report of CONTRACT.md.
+type dominationReport struct {
+	Nondominated bool  `json:"nondominated"`
+	K            int   `json:"k"`
+	Witness      []int `json:"witness,omitempty"`
+	Smallest     bool  `json:"smallest,omitempty"` // --smallest, dominated
+	// With --make-nd: the witnesses added and the written system's size.
+	Added   *int   `json:"added,omitempty"`
+	Quorums *int   `json:"quorums,omitempty"`
+	Output  string `json:"output,omitempty"`
+}
+
+func runDomination(ctx context.Context, s *streams, path string, o *dominationOptions, kSet bool) error {
+	if o.makeND && o.out.path == "" {
+		return usageErrorf("--make-nd writes a system: name it with -o FILE")
+	}
+	if !o.makeND && o.out.path != "" {
+		return usageErrorf("-o is for --make-nd")
+	}
+	if o.k < 1 {
+		return usageErrorf("--k must be at least 1, not %d", o.k)
+	}
+	sys, err := readSystem(s, path, o.in)
+	if err != nil {
+		return err
+	}
+	f, err := judgedFamily(sys, o.k, kSet)
+	if err != nil {
+		return err
+	}
+	if err := checkArbiter(ctx, f); err != nil {
+		return err
+	}
+	var r *domination.Result
+	if o.smallest {
+		r, err = domination.DecideSmallest(ctx, f)
+	} else {
+		r, err = domination.Decide(ctx, f)
+	}
+	if err != nil {
+		return err
+	}
+	rep := dominationReport{Nondominated: r.Nondominated, K: r.K, Smallest: o.smallest && r.Smallest}
+	if r.Witness != nil {
+		for v := range r.Witness.All() {
+			rep.Witness = append(rep.Witness, v+1)
+		}
+	}
+	if o.makeND {
+		if err := makeND(ctx, s, sys, f, o, &rep); err != nil {
+			return err
+		}
+	}
+	return writeOutput(s, "", func(w io.Writer) error {
+		if o.asJSON {
+			return rep.json(w)
+		}
+		return rep.text(w, displayName(path), f)
+	})
+}
+
+// judgedFamily returns the family to judge: the file's coterie or
+// k-arbiter, with k from --k when given.
+func judgedFamily(sys set.System, k int, kSet bool) (*set.Family, error) {
+	if sys.HK != nil {
+		return nil, usageErrorf("domination is defined for coteries and k-arbiters; this is an (h,k)-arbiter (Manabe and Tajima leave its domination open): convert one level to its own file to judge it")
+	}
+	f := sys.Family
+	if kSet {
+		f = f.Clone()
+		f.K = k
+	}
+	return f, nil
+}
+
+// makeND writes the nondominated system that dominates f to o.out.path.
+func makeND(ctx context.Context, s *streams, sys set.System, f *set.Family, o *dominationOptions, rep *dominationReport) error {
+	g := f
+	if f.IsThreshold() {
+		if rep.Nondominated {
+			g = f.Clone()
+		} else {
+			e := set.System{Family: f.Clone()}
+			if err := enumerateThresholds(&e, o.out.limit); err != nil {
+				return err
+			}
+			g = e.Family
+		}
+	}
+	added := 0
+	if !rep.Nondominated {
+		var err error
+		if g, added, err = domination.MakeND(ctx, g); err != nil {
+			return err
+		}
+		// Check the result from scratch: a k-arbiter, and nondominated.
+		if err := checkArbiter(ctx, g); err != nil {
+			return fmt.Errorf("internal error: the nondominated system fails verification: %w", err)
+		}
+		r, err := domination.Decide(ctx, g)
+		if err != nil {
+			return err
+		}
+		if !r.Nondominated {
+			return fmt.Errorf("internal error: the system built is still dominated")
+		}
+	}
+	out := set.System{Family: g}
+	ff, err := o.out.prepare(&out)
+	if err != nil {
+		return err
+	}
+	if err := writeSystem(s, o.out.path, out, ff, format.Options{Base: o.out.base}); err != nil {
+		return err
+	}
+	q := g.Len()
+	rep.Added, rep.Quorums, rep.Output = &added, &q, o.out.path
+	return nil
+}
+
+// json writes the report on one line, spaced as in CONTRACT.md:
+// {"nondominated": false, "k": 1, "witness": [1, 2, 5]}.
+func (rep *dominationReport) json(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"nondominated": %t, "k": %d`, rep.Nondominated, rep.K)
+	if rep.Witness != nil {
+		ids := make([]string, len(rep.Witness))
+		for i, v := range rep.Witness {
+			ids[i] = fmt.Sprint(v)
+		}
+		fmt.Fprintf(&b, `, "witness": [%s]`, strings.Join(ids, ", "))
+	}
+	if rep.Smallest {
+		b.WriteString(`, "smallest": true`)
+	}
+	if rep.Added != nil {
+		out, _ := jsonString(rep.Output)
+		fmt.Fprintf(&b, `, "added": %d, "quorums": %d, "output": %s`, *rep.Added, *rep.Quorums, out)
+	}
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func jsonString(s string) (string, error) {
+	b, err := json.Marshal(s)
+	return string(b), err
+}
+
+func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error {
+	what := "coterie"
+	if rep.K > 1 {
+		what = fmt.Sprintf("%d-arbiter", rep.K)
+	}
+	if rep.Nondominated {
+		fmt.Fprintf(w, "%s: nondominated %s: no set of nodes both contains no quorum and meets every %s\n",
+			name, what, meetWhat(rep.K))
+	} else {
+		kind := "a minimal witness"
+		if rep.Smallest {
+			kind = "a smallest witness (none is smaller, proved)"
+		}
+		ids := make([]string, len(rep.Witness))
+		for i, v := range rep.Witness {
+			ids[i] = f.Label(v - 1)
+		}
+		fmt.Fprintf(w, "%s: dominated %s\n", name, what)
+		fmt.Fprintf(w, "witness H = {%s}: %s of %d nodes that contains no quorum and meets every %s\n",
+			strings.Join(ids, ", "), kind, len(rep.Witness), meetWhat(rep.K))
+	}
+	if rep.Added != nil {
+		if *rep.Added == 0 {
+			fmt.Fprintf(w, "wrote %s unchanged (%d quorums): it is already nondominated\n", rep.Output, *rep.Quorums)
+		} else {
+			fmt.Fprintf(w, "wrote %s: %d quorums after adding %d witnesses; verified: a %s, nondominated\n",
+				rep.Output, *rep.Quorums, *rep.Added, what)
+		}
+	}
+	return nil
+}
+
+func meetWhat(k int) string {
+	if k == 1 {
+		return "quorum"
+	}
+	return fmt.Sprintf("intersection of %d quorums", k)
+}
+
+// checkArbiter refuses a system that is not a coterie (k-arbiter):
+// domination is defined only for those.
+func checkArbiter(ctx context.Context, f *set.Family) error {
+	if f.IsThreshold() {
+		if _, ok := domination.ThresholdDominated(f.N, f.Threshold, f.K); !ok {
+			return usageErrorf("all %d-subsets of %d nodes do not form a %s: some %d of them share no node ((k+1)·w must exceed k·n)",
+				f.Threshold, f.N, arbiterName(f.K), f.K+1)
+		}
+		return nil
+	}
+	ks, err := verify.FindDisjoint(ctx, f, f.K+1)
+	if err != nil {
+		return err
+	}
+	if ks != nil {
+		ids := make([]string, len(ks))
+		for i, q := range ks {
+			ids[i] = fmt.Sprint(q + 1)
+		}
+		return usageErrorf("not a %s: quorums %s share no node (see coterie verify); domination is defined only for %ss",
+			arbiterName(f.K), strings.Join(ids, ", "), arbiterName(f.K))
+	}
+	return nil
+}
+
+func arbiterName(k int) string {
+	if k == 1 {
+		return "coterie"
+	}
+	return fmt.Sprintf("%d-arbiter", k)
+}

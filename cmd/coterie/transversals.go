@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/set"
+)
+
+type transversalsOptions struct {
+	in     inputOptions
+	count  bool
+	asJSON bool
+}
+
+func newTransversalsCmd(s *streams) *cobra.Command {
+	var o transversalsOptions
+	cmd := &cobra.Command{
+		Use:   "transversals FILE",
+		Short: "List or count the minimal transversals (blocking sets)",
+		Long: `List the minimal transversals of a quorum system: the minimal sets of nodes
+that meet every quorum. If every node of one fails, no quorum is left; the
+smallest size, minus one, is the system's resilience. The listing streams one
+transversal per line (node ids, or labels, separated by spaces; with --json,
+one JSON array per line), in a fixed order; --count counts them by size on
+every core without listing. The algorithm is MMCS (Murakami and Uno, 2014).
+Threshold systems (every w-subset) have every (n−w+1)-subset as minimal
+transversal, counted by formula.
+
+  coterie transversals plane.json --count
+  coterie transversals grid.txt | head`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTransversals(cmd.Context(), s, args[0], &o)
+		},
+	}
+	addInputFlags(cmd, &o.in)
+	cmd.Flags().BoolVar(&o.count, "count", false, "count the minimal transversals by size instead of listing them")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON: one array per transversal, or with --count the contract's report")
+	return cmd
+}
+
+func runTransversals(ctx context.Context, s *streams, path string, o *transversalsOptions) error {
+	sys, err := readSystem(s, path, o.in)
+	if err != nil {
+		return err
+	}
+	if sys.HK != nil {
+		return usageErrorf("transversals takes one list of quorums; this is an (h,k)-arbiter: convert one level to its own file")
+	}
+	f := sys.Family
+	if o.count {
+		c, err := domination.CountTransversals(ctx, f)
+		if err != nil {
+			return err
+		}
+		return writeOutput(s, "", func(w io.Writer) error {
+			if o.asJSON {
+				b, err := transversalCount{c}.MarshalJSON()
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintf(w, "%s\n", b)
+				return err
+			}
+			return countText(w, displayName(path), c)
+		})
+	}
+	bw := bufio.NewWriterSize(s.out, 1<<16)
+	var line []byte
+	var werr error
+	err = domination.Transversals(ctx, f, func(t *set.Set) bool {
+		line = line[:0]
+		if o.asJSON {
+			line = append(line, '[')
+		}
+		first := true
+		for v := range t.All() {
+			if !first {
+				if o.asJSON {
+					line = append(line, ',', ' ')
+				} else {
+					line = append(line, ' ')
+				}
+			}
+			first = false
+			if o.asJSON || f.Labels == nil {
+				line = strconv.AppendInt(line, int64(v+1), 10)
+			} else {
+				line = append(line, f.Labels[v]...)
+			}
+		}
+		if o.asJSON {
+			line = append(line, ']')
+		}
+		line = append(line, '\n')
+		_, werr = bw.Write(line)
+		return werr == nil
+	})
+	if ferr := bw.Flush(); werr == nil {
+		werr = ferr
+	}
+	if err != nil {
+		return err
+	}
+	return werr
+}
+
+// transversalCount marshals as CONTRACT.md's report, with sizes in
+// increasing numeric order and counts as decimal strings.
+type transversalCount struct{ c *domination.TransversalCount }
+
+func (t transversalCount) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"count": %q, "by_size": {`, t.c.Total.String())
+	for i, size := range sortedSizes(t.c) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"%d": %q`, size, t.c.BySize[size].String())
+	}
+	fmt.Fprintf(&b, `}, "smallest": %d}`, t.c.Smallest)
+	return []byte(b.String()), nil
+}
+
+func sortedSizes(c *domination.TransversalCount) []int {
+	sizes := make([]int, 0, len(c.BySize))
+	for size := range c.BySize {
+		sizes = append(sizes, size)
+	}
+	slices.Sort(sizes)
+	return sizes
+}
+
+func countText(w io.Writer, name string, c *domination.TransversalCount) error {
+	fmt.Fprintf(w, "%s: %s minimal transversals", name, c.Total)
+	if c.Smallest >= 0 {
+		fmt.Fprintf(w, "; the smallest has %d nodes (resilience %d)", c.Smallest, c.Smallest-1)
+	}
+	fmt.Fprintln(w)
+	rows := [][]string{}
+	for _, size := range sortedSizes(c) {
+		rows = append(rows, []string{strconv.Itoa(size), c.BySize[size].String()})
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return renderTable(w, []string{"size", "minimal transversals"}, rows)
+}

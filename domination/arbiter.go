@@ -1,0 +1,164 @@
+package domination
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/verify"
+	"github.com/crillab/gophersat/solver"
+)
+
+// maxRounds bounds the rounds of the lazy P2 loop: each round adds at
+// least one new clause, so the loop ends anyway; the bound turns a runaway
+// into an error.
+const maxRounds = 1 << 20
+
+// lazyArbiter decides a k-arbiter (k > 1) by Kuo's Theorem 2: it returns a
+// set H with P1 and P2, or nil if there is none. extra, if not nil, is
+// called with the solver problem's clauses before each solve (for the
+// cardinality bound of DecideSmallest) and returns clauses to add.
+//
+// P1 gives a clause per quorum ("some node of Q is not in H"). Every quorum
+// is itself a k-wise intersection (take it k times), so "H meets Q" starts
+// the P2 clauses; the rest are added as candidates miss them.
+func lazyArbiter(ctx context.Context, f *set.Family, extra func(cnf [][]int) [][]int) (*set.Set, error) {
+	var cnf [][]int
+	for i := range f.Quorums {
+		var pos, neg []int
+		for v := range f.Quorums[i].All() {
+			pos = append(pos, v+1)
+			neg = append(neg, -(v + 1))
+		}
+		cnf = append(cnf, pos, neg)
+	}
+	nvars := f.N
+	if extra != nil {
+		add := extra(cnf)
+		cnf = append(cnf, add...)
+		nvars = maxVar(cnf)
+	}
+	s := solver.New(solver.ParseSliceNb(cnf, nvars))
+	for range maxRounds {
+		st, err := solve(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		if st == solver.Unsat {
+			return nil, nil
+		}
+		if st != solver.Sat {
+			return nil, fmt.Errorf("domination: the SAT solver gave no answer (status %v)", st)
+		}
+		h := set.New(f.N)
+		for v, in := range s.Model() {
+			if in && v < f.N {
+				h.Add(v)
+			}
+		}
+		ks, err := missedIntersection(ctx, f, h)
+		if err != nil {
+			return nil, err
+		}
+		if ks == nil {
+			return h, nil
+		}
+		// The intersection of quorums ks misses h: H must meet it.
+		var inter set.Set
+		inter.Copy(&f.Quorums[ks[0]])
+		for _, i := range ks[1:] {
+			inter.Intersect(&inter, &f.Quorums[i])
+		}
+		if inter.IsEmpty() {
+			// k quorums share no node: no H meets their intersection.
+			return nil, nil
+		}
+		clause := make([]int, 0, inter.Len())
+		for v := range inter.All() {
+			clause = append(clause, v+1)
+		}
+		s.AppendClause(solver.NewClause(lits(clause)))
+	}
+	return nil, fmt.Errorf("domination: no answer after %d rounds of the P2 loop", maxRounds)
+}
+
+func lits(xs []int) []solver.Lit {
+	out := make([]solver.Lit, len(xs))
+	for i, x := range xs {
+		out[i] = solver.IntToLit(int32(x))
+	}
+	return out
+}
+
+func maxVar(cnf [][]int) int {
+	m := 0
+	for _, c := range cnf {
+		for _, x := range c {
+			m = max(m, x, -x)
+		}
+	}
+	return m
+}
+
+// missedIntersection returns k quorums (0-based positions) whose
+// intersection h misses, or nil if h meets every k-wise intersection of f:
+// k quorums of {Q ∩ h} with an empty common intersection.
+func missedIntersection(ctx context.Context, f *set.Family, h *set.Set) ([]int, error) {
+	cut := set.NewFamily(f.N)
+	cut.Quorums = make([]set.Set, len(f.Quorums))
+	for i := range f.Quorums {
+		cut.Quorums[i].Intersect(&f.Quorums[i], h)
+	}
+	ks, err := verify.FindDisjoint(ctx, cut, f.K)
+	if err != nil {
+		return nil, fmt.Errorf("domination: %w", err)
+	}
+	return ks, nil
+}
+
+// shrinkArbiter drops nodes from the witness h while P2 still holds, in
+// increasing order, and returns an inclusion-minimal witness. Intersections
+// found on the way are remembered, so that most candidates are refused
+// without a search.
+func shrinkArbiter(ctx context.Context, f *set.Family, h *set.Set) (*set.Set, error) {
+	out := h.Clone()
+	var known []*set.Set
+	for v := range h.All() {
+		out.Remove(v)
+		ok := true
+		for _, in := range known {
+			if !set.Intersects(in, out) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			// Each quorum must keep a node of H (it is its own k-wise
+			// intersection); cheap, so check it before the search.
+			for i := range f.Quorums {
+				if !set.Intersects(&f.Quorums[i], out) {
+					ok = false
+					break
+				}
+			}
+		}
+		if ok {
+			ks, err := missedIntersection(ctx, f, out)
+			if err != nil {
+				return nil, err
+			}
+			if ks != nil {
+				ok = false
+				in := f.Quorums[ks[0]].Clone()
+				for _, i := range ks[1:] {
+					in.Intersect(in, &f.Quorums[i])
+				}
+				known = append(known, in)
+			}
+		}
+		if !ok {
+			out.Add(v)
+		}
+	}
+	return out, nil
+}

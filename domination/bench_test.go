@@ -1,0 +1,58 @@
+package domination
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/set"
+)
+
+// go test ./domination -run '^$' -bench 'Decide'
+func BenchmarkDecide(b *testing.B) {
+	for _, bb := range []struct {
+		name string
+		f    *set.Family
+	}{{"PG(2,31)", pg(b, 31)}, {"PG(2,64)", pg(b, 64)}, {"grid32x32", grid(32, 32)}} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := Decide(context.Background(), bb.f)
+				if err != nil || r.Nondominated {
+					b.Fatal(r, err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkDecideSmallest(b *testing.B) {
+	for _, q := range []int{3, 4, 5} {
+		f := pg(b, q)
+		b.Run(f.Kind+string(rune('0'+q)), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := DecideSmallest(context.Background(), f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// go test ./domination -run '^$' -bench 'DecideArbiter'
+func BenchmarkDecideArbiter(b *testing.B) {
+	for _, ak := range [][2]int{{3, 2}, {4, 2}, {3, 3}} {
+		f, err := construct.Cube(ak[0], ak[1], 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("cube a=%d k=%d", ak[0], ak[1]), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Decide(context.Background(), f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

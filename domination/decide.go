@@ -1,0 +1,297 @@
+package domination
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/coterie-dev/coterie/set"
+	"github.com/crillab/gophersat/solver"
+)
+
+// Result is the verdict of [Decide] on a coterie or k-arbiter.
+type Result struct {
+	// Nondominated reports that no coterie (k-arbiter) dominates the system.
+	Nondominated bool
+	// K is the k of the system judged (1 for a coterie).
+	K int
+	// Witness, when the system is dominated, is a set H of Kuo's Theorem 1
+	// (k = 1) or Theorem 2 (k > 1): it contains no quorum and meets every
+	// quorum (every intersection of k quorums). It is inclusion-minimal:
+	// no node can be dropped. Nil when the system is nondominated.
+	Witness *set.Set
+	// Smallest reports that no witness has fewer nodes than Witness (set by
+	// [DecideSmallest]).
+	Smallest bool
+	// ClosedForm reports that the verdict came from the threshold formula
+	// rather than a search.
+	ClosedForm bool
+}
+
+// Decide reports whether the coterie or k-arbiter f (k = f.K) is dominated,
+// and if so returns a minimal witness H (Kuo, JISE 2001, Theorems 1 and 2;
+// Garcia-Molina and Barbara, JACM 1985). f must be a coterie (k-arbiter):
+// every two (k+1) quorums intersect; package verify checks that. Quorums
+// that contain other quorums do not change the answer.
+//
+// For k = 1 the question is whether the quorum hypergraph is 2-colourable,
+// asked of a SAT solver: one variable per node (in H or not), and for each
+// quorum the clauses "some node in H" and "some node not in H". For k > 1,
+// P1 gives the second kind of clause and P2 one clause per k-wise
+// intersection, added lazily: solve, look for k quorums whose intersection
+// the candidate misses ([verify.FindDisjoint] on the quorums cut down to
+// H), add that intersection as a clause, repeat. A threshold family is
+// decided by the closed form of [ThresholdDominated], without enumeration.
+//
+// Every witness is shrunk to an inclusion-minimal one and checked with
+// [CheckWitness] before it is returned. The SAT search is exponential at
+// worst; ctx cancels it (the solver, which cannot be interrupted, finishes
+// its current call in the background).
+func Decide(ctx context.Context, f *set.Family) (*Result, error) {
+	if err := decidable(f); err != nil {
+		return nil, err
+	}
+	if f.IsThreshold() {
+		return thresholdResult(f), nil
+	}
+	var h *set.Set
+	var err error
+	if f.K == 1 {
+		h, err = colour(ctx, f)
+	} else {
+		h, err = lazyArbiter(ctx, f, nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if h == nil {
+		return &Result{Nondominated: true, K: f.K}, nil
+	}
+	if h, err = shrink(ctx, f, h); err != nil {
+		return nil, err
+	}
+	if err := CheckWitness(ctx, f, h); err != nil {
+		return nil, fmt.Errorf("domination: internal error: the solver's witness fails the check: %w", err)
+	}
+	return &Result{K: f.K, Witness: h}, nil
+}
+
+// decidable checks what Decide needs of f beyond the intersection property.
+func decidable(f *set.Family) error {
+	if err := f.Validate(); err != nil {
+		return fmt.Errorf("domination: %w", err)
+	}
+	if !f.IsThreshold() && len(f.Quorums) == 0 {
+		return errors.New("domination: the system has no quorums")
+	}
+	return nil
+}
+
+// ThresholdDominated reports whether the family of all w-subsets of n
+// nodes, as a k-arbiter, is dominated, and whether it is a k-arbiter at
+// all (every k+1 quorums meet iff (k+1)·w > k·n).
+//
+// It is dominated iff (k+1)·w ≥ k·n + 2. Proof: k quorums can leave out
+// disjoint sets of n−w nodes each, so the k-wise intersections are exactly
+// the sets of at least s = k·w − (k−1)·n nodes (when s ≥ 1; when s ≤ 0 some
+// k quorums share no node, P2 fails for every H, and the system is
+// nondominated). H meets all of them iff |H| ≥ n − s + 1, and contains no
+// quorum iff |H| ≤ w − 1; both hold for some H iff n − s + 1 ≤ w − 1, which
+// is (k+1)·w ≥ k·n + 2 (and then s ≥ 1 follows). For k = 1 this is the
+// classical 2w ≥ n + 2: majority of an odd n is nondominated, of an even n
+// dominated. Manabe's uniform k-arbiter, w = ⌊kn/(k+1)⌋ + 1, is thus
+// nondominated iff n ≡ 1 (mod k+1).
+func ThresholdDominated(n, w, k int) (dominated, arbiter bool) {
+	arbiter = w >= 1 && w <= n && (k+1)*w > k*n
+	return arbiter && (k+1)*w >= k*n+2, arbiter
+}
+
+// thresholdWitness returns the smallest witness of a dominated threshold
+// family: n − s + 1 nodes, s = k·w − (k−1)·n.
+func thresholdWitness(n, w, k int) *set.Set {
+	s := k*w - (k-1)*n
+	h := set.New(n)
+	for v := range n - s + 1 {
+		h.Add(v)
+	}
+	return h
+}
+
+func thresholdResult(f *set.Family) *Result {
+	dom, _ := ThresholdDominated(f.N, f.Threshold, f.K)
+	if !dom {
+		return &Result{Nondominated: true, K: f.K, ClosedForm: true}
+	}
+	// Every minimal witness has the same size: it is also the smallest.
+	return &Result{K: f.K, Witness: thresholdWitness(f.N, f.Threshold, f.K), Smallest: true, ClosedForm: true}
+}
+
+// solve runs s until it answers or ctx is done. gophersat cannot be
+// interrupted: on cancellation the call goes on in the background until it
+// finishes, and solve returns ctx.Err() at once. A panic inside the solver
+// (gophersat v1.4.0 has been seen to index out of range in clause learning
+// on long UNSAT searches) becomes an error.
+func solve(ctx context.Context, s *solver.Solver) (solver.Status, error) {
+	if err := ctx.Err(); err != nil {
+		return solver.Indet, err
+	}
+	type answer struct {
+		st  solver.Status
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- answer{solver.Indet, fmt.Errorf("domination: the SAT solver failed: %v", r)}
+			}
+		}()
+		done <- answer{st: s.Solve()}
+	}()
+	select {
+	case a := <-done:
+		return a.st, a.err
+	case <-ctx.Done():
+		return solver.Indet, ctx.Err()
+	}
+}
+
+// colour decides a coterie: it returns a set H such that H and its
+// complement both meet every quorum, or nil if there is none.
+func colour(ctx context.Context, f *set.Family) (*set.Set, error) {
+	total := 0
+	for i := range f.Quorums {
+		total += 2 * f.Quorums[i].Len()
+	}
+	// One backing array for every clause.
+	buf := make([]int, 0, total)
+	cnf := make([][]int, 0, 2*len(f.Quorums))
+	for i := range f.Quorums {
+		start := len(buf)
+		for v := range f.Quorums[i].All() {
+			buf = append(buf, v+1)
+		}
+		mid := len(buf)
+		for _, x := range buf[start:mid] {
+			buf = append(buf, -x)
+		}
+		cnf = append(cnf, buf[start:mid:mid], buf[mid:len(buf):len(buf)])
+	}
+	s := solver.New(solver.ParseSliceNb(cnf, f.N))
+	st, err := solve(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if st == solver.Unsat {
+		return nil, nil
+	}
+	if st != solver.Sat {
+		return nil, fmt.Errorf("domination: the SAT solver gave no answer (status %v)", st)
+	}
+	h := set.New(f.N)
+	for v, in := range s.Model() {
+		if in && v < f.N {
+			h.Add(v)
+		}
+	}
+	return h, nil
+}
+
+// CheckWitness checks, independently of the search that found it, that h
+// is a witness of Kuo's Theorem 1 or 2 for f: h contains no quorum (R1, P1)
+// and meets every quorum (R2) or, for k > 1, every intersection of k
+// quorums (P2, through [verify.FindDisjoint] on the quorums cut down to h).
+// It returns nil or an error naming the quorums that fail (1-based).
+func CheckWitness(ctx context.Context, f *set.Family, h *set.Set) error {
+	if f.IsThreshold() {
+		n, w, k := f.N, f.Threshold, f.K
+		c := 0
+		for v := range h.All() {
+			if v >= n {
+				return fmt.Errorf("node %d is outside 1..%d", v+1, n)
+			}
+			c++
+		}
+		if c >= w {
+			return fmt.Errorf("it has %d nodes and so contains a quorum (all %d-subsets)", c, w)
+		}
+		if s := k*w - (k-1)*n; n-c >= s {
+			if k == 1 {
+				return fmt.Errorf("it misses %d nodes, enough for a quorum", n-c)
+			}
+			return fmt.Errorf("it misses %d nodes, enough for the intersection of %d quorums", n-c, k)
+		}
+		return nil
+	}
+	if m, ok := h.Max(); ok && m >= f.N {
+		return fmt.Errorf("node %d is outside 1..%d", m+1, f.N)
+	}
+	for i := range f.Quorums {
+		q := &f.Quorums[i]
+		if set.Subset(q, h) {
+			return fmt.Errorf("it contains quorum %d", i+1)
+		}
+		if !set.Intersects(q, h) {
+			return fmt.Errorf("it misses quorum %d", i+1)
+		}
+	}
+	if f.K == 1 {
+		return nil
+	}
+	ks, err := missedIntersection(ctx, f, h)
+	if err != nil {
+		return err
+	}
+	if ks != nil {
+		return fmt.Errorf("it misses the intersection of quorums %s", oneBased(ks))
+	}
+	return nil
+}
+
+func oneBased(xs []int) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprint(x + 1)
+	}
+	return s
+}
+
+// shrink drops nodes from the witness h while it stays one, in increasing
+// order, and returns an inclusion-minimal witness. Dropping nodes never
+// makes h contain a quorum, so only R2 (P2) needs watching: for k = 1 a node
+// may go when every quorum through it keeps another node of h.
+func shrink(ctx context.Context, f *set.Family, h *set.Set) (*set.Set, error) {
+	if f.K > 1 {
+		return shrinkArbiter(ctx, f, h)
+	}
+	count := make([]int, len(f.Quorums))
+	through := make([][]int, f.N)
+	for i := range f.Quorums {
+		for v := range f.Quorums[i].All() {
+			if h.Has(v) {
+				count[i]++
+				through[v] = append(through[v], i)
+			}
+		}
+	}
+	out := h.Clone()
+	for v := range h.All() {
+		ok := true
+		for _, i := range through[v] {
+			if count[i] < 2 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out.Remove(v)
+			for _, i := range through[v] {
+				count[i]--
+			}
+		}
+	}
+	return out, nil
+}

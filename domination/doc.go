@@ -1,0 +1,26 @@
+// Package domination decides whether a coterie or k-arbiter is dominated,
+// with a witness, and works with its transversals (blocking sets).
+//
+// A coterie C is dominated by another coterie D when D ≠ C and every quorum
+// of C contains a quorum of D (Garcia-Molina and Barbara, JACM 32(4),
+// 1985). Kuo ("k-Arbiter join operation", JISE 2001, Theorems 1 and 2,
+// after Manabe et al.) states the test used here: a k-arbiter C is dominated
+// iff some set H of nodes contains no quorum of C (P1) and meets every
+// intersection of k quorums of C (P2); for k = 1 this says H and its
+// complement both meet every quorum, that is, the quorum hypergraph is
+// 2-colourable. Such an H is the witness: adding H to C and dropping the
+// quorums that contain it gives a k-arbiter that dominates C.
+//
+// [Decide] answers with a SAT solver (github.com/crillab/gophersat), adding
+// the k-wise intersections of P2 lazily for k > 1; every witness is shrunk
+// to an inclusion-minimal one and checked by [CheckWitness] before it is
+// returned. Threshold systems (all w-subsets of n nodes) are decided by
+// closed form: dominated iff (k+1)·w ≥ k·n + 2. [MakeND] replaces a
+// dominated system by a nondominated one that dominates it.
+//
+// [Transversals] lists the minimal transversals with the MMCS algorithm of
+// Murakami and Uno, [CountTransversals] counts them on every core, and
+// [MinTransversal] finds a smallest one (resilience + 1).
+//
+// Nodes are 0-based here, as everywhere in Go code.
+package domination

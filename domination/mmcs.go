@@ -1,0 +1,477 @@
+package domination
+
+import (
+	"context"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// This file holds the minimal-transversal search of Murakami and Uno
+// (MMCS, "Efficient algorithms for dualizing large-scale hypergraphs",
+// Discrete Applied Mathematics 170, 2014): grow a set S one vertex at a time,
+// always branching on the uncovered edge F with the fewest candidate
+// vertices, and keep every vertex of S critical (the only vertex of S on some
+// edge), so that every leaf with no uncovered edge is a minimal transversal
+// and each is reached exactly once. For F = {v1, ..., vr} ∩ CAND the branch of
+// vi may still use v1..v(i-1) later but not v(i+1)..vr, which makes the
+// branches disjoint.
+//
+// Two engines implement it: one over single machine words (at most 64
+// vertices and 64 edges: every set is a uint64) and one over word vectors.
+// Neither allocates inside the recursion.
+
+// ctxEvery is how many search nodes pass between checks of the context.
+const ctxEvery = 1 << 16
+
+// mmcsEngine runs the search from a loaded state.
+type mmcsEngine interface {
+	// load replays S from the root with candidates cand; it reports false
+	// if some vertex of S is not critical (which a task never has).
+	load(s []int, cand []uint64) bool
+	// run searches below the loaded state.
+	run()
+	stats() *mmcsOut
+}
+
+// mmcsOut is what an engine reports: a visitor for each minimal
+// transversal (or nil), counts by size, and the stop reason.
+type mmcsOut struct {
+	ctx    context.Context
+	visit  func(s []int) bool // nil when only counting
+	counts []uint64           // counts[i]: transversals of size i
+	nodes  uint64
+	err    error // ctx.Err() once cancelled
+	stop   bool  // visit asked to stop, or cancelled
+}
+
+func (o *mmcsOut) leaf(s []int) {
+	o.counts[len(s)]++
+	if o.visit != nil && !o.visit(s) {
+		o.stop = true
+	}
+}
+
+func (o *mmcsOut) tick() {
+	o.nodes++
+	if o.nodes%ctxEvery == 0 {
+		if err := o.ctx.Err(); err != nil {
+			o.err, o.stop = err, true
+		}
+	}
+}
+
+// --- single-word engine -------------------------------------------------
+
+type mmcs1 struct {
+	edges []uint64 // edges[e]: vertices of edge e
+	inc   []uint64 // inc[v]: edges containing v
+	cand  uint64
+	uncov uint64 // after load: the edges S leaves uncovered
+	s     []int
+	crit  []uint64 // layer d (crit of S[0..d-1]) at offset d(d-1)/2
+	out   mmcsOut
+}
+
+func newMMCS1(h *hyper, out mmcsOut) *mmcs1 {
+	e := &mmcs1{edges: make([]uint64, h.m), inc: make([]uint64, h.n), out: out}
+	for i := range h.m {
+		e.edges[i] = h.edges[i]
+	}
+	for v := range h.n {
+		e.inc[v] = h.inc[v]
+	}
+	e.s = make([]int, 0, h.n+1)
+	e.crit = make([]uint64, (h.n+2)*(h.n+1)/2)
+	e.out.counts = make([]uint64, h.n+1)
+	return e
+}
+
+func (e *mmcs1) stats() *mmcsOut { return &e.out }
+
+func layer1(d int) int { return d * (d - 1) / 2 }
+
+func allEdges1(m int) uint64 {
+	if m == 64 {
+		return ^uint64(0)
+	}
+	return 1<<m - 1
+}
+
+func (e *mmcs1) load(s []int, cand []uint64) bool {
+	e.s = e.s[:0]
+	e.cand = cand[0]
+	e.uncov = allEdges1(len(e.edges))
+	for _, v := range s {
+		if !e.push(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// push adds v to S at depth len(S), updating uncov and crit; it reports
+// whether every vertex of S stays critical. uncov is kept in e for load
+// only; run passes it down the recursion.
+func (e *mmcs1) push(v int) bool {
+	d := len(e.s)
+	sv := e.inc[v]
+	prev, next := e.crit[layer1(d):layer1(d+1)], e.crit[layer1(d+1):layer1(d+2)]
+	ok := true
+	for j, c := range prev {
+		c &^= sv
+		next[j] = c
+		if c == 0 {
+			ok = false
+		}
+	}
+	next[d] = e.uncov & sv
+	if next[d] == 0 {
+		ok = false
+	}
+	e.uncov &^= sv
+	e.s = append(e.s, v)
+	return ok
+}
+
+func (e *mmcs1) run() { e.rec(len(e.s), e.uncov) }
+
+func (e *mmcs1) rec(d int, uncov uint64) {
+	e.out.tick()
+	if e.out.stop {
+		return
+	}
+	if uncov == 0 {
+		e.out.leaf(e.s)
+		return
+	}
+	best, bestC := uint64(0), 65
+	for u := uncov; u != 0; u &= u - 1 {
+		c := e.edges[bits.TrailingZeros64(u)] & e.cand
+		n := bits.OnesCount64(c)
+		if n < bestC {
+			best, bestC = c, n
+			if n <= 1 {
+				break
+			}
+		}
+	}
+	if bestC == 0 {
+		return
+	}
+	e.cand &^= best
+	prev, next := e.crit[layer1(d):layer1(d+1)], e.crit[layer1(d+1):layer1(d+2)]
+	for c := best; c != 0; c &= c - 1 {
+		v := bits.TrailingZeros64(c)
+		sv := e.inc[v]
+		ok := true
+		for j, x := range prev {
+			x &^= sv
+			if x == 0 {
+				ok = false
+				break
+			}
+			next[j] = x
+		}
+		if ok {
+			next[d] = uncov & sv
+			e.s = append(e.s, v)
+			e.rec(d+1, uncov&^sv)
+			e.s = e.s[:d]
+			if e.out.stop {
+				e.cand |= best
+				return
+			}
+		}
+		e.cand |= 1 << v
+	}
+}
+
+// --- word-vector engine -------------------------------------------------
+
+type mmcsN struct {
+	h      *hyper
+	cand   []uint64
+	s      []int
+	uncov  [][]uint64 // uncov[d]: edges S[0..d-1] leaves uncovered
+	crit   [][]uint64 // crit[d]: crit of S[0..d-1], mw words each
+	branch [][]uint64 // branch[d]: the candidates of the edge chosen at depth d
+	out    mmcsOut
+}
+
+func newMMCSN(h *hyper, out mmcsOut) *mmcsN {
+	e := &mmcsN{h: h, cand: make([]uint64, h.nw), out: out}
+	e.s = make([]int, 0, h.n+1)
+	e.out.counts = make([]uint64, h.n+1)
+	e.grow(0)
+	return e
+}
+
+func (e *mmcsN) stats() *mmcsOut { return &e.out }
+
+// grow makes sure layers 0..d exist. Layers are allocated once, the first
+// time the search gets that deep.
+func (e *mmcsN) grow(d int) {
+	for len(e.uncov) <= d {
+		l := len(e.uncov)
+		e.uncov = append(e.uncov, make([]uint64, e.h.mw))
+		e.crit = append(e.crit, make([]uint64, l*e.h.mw))
+		e.branch = append(e.branch, make([]uint64, e.h.nw))
+	}
+}
+
+func (e *mmcsN) load(s []int, cand []uint64) bool {
+	e.s = e.s[:0]
+	copy(e.cand, cand)
+	fill(e.uncov[0], e.h.m)
+	for _, v := range s {
+		if !e.push(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// push adds v to S and builds layer len(S); it reports whether every vertex
+// of S stays critical.
+func (e *mmcsN) push(v int) bool {
+	d, mw := len(e.s), e.h.mw
+	e.grow(d + 1)
+	sv := e.h.star(v)
+	prev, next := e.crit[d], e.crit[d+1]
+	ok := true
+	for j := range d {
+		p, q := prev[j*mw:(j+1)*mw], next[j*mw:(j+1)*mw]
+		var any uint64
+		for i := range mw {
+			q[i] = p[i] &^ sv[i]
+			any |= q[i]
+		}
+		if any == 0 {
+			ok = false
+		}
+	}
+	u, nu, c := e.uncov[d], e.uncov[d+1], next[d*mw:(d+1)*mw]
+	var any uint64
+	for i := range mw {
+		c[i] = u[i] & sv[i]
+		nu[i] = u[i] &^ sv[i]
+		any |= c[i]
+	}
+	e.s = append(e.s, v)
+	return ok && any != 0
+}
+
+func (e *mmcsN) run() { e.rec(len(e.s)) }
+
+func (e *mmcsN) rec(d int) {
+	e.out.tick()
+	if e.out.stop {
+		return
+	}
+	h := e.h
+	nw, mw := h.nw, h.mw
+	uncov := e.uncov[d]
+	if isZero(uncov) {
+		e.out.leaf(e.s)
+		return
+	}
+	e.grow(d + 1)
+	best, bestC := -1, h.n+1
+scan:
+	for i, w := range uncov {
+		for ; w != 0; w &= w - 1 {
+			f := i*64 + bits.TrailingZeros64(w)
+			fe := h.edges[f*nw : (f+1)*nw]
+			n := 0
+			for j, x := range fe {
+				n += bits.OnesCount64(x & e.cand[j])
+			}
+			if n < bestC {
+				best, bestC = f, n
+				if n <= 1 {
+					break scan
+				}
+			}
+		}
+	}
+	if bestC == 0 {
+		return
+	}
+	br := e.branch[d]
+	fe := h.edges[best*nw : (best+1)*nw]
+	for j := range nw {
+		br[j] = fe[j] & e.cand[j]
+		e.cand[j] &^= br[j]
+	}
+	prev, next := e.crit[d], e.crit[d+1]
+	nu := e.uncov[d+1]
+	for i, w := range br {
+		for ; w != 0; w &= w - 1 {
+			v := i*64 + bits.TrailingZeros64(w)
+			sv := h.inc[v*mw : (v+1)*mw]
+			ok := true
+			for j := range d {
+				p, q := prev[j*mw:(j+1)*mw], next[j*mw:(j+1)*mw]
+				var any uint64
+				for k := range mw {
+					q[k] = p[k] &^ sv[k]
+					any |= q[k]
+				}
+				if any == 0 {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				c := next[d*mw : (d+1)*mw]
+				for k := range mw {
+					c[k] = uncov[k] & sv[k]
+					nu[k] = uncov[k] &^ sv[k]
+				}
+				e.s = append(e.s, v)
+				e.rec(d + 1)
+				e.s = e.s[:d]
+				if e.out.stop {
+					for j := range nw {
+						e.cand[j] |= br[j]
+					}
+					return
+				}
+			}
+			setBit(e.cand, v)
+		}
+	}
+}
+
+// --- driver ---------------------------------------------------------------
+
+// mmcsTask is a subtree of the search: S and its candidates.
+type mmcsTask struct {
+	s    []int
+	cand []uint64
+}
+
+func newEngine(h *hyper, out mmcsOut, wide bool) mmcsEngine {
+	if !wide && h.n <= 64 && h.m <= 64 {
+		return newMMCS1(h, out)
+	}
+	return newMMCSN(h, out)
+}
+
+// children expands t by one step of the search, in search order. A task
+// with no uncovered edge (a leaf) is returned as it is.
+func (h *hyper) children(t mmcsTask, scratch *mmcsN) []mmcsTask {
+	scratch.load(t.s, t.cand)
+	d := len(t.s)
+	if isZero(scratch.uncov[d]) {
+		return []mmcsTask{t}
+	}
+	best, bestC := -1, h.n+1
+	for f := range h.m {
+		if !hasBit(scratch.uncov[d], f) {
+			continue
+		}
+		n := 0
+		for j, x := range h.edge(f) {
+			n += bits.OnesCount64(x & t.cand[j])
+		}
+		if n < bestC {
+			best, bestC = f, n
+		}
+	}
+	cand := slices.Clone(t.cand)
+	br := make([]uint64, h.nw)
+	for j, x := range h.edge(best) {
+		br[j] = x & cand[j]
+		cand[j] &^= br[j]
+	}
+	var out []mmcsTask
+	for v := range h.n {
+		if !hasBit(br, v) {
+			continue
+		}
+		s := append(slices.Clone(t.s), v)
+		if scratch.load(s, cand) {
+			out = append(out, mmcsTask{s: s, cand: slices.Clone(cand)})
+		}
+		setBit(cand, v)
+	}
+	return out
+}
+
+// mmcsSearch runs the search over h. With visit nil it counts on every
+// core, splitting the tree into subtrees; with visit set it runs on one
+// core in a fixed order and calls visit with S (in insertion order, reused)
+// for each minimal transversal until visit returns false. wide forces the
+// word-vector engine (for tests). It returns the counts by size.
+func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, wide bool) ([]uint64, error) {
+	root := mmcsTask{cand: make([]uint64, h.nw)}
+	fill(root.cand, h.n)
+	workers := runtime.GOMAXPROCS(0)
+	if visit != nil || workers == 1 {
+		e := newEngine(h, mmcsOut{ctx: ctx, visit: visit}, wide)
+		e.load(root.s, root.cand)
+		e.run()
+		st := e.stats()
+		return st.counts, st.err
+	}
+	// Split the top of the tree into enough subtrees to keep every core
+	// busy however unevenly they are sized.
+	scratch := newMMCSN(h, mmcsOut{ctx: ctx})
+	tasks := []mmcsTask{root}
+	for len(tasks) < 64*workers {
+		var next []mmcsTask
+		grew := false
+		for _, t := range tasks {
+			c := h.children(t, scratch)
+			if len(c) != 1 || len(c[0].s) != len(t.s) {
+				grew = true
+			}
+			next = append(next, c...)
+		}
+		tasks = next
+		if !grew || len(tasks) == 0 {
+			break
+		}
+	}
+	counts := make([]uint64, h.n+1)
+	var mu sync.Mutex
+	var firstErr error
+	var nextTask atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := newEngine(h, mmcsOut{ctx: ctx}, wide)
+			for {
+				i := int(nextTask.Add(1) - 1)
+				if i >= len(tasks) || ctx.Err() != nil {
+					break
+				}
+				e.load(tasks[i].s, tasks[i].cand)
+				e.run()
+				if e.stats().stop {
+					break
+				}
+			}
+			st := e.stats()
+			mu.Lock()
+			defer mu.Unlock()
+			for i, c := range st.counts {
+				counts[i] += c
+			}
+			if st.err != nil && firstErr == nil {
+				firstErr = st.err
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	return counts, firstErr
+}

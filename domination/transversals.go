@@ -1,0 +1,129 @@
+package domination
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// Transversals calls yield with each minimal transversal of f (each
+// inclusion-minimal set of nodes that meets every quorum: the minimal
+// blocking sets) until yield returns false. The order is fixed: the same
+// family gives the same sequence. yield must not keep t, which is reused.
+//
+// It runs the MMCS algorithm of Murakami and Uno (Discrete Applied
+// Mathematics 170, 2014) on one core: output-polynomial in practice, with
+// no allocation per transversal. For a threshold family (all w-subsets)
+// the minimal transversals are the (n−w+1)-subsets, listed
+// lexicographically. ctx cancels the listing.
+func Transversals(ctx context.Context, f *set.Family, yield func(t *set.Set) bool) error {
+	if err := checkTransversable(f); err != nil {
+		return err
+	}
+	t := set.New(f.N)
+	if f.IsThreshold() {
+		return combinations(ctx, f.N, f.N-f.Threshold+1, func(c []int) bool {
+			t.Clear()
+			for _, v := range c {
+				t.Add(v)
+			}
+			return yield(t)
+		})
+	}
+	_, err := mmcsSearch(ctx, newHyper(f), func(s []int) bool {
+		t.Clear()
+		for _, v := range s {
+			t.Add(v)
+		}
+		return yield(t)
+	}, false)
+	return err
+}
+
+// TransversalCount is what [CountTransversals] returns.
+type TransversalCount struct {
+	// Total is the number of minimal transversals.
+	Total *big.Int
+	// BySize maps a size to the number of minimal transversals of that
+	// size; sizes with none are absent.
+	BySize map[int]*big.Int
+	// Smallest is the size of the smallest minimal transversal (the
+	// resilience plus one), or -1 if there is none.
+	Smallest int
+}
+
+// CountTransversals counts the minimal transversals of f by size, with
+// MMCS on every core (the top of the search tree is cut into subtrees that
+// the cores take in turn). A threshold family is counted by closed form:
+// C(n, n−w+1), all of size n−w+1. ctx cancels the count.
+func CountTransversals(ctx context.Context, f *set.Family) (*TransversalCount, error) {
+	if err := checkTransversable(f); err != nil {
+		return nil, err
+	}
+	c := &TransversalCount{Total: new(big.Int), BySize: map[int]*big.Int{}, Smallest: -1}
+	if f.IsThreshold() {
+		size := f.N - f.Threshold + 1
+		c.Total.Binomial(int64(f.N), int64(size))
+		c.BySize[size] = new(big.Int).Set(c.Total)
+		c.Smallest = size
+		return c, nil
+	}
+	counts, err := mmcsSearch(ctx, newHyper(f), nil, false)
+	if err != nil {
+		return nil, err
+	}
+	for size, k := range counts {
+		if k == 0 {
+			continue
+		}
+		b := new(big.Int).SetUint64(k)
+		c.BySize[size] = b
+		c.Total.Add(c.Total, b)
+		if c.Smallest < 0 {
+			c.Smallest = size
+		}
+	}
+	return c, nil
+}
+
+func checkTransversable(f *set.Family) error {
+	if err := f.Validate(); err != nil {
+		return fmt.Errorf("domination: %w", err)
+	}
+	return nil
+}
+
+// combinations calls yield with each r-subset of 0..n-1 in lexicographic
+// order until it returns false.
+func combinations(ctx context.Context, n, r int, yield func([]int) bool) error {
+	if r < 0 || r > n {
+		return nil
+	}
+	c := make([]int, r)
+	for i := range c {
+		c[i] = i
+	}
+	for count := 0; ; count++ {
+		if count%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if !yield(c) {
+			return nil
+		}
+		i := r - 1
+		for i >= 0 && c[i] == n-r+i {
+			i--
+		}
+		if i < 0 {
+			return nil
+		}
+		c[i]++
+		for j := i + 1; j < r; j++ {
+			c[j] = c[j-1] + 1
+		}
+	}
+}

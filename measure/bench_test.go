@@ -1,0 +1,82 @@
+package measure
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/set"
+)
+
+// irregular returns m random quorums over n nodes (each node in a quorum
+// with probability p), the kind of system only the LP can measure.
+func irregular(n, m int, p float64, seed uint64) *set.Family {
+	r := rand.New(rand.NewPCG(seed, seed))
+	f := set.NewFamily(n)
+	for range m {
+		q := set.New(n)
+		for q.IsEmpty() {
+			for v := range n {
+				if r.Float64() < p {
+					q.Add(v)
+				}
+			}
+		}
+		f.Add(q, set.NoOwner)
+	}
+	return f
+}
+
+func BenchmarkLoadLP500(b *testing.B) {
+	f := irregular(60, 500, 0.2, 1)
+	for b.Loop() {
+		if _, err := LoadOf(context.Background(), f, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLoadRegularGrid64(b *testing.B) {
+	f := grid(64, 64)
+	for b.Loop() {
+		if _, err := LoadOf(context.Background(), f, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkResilienceGrid10(b *testing.B) {
+	f := grid(10, 10)
+	for b.Loop() {
+		if _, err := ResilienceOf(context.Background(), f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func mustPlane(b *testing.B, q int) *set.Family {
+	f, err := construct.ProjectivePlane(q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+func BenchmarkResiliencePG16(b *testing.B) {
+	f := mustPlane(b, 16)
+	for b.Loop() {
+		if _, err := ResilienceOf(context.Background(), f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLoadPG64(b *testing.B) {
+	f := mustPlane(b, 64)
+	for b.Loop() {
+		if _, err := LoadOf(context.Background(), f, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
