@@ -10,7 +10,10 @@
 //
 //   - "maekawa": M. Maekawa, "A √N algorithm for mutual exclusion in
 //     decentralized systems", ACM TOCS 3(2), 1985, Section 4: REQUEST, LOCKED,
-//     FAILED, INQUIRE, RELINQUISH, RELEASE with sequence numbers.
+//     FAILED, INQUIRE, RELINQUISH, RELEASE with sequence numbers, as printed.
+//     It can deadlock (see [Maekawa]).
+//   - "maekawa-fixed": the same with the fix its proof needs: a waiting
+//     REQUEST that a preceding one overtakes is told so with FAILED.
 //   - "ordered": protocol A of H. Kakugawa, S. Fujita, M. Yamashita, T. Ae,
 //     "A deadlock-free distributed mutual exclusion protocol without using
 //     time stamp": ask the quorum members one at a time in increasing id,
@@ -70,5 +73,42 @@
 // nodes, a bounded number of requests), breadth first with states
 // identified by a 128-bit hash of their canonical encoding, and so proves or
 // refutes mutual exclusion, deadlock freedom and termination (no execution
-// runs forever), returning the shortest counterexample it finds.
+// runs forever), returning the shortest counterexample it finds. It also
+// reports "anomalies": steps the printed protocol does not define.
+//
+// Hashing already merges the orders that lead to the same state; the
+// explorer does no partial-order reduction beyond that. The textbook ample
+// sets need, for the node whose deliveries are chosen, that no other node
+// can send it a message first — and in a quorum system almost every node
+// can reach almost every other, so the condition rarely holds. States
+// number in the hundreds of thousands for seven nodes and three or four
+// requests, a few seconds of work.
+//
+// # Findings
+//
+// Run exactly as printed, two of the protocols misbehave, and the tests
+// show both with the shortest traces:
+//
+//   - Maekawa's algorithm deadlocks. A REQUEST that reaches a member locked
+//     for a later REQUEST makes it send INQUIRE, not FAILED; if a still more
+//     preceding REQUEST then takes the member, the first requester is never
+//     told that it lost, defers the INQUIREs it gets for ever, and a cycle
+//     of waiting nodes forms. On his Fig. 1(b) (the Fano plane) four
+//     requests suffice (18 steps); under heavy demand, where every node asks
+//     at once, projective planes of order 3 and more deadlock within the
+//     first entries for many seeds (orders 7 and 16 for every seed tried),
+//     while the runs that got past the start went on without one (20,000
+//     entries each). The proof of Section 6.2 assumes the node at the bottom of
+//     the cycle "must receive a FAILED message", which step (2) does not
+//     guarantee. (The flaw is known in the literature; here it is found
+//     and shown mechanically.)
+//   - Manabe and Tajima's Fig. 1 does not reset K when a process leaves,
+//     so a "cancel" that crosses the process's "release" is answered with
+//     "cancelled", which reaches the member after the release removed the
+//     request: Fig. 1 has nothing to update. The simulator reports it and
+//     ignores the message (any update would break x ≤ k); nine steps on the
+//     triangle show it.
+//
+// Kakugawa et al.'s protocol A is safe, deadlock free and terminating on
+// every instance tried, with exactly 3|q| messages per entry.
 package protocol

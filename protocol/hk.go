@@ -102,6 +102,7 @@ func (p *HK) send(net Net, kind uint8, from, to int32, h int32) {
 	net.Send(Message{Kind: kind, From: from, To: to, Stamp: hkStamp(p.nodes[from].c, h)})
 }
 
+// Request starts a node's request: it implements [Protocol].
 func (p *HK) Request(net Net, i int, r Request) {
 	n := &p.nodes[i]
 	n.quorum = append(n.quorum[:0], r.Quorum...)
@@ -114,6 +115,7 @@ func (p *HK) Request(net Net, i int, r Request) {
 	}
 }
 
+// Deliver handles m at m.To: it implements [Protocol].
 func (p *HK) Deliver(net Net, m Message) {
 	n := &p.nodes[m.To]
 	c, _ := hkUnpack(m.Stamp)
@@ -219,6 +221,7 @@ func (p *HK) newChance(net Net, j int32) {
 	}
 }
 
+// Exit makes a node leave the critical section: it implements [Protocol].
 func (p *HK) Exit(net Net, i int) {
 	n := &p.nodes[i]
 	n.in, n.active = false, false
@@ -227,6 +230,7 @@ func (p *HK) Exit(net Net, i int) {
 	}
 }
 
+// WaitsFor reports whose permissions a node waits for: it implements [Protocol].
 func (p *HK) WaitsFor(i int, yield func(member, holder int)) {
 	n := &p.nodes[i]
 	if !n.active || n.in {
@@ -249,6 +253,7 @@ func (p *HK) WaitsFor(i int, yield func(member, holder int)) {
 	}
 }
 
+// AppendState appends the state's canonical encoding: it implements [Protocol].
 func (p *HK) AppendState(b []byte) []byte {
 	for i := range p.nodes {
 		n := &p.nodes[i]
@@ -283,6 +288,7 @@ func (p *HK) AppendState(b []byte) []byte {
 	return b
 }
 
+// LoadState restores a state AppendState encoded: it implements [Protocol].
 func (p *HK) LoadState(b []byte) error {
 	r := reader{b: b}
 	N := len(p.nodes)

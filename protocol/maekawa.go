@@ -37,18 +37,49 @@ func (a mkReq) precedes(b mkReq) bool {
 	return a.seq < b.seq || a.seq == b.seq && a.node < b.node
 }
 
-// mkInsert inserts r into the waiting queue q, which is kept with the most
-// preceding REQUEST last.
-func mkInsert(q []mkReq, r mkReq) []mkReq {
-	q = append(q, r)
-	k := len(q) - 1
-	for k > 0 && q[k-1].precedes(r) {
-		q[k] = q[k-1]
+// mkQueue is a member's WAITING QUEUE, in order of precedence: q[h] is the
+// most preceding REQUEST. A new REQUEST usually carries the largest sequence
+// number and goes to the back, and the lock always takes the front, so both
+// are O(1) in the common case.
+type mkQueue struct {
+	q []mkReq
+	h int
+}
+
+func (m *mkQueue) len() int { return len(m.q) - m.h }
+
+// front returns the most preceding REQUEST; the queue must not be empty.
+func (m *mkQueue) front() *mkReq { return &m.q[m.h] }
+
+// push inserts r in order of precedence.
+func (m *mkQueue) push(r mkReq) {
+	if m.h > 0 && m.h == len(m.q) {
+		m.q, m.h = m.q[:0], 0
+	}
+	m.q = append(m.q, r)
+	k := len(m.q) - 1
+	for k > m.h && r.precedes(m.q[k-1]) {
+		m.q[k] = m.q[k-1]
 		k--
 	}
-	q[k] = r
-	return q
+	m.q[k] = r
 }
+
+// pop removes and returns the most preceding REQUEST.
+func (m *mkQueue) pop() mkReq {
+	r := m.q[m.h]
+	m.h++
+	if m.h == len(m.q) {
+		m.q, m.h = m.q[:0], 0
+	} else if m.h >= 32 && 2*m.h >= len(m.q) {
+		n := copy(m.q, m.q[m.h:])
+		m.q, m.h = m.q[:n], 0
+	}
+	return r
+}
+
+// items returns the REQUESTs in order of precedence.
+func (m *mkQueue) items() []mkReq { return m.q[m.h:] }
 
 // Status of a member, as its requester sees it.
 const (
@@ -73,7 +104,7 @@ type mkNode struct {
 	locked   bool
 	lock     mkReq
 	inquired bool    // INQUIRE sent to the lock's origin, no reply yet
-	queue    []mkReq // the WAITING QUEUE, most preceding last
+	queue    mkQueue // the WAITING QUEUE
 }
 
 // Maekawa is Maekawa's algorithm (Section 4), step by step as printed:
@@ -113,6 +144,7 @@ func newMaekawa(sys *System) (Protocol, error) {
 	return &Maekawa{nodes: make([]mkNode, sys.N)}, nil
 }
 
+// Request starts a node's request: it implements [Protocol].
 func (p *Maekawa) Request(net Net, i int, r Request) {
 	n := &p.nodes[i]
 	n.quorum = append(n.quorum[:0], r.Quorum...)
@@ -138,6 +170,7 @@ func resize[T any](s []T, k int) []T {
 	return s
 }
 
+// Deliver handles m at m.To: it implements [Protocol].
 func (p *Maekawa) Deliver(net Net, m Message) {
 	switch m.Kind {
 	case mkRequest:
@@ -159,17 +192,17 @@ func (p *Maekawa) request(net Net, m Message) {
 		net.Send(Message{Kind: mkLocked, From: m.To, To: m.From})
 		return
 	}
-	preceded := j.lock.precedes(r) || len(j.queue) > 0 && j.queue[len(j.queue)-1].precedes(r)
-	if p.fixed && !preceded && len(j.queue) > 0 {
+	preceded := j.lock.precedes(r) || j.queue.len() > 0 && j.queue.front().precedes(r)
+	if p.fixed && !preceded && j.queue.len() > 0 {
 		// The fix: the REQUEST that was most preceding is overtaken; if it
 		// was never told, tell it now.
-		if h := &j.queue[len(j.queue)-1]; !h.failed {
+		if h := j.queue.front(); !h.failed {
 			h.failed = true
 			net.Send(Message{Kind: mkFailed, From: m.To, To: h.node})
 		}
 	}
 	r.failed = p.fixed && preceded
-	j.queue = mkInsert(j.queue, r)
+	j.queue.push(r)
 	switch {
 	case preceded:
 		net.Send(Message{Kind: mkFailed, From: m.To, To: m.From})
@@ -263,22 +296,21 @@ func (p *Maekawa) free(net Net, m Message) {
 		// REQUEST, which is still queued) takes the lock.
 		old := j.lock
 		old.failed = p.fixed
-		j.lock = j.queue[len(j.queue)-1]
-		j.queue = j.queue[:len(j.queue)-1]
-		j.queue = mkInsert(j.queue, old)
+		j.lock = j.queue.pop()
+		j.queue.push(old)
 		net.Send(Message{Kind: mkLocked, From: m.To, To: j.lock.node})
 		return
 	}
-	if len(j.queue) == 0 {
+	if j.queue.len() == 0 {
 		j.locked = false
 		j.lock = mkReq{}
 		return
 	}
-	j.lock = j.queue[len(j.queue)-1]
-	j.queue = j.queue[:len(j.queue)-1]
+	j.lock = j.queue.pop()
 	net.Send(Message{Kind: mkLocked, From: m.To, To: j.lock.node})
 }
 
+// Exit makes a node leave the critical section: it implements [Protocol].
 func (p *Maekawa) Exit(net Net, i int) {
 	n := &p.nodes[i]
 	n.inCS, n.active = false, false
@@ -287,6 +319,7 @@ func (p *Maekawa) Exit(net Net, i int) {
 	}
 }
 
+// WaitsFor reports whose permissions a node waits for: it implements [Protocol].
 func (p *Maekawa) WaitsFor(i int, yield func(member, holder int)) {
 	n := &p.nodes[i]
 	if !n.active || n.inCS {
@@ -304,6 +337,7 @@ func (p *Maekawa) WaitsFor(i int, yield func(member, holder int)) {
 	}
 }
 
+// AppendState appends the state's canonical encoding: it implements [Protocol].
 func (p *Maekawa) AppendState(b []byte) []byte {
 	for i := range p.nodes {
 		n := &p.nodes[i]
@@ -327,8 +361,8 @@ func (p *Maekawa) AppendState(b []byte) []byte {
 			b = putInt(b, int64(n.lock.node))
 			b = putBool(b, n.inquired)
 		}
-		b = putInt(b, int64(len(n.queue)))
-		for _, r := range n.queue {
+		b = putInt(b, int64(n.queue.len()))
+		for _, r := range n.queue.items() {
 			b = putInt(b, r.seq)
 			v := int64(r.node) << 1
 			if r.failed {
@@ -340,6 +374,7 @@ func (p *Maekawa) AppendState(b []byte) []byte {
 	return b
 }
 
+// LoadState restores a state AppendState encoded: it implements [Protocol].
 func (p *Maekawa) LoadState(b []byte) error {
 	r := reader{b: b}
 	N := len(p.nodes)
@@ -380,10 +415,10 @@ func (p *Maekawa) LoadState(b []byte) error {
 		if c < 0 || c > int64(N) {
 			return errors.New("protocol: maekawa: bad queue length in state")
 		}
-		n.queue = n.queue[:0]
+		n.queue.q, n.queue.h = n.queue.q[:0], 0
 		for range c {
 			seq, v := r.int(), r.int()
-			n.queue = append(n.queue, mkReq{seq: seq, node: int32(v >> 1), failed: v&1 != 0})
+			n.queue.q = append(n.queue.q, mkReq{seq: seq, node: int32(v >> 1), failed: v&1 != 0})
 		}
 	}
 	return r.done()

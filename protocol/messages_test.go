@@ -228,6 +228,18 @@ func TestHKMessageBounds(t *testing.T) {
 	}
 }
 
+// Under light demand every protocol meets its paper's count exactly, and the
+// report says so.
+func TestPaperExpectation(t *testing.T) {
+	sys := system(t, method1(t, 10, 4))
+	for _, spec := range Names() {
+		r := run(t, spec, sys, Config{Load: light, Entries: 500, Seed: 4})
+		if r.Paper.Formula == "" || math.Abs(r.Paper.Low-r.MessagesPerEntry) > 1e-9 || r.Paper.High < r.Paper.Low {
+			t.Errorf("%s: %v messages per entry, paper %+v", spec, r.MessagesPerEntry, r.Paper)
+		}
+	}
+}
+
 // Ricart and Agrawala: exactly 2(N−1) messages per entry under any load.
 func TestRicartAgrawala2N(t *testing.T) {
 	sys := system(t, fig(t, 4))

@@ -53,6 +53,7 @@ func newOrdered(sys *System) (Protocol, error) {
 	return &Ordered{nodes: make([]orNode, sys.N)}, nil
 }
 
+// Request starts a node's request: it implements [Protocol].
 func (p *Ordered) Request(net Net, i int, r Request) {
 	n := &p.nodes[i]
 	n.quorum = append(n.quorum[:0], r.Quorum...)
@@ -60,6 +61,7 @@ func (p *Ordered) Request(net Net, i int, r Request) {
 	net.Send(Message{Kind: orRequest, From: int32(i), To: n.quorum[0]})
 }
 
+// Deliver handles m at m.To: it implements [Protocol].
 func (p *Ordered) Deliver(net Net, m Message) {
 	n := &p.nodes[m.To]
 	switch m.Kind {
@@ -103,6 +105,7 @@ func (p *Ordered) permit(net Net, j int) {
 	net.Send(Message{Kind: orPermit, From: int32(j), To: h})
 }
 
+// Exit makes a node leave the critical section: it implements [Protocol].
 func (p *Ordered) Exit(net Net, i int) {
 	n := &p.nodes[i]
 	n.active, n.inCS = false, false
@@ -111,6 +114,7 @@ func (p *Ordered) Exit(net Net, i int) {
 	}
 }
 
+// WaitsFor reports whose permissions a node waits for: it implements [Protocol].
 func (p *Ordered) WaitsFor(i int, yield func(member, holder int)) {
 	n := &p.nodes[i]
 	if !n.active || n.inCS {
@@ -124,6 +128,7 @@ func (p *Ordered) WaitsFor(i int, yield func(member, holder int)) {
 	yield(int(j), h)
 }
 
+// AppendState appends the state's canonical encoding: it implements [Protocol].
 func (p *Ordered) AppendState(b []byte) []byte {
 	for i := range p.nodes {
 		n := &p.nodes[i]
@@ -142,6 +147,7 @@ func (p *Ordered) AppendState(b []byte) []byte {
 	return b
 }
 
+// LoadState restores a state AppendState encoded: it implements [Protocol].
 func (p *Ordered) LoadState(b []byte) error {
 	r := reader{b: b}
 	N := len(p.nodes)

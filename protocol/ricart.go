@@ -49,6 +49,7 @@ func newRicart(sys *System) (Protocol, error) {
 	return p, nil
 }
 
+// Request starts a node's request: it implements [Protocol].
 func (p *RicartAgrawala) Request(net Net, i int, _ Request) {
 	n := &p.nodes[i]
 	n.requesting = true
@@ -67,6 +68,7 @@ func (p *RicartAgrawala) Request(net Net, i int, _ Request) {
 	}
 }
 
+// Deliver handles m at m.To: it implements [Protocol].
 func (p *RicartAgrawala) Deliver(net Net, m Message) {
 	n := &p.nodes[m.To]
 	switch m.Kind {
@@ -91,6 +93,7 @@ func (p *RicartAgrawala) Deliver(net Net, m Message) {
 	}
 }
 
+// Exit makes a node leave the critical section: it implements [Protocol].
 func (p *RicartAgrawala) Exit(net Net, i int) {
 	n := &p.nodes[i]
 	n.requesting, n.inCS = false, false
@@ -102,6 +105,7 @@ func (p *RicartAgrawala) Exit(net Net, i int) {
 	}
 }
 
+// WaitsFor reports whose permissions a node waits for: it implements [Protocol].
 func (p *RicartAgrawala) WaitsFor(i int, yield func(member, holder int)) {
 	n := &p.nodes[i]
 	if !n.requesting || n.inCS {
@@ -119,6 +123,7 @@ func (p *RicartAgrawala) WaitsFor(i int, yield func(member, holder int)) {
 	}
 }
 
+// AppendState appends the state's canonical encoding: it implements [Protocol].
 func (p *RicartAgrawala) AppendState(b []byte) []byte {
 	for i := range p.nodes {
 		n := &p.nodes[i]
@@ -150,6 +155,7 @@ func (p *RicartAgrawala) AppendState(b []byte) []byte {
 	return b
 }
 
+// LoadState restores a state AppendState encoded: it implements [Protocol].
 func (p *RicartAgrawala) LoadState(b []byte) error {
 	r := reader{b: b}
 	N := len(p.nodes)

@@ -256,9 +256,11 @@ type sim struct {
 	rate   float64 // Poisson rate per mean message delay
 	q      eventQueue
 	err    error // the first error of the run (time overflowed)
-	// last holds, per ordered pair, the delivery time of the last message
-	// in units of 256 ticks, modulo 2^32 (see Send).
-	last     []uint32
+	// out and rows keep the delivery times of the last messages on the
+	// channels from each node (see fifo).
+	dense    []uint64
+	out      [][]outRec
+	rows     [][]uint64
 	local    []Message
 	inFlight int
 
@@ -377,7 +379,12 @@ func newSim(ctx context.Context, spec Spec, sys *System, cfg Config) (*sim, erro
 	}
 	s.scale = 1 / s.delay.Mean()
 	s.rate = cfg.Load.Rate / s.scale
-	s.last = make([]uint32, n*n)
+	if n <= denseNodes {
+		s.dense = make([]uint64, n*n)
+	} else {
+		s.out = make([][]outRec, n)
+		s.rows = make([][]uint64, n)
+	}
 	s.phase = make([]uint8, n)
 	s.reqAt = make([]float64, n)
 	s.units = make([]int32, n)
@@ -452,19 +459,75 @@ func (s *sim) Send(m Message) {
 	}
 	t := s.t + toTicks(s.delays[s.di])
 	s.di++
-	// FIFO: a message is delivered after the previous one on its channel.
-	// The table keeps times in units of 256 ticks (2^-16 of a mean delay)
-	// modulo 2^32, which halves its size; it is exact as long as no message
-	// takes more than 2^15 mean delays (a delay distribution is normalized
-	// to mean 1, so only an exponential tail could, with probability
-	// e^-32768).
-	k := int(m.From)*s.sys.N + int(m.To)
-	if d := int32(s.last[k] - uint32(t>>8)); d >= 0 {
-		t = (t>>8 + uint64(d) + 1) << 8
-	}
-	s.last[k] = uint32(t >> 8)
 	s.inFlight++
-	s.q.add(t, m)
+	s.q.add(s.fifo(m.From, m.To, t), m)
+}
+
+// fifo returns the delivery time of a message sent from a to b now that
+// would arrive at t: t, or one tick after the last message on the channel if
+// that one arrives at t or later.
+//
+// Up to denseNodes nodes the times live in an n×n table. Beyond, where the
+// table would not fit, each sender keeps a short list of the channels on
+// which it has a message in flight (usually its quorum's members right
+// after a request), pruned as messages arrive; a sender with more than
+// fifoList of them (a Ricart–Agrawala broadcast) switches to a row of n
+// entries. (The lists save memory, not time: on PG(2,16) they were slower
+// than the table's cache misses.)
+func (s *sim) fifo(a, b int32, t uint64) uint64 {
+	if s.dense != nil {
+		k := int(a)*s.sys.N + int(b)
+		if t <= s.dense[k] {
+			t = s.dense[k] + 1
+		}
+		s.dense[k] = t
+		return t
+	}
+	if row := s.rows[a]; row != nil {
+		if t <= row[b] {
+			t = row[b] + 1
+		}
+		row[b] = t
+		return t
+	}
+	lst := s.out[a]
+	w := 0
+	for _, r := range lst {
+		switch {
+		case r.at < s.t:
+			// Delivered: forget it.
+		case r.to == b:
+			if t <= r.at {
+				t = r.at + 1
+			}
+		default:
+			lst[w] = r
+			w++
+		}
+	}
+	lst = append(lst[:w], outRec{to: b, at: t})
+	if len(lst) > fifoList {
+		row := make([]uint64, s.sys.N)
+		for _, r := range lst {
+			row[r.to] = r.at
+		}
+		s.rows[a], lst = row, nil
+	}
+	s.out[a] = lst
+	return t
+}
+
+// fifoList is how many channels in flight a sender tracks in a list.
+const fifoList = 48
+
+// denseNodes is the most nodes for which fifo keeps an n×n table (64 MiB).
+const denseNodes = 2896
+
+// outRec is a channel with a message in flight: its receiver and the
+// delivery time of its last message.
+type outRec struct {
+	at uint64
+	to int32
 }
 
 // Enter implements Net.
