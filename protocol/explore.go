@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
+	"hash/maphash"
 	"runtime"
 	"sync"
 )
@@ -362,11 +362,16 @@ type expanded struct {
 	deadlock bool // no step enabled and a request pending
 }
 
+// The two seeds of the state hash. The numbering of states, and so every
+// result, depends only on which states are equal, not on hash values: the
+// seeds may differ from run to run.
+var seedA, seedB = maphash.MakeSeed(), maphash.MakeSeed()
+
+// hashState identifies a state by 128 bits of hash of its encoding.
 func hashState(b []byte) [16]byte {
-	h := fnv.New128a()
-	h.Write(b)
 	var out [16]byte
-	h.Sum(out[:0])
+	binary.LittleEndian.PutUint64(out[:8], maphash.Bytes(seedA, b))
+	binary.LittleEndian.PutUint64(out[8:], maphash.Bytes(seedB, b))
 	return out
 }
 
@@ -374,8 +379,8 @@ func hashState(b []byte) [16]byte {
 // which nodes request, with which quorum and units, and in which order every
 // message is delivered (FIFO per channel), breadth first, so that the
 // counterexamples it returns are shortest. States are identified by a
-// 128-bit FNV-1a hash of their canonical encoding (two distinct states
-// collide with probability about states²/2^129).
+// 128-bit hash of their canonical encoding (two distinct states collide
+// with probability about states²/2^129).
 //
 // Cost: exponential in the number of requests and quorum sizes; bounded by
 // cfg.MaxStates, after which the result says Complete = false. It honours
@@ -441,9 +446,11 @@ func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*E
 				}
 				continue
 			}
-			for _, t := range ts {
-				if err := x.decode(f.enc); err != nil {
-					return fmt.Errorf("protocol: explore: %w", err)
+			for ti, t := range ts {
+				if ti > 0 { // the first step starts from the state just decoded
+					if err := x.decode(f.enc); err != nil {
+						return fmt.Errorf("protocol: explore: %w", err)
+					}
 				}
 				e.apply(x, t)
 				buf, scratch = x.encode(buf[:0], scratch)
