@@ -41,15 +41,15 @@ func TestExploreVerdicts(t *testing.T) {
 		{"Fig. 1(b), 3 requests", "ordered", system(t, fig(t, 3)), ExploreConfig{Requests: 3}, ok, 0, false, nil},
 		{"Fig. 1(a), 3 requests, 2 rounds", "ordered", system(t, fig(t, 2)), ExploreConfig{Requests: 3, Rounds: 2}, ok, 0, false, nil},
 		{"Fig. 1(b) cut, 2 requests", "ordered", system(t, cut()), ExploreConfig{Requests: 2}, verdict{false, true, true, true}, 8, false, nil},
-		// Maekawa: safe, and live for three requests on Fig. 1(b)...
+		// Maekawa: safe and live on small instances (three requests on
+		// Fig. 1(b) too: 196,753 states, see BenchmarkExploreFano)...
 		{"Fig. 1(a), 3 requests, 2 rounds", "maekawa", system(t, fig(t, 2)), ExploreConfig{Requests: 3, Rounds: 2}, ok, 0, false, nil},
 		{"triangle owned, 5 requests, 2 rounds", "maekawa", system(t, triOwned), ExploreConfig{Requests: 5, Rounds: 2}, ok, 0, false, nil},
-		{"Fig. 1(b), 3 requests", "maekawa", system(t, fig(t, 3)), ExploreConfig{Requests: 3}, ok, 0, true, nil},
 		// ... but not for four: nodes 2, 3, 4, 5 can wait for each other
 		// for ever (18 steps), which the fixed variant prevents.
 		{"Fig. 1(b), requests from 2, 3, 4, 5", "maekawa", system(t, fig(t, 3)), ExploreConfig{Requests: 4, Requesters: []int{1, 2, 3, 4}},
 			verdict{true, false, true, true}, 18, false, fanoDeadlock},
-		{"Fig. 1(b), requests from 2, 3, 4, 5", "maekawa-fixed", system(t, fig(t, 3)), ExploreConfig{Requests: 4, Requesters: []int{1, 2, 3, 4}}, ok, 0, false, nil},
+		{"Fig. 1(b), requests from 2, 3, 4, 5", "maekawa-fixed", system(t, fig(t, 3)), ExploreConfig{Requests: 4, Requesters: []int{1, 2, 3, 4}}, ok, 0, true, nil},
 		// Two requesters sharing two members deadlock with a third (all
 		// three use {2,3} of the unowned triangle).
 		{"triangle, 3 requests", "maekawa", system(t, triangle(1)), ExploreConfig{Requests: 3}, verdict{true, false, true, true}, 9, false, nil},
