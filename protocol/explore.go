@@ -434,6 +434,9 @@ func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*E
 		var ts []uint32
 		var buf, scratch []byte
 		for pi, f := range part {
+			if pi&1023 == 1023 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			if err := x.decode(f.enc); err != nil {
 				return fmt.Errorf("protocol: explore: %w", err)
 			}

@@ -145,6 +145,11 @@ func TestHeavyMaekawa(t *testing.T) {
 					t.Errorf("seed %d: %.3f FAILED per entry: heavy demand should meet FAILED", seed, f)
 				}
 				t.Logf("seed %d: %.3f messages per entry (%.2f·(K−1)), %v", seed, r.MessagesPerEntry, r.MessagesPerEntry/(k-1), r.ByType)
+				// As printed, when it gets past the start, the same holds.
+				p := run(t, "maekawa", sys, Config{Load: heavy, Entries: 5000, Seed: seed})
+				if m := p.MessagesPerEntry; !p.Deadlock && (m < 3*(k-1) || m > 5*(k-1)) {
+					t.Errorf("seed %d, as printed: %.3f messages per entry", seed, m)
+				}
 			}
 		})
 	}

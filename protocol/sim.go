@@ -274,8 +274,12 @@ type sim struct {
 	inCS, used, pending int
 	issued, arrived     int
 
-	res   *Result
-	waits []float64
+	res     *Result
+	waits   []float64 // for the percentiles: every wait, or a sample
+	entered int
+	sumWait float64
+	maxWait float64
+	srng    *rand.Rand // the waits' sample, apart from the run's randomness
 
 	// The fast run records nothing. When it meets a violation or a
 	// deadlock, a second run with the same seed records the events of the
@@ -359,7 +363,8 @@ func newSim(ctx context.Context, spec Spec, sys *System, cfg Config) (*sim, erro
 	}
 	s := &sim{ctx: ctx, spec: spec, sys: sys, p: p, cfg: cfg, limit: spec.Limit(sys),
 		rng:  rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		drng: rand.New(rand.NewPCG(cfg.Seed^0xd1b54a32d192ed03, cfg.Seed))}
+		drng: rand.New(rand.NewPCG(cfg.Seed^0xd1b54a32d192ed03, cfg.Seed)),
+		srng: rand.New(rand.NewPCG(cfg.Seed, 0x5851f42d4c957f2d))}
 	s.delay, s.cs = DefaultDelay, DefaultCS
 	if cfg.Delay != nil {
 		s.delay = *cfg.Delay
@@ -404,7 +409,7 @@ func newSim(ctx context.Context, spec Spec, sys *System, cfg Config) (*sim, erro
 	s.res = &Result{Protocol: spec.Name, Load: cfg.Load.String(), Entries: cfg.Entries, Seed: cfg.Seed,
 		N: n, K: sys.K, Delay: s.delay.String(), CS: s.cs.String(),
 		KindCounts: make([]int64, len(spec.Kinds)), PerNode: make([]int, n)}
-	s.waits = make([]float64, 0, min(cfg.Entries, 1<<24))
+	s.waits = make([]float64, 0, min(cfg.Entries, 1<<20))
 	return s, nil
 }
 
@@ -539,7 +544,16 @@ func (s *sim) Enter(node, units int) {
 	s.used += units
 	s.pending--
 	w := s.now - s.reqAt[node]
-	s.waits = append(s.waits, w)
+	s.entered++
+	s.sumWait += w
+	s.maxWait = max(s.maxWait, w)
+	if len(s.waits) < maxSamples {
+		s.waits = append(s.waits, w)
+	} else if k := s.srng.Uint64N(uint64(s.entered)); k < maxSamples {
+		// Reservoir sampling (Vitter's Algorithm R) keeps a uniform
+		// sample of the waits for the percentiles.
+		s.waits[k] = w
+	}
 	s.res.PerNode[node]++
 	if s.used > s.limit {
 		s.res.SafetyViolations++
@@ -635,7 +649,7 @@ func (s *sim) run() error {
 				return s.err
 			}
 			if s.cfg.Progress != nil && s.focus == nil {
-				s.cfg.Progress(len(s.waits), s.cfg.Entries)
+				s.cfg.Progress(s.entered, s.cfg.Entries)
 			}
 		}
 		var m Message
@@ -842,7 +856,7 @@ func waitCycle(p Protocol, phase []uint8) (cycle, via []int, free [][2]int) {
 
 func (s *sim) finish() {
 	r := s.res
-	done := len(s.waits)
+	done := s.entered
 	r.Entries = done
 	r.Time = s.now
 	for _, c := range r.KindCounts {
@@ -864,19 +878,21 @@ func (s *sim) finish() {
 		}
 		r.Paper = expect(s.spec, s.cfg.Load, r)
 		slices.Sort(s.waits)
-		r.MeanWait = stat.Mean(s.waits, nil)
+		r.MeanWait = s.sumWait / float64(done)
 		r.P50Wait = stat.Quantile(0.5, stat.Empirical, s.waits, nil)
 		r.P90Wait = stat.Quantile(0.9, stat.Empirical, s.waits, nil)
 		r.P99Wait = stat.Quantile(0.99, stat.Empirical, s.waits, nil)
 	}
 	// The longest wait includes requests still waiting at the end (a
 	// deadlock), which are starving.
+	r.MaxWait = s.maxWait
 	for i, p := range s.phase {
 		if p == waiting {
-			s.waits = append(s.waits, s.now-s.reqAt[i])
+			r.MaxWait = max(r.MaxWait, s.now-s.reqAt[i])
 		}
 	}
-	for _, w := range s.waits {
-		r.MaxWait = max(r.MaxWait, w)
-	}
 }
+
+// maxSamples bounds the waits kept for the percentiles: exact up to that
+// many entries, a uniform sample of that size beyond (128 MiB).
+const maxSamples = 1 << 24
