@@ -3,9 +3,12 @@ package protocol
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // steps returns the number of scheduled steps of a counterexample.
@@ -203,5 +206,51 @@ func TestExploreBounds(t *testing.T) {
 	}
 	if _, err := Explore(context.Background(), mustSpec(t, "maekawa"), system(t, plane(t, 8)), ExploreConfig{}); err == nil {
 		t.Error("73 nodes accepted")
+	}
+}
+
+// A protocol's state survives AppendState and LoadState whole: along random
+// walks, a copy restored from the encoding takes every next step exactly as
+// the original does (state the encoding missed would make them part).
+func TestStateRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	tri2 := triangle(2)
+	for _, spec := range Names() {
+		for _, f := range []*set.Family{fig(t, 3), cut(), triangle(1), tri2} {
+			sys := system(t, f)
+			if _, err := mustSpec(t, spec).New(sys); err != nil {
+				continue // a protocol that does not run on f
+			}
+			e, err := newExplorer(mustSpec(t, spec), sys, ExploreConfig{Requests: 6, Rounds: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for walk := range 30 {
+				a, _ := e.newNet()
+				b, _ := e.newNet()
+				for step := 0; ; step++ {
+					ts := e.transitions(a, nil)
+					if len(ts) == 0 {
+						break
+					}
+					enc, _ := a.encode(nil, nil)
+					if err := b.decode(enc); err != nil {
+						t.Fatalf("%s, walk %d, step %d: %v", spec, walk, step, err)
+					}
+					again, _ := b.encode(nil, nil)
+					if string(enc) != string(again) {
+						t.Fatalf("%s, walk %d, step %d: encode(decode(s)) ≠ s", spec, walk, step)
+					}
+					tr := ts[r.IntN(len(ts))]
+					e.apply(a, tr)
+					e.apply(b, tr)
+					ea, _ := a.encode(nil, nil)
+					eb, _ := b.encode(nil, nil)
+					if string(ea) != string(eb) || a.bad != b.bad || a.anomaly != b.anomaly {
+						t.Fatalf("%s on %v, walk %d, step %d: the restored copy took step %x differently", spec, f, walk, step, tr)
+					}
+				}
+			}
+		}
 	}
 }

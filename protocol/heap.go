@@ -31,18 +31,25 @@ type item struct {
 	msg Message
 }
 
-// nBuckets is the number of buckets of the near tier of eventQueue.
-const nBuckets = 4096
+// The near tier has between minBuckets and maxBuckets buckets, about twice
+// as many as there are events pending.
+const (
+	minBuckets = 64
+	maxBuckets = 1 << 16
+)
 
 // eventQueue is a calendar queue (after R. Brown, CACM 31(10), 1988) with
 // two tiers, for the simulator's monotone event times (no event is ever
 // scheduled before the last one taken). The near tier is an array of
-// nBuckets buckets, each 2^shift ticks wide, covering [base, base +
-// nBuckets<<shift); later events wait unsorted in the far tier. A bucket is
-// sorted when the queue reaches it, and pops come from its front, so push
-// and pop take constant time on average. Each time the near tier is used up
-// the queue re-bases at the earliest far event and re-sizes the buckets to
-// hold about three events each, from the rate it has just seen.
+// buckets, each 2^shift ticks wide, covering [base, base + len(buckets) <<
+// shift); later events wait unsorted in the far tier. A bucket is sorted
+// when the queue reaches it, and pops come from its front, so add and pop
+// take constant time on average. Each time the near tier is used up the
+// queue re-bases at the earliest far event, sizes the buckets to hold about
+// three events each at the rate it has just seen, and keeps about twice as
+// many buckets as events pending, so that a queue of a few dozen events
+// stays in the first-level cache and one of a million still finds them in
+// constant time.
 //
 // Events with equal times come out in an order fixed by the order of the
 // calls, so runs are deterministic. Buckets keep their capacity: scheduling
@@ -51,12 +58,11 @@ type eventQueue struct {
 	n       int
 	base    uint64
 	shift   uint
-	cur     int // the bucket being consumed (sorted); nBuckets when none
+	cur     int // the bucket being consumed (sorted); len(buckets) when none
 	head    int // next item of buckets[cur]
 	popped  int // pops since the last re-base
-	started bool
-	buckets [nBuckets][]item
-	full    [nBuckets / 64]uint64 // bit i: buckets[i] not empty
+	buckets [][]item
+	full    []uint64 // bit i: buckets[i] not empty
 	far     []item
 }
 
@@ -65,30 +71,25 @@ func (q *eventQueue) len() int { return q.n }
 // add schedules m at time at, which must not precede the last time taken.
 func (q *eventQueue) add(at uint64, m Message) {
 	q.n++
-	if !q.started {
-		// Everything goes to the far tier until the first pop.
-		q.started = true
-		q.shift = timeBits - 8 // a first guess: 1/256 of a mean delay
-		q.cur = nBuckets
-	}
 	d := (at - q.base) >> q.shift
-	if d >= nBuckets || q.cur == nBuckets {
+	if d >= uint64(len(q.buckets)) || q.cur == len(q.buckets) {
 		q.far = append(q.far, item{at: at, msg: m})
 		return
 	}
 	i := int(d)
-	b := append(q.buckets[i], item{})
+	if i != q.cur {
+		q.buckets[i] = append(q.buckets[i], item{at, m})
+		q.full[i>>6] |= 1 << (i & 63)
+		return
+	}
+	// The bucket being consumed is sorted: insert in order, after any
+	// equal time.
+	b := append(q.buckets[i], item{at, m})
 	q.buckets[i] = b
 	k := len(b) - 1
-	if i == q.cur {
-		// The bucket being consumed is sorted: insert in order, after
-		// any equal time.
-		for k > q.head && b[k-1].at > at {
-			b[k] = b[k-1]
-			k--
-		}
-	} else {
-		q.full[i>>6] |= 1 << (i & 63)
+	for k > q.head && b[k-1].at > at {
+		b[k] = b[k-1]
+		k--
 	}
 	b[k] = item{at, m}
 }
@@ -97,7 +98,7 @@ func (q *eventQueue) add(at uint64, m Message) {
 // must not be empty.
 func (q *eventQueue) pop() (uint64, Message) {
 	for {
-		if q.cur < nBuckets {
+		if q.cur < len(q.buckets) {
 			b := q.buckets[q.cur]
 			if q.head < len(b) {
 				it := &b[q.head]
@@ -125,7 +126,7 @@ func (q *eventQueue) next() bool {
 	for word == 0 {
 		w++
 		if w == len(q.full) {
-			q.cur = nBuckets
+			q.cur = len(q.buckets)
 			return false
 		}
 		word = q.full[w]
@@ -157,13 +158,15 @@ func (q *eventQueue) next() bool {
 }
 
 // rebase starts a new near tier at the earliest far event, with buckets
-// sized from the rate of the tier just used up.
+// sized from the rate of the tier just used up. Every near bucket is empty.
 func (q *eventQueue) rebase() {
 	m := q.far[0].at
 	for _, it := range q.far[1:] {
 		m = min(m, it.at)
 	}
-	if span := m - q.base; q.popped > 0 && m > q.base {
+	if q.buckets == nil {
+		q.shift = timeBits - 6 // a first guess: 1/64 of a mean delay
+	} else if span := m - q.base; q.popped > 0 && m > q.base {
 		// About three events per bucket at the rate just seen.
 		w := 3 * float64(span) / float64(q.popped)
 		s := 0
@@ -172,12 +175,22 @@ func (q *eventQueue) rebase() {
 		}
 		q.shift = uint(min(s, 40))
 	}
+	nb := minBuckets
+	for nb < 2*q.n && nb < maxBuckets {
+		nb *= 2
+	}
+	if nb > len(q.buckets) || 8*nb < len(q.buckets) {
+		old := q.buckets
+		q.buckets = make([][]item, nb)
+		copy(q.buckets, old) // keep the empty buckets' storage
+		q.full = make([]uint64, nb/64)
+	}
 	q.popped = 0
 	q.base = m &^ (1<<q.shift - 1)
 	keep := q.far[:0]
 	for _, it := range q.far {
 		d := (it.at - q.base) >> q.shift
-		if d >= nBuckets {
+		if d >= uint64(len(q.buckets)) {
 			keep = append(keep, it)
 			continue
 		}

@@ -81,6 +81,24 @@ func (m *mkQueue) pop() mkReq {
 // items returns the REQUESTs in order of precedence.
 func (m *mkQueue) items() []mkReq { return m.q[m.h:] }
 
+// mkMember is a member of a requester's quorum as the requester sees it:
+// kept together, so that an answer touches one cache line or two.
+type mkMember struct {
+	node     int32
+	status   uint8
+	deferred bool // an INQUIRE from it awaits our answer
+}
+
+// member returns the position of node j in n's quorum, or -1.
+func (n *mkNode) member(j int32) int {
+	for k := range n.members {
+		if n.members[k].node == j {
+			return k
+		}
+	}
+	return -1
+}
+
 // Status of a member, as its requester sees it.
 const (
 	mkNone   uint8 = iota // asked, no answer yet (or relinquished)
@@ -94,11 +112,9 @@ type mkNode struct {
 	// As a requester.
 	active, inCS bool
 	seq          int64
-	quorum       []int32
-	status       []uint8 // per member
-	deferred     []bool  // per member: an INQUIRE awaits our answer
-	held, denied int     // members in mkHeld, mkDenied
-	nDeferred    int     // members with deferred set
+	members      []mkMember // S_i, with what we know of each member
+	held, denied int        // members in mkHeld, mkDenied
+	nDeferred    int        // members with deferred set
 
 	// As a member (arbiter).
 	locked   bool
@@ -147,16 +163,16 @@ func newMaekawa(sys *System) (Protocol, error) {
 // Request starts a node's request: it implements [Protocol].
 func (p *Maekawa) Request(net Net, i int, r Request) {
 	n := &p.nodes[i]
-	n.quorum = append(n.quorum[:0], r.Quorum...)
-	k := len(n.quorum)
-	n.status = resize(n.status, k)
-	n.deferred = resize(n.deferred, k)
+	n.members = n.members[:0]
+	for _, j := range r.Quorum {
+		n.members = append(n.members, mkMember{node: j})
+	}
 	n.held, n.denied, n.nDeferred = 0, 0, 0
 	n.active = true
 	n.maxSeq++
 	n.seq = n.maxSeq
-	for _, j := range n.quorum {
-		net.Send(Message{Kind: mkRequest, From: int32(i), To: j, Stamp: n.seq})
+	for _, mb := range n.members {
+		net.Send(Message{Kind: mkRequest, From: int32(i), To: mb.node, Stamp: n.seq})
 	}
 }
 
@@ -217,12 +233,12 @@ func (p *Maekawa) answer(net Net, m Message) {
 	i := &p.nodes[m.To]
 	k := -1
 	if i.active {
-		k = index(i.quorum, m.From)
+		k = i.member(m.From)
 	}
 	if m.Kind == mkInquire {
 		// Step (3). An INQUIRE about a lock we do not hold arrived after
 		// our RELEASE: ignore it.
-		if k < 0 || i.status[k] != mkHeld {
+		if k < 0 || i.members[k].status != mkHeld {
 			return
 		}
 		switch {
@@ -230,35 +246,37 @@ func (p *Maekawa) answer(net Net, m Message) {
 			// Our RELEASE will answer it.
 		case i.denied > 0:
 			p.relinquish(net, int(m.To), k)
-		case !i.deferred[k]:
-			i.deferred[k] = true
+		case !i.members[k].deferred:
+			i.members[k].deferred = true
 			i.nDeferred++
 		}
 		return
 	}
-	if k < 0 || i.status[k] == mkHeld || i.inCS {
+	if k < 0 || i.members[k].status == mkHeld || i.inCS {
 		net.Anomaly(int(m.To), fmt.Sprintf("%s from %d for no pending request", maekawaSpec.Kinds[m.Kind], m.From+1))
 		return
 	}
-	if i.status[k] == mkDenied {
+	if i.members[k].status == mkDenied {
 		i.denied--
 	}
 	if m.Kind == mkFailed {
-		i.status[k] = mkDenied
+		i.members[k].status = mkDenied
 		i.denied++
-		for d := 0; i.nDeferred > 0 && d < len(i.deferred); d++ {
-			if i.deferred[d] {
+		for d := 0; i.nDeferred > 0 && d < len(i.members); d++ {
+			if i.members[d].deferred {
 				p.relinquish(net, int(m.To), d)
 			}
 		}
 		return
 	}
-	i.status[k] = mkHeld
+	i.members[k].status = mkHeld
 	i.held++
-	if i.held == len(i.quorum) { // step (5)
+	if i.held == len(i.members) { // step (5)
 		i.inCS = true
 		if i.nDeferred > 0 {
-			clear(i.deferred)
+			for d := range i.members {
+				i.members[d].deferred = false
+			}
 			i.nDeferred = 0
 		}
 		net.Enter(int(m.To), 1)
@@ -268,18 +286,19 @@ func (p *Maekawa) answer(net Net, m Message) {
 // relinquish gives back the lock of member k of node i's quorum.
 func (p *Maekawa) relinquish(net Net, i, k int) {
 	n := &p.nodes[i]
-	if n.deferred[k] {
-		n.deferred[k] = false
+	mb := &n.members[k]
+	if mb.deferred {
+		mb.deferred = false
 		n.nDeferred--
 	}
-	n.status[k] = mkNone
+	mb.status = mkNone
 	n.held--
 	if p.fixed {
 		// The member goes to a preceding REQUEST: as good as a FAILED.
-		n.status[k] = mkDenied
+		mb.status = mkDenied
 		n.denied++
 	}
-	net.Send(Message{Kind: mkRelinquish, From: int32(i), To: n.quorum[k]})
+	net.Send(Message{Kind: mkRelinquish, From: int32(i), To: mb.node})
 }
 
 // free handles RELINQUISH (step 4) and RELEASE (step 7) at member m.To.
@@ -314,8 +333,8 @@ func (p *Maekawa) free(net Net, m Message) {
 func (p *Maekawa) Exit(net Net, i int) {
 	n := &p.nodes[i]
 	n.inCS, n.active = false, false
-	for _, j := range n.quorum {
-		net.Send(Message{Kind: mkRelease, From: int32(i), To: j})
+	for _, mb := range n.members {
+		net.Send(Message{Kind: mkRelease, From: int32(i), To: mb.node})
 	}
 }
 
@@ -325,8 +344,9 @@ func (p *Maekawa) WaitsFor(i int, yield func(member, holder int)) {
 	if !n.active || n.inCS {
 		return
 	}
-	for k, j := range n.quorum {
-		if n.status[k] == mkHeld {
+	for _, mb := range n.members {
+		j := mb.node
+		if mb.status == mkHeld {
 			continue
 		}
 		h := -1
@@ -346,10 +366,11 @@ func (p *Maekawa) AppendState(b []byte) []byte {
 		if n.active {
 			b = putBool(b, n.inCS)
 			b = putInt(b, n.seq)
-			b = putInts(b, n.quorum)
-			for k := range n.quorum {
-				v := int64(n.status[k])
-				if n.deferred[k] {
+			b = putInt(b, int64(len(n.members)))
+			for _, mb := range n.members {
+				b = putInt(b, int64(mb.node))
+				v := int64(mb.status)
+				if mb.deferred {
 					v |= 4
 				}
 				b = putInt(b, v)
@@ -386,17 +407,19 @@ func (p *Maekawa) LoadState(b []byte) error {
 		if n.active {
 			n.inCS = r.bool()
 			n.seq = r.int()
-			n.quorum = r.ints(n.quorum, N)
-			n.status = resize(n.status, len(n.quorum))
-			n.deferred = resize(n.deferred, len(n.quorum))
-			for k := range n.quorum {
-				v := r.int()
-				n.status[k] = uint8(v & 3)
-				n.deferred[k] = v&4 != 0
-				if n.deferred[k] {
+			c := r.int()
+			if c < 1 || c > int64(N) {
+				return errors.New("protocol: maekawa: bad quorum size in state")
+			}
+			n.members = n.members[:0]
+			for range c {
+				j, v := r.int32(), r.int()
+				mb := mkMember{node: j, status: uint8(v & 3), deferred: v&4 != 0}
+				n.members = append(n.members, mb)
+				if mb.deferred {
 					n.nDeferred++
 				}
-				switch n.status[k] {
+				switch mb.status {
 				case mkHeld:
 					n.held++
 				case mkDenied:
