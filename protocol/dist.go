@@ -112,8 +112,9 @@ const (
 )
 
 // Load is a workload: Light, Heavy, or Poisson with Rate requests per node
-// per mean message delay. Its text form is "light", "heavy" or
-// "poisson:RATE".
+// per unit of time — the unit the delay and critical-section distributions
+// are given in, so per mean message delay with the default exp:1. Its text
+// form is "light", "heavy" or "poisson:RATE".
 type Load struct {
 	Kind LoadKind
 	Rate float64

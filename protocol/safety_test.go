@@ -302,3 +302,16 @@ func TestRefusals(t *testing.T) {
 		t.Error("a zero mean delay accepted")
 	}
 }
+
+// Poisson demand at a low rate: entries arrive at N·R per unit of time, the
+// unit the delays are given in, and the report counts time in mean message
+// delays (here 2 units).
+func TestPoissonRate(t *testing.T) {
+	sys := system(t, fig(t, 4))
+	r := run(t, "ordered", sys, Config{Load: poisson(0.001), Entries: 4000, Seed: 3,
+		Delay: &Dist{Kind: Exponential, A: 2}, CS: &Dist{Kind: Const, A: 0.5}})
+	want := float64(sys.N) * 0.001 * 2
+	if r.Throughput < 0.9*want || r.Throughput > 1.1*want {
+		t.Errorf("throughput %v entries per mean delay, want about N·R·2 = %v", r.Throughput, want)
+	}
+}

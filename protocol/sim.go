@@ -253,7 +253,7 @@ type sim struct {
 	scale  float64 // 1 / the mean message delay
 	delays []float64
 	di     int
-	rate   float64 // Poisson rate per mean message delay
+	rate   float64 // Poisson rate per mean message delay (Load.Rate is per time unit)
 	q      eventQueue
 	err    error // the first error of the run (time overflowed)
 	// out and rows keep the delivery times of the last messages on the

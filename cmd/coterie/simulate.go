@@ -61,8 +61,9 @@ owning none any quorum.
 
 Loads: light (one request at a time, the requester uniform), heavy (every
 node asks again as soon as it leaves), poisson:R (each node asks at rate R
-per mean message delay). Delays and critical-section lengths are const:X,
-exp:MEAN or uniform:A:B.
+per unit of time). Delays and critical-section lengths are const:X,
+exp:MEAN or uniform:A:B, in the same unit of time; reports give times in
+mean message delays.
 
 After every event the run checks that at most one node (for hk: k units) is
 inside, and that pending requests still have messages moving or someone
