@@ -37,8 +37,8 @@ type availabilityOptions struct {
 	digits     int
 }
 
-// defaultPoints are evaluated when neither --p nor --range is given.
-var defaultPoints = []float64{0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99}
+// avDefaultPoints are evaluated when neither --p nor --range is given.
+var avDefaultPoints = []float64{0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99}
 
 func newAvailabilityCmd(s *streams) *cobra.Command {
 	var o availabilityOptions
@@ -124,12 +124,12 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 	default:
 		return usageErrorf("--format must be table, csv or json, not %q", o.format)
 	}
-	ps, err := parsePoints(o.ps, o.rng)
+	ps, err := parseAvPoints(o.ps, o.rng)
 	if err != nil {
 		return err
 	}
 	if !pointsGiven {
-		ps = slices.Clone(defaultPoints)
+		ps = slices.Clone(avDefaultPoints)
 		if o.polynomial {
 			ps = nil // only the coefficients
 		}
@@ -170,19 +170,19 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			return err
 		}
 		name := displayName(path)
-		override, err := parsePNode(o.pNode, sys)
+		override, err := parseAvPNode(o.pNode, sys)
 		if err != nil {
 			return err
 		}
 		in := &avInput{name: name, n: sys.N(), k: sys.K(), hk: sys.HK != nil, override: override}
 		for _, fam := range sys.Families() {
-			res, err := computeFamily(ctx, s, name, fam, method, o.maxNodes)
+			res, err := computeAvFamily(ctx, s, name, fam, method, o.maxNodes)
 			if err != nil {
 				return err
 			}
 			if !res.Exact {
 				fmt.Fprintf(s.err, "coterie: note: %s%s: no exact result: %s; showing the proved coefficients, bounds and a Monte Carlo estimate (%d samples, seed %d)\n",
-					name, levelSuffix(fam), res.Reason, o.samples, o.seed)
+					name, avLevelSuffix(fam), res.Reason, o.samples, o.seed)
 			}
 			eo := availability.EvalOptions{Override: override, Samples: o.samples, Seed: o.seed, Budget: o.maxNodes}
 			pts, err := res.Evaluate(ctx, ps, eo)
@@ -194,7 +194,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 		inputs = append(inputs, in)
 	}
 	if o.plot != "" {
-		if err := writePlot(ctx, s, o, plotFormat, inputs, args); err != nil {
+		if err := writeAvailabilityPlot(ctx, s, o, plotFormat, inputs, args); err != nil {
 			return err
 		}
 	}
@@ -204,12 +204,12 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			return writeAvailabilityJSON(w, o, inputs, pointsGiven || !o.polynomial)
 		case "csv":
 			if o.polynomial {
-				return writeCoefficientsCSV(w, inputs)
+				return writeAvCoefficientsCSV(w, inputs)
 			}
-			return writePointsCSV(w, o, inputs)
+			return writeAvPointsCSV(w, o, inputs)
 		}
 		if o.polynomial {
-			if err := writeCoefficientsTable(w, inputs); err != nil {
+			if err := writeAvCoefficientsTable(w, inputs); err != nil {
 				return err
 			}
 			if len(ps) == 0 {
@@ -217,19 +217,19 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			}
 			fmt.Fprintln(w)
 		}
-		return writePointsTable(w, o, inputs)
+		return writeAvPointsTable(w, o, inputs)
 	})
 }
 
-func levelSuffix(f *set.Family) string {
+func avLevelSuffix(f *set.Family) string {
 	if f.H > 0 {
 		return fmt.Sprintf(" (h=%d)", f.H)
 	}
 	return ""
 }
 
-// computeFamily runs availability.Compute with a progress bar on stderr.
-func computeFamily(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int) (*availability.Result, error) {
+// computeAvFamily runs availability.Compute with a progress bar on stderr.
+func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int) (*availability.Result, error) {
 	var bar *progress
 	stage := ""
 	defer func() { bar.Done() }()
@@ -239,20 +239,20 @@ func computeFamily(ctx context.Context, s *streams, name string, f *set.Family, 
 			if st != stage {
 				bar.Done()
 				stage = st
-				bar = newProgress(s, "availability: "+name+levelSuffix(f)+": "+st)
+				bar = newProgress(s, "availability: "+name+avLevelSuffix(f)+": "+st)
 			}
 			bar.Update(done, total)
 		},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s%s: %w", name, levelSuffix(f), err)
+		return nil, fmt.Errorf("%s%s: %w", name, avLevelSuffix(f), err)
 	}
 	return res, nil
 }
 
-// parsePoints reads --p and --range into one increasing list without
+// parseAvPoints reads --p and --range into one increasing list without
 // repeats.
-func parsePoints(list, rng string) ([]float64, error) {
+func parseAvPoints(list, rng string) ([]float64, error) {
 	var ps []float64
 	if list != "" {
 		for _, f := range strings.Split(list, ",") {
@@ -298,9 +298,9 @@ func parsePoints(list, rng string) ([]float64, error) {
 	return slices.Compact(ps), nil
 }
 
-// parsePNode reads --p-node: inline "NODE=P,..." or a file of "NODE P"
+// parseAvPNode reads --p-node: inline "NODE=P,..." or a file of "NODE P"
 // lines ("#" comments); NODE is 1..n or a label. It returns 0-based nodes.
-func parsePNode(spec string, sys set.System) (map[int]float64, error) {
+func parseAvPNode(spec string, sys set.System) (map[int]float64, error) {
 	if spec == "" {
 		return nil, nil
 	}
@@ -374,12 +374,12 @@ func parsePNode(spec string, sys set.System) (map[int]float64, error) {
 	return out, nil
 }
 
-// num formats a value with the significant digits of --digits.
-func num(x float64, digits int) string {
+// avNum formats a value with the significant digits of --digits.
+func avNum(x float64, digits int) string {
 	return strconv.FormatFloat(x, 'g', digits, 64)
 }
 
-func pString(p float64) string { return strconv.FormatFloat(p, 'g', -1, 64) }
+func avP(p float64) string { return strconv.FormatFloat(p, 'g', -1, 64) }
 
 // columnName names an input (and level) in tables and plots.
 func (in *avInput) columnName(f avFamily, many bool) string {
@@ -399,29 +399,29 @@ func (in *avInput) columnName(f avFamily, many bool) string {
 	return name
 }
 
-func cell(pt availability.Point, digits int) string {
+func avCell(pt availability.Point, digits int) string {
 	if pt.Exact {
-		return num(pt.AV, digits)
+		return avNum(pt.AV, digits)
 	}
 	e := pt.Estimate
 	d := min(digits, 6)
-	return fmt.Sprintf("≈%s estimate (95%% CI %s–%s; bounds %s–%s)", num(pt.AV, d), num(e.Lo, d), num(e.Hi, d), num(pt.Lo, d), num(pt.Hi, d))
+	return fmt.Sprintf("≈%s estimate (95%% CI %s–%s; bounds %s–%s)", avNum(pt.AV, d), avNum(e.Lo, d), avNum(e.Hi, d), avNum(pt.Lo, d), avNum(pt.Hi, d))
 }
 
-func writePointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) error {
+func writeAvPointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) error {
 	many := len(inputs) > 1
 	header := []string{"p"}
 	var cols []func(i int) string
 	for _, in := range inputs {
 		for _, f := range in.fams {
 			header = append(header, in.columnName(f, many))
-			cols = append(cols, func(i int) string { return cell(f.points[i], o.digits) })
+			cols = append(cols, func(i int) string { return avCell(f.points[i], o.digits) })
 		}
 	}
 	var rows [][]string
 	pts := inputs[0].fams[0].points
 	for i := range pts {
-		row := []string{pString(pts[i].P)}
+		row := []string{avP(pts[i].P)}
 		for _, c := range cols {
 			row = append(row, c(i))
 		}
@@ -433,7 +433,7 @@ func writePointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) err
 			if !f.res.Exact {
 				how = "estimate"
 			}
-			fmt.Fprintf(w, "%s%s: n = %d, %s\n", in.name, hSuffix(in, f), in.n, how)
+			fmt.Fprintf(w, "%s%s: n = %d, %s\n", in.name, avHSuffix(in, f), in.n, how)
 		}
 		if len(in.override) > 0 {
 			vs := make([]int, 0, len(in.override))
@@ -443,7 +443,7 @@ func writePointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) err
 			slices.Sort(vs)
 			var items []string
 			for _, v := range vs {
-				items = append(items, fmt.Sprintf("%d=%s", v+1, pString(in.override[v])))
+				items = append(items, fmt.Sprintf("%d=%s", v+1, avP(in.override[v])))
 			}
 			fmt.Fprintf(w, "%s: nodes with their own probability: %s; the others are up with p\n", in.name, strings.Join(items, ", "))
 		}
@@ -451,14 +451,14 @@ func writePointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) err
 	return renderTable(w, header, rows)
 }
 
-func hSuffix(in *avInput, f avFamily) string {
+func avHSuffix(in *avInput, f avFamily) string {
 	if in.hk {
 		return fmt.Sprintf(" h=%d", f.h)
 	}
 	return ""
 }
 
-func writeCoefficientsTable(w io.Writer, inputs []*avInput) error {
+func writeAvCoefficientsTable(w io.Writer, inputs []*avInput) error {
 	for k, in := range inputs {
 		for _, f := range in.fams {
 			if k > 0 {
@@ -468,8 +468,8 @@ func writeCoefficientsTable(w io.Writer, inputs []*avInput) error {
 			if !f.res.Exact {
 				how = "partial: ? marks a coefficient no method could reach"
 			}
-			fmt.Fprintf(w, "%s%s: n = %d, %s; A_i = number of i-node sets containing a quorum\n", in.name, hSuffix(in, f), in.n, how)
-			coef := coefficients(f.res)
+			fmt.Fprintf(w, "%s%s: n = %d, %s; A_i = number of i-node sets containing a quorum\n", in.name, avHSuffix(in, f), in.n, how)
+			coef := avCoefficients(f.res)
 			rows := make([][]string, len(coef))
 			for i, c := range coef {
 				v := "?"
@@ -486,8 +486,8 @@ func writeCoefficientsTable(w io.Writer, inputs []*avInput) error {
 	return nil
 }
 
-// coefficients returns the decimal coefficients, nil where not proved.
-func coefficients(r *availability.Result) []*string {
+// avCoefficients returns the decimal coefficients, nil where not proved.
+func avCoefficients(r *availability.Result) []*string {
 	out := make([]*string, r.N+1)
 	if r.Exact {
 		for i, s := range r.Poly.Strings() {
@@ -504,7 +504,7 @@ func coefficients(r *availability.Result) []*string {
 	return out
 }
 
-func writeCoefficientsCSV(w io.Writer, inputs []*avInput) error {
+func writeAvCoefficientsCSV(w io.Writer, inputs []*avInput) error {
 	cw := csv.NewWriter(w)
 	many := len(inputs) > 1
 	hk := slices.ContainsFunc(inputs, func(in *avInput) bool { return in.hk })
@@ -518,7 +518,7 @@ func writeCoefficientsCSV(w io.Writer, inputs []*avInput) error {
 	cw.Write(header)
 	for _, in := range inputs {
 		for _, f := range in.fams {
-			for i, c := range coefficients(f.res) {
+			for i, c := range avCoefficients(f.res) {
 				v := ""
 				if c != nil {
 					v = *c
@@ -538,7 +538,7 @@ func writeCoefficientsCSV(w io.Writer, inputs []*avInput) error {
 	return cw.Error()
 }
 
-func writePointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) error {
+func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) error {
 	cw := csv.NewWriter(w)
 	many := len(inputs) > 1
 	hk := slices.ContainsFunc(inputs, func(in *avInput) bool { return in.hk })
@@ -564,13 +564,13 @@ func writePointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) error
 	for _, in := range inputs {
 		for _, f := range in.fams {
 			for _, pt := range f.points {
-				row := []string{pString(pt.P), num(pt.AV, o.digits)}
+				row := []string{avP(pt.P), avNum(pt.AV, o.digits)}
 				if inexact {
 					if pt.Exact {
 						row = append(row, "false", "", "", "", "")
 					} else {
-						row = append(row, "true", num(pt.Estimate.Lo, o.digits), num(pt.Estimate.Hi, o.digits),
-							num(pt.Lo, o.digits), num(pt.Hi, o.digits))
+						row = append(row, "true", avNum(pt.Estimate.Lo, o.digits), avNum(pt.Estimate.Hi, o.digits),
+							avNum(pt.Lo, o.digits), avNum(pt.Hi, o.digits))
 					}
 				}
 				if hk {
@@ -587,9 +587,9 @@ func writePointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) error
 	return cw.Error()
 }
 
-// jsonPoint is one point of the JSON report; the estimate fields appear
+// avJSONPoint is one point of the JSON report; the estimate fields appear
 // only for estimates.
-type jsonPoint struct {
+type avJSONPoint struct {
 	P            json.Number `json:"p"`
 	Availability json.Number `json:"availability"`
 	Estimate     bool        `json:"estimate,omitempty"`
@@ -599,9 +599,9 @@ type jsonPoint struct {
 	Seed         *uint64     `json:"seed,omitempty"`
 }
 
-// jsonFamily is the report on one family, as CONTRACT.md shows it; method
+// avJSONFamily is the report on one family, as CONTRACT.md shows it; method
 // and reason appear only when the result is not exact.
-type jsonFamily struct {
+type avJSONFamily struct {
 	File         string             `json:"file,omitempty"`
 	H            int                `json:"h,omitempty"`
 	N            int                `json:"n"`
@@ -610,30 +610,30 @@ type jsonFamily struct {
 	Reason       string             `json:"reason,omitempty"`
 	Coefficients []*string          `json:"coefficients"`
 	PNode        map[string]float64 `json:"p_node,omitempty"`
-	Points       []jsonPoint        `json:"points,omitempty"`
+	Points       []avJSONPoint      `json:"points,omitempty"`
 }
 
-type jsonHK struct {
-	File   string       `json:"file,omitempty"`
-	N      int          `json:"n"`
-	K      int          `json:"k"`
-	Levels []jsonFamily `json:"levels"`
+type avJSONHK struct {
+	File   string         `json:"file,omitempty"`
+	N      int            `json:"n"`
+	K      int            `json:"k"`
+	Levels []avJSONFamily `json:"levels"`
 }
 
 func writeAvailabilityJSON(w io.Writer, o availabilityOptions, inputs []*avInput, withPoints bool) error {
 	many := len(inputs) > 1
 	var out []any
 	for _, in := range inputs {
-		var fams []jsonFamily
+		var fams []avJSONFamily
 		for _, f := range in.fams {
-			jf := jsonFamily{H: f.h, N: in.n, Exact: f.res.Exact, Coefficients: coefficients(f.res)}
+			jf := avJSONFamily{H: f.h, N: in.n, Exact: f.res.Exact, Coefficients: avCoefficients(f.res)}
 			if !f.res.Exact {
 				jf.Method, jf.Reason = string(availability.MethodEstimate), f.res.Reason
 			}
 			if withPoints {
-				jf.Points = []jsonPoint{}
+				jf.Points = []avJSONPoint{}
 				for _, pt := range f.points {
-					jp := jsonPoint{P: json.Number(pString(pt.P)), Availability: json.Number(num(pt.AV, o.digits))}
+					jp := avJSONPoint{P: json.Number(avP(pt.P)), Availability: json.Number(avNum(pt.AV, o.digits))}
 					if !pt.Exact {
 						e := pt.Estimate
 						jp.Estimate = true
@@ -658,7 +658,7 @@ func writeAvailabilityJSON(w io.Writer, o availabilityOptions, inputs []*avInput
 			}
 		}
 		if in.hk {
-			h := jsonHK{N: in.n, K: in.k, Levels: fams}
+			h := avJSONHK{N: in.n, K: in.k, Levels: fams}
 			if many {
 				h.File = in.name
 			}
@@ -676,16 +676,16 @@ func writeAvailabilityJSON(w io.Writer, o availabilityOptions, inputs []*avInput
 	return writeJSON(w, out)
 }
 
-// plotPoints are the p of the plotted curves.
-const plotPoints = 101
+// avPlotPoints are the p of the plotted curves.
+const avPlotPoints = 101
 
-// writePlot draws one curve per input (per level for (h,k)-arbiters) over
+// writeAvailabilityPlot draws one curve per input (per level for (h,k)-arbiters) over
 // p = 0..1. A curve without an exact result is a Monte Carlo estimate with
 // a sixteenth of the samples per point, dashed and labelled as such.
-func writePlot(ctx context.Context, s *streams, o availabilityOptions, format string, inputs []*avInput, args []string) error {
-	ps := make([]float64, plotPoints)
+func writeAvailabilityPlot(ctx context.Context, s *streams, o availabilityOptions, format string, inputs []*avInput, args []string) error {
+	ps := make([]float64, avPlotPoints)
 	for i := range ps {
-		ps[i] = float64(i) / (plotPoints - 1)
+		ps[i] = float64(i) / (avPlotPoints - 1)
 	}
 	many := len(inputs) > 1
 	var curves []availability.Curve

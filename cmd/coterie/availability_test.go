@@ -17,22 +17,22 @@ import (
 	"github.com/coterie-dev/coterie/availability"
 )
 
-// runCoterie runs the command line in-process and returns its exit status
+// runAvailabilityCmd runs the command line in-process and returns its exit status
 // and output.
-func runCoterie(t *testing.T, args ...string) (int, string, string) {
+func runAvailabilityCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, &streams{in: strings.NewReader(""), out: &out, err: &errb})
 	return code, out.String(), errb.String()
 }
 
-func hexOf(c color.Color) string {
+func avHex(c color.Color) string {
 	r, g, b, _ := c.RGBA()
 	return fmt.Sprintf("#%02X%02X%02X", r>>8, g>>8, b>>8)
 }
 
-// plotInputs writes four systems into dir and returns their paths.
-func plotInputs(t *testing.T, dir string) []string {
+// avPlotInputs writes four systems into dir and returns their paths.
+func avPlotInputs(t *testing.T, dir string) []string {
 	files := map[string]string{
 		"tri.txt":   "1 2\n2 3\n1 3\n",
 		"fano.txt":  "1 2 3\n1 4 5\n1 6 7\n2 4 6\n2 5 7\n3 4 7\n3 5 6\n",
@@ -55,8 +55,8 @@ func plotInputs(t *testing.T, dir string) []string {
 // in that input's colour, and a legend naming every input.
 func TestAvailabilityPlotSVG(t *testing.T) {
 	dir := t.TempDir()
-	names := plotInputs(t, dir)
-	code, _, stderr := runCoterie(t, append(append([]string{"availability"}, names...), "--plot", filepath.Join(dir, "out.svg"), "--p", "0.5")...)
+	names := avPlotInputs(t, dir)
+	code, _, stderr := runAvailabilityCmd(t, append(append([]string{"availability"}, names...), "--plot", filepath.Join(dir, "out.svg"), "--p", "0.5")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -96,7 +96,7 @@ func TestAvailabilityPlotSVG(t *testing.T) {
 	}
 	curves := 0
 	for i, name := range names {
-		if longest[hexOf(availability.CurveColor(i))] >= 50 {
+		if longest[avHex(availability.CurveColor(i))] >= 50 {
 			curves++
 		}
 		if !strings.Contains(text.String(), name) {
@@ -106,7 +106,7 @@ func TestAvailabilityPlotSVG(t *testing.T) {
 	if curves != len(names) {
 		t.Errorf("%d curves drawn, want %d (paths by colour: %v)", curves, len(names), longest)
 	}
-	if longest[hexOf(availability.CurveColor(len(names)))] >= 50 {
+	if longest[avHex(availability.CurveColor(len(names)))] >= 50 {
 		t.Error("a curve too many")
 	}
 }
@@ -114,8 +114,8 @@ func TestAvailabilityPlotSVG(t *testing.T) {
 // --plot OUT.png: the picture decodes as PNG and shows every input's colour.
 func TestAvailabilityPlotPNG(t *testing.T) {
 	dir := t.TempDir()
-	names := plotInputs(t, dir)
-	code, _, stderr := runCoterie(t, append(append([]string{"availability"}, names...), "--plot", filepath.Join(dir, "out.png"))...)
+	names := avPlotInputs(t, dir)
+	code, _, stderr := runAvailabilityCmd(t, append(append([]string{"availability"}, names...), "--plot", filepath.Join(dir, "out.png"))...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -132,11 +132,11 @@ func TestAvailabilityPlotPNG(t *testing.T) {
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			count[hexOf(img.At(x, y))]++
+			count[avHex(img.At(x, y))]++
 		}
 	}
 	for i, name := range names {
-		if n := count[hexOf(availability.CurveColor(i))]; n < 50 {
+		if n := count[avHex(availability.CurveColor(i))]; n < 50 {
 			t.Errorf("%s: %d pixels of its colour", name, n)
 		}
 	}
@@ -145,8 +145,8 @@ func TestAvailabilityPlotPNG(t *testing.T) {
 // A failed run leaves no plot behind.
 func TestAvailabilityPlotNoPartialFile(t *testing.T) {
 	dir := t.TempDir()
-	names := plotInputs(t, dir)
-	code, _, _ := runCoterie(t, "availability", names[0], "--plot", filepath.Join(dir, "out.svg"), "--p-node", "7=0.5")
+	names := avPlotInputs(t, dir)
+	code, _, _ := runAvailabilityCmd(t, "availability", names[0], "--plot", filepath.Join(dir, "out.svg"), "--p-node", "7=0.5")
 	if code != 2 {
 		t.Errorf("exit %d, want 2", code)
 	}
