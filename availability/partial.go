@@ -13,10 +13,12 @@ import (
 // Partial is what can be proved about a polynomial that no exact method
 // reached: some coefficients exactly, and bounds on AV(p).
 //
-// Low-order coefficients: A_i = 0 below the smallest quorum size, and
-// A_i = Σ_Q C(n−|Q|, i−|Q|) over the minimal quorums while i is below the
-// smallest union of two of them (no i-set can then contain two quorums);
-// for a projective plane of order q that is every i ≤ 2q.
+// Low-order coefficients: A_i = Σ_F (−1)^{|F|+1} C(n − |∪F|, i − |∪F|)
+// over the non-empty sets F of minimal quorums, and only the F with
+// |∪F| ≤ i count, so enumerating the F whose union has at most L nodes
+// gives A_0..A_L exactly; L grows while that stays within a fixed amount of
+// work. For a projective plane of order q, r lines cover at least
+// r(q+1) − C(r,2) points, so few sets F are needed far beyond i = 2q.
 //
 // High-order coefficients: A_{n−j} = C(n, j) − T_j, where T_j is the number
 // of j-sets that meet every quorum (transversals); T_j is counted exactly by
