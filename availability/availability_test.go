@@ -516,6 +516,31 @@ func TestBudget(t *testing.T) {
 	if r.Exact || r.Partial == nil || !strings.Contains(r.Reason, "budget") {
 		t.Errorf("PG(2,7) over budget: exact %v, partial %v, reason %q", r.Exact, r.Partial != nil, r.Reason)
 	}
+	// Points: estimates inside the proved bounds, which hold the exact
+	// value (from the stored polynomial); with node 1 always up, the
+	// bounds are AV between p and 1.
+	golden := pg7Golden(t)
+	pts, err := r.Evaluate(ctx, []float64{0.5, 0.8}, EvalOptions{Samples: 1 << 14, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pt := range pts {
+		av := golden.At(pt.P)
+		if pt.Exact || pt.Estimate == nil || av < pt.Lo-1e-12 || av > pt.Hi+1e-12 || pt.Estimate.Hi < pt.Lo || pt.Estimate.Lo > pt.Hi {
+			t.Errorf("PG(2,7) at %v: exact AV %v, point %+v, estimate %+v", pt.P, av, pt, pt.Estimate)
+		}
+	}
+	// The BDD failed once: per-node points do not try it again.
+	pts, err = r.Evaluate(ctx, []float64{0.5}, EvalOptions{Override: map[int]float64{0: 1}, Samples: 1 << 14, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pt := pts[0]; pt.Exact || pt.Hi < golden.At(0.5) || pt.Estimate.Value < golden.At(0.5)-0.02 {
+		t.Errorf("PG(2,7) with node 1 up: %+v (AV(1/2) = %v)", pt, golden.At(0.5))
+	}
+	if _, err := r.Evaluate(ctx, []float64{0.5}, EvalOptions{Override: map[int]float64{57: 1}}); err == nil {
+		t.Error("Evaluate accepted node 58 of 57")
+	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
 	if _, err := BuildBDD(cctx, grid(10, 10), BDDOptions{}); err == nil {

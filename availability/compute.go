@@ -61,6 +61,9 @@ type Result struct {
 	outer struct{ g1, g0 *Result }
 	dims  []int
 	bdd   *BDD
+	// noBDD records that the BDD did not fit the budget, so that
+	// per-node evaluations do not try again at every point.
+	noBDD bool
 }
 
 // Family returns the family the result describes.
@@ -133,6 +136,9 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		switch {
 		case err == nil:
 			r.Exact, r.Method, r.Poly = true, MethodPlane, p
+			// The BDD of PG(2,7) exceeds 40 million nodes (measured): per-node
+			// probabilities go straight to the estimate.
+			r.noBDD = q >= 7
 			return r, nil
 		case ctx.Err() != nil:
 			return nil, err
@@ -218,6 +224,7 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 			break
 		}
 	}
+	r.noBDD = true
 	r.Reason = fmt.Sprintf("%v with each of %d variable orders; raise the budget (--max-nodes) or rely on the bounds and estimate", lastErr, len(cands))
 	r.Partial = NewPartial(ctx, f)
 	if err := ctx.Err(); err != nil {
@@ -278,10 +285,7 @@ func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av f
 		}
 		return px*a1 + (1-px)*a0, true, nil
 	}
-	if r.bdd == nil && !f.IsThreshold() {
-		if len(f.Quorums) == 0 {
-			return 0, true, nil
-		}
+	if r.bdd == nil && !r.noBDD && !f.IsThreshold() {
 		if budget <= 0 {
 			budget = DefaultBudget
 		}
@@ -295,6 +299,7 @@ func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av f
 				return 0, false, err
 			}
 		}
+		r.noBDD = r.bdd == nil
 	}
 	if r.bdd != nil {
 		return r.bdd.Probability(p), true, nil
