@@ -72,6 +72,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newDominationCmd(s),
 		newTransversalsCmd(s),
 		newSimulateCmd(s),
+		newAvailabilityCmd(s),
 	)
 	return root
 }
