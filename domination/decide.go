@@ -21,8 +21,13 @@ type Result struct {
 	// no node can be dropped. Nil when the system is nondominated.
 	Witness *set.Set
 	// Smallest reports that no witness has fewer nodes than Witness (set by
-	// [DecideSmallest]).
+	// [DecideSmallest], and for threshold systems by [Decide]).
 	Smallest bool
+	// Proof, when Smallest is set, says how that was proved.
+	Proof Proof
+	// PlaneOrder is q when [DecideSmallest] recognised the system as a
+	// projective plane of order q (from its lines), 0 otherwise.
+	PlaneOrder int
 	// ClosedForm reports that the verdict came from the threshold formula
 	// rather than a search.
 	ClosedForm bool
@@ -45,8 +50,7 @@ type Result struct {
 //
 // Every witness is shrunk to an inclusion-minimal one and checked with
 // [CheckWitness] before it is returned. The SAT search is exponential at
-// worst; ctx cancels it (the solver, which cannot be interrupted, finishes
-// its current call in the background).
+// worst; ctx cancels it, the solver included.
 func Decide(ctx context.Context, f *set.Family) (*Result, error) {
 	if err := decidable(f); err != nil {
 		return nil, err
@@ -123,17 +127,29 @@ func thresholdResult(f *set.Family) *Result {
 		return &Result{Nondominated: true, K: f.K, ClosedForm: true}
 	}
 	// Every minimal witness has the same size: it is also the smallest.
-	return &Result{K: f.K, Witness: thresholdWitness(f.N, f.Threshold, f.K), Smallest: true, ClosedForm: true}
+	return &Result{K: f.K, Witness: thresholdWitness(f.N, f.Threshold, f.K), Smallest: true, Proof: ProofClosedForm, ClosedForm: true}
 }
 
-// solve runs s until it answers or ctx is done. gophersat cannot be
-// interrupted: on cancellation the call goes on in the background until it
-// finishes, and solve returns ctx.Err() at once. A panic inside the solver
-// (gophersat v1.4.0 has been seen to index out of range in clause learning
-// on long UNSAT searches) becomes an error.
+// solve runs s until it answers or ctx is done. gophersat has no way to
+// stop Solve, but in certified mode it sends every learned clause on
+// CertChan: when ctx can be cancelled, solve drains that channel and, on
+// cancellation, closes it, so that the solver's next send panics and its
+// goroutine ends (recovered here) rather than running on in the background.
+// Certified mode costs time (gophersat formats each learned clause as a
+// string: up to 1.5× on long UNSAT searches), so it is on only when ctx has
+// a Done channel. s must not be used after a cancellation.
+//
+// A panic inside the solver (gophersat v1.4.0 has been seen to index out of
+// range in clause learning on long UNSAT searches) becomes an error.
 func solve(ctx context.Context, s *solver.Solver) (solver.Status, error) {
 	if err := ctx.Err(); err != nil {
 		return solver.Indet, err
+	}
+	var cert chan string
+	if ctx.Done() != nil {
+		cert = make(chan string, 256)
+		s.Certified, s.CertChan = true, cert
+		defer func() { s.Certified, s.CertChan = false, nil }()
 	}
 	type answer struct {
 		st  solver.Status
@@ -148,11 +164,16 @@ func solve(ctx context.Context, s *solver.Solver) (solver.Status, error) {
 		}()
 		done <- answer{st: s.Solve()}
 	}()
-	select {
-	case a := <-done:
-		return a.st, a.err
-	case <-ctx.Done():
-		return solver.Indet, ctx.Err()
+	for {
+		select {
+		case <-cert: // a nil channel when ctx cannot be cancelled
+		case a := <-done:
+			return a.st, a.err
+		case <-ctx.Done():
+			close(cert)
+			<-done // the solver stops at its next learned clause
+			return solver.Indet, ctx.Err()
+		}
 	}
 }
 
