@@ -202,15 +202,21 @@ func (s *isoState) mapLine(l, m int) bool {
 // the line through two mapped points goes to the line through their images,
 // the point on two mapped lines to the point on their images. pDone and
 // lDone count the mapped points and lines already combined with all
-// earlier ones. It reports false on a conflict.
-func (s *isoState) close(a, b *plane) bool {
+// earlier ones. It reports false on a conflict. The cost is O(n²·q); ctx
+// is checked as it goes.
+func (s *isoState) close(ctx context.Context, a, b *plane) (bool, error) {
 	pDone, lDone := 0, 0
 	for pDone < len(s.pts) || lDone < len(s.lns) {
+		if (pDone+lDone)%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return false, err
+			}
+		}
 		if pDone < len(s.pts) {
 			x := int(s.pts[pDone])
 			for _, z := range s.pts[:pDone] {
 				if !s.mapLine(a.join(x, int(z)), b.join(int(s.pt[x]), int(s.pt[z]))) {
-					return false
+					return false, nil
 				}
 			}
 			pDone++
@@ -219,12 +225,12 @@ func (s *isoState) close(a, b *plane) bool {
 		l := int(s.lns[lDone])
 		for _, m := range s.lns[:lDone] {
 			if !s.mapPoint(a.meet(l, int(m)), b.meet(int(s.ln[l]), int(s.ln[m]))) {
-				return false
+				return false, nil
 			}
 		}
 		lDone++
 	}
-	return true
+	return true, nil
 }
 
 // isomorphic reports whether the projective planes a and b are isomorphic
@@ -250,8 +256,8 @@ func isomorphic(ctx context.Context, a, b *plane) (bool, error) {
 	for i := range qa {
 		s.mapPoint(qa[i], qb[i])
 	}
-	if !s.close(a, b) {
-		return false, nil
+	if ok, err := s.close(ctx, a, b); !ok || err != nil {
+		return false, err
 	}
 	return s.extend(ctx, a, b)
 }
@@ -284,7 +290,12 @@ func (s *isoState) extend(ctx context.Context, a, b *plane) (bool, error) {
 			continue
 		}
 		c := s.clone()
-		if !c.mapPoint(x, int(y)) || !c.close(a, b) {
+		if !c.mapPoint(x, int(y)) {
+			continue
+		}
+		if ok, err := c.close(ctx, a, b); err != nil {
+			return false, err
+		} else if !ok {
 			continue
 		}
 		ok, err := c.extend(ctx, a, b)

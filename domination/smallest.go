@@ -194,7 +194,8 @@ func solveCNF(ctx context.Context, c *cnf, n int) (*set.Set, error) {
 // pointwise, act transitively on the points off it (they include the
 // translations of the affine plane). B is not inside one line (a point of
 // that line outside B would lie on q lines missing B), and mMin ≥ 3 for
-// q ≥ 2. So some collineation maps B to a witness that contains three fixed
+// q ≥ 2 (m = 2 needs b(2q+3−b) ≥ 2n, but b(2q+3−b) ≤ (2q+3)²/4 < 2n). So
+// some collineation maps B to a witness that contains three fixed
 // points P1, P2, P3 of a fixed line L0, meets L0 in exactly m points, no
 // line in more, and contains a fixed point Q off L0. One SAT question per
 // m, each UNSAT, proves that no witness has b points. For a plane not
