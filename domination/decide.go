@@ -148,7 +148,7 @@ var solverSem = make(chan struct{}, 1)
 // with a send even though the outcome here is defined (the send panics),
 // the channel is left open and the solver finishes in the background
 // before the next one starts. Certified mode costs time, as gophersat
-// formats each learned clause as a string: about 1.3× on long UNSAT
+// formats each learned clause as a string: 1.3 to 1.7× on long UNSAT
 // searches; it is on only when ctx has a Done channel. s must not be used
 // after a cancellation.
 //

@@ -198,7 +198,8 @@ func (rep *dominationReport) json(w io.Writer) error {
 	if rep.Smallest {
 		b.WriteString(`, "smallest": true`)
 		if rep.Proof != "" {
-			fmt.Fprintf(&b, `, "proof": %q`, rep.Proof)
+			proof, _ := jsonString(rep.Proof)
+			fmt.Fprintf(&b, `, "proof": %s`, proof)
 		}
 	}
 	if rep.Added != nil {
