@@ -41,16 +41,7 @@ install:
 clean:
 	rm -rf bin $(DEMO)
 
-# A tour on built-in defaults: build a projective plane, describe it, and
-# convert it between the formats.
+# A tour on built-in examples: build a projective plane, prove it, measure
+# it, compare it with other systems, run Maekawa's protocol on it.
 demo: build
-	@mkdir -p $(DEMO)
-	@echo '$$ coterie generate --list'
-	@$(BIN) generate --list
-	@echo
-	@echo '$$ coterie info testdata/maekawa-fig1-k3.txt'
-	@$(BIN) info testdata/maekawa-fig1-k3.txt
-	@echo
-	@echo '$$ coterie convert testdata/maekawa-fig1-k3.txt -o $(DEMO)/fig1.json'
-	@$(BIN) convert testdata/maekawa-fig1-k3.txt -o $(DEMO)/fig1.json
-	@cat $(DEMO)/fig1.json
+	COTERIE=$(BIN) ./scripts/demo.sh

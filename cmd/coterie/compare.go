@@ -1,13 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/set"
 )
 
 type compareOptions struct {
@@ -15,6 +22,15 @@ type compareOptions struct {
 	asJSON  bool
 	format  string
 	figures figureOptions
+	ps      []float64
+	noAV    bool
+}
+
+// avPoint is the availability at one p in a comparison.
+type avPoint struct {
+	P            float64 `json:"p"`
+	Availability float64 `json:"availability"`
+	Exact        bool    `json:"exact"`
 }
 
 // compareRow is one system (or one level of an (h,k)-arbiter) in a
@@ -25,6 +41,8 @@ type compareRow struct {
 	K    int    `json:"k"`
 	Kind string `json:"kind,omitempty"`
 	familyInfo
+	Availability []avPoint `json:"availability,omitempty"`
+	avNote       string
 }
 
 func newCompareCmd(s *streams) *cobra.Command {
@@ -35,12 +53,19 @@ func newCompareCmd(s *streams) *cobra.Command {
 		Long: `Print the figures engineers choose a quorum system by, one row per system (one
 per level for an (h,k)-arbiter): quorums, mean quorum size, messages per entry
 under Maekawa's algorithm (light demand), load and capacity (Naor and Wool),
-network load and resilience. --format csv gives one CSV row per system, --json
-the full reports.
+network load, resilience, and availability AV(p) at each --p (exact from the
+availability polynomial; "≈" marks a Monte Carlo estimate where no exact
+method fits). --format csv gives one CSV row per system, --json the full
+reports.
 
-  coterie compare plane.json grid.json billiard.json`,
+  coterie compare plane.json grid.json billiard.json --p 0.9,0.99`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, p := range o.ps {
+				if !(p >= 0 && p <= 1) {
+					return usageErrorf("--p %v: a probability must be between 0 and 1", p)
+				}
+			}
 			f := o.format
 			if o.asJSON {
 				f = "json"
@@ -65,8 +90,14 @@ the full reports.
 				if rep.familyInfo != nil {
 					fams = []familyInfo{*rep.familyInfo}
 				}
-				for _, fi := range fams {
-					rows = append(rows, compareRow{File: displayName(path), N: rep.N, K: rep.K, Kind: rep.Kind, familyInfo: fi})
+				for i, fi := range fams {
+					row := compareRow{File: displayName(path), N: rep.N, K: rep.K, Kind: rep.Kind, familyInfo: fi}
+					if !o.noAV {
+						if err := row.availability(cmd.Context(), sys.Families()[i], o.ps, o.figures.budget); err != nil {
+							return err
+						}
+					}
+					rows = append(rows, row)
 				}
 			}
 			return writeOutput(s, "", func(w io.Writer) error {
@@ -84,12 +115,42 @@ the full reports.
 	}
 	addInputFlags(cmd, &o.in)
 	addFigureFlags(cmd, &o.figures)
+	cmd.Flags().Float64SliceVar(&o.ps, "p", []float64{0.9}, "node up-probabilities at which to give the availability (comma-separated)")
+	cmd.Flags().BoolVar(&o.noAV, "no-availability", false, "skip the availability")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the reports as JSON (same as --format json)")
 	cmd.Flags().StringVar(&o.format, "format", "", "table, csv or json (default table)")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"table", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
+}
+
+// availability fills in AV at each p, within the time budget; where it
+// cannot be had the row says why.
+func (r *compareRow) availability(ctx context.Context, f *set.Family, ps []float64, budget time.Duration) error {
+	c := ctx
+	if budget > 0 {
+		var cancel context.CancelFunc
+		c, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
+	res, err := availability.Compute(c, f, availability.Options{})
+	if err == nil {
+		var pts []availability.Point
+		pts, err = res.Evaluate(c, ps, availability.EvalOptions{Seed: 1})
+		for _, pt := range pts {
+			r.Availability = append(r.Availability, avPoint{P: pt.P, Availability: pt.AV, Exact: pt.Exact})
+		}
+	}
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+		r.Availability = nil
+		r.Notes = append(r.Notes, fmt.Sprintf("availability: not found within --budget %s; raise it, or 0 for no limit", budget))
+		return nil
+	}
+	return err
 }
 
 func (r compareRow) name() string {
@@ -114,8 +175,45 @@ func figure(v *float64, exact string) string {
 	return strconv.FormatFloat(*v, 'f', 4, 64)
 }
 
+// avHeaders names the availability columns of the first row that has
+// them (every row is evaluated at the same p).
+func avHeaders(rows []compareRow) []float64 {
+	for _, r := range rows {
+		if len(r.Availability) > 0 {
+			ps := make([]float64, len(r.Availability))
+			for i, a := range r.Availability {
+				ps[i] = a.P
+			}
+			return ps
+		}
+	}
+	return nil
+}
+
+func compareAVCell(r compareRow, i int) string {
+	if i >= len(r.Availability) {
+		return "–"
+	}
+	a := r.Availability[i]
+	// Six decimals, or enough to show how far from 1 a highly available
+	// system is (0.999999850 rather than 1.000000).
+	digits := 6
+	if u := 1 - a.Availability; u > 0 && u < 1e-4 {
+		digits = min(15, int(math.Ceil(-math.Log10(u)))+2)
+	}
+	v := strconv.FormatFloat(a.Availability, 'f', digits, 64)
+	if !a.Exact {
+		return "≈" + v
+	}
+	return v
+}
+
 func compareTable(w io.Writer, rows []compareRow) error {
 	header := []string{"system", "kind", "n", "k", "quorums", "mean |Q|", "messages", "load", "capacity", "net load", "resilience"}
+	ps := avHeaders(rows)
+	for _, p := range ps {
+		header = append(header, "AV("+strconv.FormatFloat(p, 'g', -1, 64)+")")
+	}
 	var cells [][]string
 	for _, r := range rows {
 		res := "–"
@@ -131,6 +229,9 @@ func compareTable(w io.Writer, rows []compareRow) error {
 			strconv.FormatFloat(r.QuorumSize.Mean, 'f', 4, 64), decimal(r.messagesExact),
 			figure(r.Load, r.LoadExact), figure(r.Capacity, r.CapacityExact), net, res,
 		})
+		for i := range ps {
+			cells[len(cells)-1] = append(cells[len(cells)-1], compareAVCell(r, i))
+		}
 	}
 	if err := renderTable(w, header, cells); err != nil {
 		return err
@@ -147,8 +248,13 @@ func compareTable(w io.Writer, rows []compareRow) error {
 
 func compareCSV(w io.Writer, rows []compareRow) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"file", "h", "kind", "n", "k", "quorums", "quorum_size_mean", "messages_per_entry",
-		"load", "load_exact", "capacity", "network_load", "resilience"})
+	header := []string{"file", "h", "kind", "n", "k", "quorums", "quorum_size_mean", "messages_per_entry",
+		"load", "load_exact", "capacity", "network_load", "resilience"}
+	ps := avHeaders(rows)
+	for _, p := range ps {
+		header = append(header, "av_"+strconv.FormatFloat(p, 'g', -1, 64), "av_exact_"+strconv.FormatFloat(p, 'g', -1, 64))
+	}
+	_ = cw.Write(header)
 	opt := func(v *float64) string {
 		if v == nil {
 			return ""
@@ -163,9 +269,18 @@ func compareCSV(w io.Writer, rows []compareRow) error {
 		if r.Resilience != nil {
 			res = strconv.Itoa(*r.Resilience)
 		}
-		_ = cw.Write([]string{r.File, h, r.Kind, strconv.Itoa(r.N), strconv.Itoa(r.K), r.Quorums.String(),
+		rec := []string{r.File, h, r.Kind, strconv.Itoa(r.N), strconv.Itoa(r.K), r.Quorums.String(),
 			strconv.FormatFloat(r.QuorumSize.Mean, 'g', -1, 64), strconv.FormatFloat(r.MessagesPerEntry, 'g', -1, 64),
-			opt(r.Load), r.LoadExact, opt(r.Capacity), opt(r.NetworkLoad), res})
+			opt(r.Load), r.LoadExact, opt(r.Capacity), opt(r.NetworkLoad), res}
+		for i := range ps {
+			if i < len(r.Availability) {
+				a := r.Availability[i]
+				rec = append(rec, strconv.FormatFloat(a.Availability, 'g', -1, 64), strconv.FormatBool(a.Exact))
+			} else {
+				rec = append(rec, "", "")
+			}
+		}
+		_ = cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Error()

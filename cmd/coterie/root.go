@@ -71,6 +71,8 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newVerifyCmd(s),
 		newDominationCmd(s),
 		newTransversalsCmd(s),
+		newSimulateCmd(s),
+		newAvailabilityCmd(s),
 	)
 	return root
 }

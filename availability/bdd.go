@@ -1,0 +1,730 @@
+package availability
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// ErrBudget is wrapped by the BDD engine when the diagram would need more
+// nodes than the budget allows. The error message says how many nodes were
+// reached; raise the budget, or use the bounds and estimate of [Compute].
+var ErrBudget = errors.New("node budget exceeded")
+
+// Node indices 0 and 1 are the terminals false and true.
+const (
+	bddFalse uint32 = 0
+	bddTrue  uint32 = 1
+)
+
+type bddNode struct {
+	level  int32 // position of the node's variable in the order; n for terminals
+	lo, hi uint32
+}
+
+type cacheEntry struct {
+	a, b, r uint32
+}
+
+// BDD is a reduced ordered binary decision diagram of a monotone Boolean
+// function of N variables (the nodes of a quorum system), under a static
+// variable order. It is built by [BuildBDD]; Size, Count and Probability
+// read it.
+type BDD struct {
+	n     int
+	order []int // order[level] = variable
+	root  uint32
+	nodes []bddNode
+}
+
+// manager builds BDDs: nodes in an arena, a unique table (open addressing)
+// keyed by (level, lo, hi), and a lossy direct-mapped cache for OR.
+type manager struct {
+	n         int
+	nodes     []bddNode
+	table     []uint32 // node index, 0 = empty slot
+	tableMask uint64
+	cache     []cacheEntry
+	cacheMask uint64
+	budget    int
+	ctx       context.Context
+	tick      int
+	progress  func(nodes int)
+	peak      int
+}
+
+// errAbort carries a budget or context error out of the recursion.
+type errAbort struct{ err error }
+
+func newManager(ctx context.Context, n, budget int) *manager {
+	m := &manager{n: n, budget: budget, ctx: ctx}
+	m.nodes = make([]bddNode, 2, 1024)
+	m.nodes[0] = bddNode{level: int32(n)}
+	m.nodes[1] = bddNode{level: int32(n)}
+	m.rehash(1 << 12)
+	m.cache = make([]cacheEntry, 1<<14)
+	m.cacheMask = 1<<14 - 1
+	return m
+}
+
+func hash3(l int32, lo, hi uint32) uint64 {
+	h := uint64(l)*0x9E3779B97F4A7C15 ^ uint64(lo)*0xC2B2AE3D27D4EB4F ^ uint64(hi)*0x165667B19E3779F9
+	return h ^ h>>29
+}
+
+func (m *manager) rehash(size int) {
+	m.table = make([]uint32, size)
+	m.tableMask = uint64(size - 1)
+	for i := 2; i < len(m.nodes); i++ {
+		nd := m.nodes[i]
+		h := hash3(nd.level, nd.lo, nd.hi) & m.tableMask
+		for m.table[h] != 0 {
+			h = (h + 1) & m.tableMask
+		}
+		m.table[h] = uint32(i)
+	}
+}
+
+// mk returns the node (level, lo, hi), creating it if needed.
+func (m *manager) mk(level int32, lo, hi uint32) uint32 {
+	if lo == hi {
+		return lo
+	}
+	h := hash3(level, lo, hi) & m.tableMask
+	for {
+		i := m.table[h]
+		if i == 0 {
+			break
+		}
+		nd := &m.nodes[i]
+		if nd.level == level && nd.lo == lo && nd.hi == hi {
+			return i
+		}
+		h = (h + 1) & m.tableMask
+	}
+	if len(m.nodes) >= m.budget {
+		panic(errAbort{fmt.Errorf("availability: bdd: more than %d nodes: %w", m.budget, ErrBudget)})
+	}
+	m.tick++
+	if m.tick&0xffff == 0 {
+		if err := m.ctx.Err(); err != nil {
+			panic(errAbort{fmt.Errorf("availability: bdd: %w", err)})
+		}
+		if m.progress != nil {
+			m.progress(len(m.nodes))
+		}
+	}
+	i := uint32(len(m.nodes))
+	m.nodes = append(m.nodes, bddNode{level, lo, hi})
+	m.table[h] = i
+	if len(m.nodes) > m.peak {
+		m.peak = len(m.nodes)
+	}
+	if 2*len(m.nodes) > len(m.table) {
+		m.rehash(2 * len(m.table))
+		m.growCache()
+	}
+	return i
+}
+
+func (m *manager) growCache() {
+	// Keep the cache at two to four times the node arena, up to 2^25
+	// entries (384 MiB), keeping the entries it has.
+	if len(m.cache) >= 1<<25 || len(m.cache) >= 2*len(m.nodes) {
+		return
+	}
+	old := m.cache
+	m.cache = make([]cacheEntry, 4*len(old))
+	m.cacheMask = uint64(len(m.cache) - 1)
+	for _, e := range old {
+		if e.r != 0 {
+			a, b := e.a, e.b
+			h := uint64(a)*0x9E3779B97F4A7C15 ^ uint64(b)*0xC2B2AE3D27D4EB4F
+			m.cache[(h^h>>31)&m.cacheMask] = e
+		}
+	}
+}
+
+// or returns the disjunction of a and b.
+func (m *manager) or(a, b uint32) uint32 {
+	switch {
+	case a == b || b == bddFalse:
+		return a
+	case a == bddFalse:
+		return b
+	case a == bddTrue || b == bddTrue:
+		return bddTrue
+	}
+	if a > b {
+		a, b = b, a
+	}
+	h := (uint64(a)*0x9E3779B97F4A7C15 ^ uint64(b)*0xC2B2AE3D27D4EB4F)
+	h = (h ^ h>>31) & m.cacheMask
+	if e := m.cache[h]; e.a == a && e.b == b && e.r != 0 {
+		return e.r
+	}
+	na, nb := m.nodes[a], m.nodes[b]
+	var l int32
+	alo, ahi, blo, bhi := a, a, b, b
+	switch {
+	case na.level == nb.level:
+		l, alo, ahi, blo, bhi = na.level, na.lo, na.hi, nb.lo, nb.hi
+	case na.level < nb.level:
+		l, alo, ahi = na.level, na.lo, na.hi
+	default:
+		l, blo, bhi = nb.level, nb.lo, nb.hi
+	}
+	lo := m.or(alo, blo)
+	hi := m.or(ahi, bhi)
+	r := m.mk(l, lo, hi)
+	// The cache may have been replaced while recursing; index it afresh.
+	h2 := (uint64(a)*0x9E3779B97F4A7C15 ^ uint64(b)*0xC2B2AE3D27D4EB4F)
+	h2 = (h2 ^ h2>>31) & m.cacheMask
+	m.cache[h2] = cacheEntry{a, b, r}
+	return r
+}
+
+// and returns the conjunction of a and b.
+func (m *manager) and(a, b uint32) uint32 {
+	switch {
+	case a == b || b == bddTrue:
+		return a
+	case a == bddTrue:
+		return b
+	case a == bddFalse || b == bddFalse:
+		return bddFalse
+	}
+	if a > b {
+		a, b = b, a
+	}
+	// The AND entries are told apart from OR entries by swapping the
+	// operands (a > b never occurs for OR).
+	h := (uint64(b)*0x9E3779B97F4A7C15 ^ uint64(a)*0xC2B2AE3D27D4EB4F)
+	h = (h ^ h>>31) & m.cacheMask
+	if e := m.cache[h]; e.a == b && e.b == a && e.r != 0 {
+		return e.r
+	}
+	na, nb := m.nodes[a], m.nodes[b]
+	var l int32
+	alo, ahi, blo, bhi := a, a, b, b
+	switch {
+	case na.level == nb.level:
+		l, alo, ahi, blo, bhi = na.level, na.lo, na.hi, nb.lo, nb.hi
+	case na.level < nb.level:
+		l, alo, ahi = na.level, na.lo, na.hi
+	default:
+		l, blo, bhi = nb.level, nb.lo, nb.hi
+	}
+	lo := m.and(alo, blo)
+	hi := m.and(ahi, bhi)
+	r := m.mk(l, lo, hi)
+	h2 := (uint64(b)*0x9E3779B97F4A7C15 ^ uint64(a)*0xC2B2AE3D27D4EB4F)
+	h2 = (h2 ^ h2>>31) & m.cacheMask
+	m.cache[h2] = cacheEntry{b, a, r}
+	return r
+}
+
+// chain returns the conjunction of the variables at the given levels,
+// which must be sorted increasingly.
+func (m *manager) chain(levels []int32) uint32 {
+	r := bddTrue
+	for i := len(levels) - 1; i >= 0; i-- {
+		r = m.mk(levels[i], bddFalse, r)
+	}
+	return r
+}
+
+// gc keeps only the nodes reachable from roots, renumbering them in their
+// old relative order (children before parents), and rewrites roots.
+func (m *manager) gc(roots []uint32) {
+	live := make([]bool, len(m.nodes))
+	live[0], live[1] = true, true
+	stack := slices.Clone(roots)
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if live[u] {
+			continue
+		}
+		live[u] = true
+		stack = append(stack, m.nodes[u].lo, m.nodes[u].hi)
+	}
+	remap := make([]uint32, len(m.nodes))
+	k := uint32(0)
+	for i := range m.nodes {
+		if !live[i] {
+			continue
+		}
+		nd := m.nodes[i]
+		if i >= 2 {
+			nd.lo, nd.hi = remap[nd.lo], remap[nd.hi]
+		}
+		m.nodes[k] = nd
+		remap[i] = k
+		k++
+	}
+	m.nodes = m.nodes[:k]
+	for i := range roots {
+		roots[i] = remap[roots[i]]
+	}
+	size := len(m.table)
+	for size > 1<<12 && 4*len(m.nodes) < size {
+		size /= 2
+	}
+	m.rehash(size)
+	clear(m.cache)
+}
+
+// BDDOptions control [BuildBDD].
+type BDDOptions struct {
+	// Order is the static variable order: Order[i] is the node tested at
+	// level i. Nil means [ChooseOrder].
+	Order []int
+	// Budget is the largest number of nodes the manager may hold at once;
+	// 0 means DefaultBudget.
+	Budget int
+	// Progress, if not nil, is called now and then with the number of
+	// nodes held and the number of quorums merged so far.
+	Progress func(nodes, merged, quorums int)
+}
+
+// DefaultBudget is the node budget of [BuildBDD] when none is given: at
+// most about 1.5 GB of arena (12 bytes a node), unique table (up to 16) and
+// operation cache (up to 384 MiB).
+const DefaultBudget = 40_000_000
+
+// BuildBDD returns the reduced ordered BDD of "some quorum of f is all up"
+// for an explicit family f, by apply: each quorum is a chain of AND, and the
+// chains are merged by OR pairwise, in rounds, in the order of their first
+// variable, with garbage collection between rounds. It stops with an error
+// wrapping [ErrBudget] if the diagram needs more nodes than the budget, and
+// with the context's error if ctx is cancelled.
+func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err error) {
+	if f.IsThreshold() {
+		return nil, errors.New("availability: bdd: threshold family: use the closed form")
+	}
+	n := f.N
+	order := opts.Order
+	if order == nil {
+		order = ChooseOrder(f)
+	}
+	if len(order) != n {
+		return nil, fmt.Errorf("availability: bdd: order has %d nodes, want %d", len(order), n)
+	}
+	level := make([]int32, n)
+	for i := range level {
+		level[i] = -1
+	}
+	for l, v := range order {
+		if v < 0 || v >= n || level[v] >= 0 {
+			return nil, fmt.Errorf("availability: bdd: order is not a permutation of 1..%d", n)
+		}
+		level[v] = int32(l)
+	}
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	m := newManager(ctx, n, budget)
+	defer func() {
+		if r := recover(); r != nil {
+			a, ok := r.(errAbort)
+			if !ok {
+				panic(r)
+			}
+			b, err = nil, a.err
+		}
+	}()
+	// Quorums as sorted level lists, sorted lexicographically so that
+	// neighbours share prefixes.
+	qs := make([][]int32, 0, len(f.Quorums))
+	for i := range f.Quorums {
+		var ls []int32
+		for v := range f.Quorums[i].All() {
+			ls = append(ls, level[v])
+		}
+		slices.Sort(ls)
+		qs = append(qs, ls)
+	}
+	slices.SortFunc(qs, slices.Compare)
+	qs = slices.CompactFunc(qs, slices.Equal)
+	roots := make([]uint32, 0, len(qs))
+	merged := 0
+	report := func() {
+		if opts.Progress != nil {
+			opts.Progress(len(m.nodes), merged, len(qs))
+		}
+	}
+	if opts.Progress != nil {
+		m.progress = func(int) { report() }
+	}
+	if len(qs) == 0 {
+		return &BDD{n: n, order: slices.Clone(order), root: bddFalse, nodes: m.nodes[:2]}, nil
+	}
+	// First round: fold runs of quorums sequentially into blocks of about
+	// 32, which is cheap while the partial results are small; then merge
+	// the blocks pairwise.
+	const block = 32
+	for i := 0; i < len(qs); i += block {
+		r := bddFalse
+		for _, q := range qs[i:min(i+block, len(qs))] {
+			r = m.or(r, m.chain(q))
+			merged++
+		}
+		roots = append(roots, r)
+	}
+	for len(roots) > 1 {
+		if len(m.nodes) > budget/2 {
+			m.gc(roots)
+		}
+		next := roots[:0:0]
+		for i := 0; i+1 < len(roots); i += 2 {
+			next = append(next, m.or(roots[i], roots[i+1]))
+		}
+		if len(roots)%2 == 1 {
+			next = append(next, roots[len(roots)-1])
+		}
+		roots = next
+		report()
+	}
+	m.gc(roots)
+	return &BDD{n: n, order: slices.Clone(order), root: roots[0], nodes: m.nodes}, nil
+}
+
+// Size returns the number of nodes of the diagram, terminals included.
+func (b *BDD) Size() int { return len(b.nodes) }
+
+// Order returns the variable order: Order()[i] is the node tested at level i.
+func (b *BDD) Order() []int { return slices.Clone(b.order) }
+
+// Probability returns the probability that the function is true when node
+// v is up with probability p[v], independently.
+func (b *BDD) Probability(p []float64) float64 {
+	pr := make([]float64, len(b.nodes))
+	pr[bddTrue] = 1
+	for i := 2; i < len(b.nodes); i++ {
+		nd := b.nodes[i]
+		x := p[b.order[nd.level]]
+		pr[i] = x*pr[nd.hi] + (1-x)*pr[nd.lo]
+	}
+	return pr[b.root]
+}
+
+// Count returns the coefficient vector: A[i] = number of assignments with
+// exactly i variables true that make the function true. It counts paths
+// bottom-up by their number of up-branches, a skipped level multiplying by
+// (1+t), in fixed-width integers of as many 64-bit words as C(n, n/2)
+// needs (so no count can overflow; an add that would carry out of the top
+// word is reported as an internal error), level by level across all cores.
+func (b *BDD) Count(ctx context.Context) (*Polynomial, error) {
+	return b.count(ctx, nil)
+}
+
+// MaxCountBytes bounds the memory the counting pass of [BDD.Count] may
+// hold at once (the polynomials of the nodes whose parents are not all
+// counted yet); beyond it Count refuses with an error wrapping [ErrBudget].
+const MaxCountBytes = 4 << 30
+
+func (b *BDD) count(ctx context.Context, progress func(done, total int)) (*Polynomial, error) {
+	n := b.n
+	words := (binomialRow(n)[n/2].BitLen() + 64) / 64
+	c := counter{n: n, w: words, progress: progress}
+	res, err := c.run(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// counter holds the state of one counting pass.
+type counter struct {
+	n, w int
+	// binom[g] is (1+t)^g in limbs, for the edges into the true terminal.
+	binom    [][]uint64
+	progress func(done, total int)
+}
+
+// poly layout: coefficient j occupies words [j*w, (j+1)*w), little-endian.
+
+func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
+	n, w := c.n, c.w
+	c.binom = make([][]uint64, n+1)
+	for g := 0; g <= n; g++ {
+		row := binomialRow(g)
+		p := make([]uint64, (g+1)*w)
+		for j, v := range row {
+			putBig(p[j*w:(j+1)*w], v)
+		}
+		c.binom[g] = p
+	}
+	if b.root == bddFalse {
+		return NewPolynomial(n), nil
+	}
+	if b.root == bddTrue {
+		return c.toPoly(c.binom[n]), nil
+	}
+	// Reachable nodes by level, and how many parents each has.
+	nodes := b.nodes
+	parents := make([]int32, len(nodes))
+	seen := make([]bool, len(nodes))
+	byLevel := make([][]uint32, n)
+	stack := []uint32{b.root}
+	seen[b.root] = true
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := nodes[u]
+		byLevel[nd.level] = append(byLevel[nd.level], u)
+		for _, v := range [2]uint32{nd.lo, nd.hi} {
+			parents[v]++
+			if v > bddTrue && !seen[v] {
+				seen[v] = true
+				stack = append(stack, v)
+			}
+		}
+	}
+	// The peak memory of the pass, level by level, before allocating it.
+	{
+		left := slices.Clone(parents)
+		live, peak := 0, 0
+		for l := n - 1; l >= 0; l-- {
+			live += len(byLevel[l]) * (n - l + 1) * w * 8
+			peak = max(peak, live)
+			for _, u := range byLevel[l] {
+				nd := nodes[u]
+				for _, v := range [2]uint32{nd.lo, nd.hi} {
+					if v > bddTrue {
+						left[v]--
+						if left[v] == 0 {
+							live -= (n - int(nodes[v].level) + 1) * w * 8
+						}
+					}
+				}
+			}
+		}
+		if peak > MaxCountBytes {
+			return nil, fmt.Errorf("availability: counting the paths of a BDD of %d nodes would hold %d MiB at once, over the limit of %d MiB: %w",
+				len(nodes), peak>>20, MaxCountBytes>>20, ErrBudget)
+		}
+	}
+	polys := make([][]uint64, len(nodes))
+	var overflow atomic.Bool
+	workers := runtime.GOMAXPROCS(0)
+	for l := n - 1; l >= 0; l-- {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("availability: counting: %w", err)
+		}
+		us := byLevel[l]
+		deg := n - l // the polynomial of a node at level l has degree ≤ n−l
+		work := func(us []uint32) {
+			scratch := make([]uint64, (n+1)*w)
+			ok := true
+			for _, u := range us {
+				p := make([]uint64, (deg+1)*w)
+				nd := nodes[u]
+				ok = c.addLifted(p, nd.lo, polys, nodes, l, 0, scratch) && ok
+				ok = c.addLifted(p, nd.hi, polys, nodes, l, 1, scratch) && ok
+				polys[u] = p
+			}
+			if !ok {
+				overflow.Store(true)
+			}
+		}
+		if len(us) < 256 || workers == 1 {
+			work(us)
+		} else {
+			var wg sync.WaitGroup
+			chunk := (len(us) + workers - 1) / workers
+			for i := 0; i < len(us); i += chunk {
+				part := us[i:min(i+chunk, len(us))]
+				wg.Add(1)
+				go func() { defer wg.Done(); work(part) }()
+			}
+			wg.Wait()
+		}
+		if overflow.Load() {
+			return nil, errOverflow
+		}
+		if c.progress != nil && l%8 == 0 {
+			c.progress(n-l, n)
+		}
+		// Free the children whose parents are all done.
+		for _, u := range us {
+			nd := nodes[u]
+			for _, v := range [2]uint32{nd.lo, nd.hi} {
+				if v > bddTrue {
+					parents[v]--
+					if parents[v] == 0 {
+						polys[v] = nil
+					}
+				}
+			}
+		}
+	}
+	rootLevel := int(nodes[b.root].level)
+	// The levels above the root are free: multiply by (1+t)^rootLevel.
+	p := make([]uint64, (n+1)*w)
+	copy(p, polys[b.root])
+	if !lift(p, n-rootLevel, rootLevel, w) {
+		return nil, errOverflow
+	}
+	return c.toPoly(p), nil
+}
+
+var errOverflow = errors.New("availability: counting: internal error: a coefficient overflowed its fixed width")
+
+// addLifted adds t^shift · (1+t)^gap · poly(child) into p, where gap is
+// the number of levels skipped between level l and the child, using
+// scratch (room for n+1 coefficients). It reports false on overflow.
+func (c *counter) addLifted(p []uint64, child uint32, polys [][]uint64, nodes []bddNode, l, shift int, scratch []uint64) bool {
+	if child == bddFalse {
+		return true
+	}
+	w := c.w
+	cl := int(nodes[child].level)
+	gap := cl - l - 1
+	var src []uint64
+	switch {
+	case child == bddTrue:
+		src = c.binom[gap]
+	case gap == 0:
+		src = polys[child]
+	default:
+		deg := c.n - cl
+		tmp := scratch[:(deg+gap+1)*w]
+		copy(tmp, polys[child])
+		clear(tmp[len(polys[child]):])
+		if !lift(tmp, deg, gap, w) {
+			return false
+		}
+		src = tmp
+	}
+	return addInto(p[shift*w:], src, w)
+}
+
+// lift multiplies the polynomial of degree deg held in p (which has room
+// for degree deg+g) by (1+t)^g in place, reporting false on overflow.
+func lift(p []uint64, deg, g, w int) bool {
+	switch w {
+	case 1:
+		var bad uint64
+		for k := 0; k < g; k++ {
+			deg++
+			for j := deg; j >= 1; j-- {
+				s := p[j] + p[j-1]
+				bad |= boolBit(s < p[j])
+				p[j] = s
+			}
+		}
+		return bad == 0
+	case 2:
+		var bad uint64
+		for k := 0; k < g; k++ {
+			deg++
+			for j := deg; j >= 1; j-- {
+				var c uint64
+				p[2*j], c = bits.Add64(p[2*j], p[2*j-2], 0)
+				p[2*j+1], c = bits.Add64(p[2*j+1], p[2*j-1], c)
+				bad |= c
+			}
+		}
+		return bad == 0
+	}
+	for k := 0; k < g; k++ {
+		deg++
+		for j := deg; j >= 1; j-- {
+			if !addWords(p[j*w:(j+1)*w], p[(j-1)*w:j*w]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func boolBit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// addInto adds the coefficients of src into dst, word by word.
+func addInto(dst, src []uint64, w int) bool {
+	switch w {
+	case 1:
+		var bad uint64
+		dst = dst[:len(src)]
+		for j, s := range src {
+			d := dst[j] + s
+			bad |= boolBit(d < s)
+			dst[j] = d
+		}
+		return bad == 0
+	case 2:
+		var bad uint64
+		dst = dst[:len(src)]
+		for j := 0; j+1 < len(src); j += 2 {
+			var c uint64
+			dst[j], c = bits.Add64(dst[j], src[j], 0)
+			dst[j+1], c = bits.Add64(dst[j+1], src[j+1], c)
+			bad |= c
+		}
+		return bad == 0
+	}
+	for j := 0; j < len(src); j += w {
+		if !addWords(dst[j:j+w], src[j:j+w]) {
+			return false
+		}
+	}
+	return true
+}
+
+// addWords sets d += s for multi-word numbers, reporting false on a carry
+// out of the top word.
+func addWords(d, s []uint64) bool {
+	var carry uint64
+	for i := range d {
+		d[i], carry = bits.Add64(d[i], s[i], carry)
+	}
+	return carry == 0
+}
+
+// putBig stores v in the words of dst, least significant first.
+func putBig(dst []uint64, v *big.Int) {
+	var t big.Int
+	t.Set(v)
+	mask := new(big.Int).SetUint64(^uint64(0))
+	var lo big.Int
+	for i := range dst {
+		dst[i] = lo.And(&t, mask).Uint64()
+		t.Rsh(&t, 64)
+	}
+}
+
+// getBig returns the number held in the words of src.
+func getBig(src []uint64) *big.Int {
+	v := new(big.Int)
+	var t big.Int
+	for i := len(src) - 1; i >= 0; i-- {
+		v.Lsh(v, 64)
+		v.Or(v, t.SetUint64(src[i]))
+	}
+	return v
+}
+
+func (c *counter) toPoly(p []uint64) *Polynomial {
+	w := c.w
+	res := NewPolynomial(c.n)
+	for j := 0; j <= c.n && (j+1)*w <= len(p); j++ {
+		res.A[j] = getBig(p[j*w : (j+1)*w])
+	}
+	return res
+}

@@ -1,0 +1,345 @@
+package availability
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// Threshold returns the polynomial of the system of all w-subsets of n
+// nodes (majority, uniform k-arbiters): A_i = C(n, i) for i ≥ w, else 0, so
+// AV(p) is the binomial tail P[Bin(n, p) ≥ w] (Kuo 2001, Section 5: the
+// uniform k-arbiter with w = ⌈(kN+1)/(k+1)⌉). Cost: n big-integer
+// multiplications by small numbers, milliseconds for n = 10,001.
+func Threshold(n, w int) *Polynomial {
+	p := &Polynomial{N: n, A: make([]*big.Int, n+1)}
+	c := big.NewInt(1)
+	var m, d big.Int
+	for i := 0; i <= n; i++ {
+		if i > 0 {
+			c.Mul(c, m.SetInt64(int64(n-i+1)))
+			c.Quo(c, d.SetInt64(int64(i)))
+		}
+		if i >= w {
+			p.A[i] = new(big.Int).Set(c)
+		} else {
+			p.A[i] = new(big.Int)
+		}
+	}
+	return p
+}
+
+// isAllSubsets reports whether the explicit family f lists every w-subset
+// of its nodes for one w, and returns that w.
+func isAllSubsets(f *set.Family) (int, bool) {
+	if f.IsThreshold() {
+		return f.Threshold, true
+	}
+	if len(f.Quorums) == 0 {
+		return 0, false
+	}
+	w := f.Quorums[0].Len()
+	want := new(big.Int).Binomial(int64(f.N), int64(w))
+	if !want.IsInt64() || want.Int64() != int64(len(f.Quorums)) {
+		// Repeats could make up the number; then the count of distinct
+		// quorums falls short and the test below fails anyway.
+		if want.Cmp(big.NewInt(int64(len(f.Quorums)))) > 0 {
+			return 0, false
+		}
+	}
+	seen := make(map[string]bool, len(f.Quorums))
+	for i := range f.Quorums {
+		q := &f.Quorums[i]
+		if q.Len() != w {
+			return 0, false
+		}
+		if m, ok := q.Max(); !ok || m >= f.N {
+			return 0, false
+		}
+		seen[q.String()] = true
+	}
+	if !want.IsInt64() || int64(len(seen)) != want.Int64() {
+		return 0, false
+	}
+	return w, true
+}
+
+// Product returns the polynomial of the slab system over the grid
+// [a_1] × … × [a_d]: a live set contains a quorum iff, in every dimension j,
+// some slab {x : x_j = b} is all up. Its quorums are the unions of one slab
+// per dimension: for d = 2 Maekawa's grid (a full row and a full column),
+// for d = k+1 and all a_j = a the (k+1)-cube k-arbiter of Manabe and
+// Tajima. Inclusion–exclusion over the sets B_j of full slabs in each
+// dimension depends only on their sizes s_j, and their union has
+// n − Π(a_j − s_j) nodes, so
+//
+//	A_i = Σ_{1≤s_j≤a_j} Π_j (−1)^{s_j+1} C(a_j, s_j) · C(n−u, i−u),  u = n − Π(a_j − s_j).
+//
+// Terms with the same u are merged first. Cost: Π a_j small terms, then
+// one binomial row per distinct u.
+func Product(dims ...int) *Polynomial {
+	n := 1
+	for _, a := range dims {
+		n *= a
+	}
+	// coef[u] = signed sum of Π C(a_j, s_j) over the s with union size u.
+	coef := map[int]*big.Int{}
+	s := make([]int, len(dims))
+	for j := range s {
+		s[j] = 1
+	}
+	for {
+		rest := 1
+		c := big.NewInt(1)
+		neg := false
+		for j, a := range dims {
+			rest *= a - s[j]
+			c.Mul(c, new(big.Int).Binomial(int64(a), int64(s[j])))
+			if s[j]%2 == 0 {
+				neg = !neg
+			}
+		}
+		if neg {
+			c.Neg(c)
+		}
+		u := n - rest
+		if coef[u] == nil {
+			coef[u] = new(big.Int)
+		}
+		coef[u].Add(coef[u], c)
+		j := 0
+		for j < len(s) && s[j] == dims[j] {
+			s[j] = 1
+			j++
+		}
+		if j == len(s) {
+			break
+		}
+		s[j]++
+	}
+	us := make([]int, 0, len(coef))
+	for u := range coef {
+		us = append(us, u)
+	}
+	slices.Sort(us)
+	p := NewPolynomial(n)
+	var t big.Int
+	for _, u := range us {
+		c := coef[u]
+		if c.Sign() == 0 {
+			continue
+		}
+		row := binomialRow(n - u)
+		for i := u; i <= n; i++ {
+			t.Mul(c, row[i-u])
+			p.A[i].Add(p.A[i], &t)
+		}
+	}
+	return p
+}
+
+// productFamily returns the quorums of [Product] over dims with node
+// Σ x_j·(a_1⋯a_{j−1}) (the first coordinate varies fastest), one quorum per
+// choice of slabs, as a set of strings for comparison.
+func productQuorums(dims []int) (n int, qs map[string]bool) {
+	n = 1
+	for _, a := range dims {
+		n *= a
+	}
+	coord := func(v, j int) int {
+		for _, a := range dims[:j] {
+			v /= a
+		}
+		return v % dims[j]
+	}
+	qs = make(map[string]bool, n)
+	q := set.New(n)
+	for b := range n { // b encodes the slab choice (b_1..b_d) the same way
+		q.Clear()
+		for v := range n {
+			for j := range dims {
+				if coord(v, j) == coord(b, j) {
+					q.Add(v)
+					break
+				}
+			}
+		}
+		qs[q.String()] = true
+	}
+	return n, qs
+}
+
+// productDims returns dims such that f is exactly the slab system of
+// [Product] in the numbering of productQuorums, trying the structure the
+// construction claims first (Kind "grid" with rows and cols, Kind "cube"
+// with a and k) and then every factorisation of n into 2 factors or into
+// equal factors whose sizes and count fit. The quorums are always compared
+// in full: Kind alone is never trusted.
+func productDims(f *set.Family) ([]int, bool) {
+	if f.IsThreshold() || len(f.Quorums) == 0 || len(f.Quorums) > 1<<16 {
+		return nil, false
+	}
+	n := f.N
+	size := f.Quorums[0].Len()
+	var cands [][]int
+	if r, c := paramInt(f, "rows"), paramInt(f, "cols"); f.Kind == "grid" && r > 0 && c > 0 {
+		cands = append(cands, []int{c, r}, []int{r, c})
+	}
+	if a, k := paramInt(f, "a"), paramInt(f, "k"); f.Kind == "cube" && a > 0 && k > 0 {
+		d := make([]int, k+1)
+		for j := range d {
+			d[j] = a
+		}
+		cands = append(cands, d)
+	}
+	for r := 1; r <= n; r++ {
+		if n%r == 0 {
+			cands = append(cands, []int{r, n / r})
+		}
+	}
+	for d := 3; 1<<d <= n; d++ {
+		a := 2
+		for pow(a, d) < n {
+			a++
+		}
+		if pow(a, d) == n {
+			dims := make([]int, d)
+			for j := range dims {
+				dims[j] = a
+			}
+			cands = append(cands, dims)
+		}
+	}
+	for _, dims := range cands {
+		rest := 1
+		for _, a := range dims {
+			rest *= a - 1
+		}
+		if pow1(dims) != n || n-rest != size || len(f.Quorums) < n {
+			continue
+		}
+		if sameQuorums(f, dims) {
+			return dims, true
+		}
+	}
+	return nil, false
+}
+
+func pow(a, d int) int {
+	r := 1
+	for range d {
+		r *= a
+		if r > 1<<40 {
+			return r
+		}
+	}
+	return r
+}
+
+func pow1(dims []int) int {
+	r := 1
+	for _, a := range dims {
+		r *= a
+	}
+	return r
+}
+
+// sameQuorums reports whether f's distinct quorums are exactly those of the
+// product over dims.
+func sameQuorums(f *set.Family, dims []int) bool {
+	_, want := productQuorums(dims)
+	got := make(map[string]bool, len(f.Quorums))
+	for i := range f.Quorums {
+		k := f.Quorums[i].String()
+		if !want[k] {
+			return false
+		}
+		got[k] = true
+	}
+	return len(got) == len(want)
+}
+
+// paramInt returns an integer parameter of f, or 0.
+func paramInt(f *set.Family, name string) int {
+	switch v := f.Params[name].(type) {
+	case int:
+		return v
+	case int64:
+		return int(v)
+	case float64:
+		if v == float64(int(v)) {
+			return int(v)
+		}
+	}
+	return 0
+}
+
+// Compose returns the polynomial of Kuo's join C3 = C1 ⊕x C2 (Section 4)
+// from the outer system's two restrictions at x and the inner polynomial:
+// g1 counts the subsets S of U1∖{x} with S ∪ {x} containing a quorum of C1,
+// g0 those containing a quorum of C1 without x (both over n1−1 nodes), and
+// inner is C2's polynomial over n2 nodes. Since C3's live set contains a
+// quorum iff it contains one of C1 with x read as "C2 has a live quorum"
+// (Corollary 5), and that event depends on disjoint nodes,
+//
+//	A3(t) = G1(t)·A2(t) + G0(t)·((1+t)^{n2} − A2(t)).
+//
+// With polynomials read as AV at a common p this is exactly Corollary 5:
+// AV3(p) = p'·AV(g1) + (1−p')·AV(g0) with p' = AV2(p).
+func Compose(g1, g0, inner *Polynomial) (*Polynomial, error) {
+	if g1.N != g0.N {
+		return nil, fmt.Errorf("availability: compose: restrictions over %d and %d nodes", g1.N, g0.N)
+	}
+	n := g1.N + inner.N
+	row := binomialRow(inner.N)
+	miss := make([]*big.Int, inner.N+1) // (1+t)^{n2} − A2
+	for i := range miss {
+		miss[i] = new(big.Int).Sub(row[i], inner.A[i])
+	}
+	p := NewPolynomial(n)
+	var t big.Int
+	for i, a := range g1.A {
+		for j := range inner.A {
+			if a.Sign() != 0 && inner.A[j].Sign() != 0 {
+				t.Mul(a, inner.A[j])
+				p.A[i+j].Add(p.A[i+j], &t)
+			}
+			if b := g0.A[i]; b.Sign() != 0 && miss[j].Sign() != 0 {
+				t.Mul(b, miss[j])
+				p.A[i+j].Add(p.A[i+j], &t)
+			}
+		}
+	}
+	return p, nil
+}
+
+// Restrict returns the two restrictions of f at node x as families over the
+// other n−1 nodes (renumbered: nodes above x move down by one): g1 = {Q ∖
+// {x}} for every quorum Q (x up), g0 = {Q : x ∉ Q} (x down). g0 may be
+// empty.
+func Restrict(f *set.Family, x int) (g1, g0 *set.Family) {
+	n := f.N - 1
+	g1, g0 = set.NewFamily(n), set.NewFamily(n)
+	g1.K, g0.K = f.K, f.K
+	for i := range f.Quorums {
+		q := &f.Quorums[i]
+		s := set.New(n)
+		for v := range q.All() {
+			switch {
+			case v < x:
+				s.Add(v)
+			case v > x:
+				s.Add(v - 1)
+			}
+		}
+		if q.Has(x) {
+			g1.Add(s, set.NoOwner)
+		} else {
+			g0.Add(s.Clone(), set.NoOwner)
+			g1.Add(s, set.NoOwner)
+		}
+	}
+	return g1, g0
+}

@@ -1,0 +1,332 @@
+package availability
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// Method names a way [Compute] obtained a result.
+type Method string
+
+// The methods of [Compute]. Estimate means no exact method fitted.
+const (
+	MethodThreshold Method = "threshold"
+	MethodProduct   Method = "product"
+	MethodJoin      Method = "join"
+	MethodPlane     Method = "projective-plane"
+	MethodBDD       Method = "bdd"
+	MethodBrute     Method = "brute-force"
+	MethodIE        Method = "inclusion-exclusion" // the partial results proved everything
+	MethodEstimate  Method = "estimate"
+	MethodAuto      Method = ""
+)
+
+// Options control [Compute].
+type Options struct {
+	// Method forces one method ("bdd", "brute-force"); empty chooses by
+	// structure.
+	Method Method
+	// Budget is the BDD node budget; 0 means [DefaultBudget].
+	Budget int
+	// Progress, if not nil, is called now and then during long work.
+	Progress Progress
+}
+
+// Progress reports how far a long computation has got: stage names the
+// work ("building the BDD, order 1 of 3"), and done of total units are
+// finished (total −1 when unknown). It may be called from several
+// goroutines, but not concurrently.
+type Progress func(stage string, done, total int64)
+
+// Result is the availability of one family: the exact polynomial when some
+// method reached it, otherwise what could be proved (see [Partial]).
+type Result struct {
+	N      int
+	Exact  bool
+	Method Method
+	// Poly holds every coefficient when Exact.
+	Poly *Polynomial
+	// Partial holds the provable coefficients and bounds when not Exact.
+	Partial *Partial
+	// Reason says why no exact method succeeded (empty when Exact).
+	Reason string
+
+	f     *set.Family
+	split *joinSplit
+	inner *Result // for joins: the inner system's result
+	outer struct{ g1, g0 *Result }
+	dims  []int
+	bdd   *BDD
+	// noBDD records that the BDD did not fit the budget, so that
+	// per-node evaluations do not try again at every point.
+	noBDD bool
+}
+
+// Family returns the family the result describes.
+func (r *Result) Family() *set.Family { return r.f }
+
+// Compute returns the availability polynomial of f, choosing the method by
+// structure (see the package comment): threshold form, product of slabs,
+// projective plane, join, then the BDD under the node budget, and the brute
+// force only when the caller forces it. When every exact method is out of
+// reach it returns a Result with Exact false and a [Partial] (exact
+// low/high-order coefficients and bounds); the error is then nil and Reason
+// says what failed. Errors are returned for a cancelled context and a
+// malformed family.
+func Compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("availability: %w", err)
+	}
+	return compute(ctx, f, opts)
+}
+
+// compute is Compute without validation, for the parts of a join, which
+// may hold an empty quorum (the outer quorum {x}) or none at all.
+func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
+	progress := func(done, total int64, format string, args ...any) {
+		if opts.Progress != nil {
+			opts.Progress(fmt.Sprintf(format, args...), done, total)
+		}
+	}
+	r := &Result{N: f.N, f: f}
+	if !f.IsThreshold() {
+		if len(f.Quorums) == 0 {
+			r.Exact, r.Method, r.Poly = true, MethodThreshold, NewPolynomial(f.N)
+			return r, nil
+		}
+		for i := range f.Quorums {
+			if f.Quorums[i].IsEmpty() {
+				// The empty quorum is always up.
+				r.Exact, r.Method, r.Poly = true, MethodThreshold, Threshold(f.N, 0)
+				return r, nil
+			}
+		}
+	}
+	switch opts.Method {
+	case MethodBrute:
+		p, err := Brute(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		r.Exact, r.Method, r.Poly = true, MethodBrute, p
+		return r, nil
+	case MethodBDD:
+		if f.IsThreshold() {
+			return nil, errors.New("availability: the bdd method needs an explicit family; this one is a threshold system")
+		}
+		return computeBDD(ctx, r, opts, progress)
+	case MethodAuto:
+	default:
+		return nil, fmt.Errorf("availability: unknown method %q", opts.Method)
+	}
+	if w, ok := isAllSubsets(f); ok {
+		r.Exact, r.Method, r.Poly = true, MethodThreshold, Threshold(f.N, w)
+		return r, nil
+	}
+	if dims, ok := productDims(f); ok {
+		r.Exact, r.Method, r.Poly, r.dims = true, MethodProduct, Product(dims...), dims
+		return r, nil
+	}
+	if q, ok := planeOrder(f); ok {
+		p, err := PlanePolynomial(ctx, q, opts.Progress)
+		switch {
+		case err == nil:
+			r.Exact, r.Method, r.Poly = true, MethodPlane, p
+			// The BDD of PG(2,7) exceeds 40 million nodes (measured): per-node
+			// probabilities go straight to the estimate.
+			r.noBDD = q >= 7
+			return r, nil
+		case ctx.Err() != nil:
+			return nil, err
+		}
+		progress(0, -1, "%v; trying the BDD", err)
+	}
+	if s, ok := findJoin(f); ok {
+		res, err := computeJoin(ctx, r, s, opts)
+		if err != nil {
+			return nil, err
+		}
+		if res.Exact {
+			return res, nil
+		}
+	}
+	return computeBDD(ctx, r, opts, progress)
+}
+
+func computeJoin(ctx context.Context, r *Result, s *joinSplit, opts Options) (*Result, error) {
+	inner, err := compute(ctx, s.in, opts)
+	if err != nil {
+		return nil, err
+	}
+	x := len(s.outerNodes)
+	g1f, g0f := Restrict(s.outer, x)
+	g1, err := compute(ctx, g1f, opts)
+	if err != nil {
+		return nil, err
+	}
+	g0, err := compute(ctx, g0f, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !inner.Exact || !g1.Exact || !g0.Exact {
+		return &Result{N: r.N, f: r.f}, nil
+	}
+	p, err := Compose(g1.Poly, g0.Poly, inner.Poly)
+	if err != nil {
+		return nil, err
+	}
+	r.Exact, r.Method, r.Poly = true, MethodJoin, p
+	r.split, r.inner = s, inner
+	r.outer.g1, r.outer.g0 = g1, g0
+	return r, nil
+}
+
+func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done, total int64, format string, args ...any)) (*Result, error) {
+	f := r.f
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	if len(f.Quorums) == 0 {
+		r.Exact, r.Method, r.Poly = true, MethodBDD, NewPolynomial(f.N)
+		return r, nil
+	}
+	// Iterative deepening over the candidate orders: each round tries every
+	// order with a budget four times the last, so the work is within a
+	// small factor of the best order's.
+	cands := OrderCandidates(f)
+	var lastErr error
+	for b := min(1<<16, budget); ; b = min(4*b, budget) {
+		for i, order := range cands {
+			d, err := BuildBDD(ctx, f, BDDOptions{Order: order, Budget: b, Progress: func(nodes, merged, total int) {
+				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
+			}})
+			if err == nil {
+				p, err := d.count(ctx, func(done, total int) {
+					progress(int64(done), int64(total), "counting the paths of a BDD of %d nodes", d.Size())
+				})
+				if err != nil {
+					return nil, err
+				}
+				r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d
+				return r, nil
+			}
+			if !errors.Is(err, ErrBudget) {
+				return nil, err
+			}
+			lastErr = err
+		}
+		if b == budget {
+			break
+		}
+	}
+	r.noBDD = true
+	r.Reason = fmt.Sprintf("%v with each of %d variable orders; raise the budget (--max-nodes) or rely on the bounds and estimate", lastErr, len(cands))
+	r.Partial = NewPartial(ctx, f)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("availability: %w", err)
+	}
+	if !slices.Contains(r.Partial.Known, false) {
+		// The provable coefficients turned out to be all of them.
+		r.Exact, r.Method, r.Poly, r.Reason = true, MethodIE, &Polynomial{N: f.N, A: r.Partial.A}, ""
+	}
+	return r, nil
+}
+
+// Probability returns AV for per-node probabilities p (p[v] for node v),
+// exactly in float64 through the same structure as the result: the
+// Poisson-binomial distribution for threshold systems, Corollary 5 for
+// joins, the BDD otherwise (built now if the result came from a closed
+// form), brute force for small n. When none fits the budget it returns
+// exact = false and the caller should estimate (see [Estimate]).
+func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av float64, exact bool, err error) {
+	f := r.f
+	if len(p) != f.N {
+		return 0, false, fmt.Errorf("availability: %d probabilities for %d nodes", len(p), f.N)
+	}
+	if !f.IsThreshold() {
+		if len(f.Quorums) == 0 {
+			return 0, true, nil
+		}
+		for i := range f.Quorums {
+			if f.Quorums[i].IsEmpty() {
+				return 1, true, nil
+			}
+		}
+	}
+	if w, ok := isAllSubsets(f); ok {
+		return poissonBinomialTail(p, w), true, nil
+	}
+	if r.split != nil {
+		s := r.split
+		pin := make([]float64, len(s.inner))
+		for i, v := range s.inner {
+			pin[i] = p[v]
+		}
+		px, ok, err := r.inner.Probability(ctx, pin, budget)
+		if err != nil || !ok {
+			return 0, false, err
+		}
+		pout := make([]float64, len(s.outerNodes))
+		for i, v := range s.outerNodes {
+			pout[i] = p[v]
+		}
+		a1, ok1, err := r.outer.g1.Probability(ctx, pout, budget)
+		if err != nil || !ok1 {
+			return 0, false, err
+		}
+		a0, ok0, err := r.outer.g0.Probability(ctx, pout, budget)
+		if err != nil || !ok0 {
+			return 0, false, err
+		}
+		return px*a1 + (1-px)*a0, true, nil
+	}
+	if r.bdd == nil && !r.noBDD && !f.IsThreshold() {
+		if budget <= 0 {
+			budget = DefaultBudget
+		}
+		for _, order := range OrderCandidates(f) {
+			d, err := BuildBDD(ctx, f, BDDOptions{Order: order, Budget: budget})
+			if err == nil {
+				r.bdd = d
+				break
+			}
+			if !errors.Is(err, ErrBudget) {
+				return 0, false, err
+			}
+		}
+		r.noBDD = r.bdd == nil
+	}
+	if r.bdd != nil {
+		return r.bdd.Probability(p), true, nil
+	}
+	if f.N <= 24 {
+		av, err := BruteProbability(ctx, f, p)
+		return av, err == nil, err
+	}
+	return 0, false, nil
+}
+
+// poissonBinomialTail returns P[at least w of the nodes are up] for
+// independent nodes up with probabilities p, by the O(n·w) recurrence on
+// the number of up nodes, capped at w.
+func poissonBinomialTail(p []float64, w int) float64 {
+	if w <= 0 {
+		return 1
+	}
+	// d[j] = P[exactly j up so far] for j < w; d[w] = P[at least w].
+	d := make([]float64, w+1)
+	d[0] = 1
+	for _, x := range p {
+		d[w] += d[w-1] * x
+		for j := w - 1; j >= 1; j-- {
+			d[j] = d[j]*(1-x) + d[j-1]*x
+		}
+		d[0] *= 1 - x
+	}
+	return d[w]
+}

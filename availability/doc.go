@@ -1,0 +1,42 @@
+// Package availability computes the availability of quorum systems: the
+// probability AV(p) that the live nodes contain a quorum when every node is
+// up independently with probability p (Kuo, "k-Arbiter join operation",
+// JISE 2001, Section 5; the definition is the same for coteries and
+// k-arbiters).
+//
+// The central object is the [Polynomial]: the vector A_0..A_n where A_i is
+// the number of i-node subsets that contain a quorum, so that
+//
+//	AV(p) = Σ A_i p^i (1−p)^(n−i).
+//
+// The coefficients are exact integers ([math/big]); they outgrow 64 bits
+// quickly (C(64,32) ≈ 1.8e18). [Compute] chooses a method by structure,
+// never trusting a family's Kind alone (each closed form first checks that
+// the quorums are what it assumes):
+//
+//   - threshold systems (majority, uniform k-arbiters): exact binomial tails;
+//   - products of slabs (Maekawa's grid, the (k+1)-cube k-arbiter): an
+//     inclusion–exclusion over the full rows/slabs, collapsed to a sum over
+//     their numbers (see [Product]);
+//   - Kuo's join C1 ⊕x C2: Corollary 5 lifted to coefficient vectors (see
+//     [Compose]);
+//   - projective planes of order 2, 3, 5 and 7: a sweep of the affine plane
+//     row by row, its states merged up to symmetry (see [PlanePolynomial]);
+//     it gives the first exact polynomial of PG(2,7), n = 57;
+//   - anything else: a reduced ordered BDD of the monotone function "some
+//     quorum is all up", built by apply with a unique table and an operation
+//     cache under a node budget, then one bottom-up pass that counts paths
+//     by their number of up-branches ([BDD]);
+//   - a bit-parallel brute force over all 2^n subsets for n ≤ 30 ([Brute]),
+//     which the tests use as the oracle.
+//
+// When no exact method fits the limits, [Compute] reports what can be proved
+// — the exact low-order and high-order coefficients, lower and upper bounds
+// — and a seeded Monte Carlo estimate with a confidence interval, always
+// flagged as an estimate ([Result.Exact] is false). When the provable
+// coefficients turn out to be all of them, the result is exact after all
+// (method "inclusion-exclusion").
+//
+// Floating point is used only to evaluate AV(p) at a point (see
+// [Polynomial.At]) and for estimates; every coefficient is exact.
+package availability

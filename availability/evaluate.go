@@ -1,0 +1,109 @@
+package availability
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Point is the availability at one p.
+type Point struct {
+	P float64
+	// AV is the value: exact up to float64 rounding when Exact, otherwise
+	// the Monte Carlo estimate.
+	AV    float64
+	Exact bool
+	// When not Exact: the estimate's 95% interval and the proved bounds.
+	Estimate *Estimate
+	Lo, Hi   float64
+}
+
+// EvalOptions control [Result.Evaluate].
+type EvalOptions struct {
+	// Override maps nodes (0-based) to their own probability of being up;
+	// the other nodes are up with the point's p.
+	Override map[int]float64
+	// Samples and Seed drive the Monte Carlo estimate where no exact value
+	// can be had (0 samples means DefaultSamples).
+	Samples int
+	Seed    uint64
+	// Budget is the BDD node budget for per-node probabilities.
+	Budget int
+}
+
+// Evaluate returns AV at each p in ps: from the polynomial when it is
+// exact and no node has its own probability; through the structure
+// ([Result.Probability]) for per-node probabilities; otherwise the seeded
+// Monte Carlo estimate (the same seed at every point, so a curve is smooth)
+// with bounds: the [Partial] bounds, and for per-node probabilities the
+// values at the smallest and largest probability (AV is monotone).
+func (r *Result) Evaluate(ctx context.Context, ps []float64, o EvalOptions) ([]Point, error) {
+	for v, x := range o.Override {
+		if v < 0 || v >= r.N {
+			return nil, fmt.Errorf("availability: node %d is out of range 1..%d", v+1, r.N)
+		}
+		if !(x >= 0 && x <= 1) {
+			return nil, fmt.Errorf("availability: probability %v of node %d is not in [0, 1]", x, v+1)
+		}
+	}
+	var eval func(float64) float64
+	if r.Exact {
+		eval = r.Poly.Evaluator()
+	}
+	pts := make([]Point, len(ps))
+	for i, p := range ps {
+		if !(p >= 0 && p <= 1) {
+			return nil, fmt.Errorf("availability: p = %v is not in [0, 1]", p)
+		}
+		pt := Point{P: p}
+		if len(o.Override) == 0 && r.Exact {
+			pt.AV, pt.Exact = eval(p), true
+			pts[i] = pt
+			continue
+		}
+		vec := make([]float64, r.N)
+		for v := range vec {
+			vec[v] = p
+		}
+		for v, x := range o.Override {
+			vec[v] = x
+		}
+		if len(o.Override) > 0 {
+			av, exact, err := r.Probability(ctx, vec, o.Budget)
+			if err != nil {
+				return nil, err
+			}
+			if exact {
+				pt.AV, pt.Exact = av, true
+				pts[i] = pt
+				continue
+			}
+		}
+		e, err := EstimateAV(ctx, r.f, vec, o.Samples, o.Seed)
+		if err != nil {
+			return nil, err
+		}
+		pt.AV, pt.Estimate = e.Value, &e
+		pt.Lo, pt.Hi = r.bounds(ctx, vec)
+		pts[i] = pt
+	}
+	return pts, nil
+}
+
+// bounds returns proved bounds on AV for the probabilities vec: AV is
+// nondecreasing in every node's probability, so it lies between the
+// uniform values at min(vec) and max(vec), which the polynomial or the
+// partial results bound.
+func (r *Result) bounds(ctx context.Context, vec []float64) (lo, hi float64) {
+	pmin, pmax := slices.Min(vec), slices.Max(vec)
+	if r.Exact {
+		return r.Poly.At(pmin), r.Poly.At(pmax)
+	}
+	if r.Partial == nil {
+		r.Partial = NewPartial(ctx, r.f)
+	}
+	lo, _ = r.Partial.Bounds(pmin)
+	_, hi = r.Partial.Bounds(pmax)
+	return lo, math.Max(lo, hi)
+}

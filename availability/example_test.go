@@ -1,0 +1,30 @@
+package availability_test
+
+import (
+	"context"
+	"fmt"
+	"math/big"
+
+	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/construct"
+)
+
+// Kuo's uniform 2-arbiter over 7 nodes (quorums of 5): the coefficients
+// and AV(0.85) (the paper prints 0.8663, a misprint).
+func ExampleCompute() {
+	f, _ := construct.Uniform(7, 2)
+	r, _ := availability.Compute(context.Background(), f, availability.Options{})
+	fmt.Println(r.Method, r.Poly.Strings())
+	fmt.Printf("%.10f\n", r.Poly.At(0.85))
+	// Output:
+	// threshold [0 0 0 0 0 21 7 1]
+	// 0.9262348398
+}
+
+// The Fano plane is nondominated: AV(1/2) = 1/2 (Kuo's Theorem 6).
+func ExamplePolynomial_AtRat() {
+	f, _ := construct.ProjectivePlane(2)
+	r, _ := availability.Compute(context.Background(), f, availability.Options{})
+	fmt.Println(r.Method, r.Poly.AtRat(big.NewRat(1, 2)))
+	// Output: projective-plane 1/2
+}

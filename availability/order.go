@@ -1,0 +1,161 @@
+package availability
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// ChooseOrder returns a static variable order for the BDD of f: the
+// FORCE heuristic (Aloul, Markov and Sakallah, "FORCE: a fast and easy-to-
+// implement variable-ordering heuristic", GLSVLSI 2003), started from the
+// natural order, which moves each node to the mean centre of gravity of its
+// quorums until the total span of the quorums stops shrinking. Nodes that
+// are in no quorum go last. The result is deterministic.
+func ChooseOrder(f *set.Family) []int {
+	return forceOrder(f, naturalOrder(f.N))
+}
+
+// OrderCandidates returns the orders [Compute] tries for f, best guess
+// first: the natural order (constructors number nodes row-major, which is
+// the right order for grids), FORCE from the natural order, and the order
+// of first appearance along a greedy chain of overlapping quorums.
+func OrderCandidates(f *set.Family) [][]int {
+	nat := naturalOrder(f.N)
+	cands := [][]int{nat, forceOrder(f, nat), chainOrder(f)}
+	var out [][]int
+	for _, c := range cands {
+		if !slices.ContainsFunc(out, func(o []int) bool { return slices.Equal(o, c) }) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func naturalOrder(n int) []int {
+	o := make([]int, n)
+	for i := range o {
+		o[i] = i
+	}
+	return o
+}
+
+// span is the FORCE cost: Σ over quorums of (last level − first level).
+func span(qs [][]int, pos []int) int {
+	s := 0
+	for _, q := range qs {
+		lo, hi := pos[q[0]], pos[q[0]]
+		for _, v := range q[1:] {
+			lo, hi = min(lo, pos[v]), max(hi, pos[v])
+		}
+		s += hi - lo
+	}
+	return s
+}
+
+func forceOrder(f *set.Family, start []int) []int {
+	n := f.N
+	qs := make([][]int, len(f.Quorums))
+	for i := range f.Quorums {
+		qs[i] = f.Quorums[i].Elements()
+	}
+	pos := make([]int, n)
+	for l, v := range start {
+		pos[v] = l
+	}
+	best := slices.Clone(start)
+	bestSpan := span(qs, pos)
+	order := slices.Clone(start)
+	cog := make([]float64, len(qs))
+	sum := make([]float64, n)
+	cnt := make([]int, n)
+	for iter := 0; iter < 50; iter++ {
+		for i, q := range qs {
+			s := 0
+			for _, v := range q {
+				s += pos[v]
+			}
+			cog[i] = float64(s) / float64(len(q))
+		}
+		clear(sum)
+		clear(cnt)
+		for i, q := range qs {
+			for _, v := range q {
+				sum[v] += cog[i]
+				cnt[v]++
+			}
+		}
+		key := make([]float64, n)
+		for v := range n {
+			if cnt[v] == 0 {
+				key[v] = float64(n) + float64(v) // unused nodes last
+			} else {
+				key[v] = sum[v] / float64(cnt[v])
+			}
+		}
+		sort.SliceStable(order, func(a, b int) bool { return key[order[a]] < key[order[b]] })
+		for l, v := range order {
+			pos[v] = l
+		}
+		s := span(qs, pos)
+		if s >= bestSpan {
+			if s > bestSpan {
+				break
+			}
+			continue
+		}
+		bestSpan = s
+		best = slices.Clone(order)
+	}
+	return best
+}
+
+// chainOrder places nodes by first appearance along a greedy sequence of
+// quorums: start from the quorum of the smallest node, then repeatedly take
+// the unused quorum with most nodes already placed (ties: fewest new nodes,
+// then list order).
+func chainOrder(f *set.Family) []int {
+	n := f.N
+	placed := make([]bool, n)
+	used := make([]bool, len(f.Quorums))
+	var order []int
+	qs := make([][]int, len(f.Quorums))
+	for i := range f.Quorums {
+		qs[i] = f.Quorums[i].Elements()
+	}
+	for range qs {
+		bi, bOld, bNew := -1, -1, 0
+		for i, q := range qs {
+			if used[i] {
+				continue
+			}
+			old := 0
+			for _, v := range q {
+				if placed[v] {
+					old++
+				}
+			}
+			nw := len(q) - old
+			if bi < 0 || old > bOld || old == bOld && nw < bNew {
+				bi, bOld, bNew = i, old, nw
+			}
+		}
+		if bi < 0 {
+			break
+		}
+		used[bi] = true
+		for _, v := range qs[bi] {
+			if !placed[v] {
+				placed[v] = true
+				order = append(order, v)
+			}
+		}
+	}
+	for v := range n {
+		if !placed[v] {
+			order = append(order, v)
+		}
+	}
+	return order
+}

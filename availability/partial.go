@@ -1,0 +1,372 @@
+package availability
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"math/bits"
+	"slices"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// Partial is what can be proved about a polynomial that no exact method
+// reached: some coefficients exactly, and bounds on AV(p).
+//
+// Low-order coefficients: A_i = Σ_F (−1)^{|F|+1} C(n − |∪F|, i − |∪F|)
+// over the non-empty sets F of minimal quorums, and only the F with
+// |∪F| ≤ i count, so enumerating the F whose union has at most L nodes
+// gives A_0..A_L exactly; L grows while that stays within a fixed amount of
+// work. For a projective plane of order q, r lines cover at least
+// r(q+1) − C(r,2) points, so few sets F are needed far beyond i = 2q.
+//
+// High-order coefficients: A_{n−j} = C(n, j) − T_j, where T_j is the number
+// of j-sets that meet every quorum (transversals); T_j is counted exactly by
+// a branch-and-bound search for as many j as a fixed amount of work allows.
+//
+// Every unknown A_i lies between the neighbouring known fractions
+// A_j / C(n, j), which never decrease with j (each i-set containing a
+// quorum has n−i supersets of size i+1, each counted at most i+1 times).
+type Partial struct {
+	N     int
+	Known []bool
+	// A holds the exact coefficients where Known; elsewhere 0.
+	A []*big.Int
+	// MinQuorum is the size of the smallest quorum; Intersecting reports
+	// whether every two quorums meet.
+	MinQuorum    int
+	Intersecting bool
+
+	sizes []int // quorum sizes, for the union bound
+}
+
+// partialWork caps the transversal search of [NewPartial], in words of
+// quorums visited over all its rounds: a second or two.
+const partialWork = 60_000_000
+
+// NewPartial works out the provable coefficients of f (see [Partial]).
+func NewPartial(ctx context.Context, f *set.Family) *Partial {
+	n := f.N
+	g := f.Clone()
+	g.Minimalize()
+	pp := &Partial{N: n, Known: make([]bool, n+1), A: make([]*big.Int, n+1)}
+	for i := range pp.A {
+		pp.A[i] = new(big.Int)
+	}
+	m := len(g.Quorums)
+	qs := make([][]uint64, m)
+	W := (n + 63) / 64
+	pp.MinQuorum = n + 1
+	for i := range g.Quorums {
+		w := make([]uint64, W)
+		for v := range g.Quorums[i].All() {
+			w[v/64] |= 1 << (v % 64)
+		}
+		qs[i] = w
+		sz := g.Quorums[i].Len()
+		pp.sizes = append(pp.sizes, sz)
+		pp.MinQuorum = min(pp.MinQuorum, sz)
+	}
+	// Intersection, pair by pair.
+	pp.Intersecting = m <= 5000 // beyond, not checked: no bound relies on it
+	for i := 0; pp.Intersecting && i < m; i++ {
+		for j := i + 1; j < m; j++ {
+			meet := false
+			for k := range W {
+				if qs[i][k]&qs[j][k] != 0 {
+					meet = true
+					break
+				}
+			}
+			if !meet {
+				pp.Intersecting = false
+				break
+			}
+		}
+	}
+	row := make([][]*big.Int, n+1) // binomial rows on demand
+	binom := func(a, b int) *big.Int {
+		if b < 0 || b > a {
+			return new(big.Int)
+		}
+		if row[a] == nil {
+			row[a] = binomialRow(a)
+		}
+		return row[a][b]
+	}
+	// Low-order: inclusion–exclusion over the sets F of minimal quorums
+	// whose union has at most L nodes gives A_i exactly for i ≤ L:
+	// A_i = Σ_F (−1)^{|F|+1} C(n − |∪F|, i − |∪F|). L grows while the
+	// enumeration stays within the work cap.
+	for L := pp.MinQuorum; L <= n; L++ {
+		signed, ok := unionCounts(ctx, qs, W, L, partialWork/4)
+		if !ok {
+			break
+		}
+		for i := 0; i <= L; i++ {
+			if pp.Known[i] {
+				continue
+			}
+			pp.Known[i] = true
+			for u, c := range signed[:i+1] {
+				if c != 0 {
+					pp.A[i].Add(pp.A[i], new(big.Int).Mul(big.NewInt(c), binom(n-u, i-u)))
+				}
+			}
+		}
+	}
+	for i := 0; i < min(pp.MinQuorum, n+1); i++ {
+		pp.Known[i] = true // no quorum fits
+	}
+	// High-order: transversal counts T_j for j = 0, 1, ... while the
+	// search stays within the work cap.
+	t := &transversalSearch{ctx: ctx, n: n, W: W, qs: qs, limit: partialWork}
+	for jmax := 0; jmax <= n; jmax++ {
+		counts, ok := t.count(jmax)
+		if !ok {
+			break
+		}
+		for j := 0; j <= jmax; j++ {
+			i := n - j
+			if pp.Known[i] {
+				continue
+			}
+			pp.Known[i] = true
+			pp.A[i].Sub(binom(n, j), counts[j])
+		}
+	}
+	return pp
+}
+
+// unionCounts returns signed[u] = Σ (−1)^{|F|+1} over the non-empty sets
+// F of quorums with |∪F| = u ≤ L, by depth-first search on the quorum
+// index (a union only grows), or false if that takes more than limit
+// steps or ctx is done.
+func unionCounts(ctx context.Context, qs [][]uint64, W, L, limit int) ([]int64, bool) {
+	signed := make([]int64, L+1)
+	work := 0
+	var rec func(start int, union []uint64, sign int64) bool
+	rec = func(start int, union []uint64, sign int64) bool {
+		next := make([]uint64, W)
+		for j := start; j < len(qs); j++ {
+			work += W
+			if work > limit || work&0xfffff == 0 && ctx.Err() != nil {
+				return false
+			}
+			c := 0
+			for k := range W {
+				next[k] = union[k] | qs[j][k]
+				c += bits.OnesCount64(next[k])
+			}
+			if c > L {
+				continue
+			}
+			signed[c] += sign
+			if !rec(j+1, next, -sign) {
+				return false
+			}
+		}
+		return true
+	}
+	if !rec(0, make([]uint64, W), 1) {
+		return nil, false
+	}
+	return signed, true
+}
+
+// transversalSearch counts the sets of at most jmax nodes that meet every
+// quorum, by size.
+type transversalSearch struct {
+	ctx   context.Context
+	n, W  int
+	qs    [][]uint64
+	work  int
+	limit int
+	deg   []int
+	res   []*big.Int
+	rows  [][]*big.Int
+}
+
+func (t *transversalSearch) count(jmax int) ([]*big.Int, bool) {
+	t.res = make([]*big.Int, jmax+1)
+	for i := range t.res {
+		t.res[i] = new(big.Int)
+	}
+	if t.rows == nil {
+		t.rows = make([][]*big.Int, t.n+1)
+		for a := range t.rows {
+			t.rows[a] = binomialRow(a)
+		}
+	}
+	in := make([]uint64, t.W)
+	out := make([]uint64, t.W)
+	ok := t.rec(in, out, 0, 0, jmax)
+	return t.res, ok
+}
+
+func (t *transversalSearch) rec(in, out []uint64, size, nout, jmax int) bool {
+	t.work += len(t.qs) * t.W
+	if t.work > t.limit {
+		return false
+	}
+	if t.work&0xfff == 0 && t.ctx.Err() != nil {
+		return false
+	}
+	// The unhit quorum with the fewest available nodes.
+	best, bestAvail := -1, 1<<30
+	unhit := 0
+	for i, q := range t.qs {
+		hit := false
+		avail := 0
+		for k := range q {
+			if q[k]&in[k] != 0 {
+				hit = true
+				break
+			}
+			avail += bits.OnesCount64(q[k] &^ out[k])
+		}
+		if hit {
+			continue
+		}
+		unhit++
+		if avail < bestAvail {
+			best, bestAvail = i, avail
+		}
+	}
+	if best < 0 {
+		free := t.n - size - nout
+		for r := 0; size+r <= jmax && r <= free; r++ {
+			t.res[size+r].Add(t.res[size+r], t.rows[free][r])
+		}
+		return true
+	}
+	if bestAvail == 0 || size == jmax {
+		return true
+	}
+	// Each further node hits at most its number of unhit quorums: if the
+	// jmax − size best nodes cannot hit them all, no transversal of size
+	// ≤ jmax extends this branch.
+	if left := jmax - size; left < unhit {
+		t.work += len(t.qs) * t.W
+		deg := t.deg[:0]
+		cnt := make([]int, t.n)
+		for _, q := range t.qs {
+			hit := false
+			for k := range q {
+				if q[k]&in[k] != 0 {
+					hit = true
+					break
+				}
+			}
+			if hit {
+				continue
+			}
+			for k := range q {
+				for w := q[k] &^ out[k]; w != 0; w &= w - 1 {
+					cnt[k*64+bits.TrailingZeros64(w)]++
+				}
+			}
+		}
+		for _, c := range cnt {
+			if c > 0 {
+				deg = append(deg, c)
+			}
+		}
+		slices.SortFunc(deg, func(a, b int) int { return b - a })
+		reach := 0
+		for _, c := range deg[:min(left, len(deg))] {
+			reach += c
+		}
+		t.deg = deg
+		if reach < unhit {
+			return true
+		}
+	}
+	q := t.qs[best]
+	var added []int
+	defer func() {
+		for _, v := range added {
+			out[v/64] &^= 1 << (v % 64)
+		}
+	}()
+	for k := range q {
+		for w := q[k] &^ out[k]; w != 0; w &= w - 1 {
+			v := k*64 + bits.TrailingZeros64(w)
+			in[v/64] |= 1 << (v % 64)
+			ok := t.rec(in, out, size+1, nout+len(added), jmax)
+			in[v/64] &^= 1 << (v % 64)
+			if !ok {
+				return false
+			}
+			out[v/64] |= 1 << (v % 64)
+			added = append(added, v)
+		}
+	}
+	return true
+}
+
+// KnownRange returns the exact coefficients as two runs: A_0..A_{lo−1}
+// and A_{hi+1}..A_n are exact (lo = 0 or hi = n when a run is empty).
+func (p *Partial) KnownRange() (lo, hi int) {
+	for lo < len(p.Known) && p.Known[lo] {
+		lo++
+	}
+	hi = p.N
+	for hi >= 0 && p.Known[hi] {
+		hi--
+	}
+	return lo, hi
+}
+
+// Bounds returns lower and upper bounds on AV(x): from the exact
+// coefficients with the unknown fractions A_i/C(n,i) bounded by their known
+// neighbours, the smallest-quorum bound x^{min|Q|} ≤ AV, the union bound
+// AV ≤ Σ_Q x^{|Q|}, and, for an intersecting system, AV ≤ 1 − (1−x)^{min|Q|}
+// (a dead smallest quorum meets and so kills every quorum).
+func (p *Partial) Bounds(x float64) (lo, hi float64) {
+	n := p.N
+	row := binomialRow(n)
+	fr := make([]float64, n+1)
+	for i := range fr {
+		if p.Known[i] {
+			fr[i] = ratio(p.A[i], row[i])
+		}
+	}
+	flo := make([]float64, n+1)
+	fhi := make([]float64, n+1)
+	cur := 0.0
+	for i := 0; i <= n; i++ {
+		if p.Known[i] {
+			cur = fr[i]
+		}
+		flo[i] = cur
+	}
+	cur = 1
+	for i := n; i >= 0; i-- {
+		if p.Known[i] {
+			cur = fr[i]
+		}
+		fhi[i] = cur
+	}
+	lo, hi = mixture(flo, x), mixture(fhi, x)
+	if p.MinQuorum <= n {
+		lo = math.Max(lo, math.Pow(x, float64(p.MinQuorum)))
+		if p.Intersecting {
+			hi = math.Min(hi, 1-math.Pow(1-x, float64(p.MinQuorum)))
+		}
+	}
+	u := 0.0
+	for _, s := range p.sizes {
+		u += math.Pow(x, float64(s))
+	}
+	hi = math.Min(hi, u)
+	return lo, math.Max(lo, hi)
+}
+
+func ratio(a, b *big.Int) float64 {
+	if b.Sign() == 0 {
+		return 0
+	}
+	f, _ := new(big.Rat).SetFrac(a, b).Float64()
+	return f
+}

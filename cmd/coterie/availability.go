@@ -1,0 +1,717 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/set"
+)
+
+type availabilityOptions struct {
+	in         inputOptions
+	ps         string
+	rng        string
+	format     string
+	asJSON     bool
+	polynomial bool
+	plot       string
+	pNode      string
+	method     string
+	maxNodes   int
+	samples    int
+	seed       uint64
+	digits     int
+}
+
+// avDefaultPoints are evaluated when neither --p nor --range is given.
+var avDefaultPoints = []float64{0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99}
+
+func newAvailabilityCmd(s *streams) *cobra.Command {
+	var o availabilityOptions
+	cmd := &cobra.Command{
+		Use:   "availability FILE...",
+		Short: "Exact availability polynomial, values, curves and plots",
+		Long: `Compute the availability AV(p) of each system: the probability that the live
+nodes contain a quorum when every node is up independently with probability p
+(Kuo 2001, Section 5; the same definition for coteries and k-arbiters; for an
+(h,k)-arbiter, each level h separately).
+
+The exact polynomial AV(p) = Σ A_i p^i (1−p)^(n−i) is computed first:
+A_i, the number of i-node sets containing a quorum, is exact whatever its
+size. Threshold systems, grids, cubes, projective planes and joins use
+closed forms or dedicated counts; any other system a BDD within --max-nodes.
+When no exact method fits, the output says so: the coefficients that can be
+proved, bounds, and a Monte Carlo estimate with a 95% interval (--samples,
+--seed), always labelled as an estimate.
+
+--p-node gives some nodes their own probability: "3=0.9,5=0.8" (nodes 1..n,
+or labels) or a file with one "NODE PROB" per line; the other nodes take p.
+
+Several files are compared side by side, and drawn on one plot with a legend
+by --plot OUT.svg or OUT.png.`,
+		Example: `  coterie availability plane.json --p 0.9,0.99
+  coterie availability grid.json --range 0.5:1:0.05 --format csv
+  coterie availability maj.json grid.json plane.json --plot compare.svg
+  coterie availability plane.json --polynomial --format json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAvailability(cmd.Context(), s, o, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
+		},
+	}
+	addInputFlags(cmd, &o.in)
+	f := cmd.Flags()
+	f.StringVar(&o.ps, "p", "", "probabilities to evaluate, comma-separated (default 0.5,0.6,0.7,0.8,0.9,0.95,0.99)")
+	f.StringVar(&o.rng, "range", "", "probabilities A, A+STEP, ... up to B, written `A:B:STEP`")
+	f.StringVar(&o.format, "format", "table", "output as table, csv or json")
+	f.BoolVar(&o.asJSON, "json", false, "shorthand for --format json")
+	f.BoolVar(&o.polynomial, "polynomial", false, "print the coefficients A_0..A_n")
+	f.StringVar(&o.plot, "plot", "", "draw the curves of all inputs to `OUT.svg` or OUT.png")
+	f.StringVar(&o.pNode, "p-node", "", "per-node probabilities: `NODE=P,...` or a file of \"NODE P\" lines")
+	f.StringVar(&o.method, "method", "auto", "exact method: auto, bdd or brute-force (n ≤ 30)")
+	f.IntVar(&o.maxNodes, "max-nodes", availability.DefaultBudget, "BDD node budget (about 30 bytes a node)")
+	f.IntVar(&o.samples, "samples", availability.DefaultSamples, "Monte Carlo samples per point when no exact method fits")
+	f.Uint64Var(&o.seed, "seed", 1, "Monte Carlo seed")
+	f.IntVar(&o.digits, "digits", 10, "significant digits of the values printed")
+	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"table", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("method", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"auto", "bdd", "brute-force"}, cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("plot", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"svg", "png"}, cobra.ShellCompDirectiveFilterFileExt
+	})
+	return cmd
+}
+
+// avFamily is the result for one family: a whole file, or one level h of
+// an (h,k)-arbiter.
+type avFamily struct {
+	h      int
+	res    *availability.Result
+	points []availability.Point
+}
+
+// avInput is the results for one input file.
+type avInput struct {
+	name     string
+	override map[int]float64 // --p-node, 0-based
+	n, k     int
+	fams     []avFamily
+	hk       bool
+}
+
+func runAvailability(ctx context.Context, s *streams, o availabilityOptions, args []string, pointsGiven bool) error {
+	if o.asJSON {
+		o.format = "json"
+	}
+	switch o.format {
+	case "table", "csv", "json":
+	default:
+		return usageErrorf("--format must be table, csv or json, not %q", o.format)
+	}
+	ps, err := parseAvPoints(o.ps, o.rng)
+	if err != nil {
+		return err
+	}
+	if !pointsGiven {
+		ps = slices.Clone(avDefaultPoints)
+		if o.polynomial {
+			ps = nil // only the coefficients
+		}
+	}
+	if o.polynomial && pointsGiven && o.format == "csv" {
+		return usageErrorf("--format csv prints either the points or, with --polynomial, the coefficients: drop --p/--range or --polynomial")
+	}
+	method := availability.MethodAuto
+	switch o.method {
+	case "auto", "":
+	case "bdd":
+		method = availability.MethodBDD
+	case "brute-force", "brute":
+		method = availability.MethodBrute
+	default:
+		return usageErrorf("--method must be auto, bdd or brute-force, not %q", o.method)
+	}
+	if o.maxNodes < 1000 {
+		return usageErrorf("--max-nodes must be at least 1000, not %d", o.maxNodes)
+	}
+	if o.samples < 64 {
+		return usageErrorf("--samples must be at least 64, not %d", o.samples)
+	}
+	if o.digits < 1 || o.digits > 17 {
+		return usageErrorf("--digits must be between 1 and 17, not %d", o.digits)
+	}
+	plotFormat := ""
+	if o.plot != "" {
+		plotFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(o.plot)), ".")
+		if !slices.Contains(availability.PlotFormats, plotFormat) {
+			return usageErrorf("--plot %s: the file name must end in .svg or .png", o.plot)
+		}
+	}
+	var inputs []*avInput
+	for _, path := range args {
+		sys, err := readSystem(s, path, o.in)
+		if err != nil {
+			return err
+		}
+		name := displayName(path)
+		override, err := parseAvPNode(o.pNode, sys)
+		if err != nil {
+			return err
+		}
+		in := &avInput{name: name, n: sys.N(), k: sys.K(), hk: sys.HK != nil, override: override}
+		for _, fam := range sys.Families() {
+			res, err := computeAvFamily(ctx, s, name, fam, method, o.maxNodes)
+			if err != nil {
+				return err
+			}
+			if !res.Exact {
+				fmt.Fprintf(s.err, "coterie: note: %s%s: no exact result: %s; showing the proved coefficients, bounds and a Monte Carlo estimate (%d samples, seed %d)\n",
+					name, avLevelSuffix(fam), res.Reason, o.samples, o.seed)
+			}
+			eo := availability.EvalOptions{Override: override, Samples: o.samples, Seed: o.seed, Budget: o.maxNodes}
+			pts, err := res.Evaluate(ctx, ps, eo)
+			if err != nil {
+				return err
+			}
+			in.fams = append(in.fams, avFamily{h: fam.H, res: res, points: pts})
+		}
+		inputs = append(inputs, in)
+	}
+	if o.plot != "" {
+		if err := writeAvailabilityPlot(ctx, s, o, plotFormat, inputs, args); err != nil {
+			return err
+		}
+	}
+	return writeOutput(s, "", func(w io.Writer) error {
+		switch o.format {
+		case "json":
+			return writeAvailabilityJSON(w, o, inputs, pointsGiven || !o.polynomial)
+		case "csv":
+			if o.polynomial {
+				return writeAvCoefficientsCSV(w, inputs)
+			}
+			return writeAvPointsCSV(w, o, inputs)
+		}
+		if o.polynomial {
+			if err := writeAvCoefficientsTable(w, inputs); err != nil {
+				return err
+			}
+			if len(ps) == 0 {
+				return nil
+			}
+			fmt.Fprintln(w)
+		}
+		return writeAvPointsTable(w, o, inputs)
+	})
+}
+
+func avLevelSuffix(f *set.Family) string {
+	if f.H > 0 {
+		return fmt.Sprintf(" (h=%d)", f.H)
+	}
+	return ""
+}
+
+// computeAvFamily runs availability.Compute with a progress bar on stderr.
+func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int) (*availability.Result, error) {
+	var bar *progress
+	stage := ""
+	defer func() { bar.Done() }()
+	res, err := availability.Compute(ctx, f, availability.Options{
+		Method: m, Budget: budget,
+		Progress: func(st string, done, total int64) {
+			if st != stage {
+				bar.Done()
+				stage = st
+				bar = newProgress(s, "availability: "+name+avLevelSuffix(f)+": "+st)
+			}
+			bar.Update(done, total)
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s%s: %w", name, avLevelSuffix(f), err)
+	}
+	return res, nil
+}
+
+// parseAvPoints reads --p and --range into one increasing list without
+// repeats.
+func parseAvPoints(list, rng string) ([]float64, error) {
+	var ps []float64
+	if list != "" {
+		for _, f := range strings.Split(list, ",") {
+			p, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || !(p >= 0 && p <= 1) {
+				return nil, usageErrorf("--p: %q is not a probability between 0 and 1", f)
+			}
+			ps = append(ps, p)
+		}
+	}
+	if rng != "" {
+		parts := strings.Split(rng, ":")
+		if len(parts) != 3 {
+			return nil, usageErrorf("--range must be A:B:STEP, such as 0.5:1:0.05, not %q", rng)
+		}
+		var v [3]float64
+		for i, s := range parts {
+			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil {
+				return nil, usageErrorf("--range %s: %q is not a number", rng, s)
+			}
+			v[i] = x
+		}
+		a, b, step := v[0], v[1], v[2]
+		switch {
+		case !(a >= 0 && b <= 1 && a <= b):
+			return nil, usageErrorf("--range %s: want 0 ≤ A ≤ B ≤ 1", rng)
+		case !(step > 0):
+			return nil, usageErrorf("--range %s: STEP must be positive", rng)
+		case (b-a)/step > 1e6:
+			return nil, usageErrorf("--range %s: more than a million points", rng)
+		}
+		for k := 0; ; k++ {
+			// A + k·STEP, rounded to 12 decimals so 0.1 steps print cleanly.
+			x := math.Round((a+float64(k)*step)*1e12) / 1e12
+			if x > b+1e-12 {
+				break
+			}
+			ps = append(ps, math.Min(x, 1))
+		}
+	}
+	slices.Sort(ps)
+	return slices.Compact(ps), nil
+}
+
+// parseAvPNode reads --p-node: inline "NODE=P,..." or a file of "NODE P"
+// lines ("#" comments); NODE is 1..n or a label. It returns 0-based nodes.
+func parseAvPNode(spec string, sys set.System) (map[int]float64, error) {
+	if spec == "" {
+		return nil, nil
+	}
+	n := sys.N()
+	labels := sys.Labels()
+	node := func(tok string) (int, error) {
+		if v, err := strconv.Atoi(tok); err == nil {
+			if v < 1 || v > n {
+				return 0, fmt.Errorf("node %d is out of range 1..%d", v, n)
+			}
+			return v - 1, nil
+		}
+		if i := slices.Index(labels, tok); i >= 0 {
+			return i, nil
+		}
+		return 0, fmt.Errorf("%q is neither a node number 1..%d nor a label", tok, n)
+	}
+	prob := func(tok string) (float64, error) {
+		x, err := strconv.ParseFloat(tok, 64)
+		if err != nil || !(x >= 0 && x <= 1) {
+			return 0, fmt.Errorf("%q is not a probability between 0 and 1", tok)
+		}
+		return x, nil
+	}
+	out := map[int]float64{}
+	add := func(a, b string) error {
+		v, err := node(strings.TrimSpace(a))
+		if err != nil {
+			return err
+		}
+		x, err := prob(strings.TrimSpace(b))
+		if err != nil {
+			return err
+		}
+		if _, dup := out[v]; dup {
+			return fmt.Errorf("node %s is given twice", strings.TrimSpace(a))
+		}
+		out[v] = x
+		return nil
+	}
+	if _, err := os.Stat(spec); err != nil && strings.Contains(spec, "=") {
+		for _, item := range strings.Split(spec, ",") {
+			a, b, ok := strings.Cut(item, "=")
+			if !ok {
+				return nil, usageErrorf("--p-node: %q is not NODE=P", item)
+			}
+			if err := add(a, b); err != nil {
+				return nil, usageErrorf("--p-node: %v", err)
+			}
+		}
+		return out, nil
+	}
+	data, err := os.ReadFile(spec)
+	if err != nil {
+		return nil, asInputError(spec, 0, "cannot read: "+unwrapPath(err).Error())
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for line := 1; sc.Scan(); line++ {
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == '=' })
+		if len(fields) == 0 {
+			continue
+		}
+		if len(fields) != 2 {
+			return nil, asInputError(spec, line, "want NODE PROBABILITY")
+		}
+		if err := add(fields[0], fields[1]); err != nil {
+			return nil, asInputError(spec, line, err.Error())
+		}
+	}
+	return out, nil
+}
+
+// avNum formats a value with the significant digits of --digits.
+func avNum(x float64, digits int) string {
+	return strconv.FormatFloat(x, 'g', digits, 64)
+}
+
+func avP(p float64) string { return strconv.FormatFloat(p, 'g', -1, 64) }
+
+// columnName names an input (and level) in tables and plots.
+func (in *avInput) columnName(f avFamily, many bool) string {
+	name := ""
+	if many {
+		name = in.name
+	}
+	if in.hk {
+		if name != "" {
+			name += " "
+		}
+		name += fmt.Sprintf("h=%d", f.h)
+	}
+	if name == "" {
+		name = "availability"
+	}
+	return name
+}
+
+func avCell(pt availability.Point, digits int) string {
+	if pt.Exact {
+		return avNum(pt.AV, digits)
+	}
+	e := pt.Estimate
+	d := min(digits, 6)
+	return fmt.Sprintf("≈%s estimate (95%% CI %s–%s; bounds %s–%s)", avNum(pt.AV, d), avNum(e.Lo, d), avNum(e.Hi, d), avNum(pt.Lo, d), avNum(pt.Hi, d))
+}
+
+func writeAvPointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) error {
+	many := len(inputs) > 1
+	header := []string{"p"}
+	var cols []func(i int) string
+	for _, in := range inputs {
+		for _, f := range in.fams {
+			header = append(header, in.columnName(f, many))
+			cols = append(cols, func(i int) string { return avCell(f.points[i], o.digits) })
+		}
+	}
+	var rows [][]string
+	pts := inputs[0].fams[0].points
+	for i := range pts {
+		row := []string{avP(pts[i].P)}
+		for _, c := range cols {
+			row = append(row, c(i))
+		}
+		rows = append(rows, row)
+	}
+	for _, in := range inputs {
+		for _, f := range in.fams {
+			how := "exact (" + string(f.res.Method) + ")"
+			if !f.res.Exact {
+				how = "estimate"
+			}
+			fmt.Fprintf(w, "%s%s: n = %d, %s\n", in.name, avHSuffix(in, f), in.n, how)
+		}
+		if len(in.override) > 0 {
+			vs := make([]int, 0, len(in.override))
+			for v := range in.override {
+				vs = append(vs, v)
+			}
+			slices.Sort(vs)
+			var items []string
+			for _, v := range vs {
+				items = append(items, fmt.Sprintf("%d=%s", v+1, avP(in.override[v])))
+			}
+			fmt.Fprintf(w, "%s: nodes with their own probability: %s; the others are up with p\n", in.name, strings.Join(items, ", "))
+		}
+	}
+	return renderTable(w, header, rows)
+}
+
+func avHSuffix(in *avInput, f avFamily) string {
+	if in.hk {
+		return fmt.Sprintf(" h=%d", f.h)
+	}
+	return ""
+}
+
+func writeAvCoefficientsTable(w io.Writer, inputs []*avInput) error {
+	for k, in := range inputs {
+		for _, f := range in.fams {
+			if k > 0 {
+				fmt.Fprintln(w)
+			}
+			how := "exact (" + string(f.res.Method) + ")"
+			if !f.res.Exact {
+				how = "partial: ? marks a coefficient no method could reach"
+			}
+			fmt.Fprintf(w, "%s%s: n = %d, %s; A_i = number of i-node sets containing a quorum\n", in.name, avHSuffix(in, f), in.n, how)
+			coef := avCoefficients(f.res)
+			rows := make([][]string, len(coef))
+			for i, c := range coef {
+				v := "?"
+				if c != nil {
+					v = *c
+				}
+				rows[i] = []string{strconv.Itoa(i), v}
+			}
+			if err := renderTable(w, []string{"i", "A_i"}, rows); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// avCoefficients returns the decimal coefficients, nil where not proved.
+func avCoefficients(r *availability.Result) []*string {
+	out := make([]*string, r.N+1)
+	if r.Exact {
+		for i, s := range r.Poly.Strings() {
+			out[i] = &s
+		}
+		return out
+	}
+	for i, k := range r.Partial.Known {
+		if k {
+			s := r.Partial.A[i].String()
+			out[i] = &s
+		}
+	}
+	return out
+}
+
+func writeAvCoefficientsCSV(w io.Writer, inputs []*avInput) error {
+	cw := csv.NewWriter(w)
+	many := len(inputs) > 1
+	hk := slices.ContainsFunc(inputs, func(in *avInput) bool { return in.hk })
+	header := []string{"i", "coefficient"}
+	if hk {
+		header = append([]string{"h"}, header...)
+	}
+	if many {
+		header = append([]string{"file"}, header...)
+	}
+	cw.Write(header)
+	for _, in := range inputs {
+		for _, f := range in.fams {
+			for i, c := range avCoefficients(f.res) {
+				v := ""
+				if c != nil {
+					v = *c
+				}
+				row := []string{strconv.Itoa(i), v}
+				if hk {
+					row = append([]string{strconv.Itoa(f.h)}, row...)
+				}
+				if many {
+					row = append([]string{in.name}, row...)
+				}
+				cw.Write(row)
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) error {
+	cw := csv.NewWriter(w)
+	many := len(inputs) > 1
+	hk := slices.ContainsFunc(inputs, func(in *avInput) bool { return in.hk })
+	inexact := false
+	for _, in := range inputs {
+		for _, f := range in.fams {
+			for _, pt := range f.points {
+				inexact = inexact || !pt.Exact
+			}
+		}
+	}
+	header := []string{"p", "availability"}
+	if inexact {
+		header = append(header, "estimate", "ci_low", "ci_high", "bound_low", "bound_high")
+	}
+	if hk {
+		header = append([]string{"h"}, header...)
+	}
+	if many {
+		header = append([]string{"file"}, header...)
+	}
+	cw.Write(header)
+	for _, in := range inputs {
+		for _, f := range in.fams {
+			for _, pt := range f.points {
+				row := []string{avP(pt.P), avNum(pt.AV, o.digits)}
+				if inexact {
+					if pt.Exact {
+						row = append(row, "false", "", "", "", "")
+					} else {
+						row = append(row, "true", avNum(pt.Estimate.Lo, o.digits), avNum(pt.Estimate.Hi, o.digits),
+							avNum(pt.Lo, o.digits), avNum(pt.Hi, o.digits))
+					}
+				}
+				if hk {
+					row = append([]string{strconv.Itoa(f.h)}, row...)
+				}
+				if many {
+					row = append([]string{in.name}, row...)
+				}
+				cw.Write(row)
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// avJSONPoint is one point of the JSON report; the estimate fields appear
+// only for estimates.
+type avJSONPoint struct {
+	P            json.Number `json:"p"`
+	Availability json.Number `json:"availability"`
+	Estimate     bool        `json:"estimate,omitempty"`
+	CI           *[2]float64 `json:"ci,omitempty"`
+	Bounds       *[2]float64 `json:"bounds,omitempty"`
+	Samples      int         `json:"samples,omitempty"`
+	Seed         *uint64     `json:"seed,omitempty"`
+}
+
+// avJSONFamily is the report on one family, as CONTRACT.md shows it; method
+// and reason appear only when the result is not exact.
+type avJSONFamily struct {
+	File         string             `json:"file,omitempty"`
+	H            int                `json:"h,omitempty"`
+	N            int                `json:"n"`
+	Exact        bool               `json:"exact"`
+	Method       string             `json:"method,omitempty"`
+	Reason       string             `json:"reason,omitempty"`
+	Coefficients []*string          `json:"coefficients"`
+	PNode        map[string]float64 `json:"p_node,omitempty"`
+	Points       []avJSONPoint      `json:"points,omitempty"`
+}
+
+type avJSONHK struct {
+	File   string         `json:"file,omitempty"`
+	N      int            `json:"n"`
+	K      int            `json:"k"`
+	Levels []avJSONFamily `json:"levels"`
+}
+
+func writeAvailabilityJSON(w io.Writer, o availabilityOptions, inputs []*avInput, withPoints bool) error {
+	many := len(inputs) > 1
+	var out []any
+	for _, in := range inputs {
+		var fams []avJSONFamily
+		for _, f := range in.fams {
+			jf := avJSONFamily{H: f.h, N: in.n, Exact: f.res.Exact, Coefficients: avCoefficients(f.res)}
+			if !f.res.Exact {
+				jf.Method, jf.Reason = string(availability.MethodEstimate), f.res.Reason
+			}
+			if withPoints {
+				jf.Points = []avJSONPoint{}
+				for _, pt := range f.points {
+					jp := avJSONPoint{P: json.Number(avP(pt.P)), Availability: json.Number(avNum(pt.AV, o.digits))}
+					if !pt.Exact {
+						e := pt.Estimate
+						jp.Estimate = true
+						jp.CI = &[2]float64{e.Lo, e.Hi}
+						jp.Bounds = &[2]float64{pt.Lo, pt.Hi}
+						jp.Samples = e.Samples
+						seed := e.Seed
+						jp.Seed = &seed
+					}
+					jf.Points = append(jf.Points, jp)
+				}
+			}
+			fams = append(fams, jf)
+		}
+		if in.override != nil {
+			ov := map[string]float64{}
+			for v, x := range in.override {
+				ov[strconv.Itoa(v+1)] = x
+			}
+			for i := range fams {
+				fams[i].PNode = ov
+			}
+		}
+		if in.hk {
+			h := avJSONHK{N: in.n, K: in.k, Levels: fams}
+			if many {
+				h.File = in.name
+			}
+			out = append(out, h)
+			continue
+		}
+		if many {
+			fams[0].File = in.name
+		}
+		out = append(out, fams[0])
+	}
+	if !many {
+		return writeJSON(w, out[0])
+	}
+	return writeJSON(w, out)
+}
+
+// avPlotPoints are the p of the plotted curves.
+const avPlotPoints = 101
+
+// writeAvailabilityPlot draws one curve per input (per level for (h,k)-arbiters) over
+// p = 0..1. A curve without an exact result is a Monte Carlo estimate with
+// a sixteenth of the samples per point, dashed and labelled as such.
+func writeAvailabilityPlot(ctx context.Context, s *streams, o availabilityOptions, format string, inputs []*avInput, args []string) error {
+	ps := make([]float64, avPlotPoints)
+	for i := range ps {
+		ps[i] = float64(i) / (avPlotPoints - 1)
+	}
+	many := len(inputs) > 1
+	var curves []availability.Curve
+	for _, in := range inputs {
+		for _, f := range in.fams {
+			eo := availability.EvalOptions{Override: in.override, Samples: max(o.samples/16, 1<<12), Seed: o.seed, Budget: o.maxNodes}
+			pts, err := f.res.Evaluate(ctx, ps, eo)
+			if err != nil {
+				return err
+			}
+			c := availability.Curve{Label: in.name, P: ps}
+			if in.hk {
+				c.Label = in.columnName(f, true)
+			}
+			for _, pt := range pts {
+				c.AV = append(c.AV, pt.AV)
+				c.Estimate = c.Estimate || !pt.Exact
+			}
+			curves = append(curves, c)
+		}
+	}
+	title := "Availability"
+	if !many {
+		title += " of " + inputs[0].name
+	}
+	return writeOutput(s, o.plot, func(w io.Writer) error {
+		return availability.Plot(w, format, title, curves)
+	})
+}

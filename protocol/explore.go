@@ -1,0 +1,745 @@
+package protocol
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"runtime"
+	"sync"
+)
+
+// ExploreConfig bounds an exhaustive exploration.
+type ExploreConfig struct {
+	// Requests is the number of requests in the whole run (so at most that
+	// many are concurrent); 0 means 2.
+	Requests int
+	// Rounds is how many of them one node may make, one after the other; 0
+	// means 1.
+	Rounds int
+	// Requesters, if not nil, lists the nodes (0-based) that may request;
+	// nil means every node.
+	Requesters []int
+	// MaxStates stops the search after that many distinct states; 0 means
+	// 4,000,000 (about 300 MB).
+	MaxStates int
+	// MaxDepth, if positive, leaves states at that many steps from the
+	// start unexpanded ("all delivery orders up to a bound").
+	MaxDepth int
+	// Workers is the number of goroutines expanding states; 0 means
+	// GOMAXPROCS. The result does not depend on it.
+	Workers int
+	// Progress, if not nil, is called after each level of the search with
+	// the states found so far and the depth reached.
+	Progress func(states, depth int)
+}
+
+// ExploreResult is the verdict of an exploration.
+type ExploreResult struct {
+	Protocol string `json:"protocol"`
+	N        int    `json:"n"`
+	K        int    `json:"k"`
+	Requests int    `json:"requests"`
+	Rounds   int    `json:"rounds"`
+	// States and Transitions count the distinct states reached and the
+	// steps between them; Depth is the longest shortest path found.
+	States      int  `json:"states"`
+	Transitions int  `json:"transitions"`
+	Depth       int  `json:"depth"`
+	Complete    bool `json:"complete"` // every reachable state was expanded
+	// The verdicts: each is proved when Complete, and means "no
+	// counterexample within the bounds" otherwise. Terminates (no execution
+	// runs forever, so with DeadlockFree every request is served) is only
+	// decided on a complete search.
+	Safe         bool  `json:"safe"`
+	DeadlockFree bool  `json:"deadlock_free"`
+	Terminates   *bool `json:"terminates,omitempty"`
+	AnomalyFree  bool  `json:"anomaly_free"`
+	// Shortest counterexamples, nil when the property holds.
+	Violation *Counterexample `json:"violation,omitempty"`
+	Deadlock  *Counterexample `json:"deadlock,omitempty"`
+	Livelock  *Counterexample `json:"livelock,omitempty"`
+	Anomaly   *Counterexample `json:"anomaly,omitempty"`
+}
+
+// Counterexample is a shortest path to a bad state: Steps lists the scheduled
+// steps (deliveries, requests, exits) and, indented under each, what it
+// caused (local steps, entries). For a livelock, the steps from Loop on
+// repeat for ever.
+type Counterexample struct {
+	What  string       `json:"what"`
+	Steps []TraceEvent `json:"steps"`
+	Loop  int          `json:"loop,omitempty"`
+	// For a deadlock, the wait-for cycle at the end (1-based): Cycle[i]
+	// waits for member Via[i], whose permission Cycle[i+1] holds.
+	Cycle []int `json:"cycle,omitempty"`
+	Via   []int `json:"via,omitempty"`
+}
+
+// Transition kinds of the explorer, packed as kind<<28 | a<<16 | b.
+const (
+	tDeliver = iota // a = receiver, b = sender
+	tRequest        // a = node, b = option
+	tExit           // a = node
+)
+
+func packT(kind, a, b int) uint32 { return uint32(kind)<<28 | uint32(a)<<16 | uint32(b) }
+func unpackT(t uint32) (kind, a, b int) {
+	return int(t >> 28), int(t >> 16 & 0xfff), int(t & 0xffff)
+}
+
+// maxExploreNodes bounds the explorer's instances.
+const maxExploreNodes = 64
+
+// xnet is the explorer's Net and the decoded global state around the
+// protocol's.
+type xnet struct {
+	n       int
+	p       Protocol
+	spec    Spec
+	limit   int
+	ch      [][]Message // per ordered pair from*n+to, FIFO
+	local   []Message
+	phase   []uint8
+	units   []int32
+	issued  []int32
+	used    int
+	bad     bool   // units exceeded the limit in this step
+	anomaly string // the first anomaly of this step
+	log     *[]TraceEvent
+}
+
+func (x *xnet) Send(m Message) {
+	if m.From == m.To {
+		x.local = append(x.local, m)
+		return
+	}
+	c := int(m.From)*x.n + int(m.To)
+	x.ch[c] = append(x.ch[c], m)
+}
+
+func (x *xnet) Enter(node, units int) {
+	x.phase[node] = inside
+	x.units[node] = int32(units)
+	x.used += units
+	if x.used > x.limit {
+		x.bad = true
+	}
+	if x.log != nil {
+		e := TraceEvent{Event: "enter", Node: node + 1}
+		if x.spec.Units {
+			e.H = units
+		}
+		*x.log = append(*x.log, e)
+	}
+}
+
+func (x *xnet) Anomaly(node int, what string) {
+	if x.anomaly == "" {
+		x.anomaly = fmt.Sprintf("node %d: %s", node+1, what)
+	}
+	if x.log != nil {
+		*x.log = append(*x.log, TraceEvent{Event: "anomaly", Node: node + 1, Kind: what})
+	}
+}
+
+func (x *xnet) drain() {
+	for i := 0; i < len(x.local); i++ {
+		m := x.local[i]
+		if x.log != nil {
+			*x.log = append(*x.log, x.msgEvent("local", m))
+		}
+		x.p.Deliver(x, m)
+	}
+	x.local = x.local[:0]
+}
+
+func (x *xnet) msgEvent(ev string, m Message) TraceEvent { return messageEvent(x.spec, ev, m) }
+
+// encode appends the global state: the protocol's state with its length
+// first, then each node's phase, requests made and units held, then the
+// non-empty channels.
+func (x *xnet) encode(b, scratch []byte) ([]byte, []byte) {
+	scratch = x.p.AppendState(scratch[:0])
+	b = binary.AppendUvarint(b, uint64(len(scratch)))
+	b = append(b, scratch...)
+	for i := range x.n {
+		b = append(b, x.phase[i], byte(x.issued[i]))
+		if x.phase[i] == inside {
+			b = binary.AppendUvarint(b, uint64(x.units[i]))
+		}
+	}
+	for c, q := range x.ch {
+		if len(q) == 0 {
+			continue
+		}
+		b = binary.AppendUvarint(b, uint64(c)+1)
+		b = binary.AppendUvarint(b, uint64(len(q)))
+		for _, m := range q {
+			b = append(b, m.Kind)
+			b = binary.AppendVarint(b, m.Stamp)
+		}
+	}
+	return append(b, 0), scratch
+}
+
+// decode loads a state that encode wrote.
+func (x *xnet) decode(b []byte) error {
+	pl, k := binary.Uvarint(b)
+	if k <= 0 || uint64(len(b)-k) < pl {
+		return errBadState
+	}
+	if err := x.p.LoadState(b[k : k+int(pl)]); err != nil {
+		return err
+	}
+	b = b[k+int(pl):]
+	x.used = 0
+	for i := range x.n {
+		if len(b) < 2 {
+			return errBadState
+		}
+		x.phase[i], x.issued[i] = b[0], int32(b[1])
+		b = b[2:]
+		x.units[i] = 0
+		if x.phase[i] == inside {
+			u, k := binary.Uvarint(b)
+			if k <= 0 {
+				return errBadState
+			}
+			x.units[i] = int32(u)
+			x.used += int(u)
+			b = b[k:]
+		}
+	}
+	for c := range x.ch {
+		x.ch[c] = x.ch[c][:0]
+	}
+	for {
+		c, k := binary.Uvarint(b)
+		if k <= 0 {
+			return errBadState
+		}
+		b = b[k:]
+		if c == 0 {
+			break
+		}
+		c--
+		l, k := binary.Uvarint(b)
+		if k <= 0 || c >= uint64(len(x.ch)) {
+			return errBadState
+		}
+		b = b[k:]
+		from, to := int32(int(c)/x.n), int32(int(c)%x.n)
+		for range l {
+			if len(b) == 0 {
+				return errBadState
+			}
+			m := Message{Kind: b[0], From: from, To: to}
+			b = b[1:]
+			st, k := binary.Varint(b)
+			if k <= 0 {
+				return errBadState
+			}
+			b = b[k:]
+			m.Stamp = st
+			x.ch[c] = append(x.ch[c], m)
+		}
+	}
+	if len(b) != 0 {
+		return errBadState
+	}
+	return nil
+}
+
+// explorer is the shared, read-only part of a search.
+type explorer struct {
+	spec     Spec
+	sys      *System
+	cfg      ExploreConfig
+	limit    int
+	options  [][]option // per node; nil for a node that may not request
+	requests int
+	rounds   int
+}
+
+func (e *explorer) newNet() (*xnet, error) {
+	p, err := e.spec.New(e.sys)
+	if err != nil {
+		return nil, err
+	}
+	n := e.sys.N
+	return &xnet{n: n, p: p, spec: e.spec, limit: e.limit, ch: make([][]Message, n*n),
+		phase: make([]uint8, n), units: make([]int32, n), issued: make([]int32, n)}, nil
+}
+
+// transitions appends the steps enabled in x's state, in a fixed order.
+func (e *explorer) transitions(x *xnet, ts []uint32) []uint32 {
+	total := 0
+	for _, v := range x.issued {
+		total += int(v)
+	}
+	n := x.n
+	for to := range n {
+		for from := range n {
+			if len(x.ch[from*n+to]) > 0 {
+				ts = append(ts, packT(tDeliver, to, from))
+			}
+		}
+		switch x.phase[to] {
+		case inside:
+			ts = append(ts, packT(tExit, to, 0))
+		case idle:
+			if e.options[to] != nil && total < e.requests && int(x.issued[to]) < e.rounds {
+				for o := range e.options[to] {
+					ts = append(ts, packT(tRequest, to, o))
+				}
+			}
+		}
+	}
+	return ts
+}
+
+// apply performs step t on x's state.
+func (e *explorer) apply(x *xnet, t uint32) {
+	x.bad, x.anomaly = false, ""
+	kind, a, b := unpackT(t)
+	switch kind {
+	case tDeliver:
+		c := b*x.n + a
+		m := x.ch[c][0]
+		copy(x.ch[c], x.ch[c][1:])
+		x.ch[c] = x.ch[c][:len(x.ch[c])-1]
+		if x.log != nil {
+			*x.log = append(*x.log, x.msgEvent("deliver", m))
+		}
+		x.p.Deliver(x, m)
+	case tRequest:
+		o := e.options[a][b]
+		x.phase[a] = waiting
+		x.issued[a]++
+		if x.log != nil {
+			ev := TraceEvent{Event: "request", Node: a + 1}
+			if e.spec.Units {
+				ev.H = o.h
+			}
+			if !e.spec.NoQuorums {
+				for _, v := range o.q {
+					ev.Quorum = append(ev.Quorum, int(v)+1)
+				}
+			}
+			*x.log = append(*x.log, ev)
+		}
+		q := o.q
+		if e.spec.NoQuorums {
+			q = nil
+		}
+		x.p.Request(x, a, Request{H: o.h, Quorum: q})
+	case tExit:
+		if x.log != nil {
+			*x.log = append(*x.log, TraceEvent{Event: "exit", Node: a + 1})
+		}
+		x.used -= int(x.units[a])
+		x.units[a] = 0
+		x.phase[a] = idle
+		x.p.Exit(x, a)
+	}
+	x.drain()
+}
+
+// succ is one successor found by a worker.
+type succ struct {
+	hash    [16]byte
+	enc     []byte
+	t       uint32
+	bad     bool
+	anomaly string
+}
+
+// expanded is what a worker found about one state of the frontier.
+type expanded struct {
+	succs    []succ
+	deadlock bool // no step enabled and a request pending
+}
+
+// The two seeds of the state hash. The numbering of states, and so every
+// result, depends only on which states are equal, not on hash values: the
+// seeds may differ from run to run.
+var seedA, seedB = maphash.MakeSeed(), maphash.MakeSeed()
+
+// hashState identifies a state by 128 bits of hash of its encoding.
+func hashState(b []byte) [16]byte {
+	var out [16]byte
+	binary.LittleEndian.PutUint64(out[:8], maphash.Bytes(seedA, b))
+	binary.LittleEndian.PutUint64(out[8:], maphash.Bytes(seedB, b))
+	return out
+}
+
+// Explore searches every interleaving of the instance that cfg bounds:
+// which nodes request, with which quorum and units, and in which order every
+// message is delivered (FIFO per channel), breadth first, so that the
+// counterexamples it returns are shortest. States are identified by a
+// 128-bit hash of their canonical encoding (two distinct states collide
+// with probability about states²/2^129).
+//
+// Cost: exponential in the number of requests and quorum sizes; bounded by
+// cfg.MaxStates, after which the result says Complete = false. It honours
+// ctx. The result does not depend on cfg.Workers.
+func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*ExploreResult, error) {
+	e, err := newExplorer(spec, sys, cfg)
+	if err != nil {
+		return nil, err
+	}
+	maxStates := cfg.MaxStates
+	if maxStates <= 0 {
+		maxStates = 4_000_000
+	}
+	maxStates = min(maxStates, 1<<31)
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+
+	res := &ExploreResult{Protocol: spec.Name, N: sys.N, K: sys.K, Requests: e.requests, Rounds: e.rounds,
+		Safe: true, DeadlockFree: true, AnomalyFree: true}
+	x0, err := e.newNet()
+	if err != nil {
+		return nil, err
+	}
+	root, _ := x0.encode(nil, nil)
+	visited := map[[16]byte]uint32{hashState(root): 0}
+	parent := []uint32{0}
+	trans := []uint32{0}
+	// The state graph, for the termination check: the successors of state
+	// i are edges[start[i]:start[i+1]]. Dropped if it grows too large.
+	var edges, start []uint32
+	keepEdges := true
+	const maxEdges = 1 << 27
+
+	type front struct {
+		idx uint32
+		enc []byte
+	}
+	frontier := []front{{0, root}}
+	deadlockAt, violationAt, anomalyAt := -1, -1, -1
+	var anomalyWhat string
+	complete := true
+	depth := 0
+
+	expand := func(part []front, out []expanded) error {
+		x, err := e.newNet()
+		if err != nil {
+			return err
+		}
+		var ts []uint32
+		var buf, scratch []byte
+		for pi, f := range part {
+			if pi&1023 == 1023 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err := x.decode(f.enc); err != nil {
+				return fmt.Errorf("protocol: explore: %w", err)
+			}
+			ts = e.transitions(x, ts[:0])
+			if len(ts) == 0 {
+				for _, ph := range x.phase {
+					if ph == waiting {
+						out[pi].deadlock = true
+					}
+				}
+				continue
+			}
+			for ti, t := range ts {
+				if ti > 0 { // the first step starts from the state just decoded
+					if err := x.decode(f.enc); err != nil {
+						return fmt.Errorf("protocol: explore: %w", err)
+					}
+				}
+				e.apply(x, t)
+				buf, scratch = x.encode(buf[:0], scratch)
+				enc := append([]byte(nil), buf...)
+				out[pi].succs = append(out[pi].succs, succ{hash: hashState(enc), enc: enc, t: t, bad: x.bad, anomaly: x.anomaly})
+			}
+		}
+		return nil
+	}
+
+search:
+	for len(frontier) > 0 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if cfg.MaxDepth > 0 && depth >= cfg.MaxDepth {
+			complete = false
+			break
+		}
+		// Expand the level in parallel, in contiguous parts.
+		out := make([]expanded, len(frontier))
+		parts := min(workers, len(frontier))
+		size := (len(frontier) + parts - 1) / parts
+		fails := make([]error, parts)
+		var wg sync.WaitGroup
+		for w := range parts {
+			lo, hi := w*size, min((w+1)*size, len(frontier))
+			if lo >= hi {
+				continue
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				fails[w] = expand(frontier[lo:hi], out[lo:hi])
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(fails...); err != nil {
+			return nil, err
+		}
+		// Merge in frontier order, so that the numbering is deterministic.
+		var next []front
+		for fi, f := range frontier {
+			if keepEdges {
+				start = append(start, uint32(len(edges)))
+			}
+			if out[fi].deadlock && deadlockAt < 0 {
+				deadlockAt = int(f.idx)
+			}
+			for _, s := range out[fi].succs {
+				res.Transitions++
+				idx, seen := visited[s.hash]
+				if !seen {
+					if len(parent) >= maxStates {
+						complete = false
+						break search
+					}
+					idx = uint32(len(parent))
+					visited[s.hash] = idx
+					parent = append(parent, f.idx)
+					trans = append(trans, s.t)
+					next = append(next, front{idx, s.enc})
+					if s.bad && violationAt < 0 {
+						violationAt = int(idx)
+					}
+					if s.anomaly != "" && anomalyAt < 0 {
+						anomalyAt, anomalyWhat = int(idx), s.anomaly
+					}
+				}
+				if keepEdges {
+					edges = append(edges, idx)
+					if len(edges) > maxEdges {
+						keepEdges, edges, start = false, nil, nil
+					}
+				}
+			}
+			out[fi] = expanded{}
+		}
+		frontier = next
+		if len(next) > 0 {
+			depth++
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(len(parent), depth)
+		}
+	}
+	res.States = len(parent)
+	res.Depth = depth
+	res.Complete = complete
+
+	path := func(i int) []uint32 {
+		var p []uint32
+		for i != 0 {
+			p = append(p, trans[i])
+			i = int(parent[i])
+		}
+		for a, b := 0, len(p)-1; a < b; a, b = a+1, b-1 {
+			p[a], p[b] = p[b], p[a]
+		}
+		return p
+	}
+	if violationAt >= 0 {
+		res.Safe = false
+		if res.Violation, err = e.replay(path(violationAt), 0, fmt.Sprintf("more than %d unit(s) in use", e.limit)); err != nil {
+			return nil, err
+		}
+	}
+	if deadlockAt >= 0 {
+		res.DeadlockFree = false
+		if res.Deadlock, err = e.replay(path(deadlockAt), 0, "deadlock: requests pending, no message in flight, nobody inside"); err != nil {
+			return nil, err
+		}
+		if err := e.cycle(res.Deadlock, path(deadlockAt)); err != nil {
+			return nil, err
+		}
+	}
+	if anomalyAt >= 0 {
+		res.AnomalyFree = false
+		if res.Anomaly, err = e.replay(path(anomalyAt), 0, "anomaly: "+anomalyWhat); err != nil {
+			return nil, err
+		}
+	}
+	if complete && keepEdges {
+		// Every state was expanded, in index order: start is complete.
+		start = append(start, uint32(len(edges)))
+		cyc := findCycle(start, edges)
+		term := cyc == nil
+		res.Terminates = &term
+		if cyc != nil {
+			// Reach the cycle by a shortest path, then go round it once.
+			p := path(int(cyc[0]))
+			loop := len(p) + 1
+			for i := range cyc {
+				t, err := e.stepBetween(p, cyc[(i+1)%len(cyc)], visited)
+				if err != nil {
+					return nil, err
+				}
+				p = append(p, t)
+			}
+			if res.Livelock, err = e.replay(p, loop, "livelock: an execution that never ends; the steps from the marked one repeat for ever"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return res, nil
+}
+
+func newExplorer(spec Spec, sys *System, cfg ExploreConfig) (*explorer, error) {
+	if sys.N > maxExploreNodes {
+		return nil, fmt.Errorf("protocol: explore: %d nodes; the explorer is for small instances (at most %d nodes); use simulate", sys.N, maxExploreNodes)
+	}
+	e := &explorer{spec: spec, sys: sys, cfg: cfg, limit: spec.Limit(sys), requests: cfg.Requests, rounds: cfg.Rounds}
+	if e.requests <= 0 {
+		e.requests = 2
+	}
+	if e.rounds <= 0 {
+		e.rounds = 1
+	}
+	if e.rounds > 100 || e.requests > 100 {
+		return nil, fmt.Errorf("protocol: explore: %d requests, %d rounds: far beyond what an exhaustive search can cover", e.requests, e.rounds)
+	}
+	may := make([]bool, sys.N)
+	if cfg.Requesters == nil {
+		for i := range may {
+			may[i] = true
+		}
+	}
+	for _, v := range cfg.Requesters {
+		if v < 0 || v >= sys.N {
+			return nil, fmt.Errorf("protocol: explore: requester %d is not a node 1..%d", v+1, sys.N)
+		}
+		may[v] = true
+	}
+	e.options = make([][]option, sys.N)
+	for i := range sys.N {
+		if !may[i] {
+			continue
+		}
+		o, err := sys.options(i, spec.Units, 4096)
+		if err != nil {
+			return nil, fmt.Errorf("protocol: explore: %w", err)
+		}
+		if len(o) > 0xffff {
+			return nil, fmt.Errorf("protocol: explore: node %d has %d ways to request: too many", i+1, len(o))
+		}
+		e.options[i] = o
+	}
+	return e, nil
+}
+
+// stepBetween returns the step that leads from the state path reaches to
+// the state numbered target.
+func (e *explorer) stepBetween(path []uint32, target uint32, visited map[[16]byte]uint32) (uint32, error) {
+	x, err := e.newNet()
+	if err != nil {
+		return 0, err
+	}
+	for _, t := range path {
+		e.apply(x, t)
+	}
+	from, _ := x.encode(nil, nil)
+	var buf []byte
+	for _, t := range e.transitions(x, nil) {
+		if err := x.decode(from); err != nil {
+			return 0, err
+		}
+		e.apply(x, t)
+		buf, _ = x.encode(buf[:0], nil)
+		if visited[hashState(buf)] == target {
+			return t, nil
+		}
+	}
+	return 0, errors.New("protocol: explore: internal error: lost an edge of the state graph")
+}
+
+// replay runs path from the initial state and describes it.
+func (e *explorer) replay(path []uint32, loop int, what string) (*Counterexample, error) {
+	x, err := e.newNet()
+	if err != nil {
+		return nil, err
+	}
+	var log []TraceEvent
+	x.log = &log
+	for i, t := range path {
+		before := len(log)
+		e.apply(x, t)
+		log[before].Step = i + 1
+		for j := before + 1; j < len(log); j++ {
+			log[j].Sub = true
+		}
+	}
+	return &Counterexample{What: what, Steps: log, Loop: loop}, nil
+}
+
+// cycle records the wait-for cycle at the end of a deadlock's path.
+func (e *explorer) cycle(c *Counterexample, path []uint32) error {
+	x, err := e.newNet()
+	if err != nil {
+		return err
+	}
+	for _, t := range path {
+		e.apply(x, t)
+	}
+	cyc, via, _ := waitCycle(x.p, x.phase)
+	for i := range cyc {
+		c.Cycle = append(c.Cycle, cyc[i]+1)
+		c.Via = append(c.Via, via[i]+1)
+	}
+	return nil
+}
+
+// findCycle returns the states of a cycle of the graph (succs of i are
+// edges[start[i]:start[i+1]]) reachable from state 0, or nil: an iterative
+// depth-first search with three colours.
+func findCycle(start, edges []uint32) []uint32 {
+	n := len(start) - 1
+	color := make([]uint8, n)
+	type frame struct{ v, k uint32 }
+	stack := []frame{{0, start[0]}}
+	color[0] = 1
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.k == start[f.v+1] {
+			color[f.v] = 2
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		w := edges[f.k]
+		f.k++
+		switch color[w] {
+		case 0:
+			color[w] = 1
+			stack = append(stack, frame{w, start[w]})
+		case 1:
+			var cyc []uint32
+			for i := len(stack) - 1; i >= 0; i-- {
+				cyc = append(cyc, stack[i].v)
+				if stack[i].v == w {
+					break
+				}
+			}
+			for a, b := 0, len(cyc)-1; a < b; a, b = a+1, b-1 {
+				cyc[a], cyc[b] = cyc[b], cyc[a]
+			}
+			return cyc
+		}
+	}
+	return nil
+}
