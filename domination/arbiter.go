@@ -15,30 +15,20 @@ import (
 const maxRounds = 1 << 20
 
 // lazyArbiter decides a k-arbiter (k > 1) by Kuo's Theorem 2: it returns a
-// set H with P1 and P2, or nil if there is none. extra, if not nil, is
-// called with the solver problem's clauses before each solve (for the
-// cardinality bound of DecideSmallest) and returns clauses to add.
+// set H with P1 and P2, or nil if there is none. extra, if not nil, adds
+// clauses to the problem before the first solve (the cardinality bound of
+// DecideSmallest).
 //
 // P1 gives a clause per quorum ("some node of Q is not in H"). Every quorum
 // is itself a k-wise intersection (take it k times), so "H meets Q" starts
 // the P2 clauses; the rest are added as candidates miss them.
-func lazyArbiter(ctx context.Context, f *set.Family, extra func(cnf [][]int) [][]int) (*set.Set, error) {
-	var cnf [][]int
-	for i := range f.Quorums {
-		var pos, neg []int
-		for v := range f.Quorums[i].All() {
-			pos = append(pos, v+1)
-			neg = append(neg, -(v + 1))
-		}
-		cnf = append(cnf, pos, neg)
-	}
-	nvars := f.N
+func lazyArbiter(ctx context.Context, f *set.Family, extra func(c *cnf)) (*set.Set, error) {
+	c := newCNF(f.N)
+	witnessClauses(c, f)
 	if extra != nil {
-		add := extra(cnf)
-		cnf = append(cnf, add...)
-		nvars = maxVar(cnf)
+		extra(c)
 	}
-	s := solver.New(solver.ParseSliceNb(cnf, nvars))
+	s := solver.New(solver.ParseSliceNb(c.clauses, c.nvars))
 	for range maxRounds {
 		st, err := solve(ctx, s)
 		if err != nil {
@@ -88,16 +78,6 @@ func lits(xs []int) []solver.Lit {
 		out[i] = solver.IntToLit(int32(x))
 	}
 	return out
-}
-
-func maxVar(cnf [][]int) int {
-	m := 0
-	for _, c := range cnf {
-		for _, x := range c {
-			m = max(m, x, -x)
-		}
-	}
-	return m
 }
 
 // missedIntersection returns k quorums (0-based positions) whose

@@ -27,13 +27,42 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
+// go test ./domination -run '^$' -bench 'DecideSmallest' -benchtime 20x
+//
+// The smallest witnesses of PG(2,q), q ≤ 9, proved minimum (the planes as
+// construct builds them); the Hall plane of order 9, which gets no
+// symmetry; and small planes with the geometry off, the plain solver path.
 func BenchmarkDecideSmallest(b *testing.B) {
-	for _, q := range []int{3, 4, 5} {
-		f := pg(b, q)
-		b.Run(f.Kind+string(rune('0'+q)), func(b *testing.B) {
+	for _, q := range []int{3, 4, 5, 7, 8, 9} {
+		f, err := construct.ProjectivePlane(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("PG(2,%d)", q), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := DecideSmallest(context.Background(), f); err != nil {
-					b.Fatal(err)
+				if r, err := DecideSmallest(context.Background(), f); err != nil || !r.Smallest {
+					b.Fatal(r, err)
+				}
+			}
+		})
+	}
+	hall := nearfieldPlane(b)
+	b.Run("Hall(9)", func(b *testing.B) {
+		for b.Loop() {
+			if r, err := DecideSmallest(context.Background(), hall); err != nil || !r.Smallest {
+				b.Fatal(r, err)
+			}
+		}
+	})
+	for _, q := range []int{3, 4, 5} {
+		f, err := construct.ProjectivePlane(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("PG(2,%d)/solver-only", q), func(b *testing.B) {
+			for b.Loop() {
+				if r, err := decideSmallest(context.Background(), f, false); err != nil || !r.Smallest {
+					b.Fatal(r, err)
 				}
 			}
 		})

@@ -21,8 +21,13 @@ type Result struct {
 	// no node can be dropped. Nil when the system is nondominated.
 	Witness *set.Set
 	// Smallest reports that no witness has fewer nodes than Witness (set by
-	// [DecideSmallest]).
+	// [DecideSmallest], and for threshold systems by [Decide]).
 	Smallest bool
+	// Proof, when Smallest is set, says how that was proved.
+	Proof Proof
+	// PlaneOrder is q when [DecideSmallest] recognised the system as a
+	// projective plane of order q (from its lines), 0 otherwise.
+	PlaneOrder int
 	// ClosedForm reports that the verdict came from the threshold formula
 	// rather than a search.
 	ClosedForm bool
@@ -45,8 +50,7 @@ type Result struct {
 //
 // Every witness is shrunk to an inclusion-minimal one and checked with
 // [CheckWitness] before it is returned. The SAT search is exponential at
-// worst; ctx cancels it (the solver, which cannot be interrupted, finishes
-// its current call in the background).
+// worst; ctx cancels it, the solver included.
 func Decide(ctx context.Context, f *set.Family) (*Result, error) {
 	if err := decidable(f); err != nil {
 		return nil, err
@@ -123,24 +127,57 @@ func thresholdResult(f *set.Family) *Result {
 		return &Result{Nondominated: true, K: f.K, ClosedForm: true}
 	}
 	// Every minimal witness has the same size: it is also the smallest.
-	return &Result{K: f.K, Witness: thresholdWitness(f.N, f.Threshold, f.K), Smallest: true, ClosedForm: true}
+	return &Result{K: f.K, Witness: thresholdWitness(f.N, f.Threshold, f.K), Smallest: true, Proof: ProofClosedForm, ClosedForm: true}
 }
 
-// solve runs s until it answers or ctx is done. gophersat cannot be
-// interrupted: on cancellation the call goes on in the background until it
-// finishes, and solve returns ctx.Err() at once. A panic inside the solver
-// (gophersat v1.4.0 has been seen to index out of range in clause learning
-// on long UNSAT searches) becomes an error.
+// solverSem lets one gophersat solver run at a time in the process:
+// gophersat v1.4.0 builds every learned clause in a package-level buffer
+// (solver.bufLits) that all solvers share, so two running at once corrupt
+// each other's learned clauses, and with them their answers. Holding it
+// from the start of Solve to the end of the solver's goroutine makes
+// Decide and DecideSmallest safe for concurrent use.
+var solverSem = make(chan struct{}, 1)
+
+// solve runs s until it answers or ctx is done, one solver at a time (see
+// solverSem). gophersat has no way to stop Solve, but in certified mode it
+// sends every learned clause on CertChan. When ctx can be cancelled, solve
+// drains that channel as the solver runs; on cancellation it closes the
+// channel and returns ctx.Err() at once: the solver's next send panics,
+// which ends its goroutine (recovered there) and frees the semaphore for
+// the next solver. Under the race detector, which reports a close racing
+// with a send even though the outcome here is defined (the send panics),
+// the channel is left open and the solver finishes in the background
+// before the next one starts. Certified mode costs time, as gophersat
+// formats each learned clause as a string: 1.3 to 1.7× on long UNSAT
+// searches; it is on only when ctx has a Done channel. s must not be used
+// after a cancellation.
+//
+// A panic inside the solver (gophersat v1.4.0 has been seen to index out of
+// range in clause learning on long UNSAT searches, which the shared buffer
+// may explain) becomes an error.
 func solve(ctx context.Context, s *solver.Solver) (solver.Status, error) {
+	select {
+	case solverSem <- struct{}{}:
+	case <-ctx.Done():
+		return solver.Indet, ctx.Err()
+	}
 	if err := ctx.Err(); err != nil {
+		<-solverSem
 		return solver.Indet, err
 	}
+	// The solver is not running: its fields may be set.
+	var cert chan string
+	if ctx.Done() != nil {
+		cert = make(chan string, 64)
+	}
+	s.Certified, s.CertChan = cert != nil, cert
 	type answer struct {
 		st  solver.Status
 		err error
 	}
 	done := make(chan answer, 1)
 	go func() {
+		defer func() { <-solverSem }()
 		defer func() {
 			if r := recover(); r != nil {
 				done <- answer{solver.Indet, fmt.Errorf("domination: the SAT solver failed: %v", r)}
@@ -148,11 +185,17 @@ func solve(ctx context.Context, s *solver.Solver) (solver.Status, error) {
 		}()
 		done <- answer{st: s.Solve()}
 	}()
-	select {
-	case a := <-done:
-		return a.st, a.err
-	case <-ctx.Done():
-		return solver.Indet, ctx.Err()
+	for {
+		select {
+		case <-cert: // a nil channel, never ready, when ctx cannot be cancelled
+		case a := <-done:
+			return a.st, a.err
+		case <-ctx.Done():
+			if !raceDetector {
+				close(cert)
+			}
+			return solver.Indet, ctx.Err()
+		}
 	}
 }
 

@@ -237,28 +237,6 @@ func sqrt(q int) float64 {
 	return r
 }
 
-// The smallest witnesses of small planes are the smallest nontrivial
-// blocking sets: 6 points for q = 3 and 9 for q = 5 (3(q+1)/2 for prime q,
-// Blokhuis 1994), 7 for q = 4 (a Baer subplane, q+√q+1).
-func TestSmallestProjectivePlanes(t *testing.T) {
-	for _, tt := range []struct{ q, want int }{{3, 6}, {4, 7}, {5, 9}} {
-		if testing.Short() && tt.q == 5 {
-			continue
-		}
-		f := pg(t, tt.q)
-		r, err := DecideSmallest(context.Background(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Nondominated || !r.Smallest || r.Witness.Len() != tt.want {
-			t.Errorf("PG(2,%d): smallest witness %v, want %d points", tt.q, r.Witness, tt.want)
-		}
-		if err := CheckWitness(context.Background(), f, r.Witness); err != nil {
-			t.Error(err)
-		}
-	}
-}
-
 // Maekawa's grids are dominated: a row and a column less one cell... any
 // witness the solver finds is checked.
 func TestGridsDominated(t *testing.T) {

@@ -18,6 +18,15 @@
 // closed form: dominated iff (k+1)·w ≥ k·n + 2. [MakeND] replaces a
 // dominated system by a nondominated one that dominates it.
 //
+// [DecideSmallest] returns a witness of minimum size with a [Proof] of
+// minimality: the solver refuting one node fewer, or, for a system whose
+// lines form a projective plane of order q (checked, never taken from the
+// file's kind), Bruen's bound q+√q+1 and a solver search that climbs from
+// it with constraints valid in every projective plane and, for a plane
+// shown isomorphic to PG(2,q), symmetry breaking by its collineations. That
+// proves the smallest nontrivial blocking sets of PG(2,q), q ≤ 9 (6, 7, 9,
+// 12, 13, 13 points), in milliseconds.
+//
 // [Transversals] lists the minimal transversals with the MMCS algorithm of
 // Murakami and Uno, [CountTransversals] counts them on every core, and
 // [MinTransversal] finds a smallest one (resilience + 1).

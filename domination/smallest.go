@@ -8,19 +8,73 @@ import (
 	"github.com/crillab/gophersat/solver"
 )
 
-// DecideSmallest is [Decide] with a witness of minimum size: for a
-// projective plane, a smallest blocking set that contains no line. It finds
-// a minimal witness, then asks the SAT solver for one of at most b−1 nodes
-// (a sequential-counter cardinality constraint, Sinz 2005) until the answer
-// is UNSAT, which proves the last witness smallest. Result.Smallest is set
-// when the system is dominated.
+// Proof names the argument by which [DecideSmallest] knows that no witness
+// is smaller than the one it returns.
+type Proof string
+
+const (
+	// ProofClosedForm: a threshold system, whose minimal witnesses all have
+	// the same size (see [ThresholdDominated]).
+	ProofClosedForm Proof = "closed-form"
+	// ProofSolver: the SAT solver found no witness one node smaller.
+	ProofSolver Proof = "solver"
+	// ProofBruen: the system is a projective plane of order q (checked from
+	// its lines) and the witness has ⌈q+√q+1⌉ points, Bruen's lower bound
+	// for a blocking set that contains no line ([BruenBound]).
+	ProofBruen Proof = "bruen"
+	// ProofBruenSolver: a projective plane of order q that is not PG(2,q);
+	// Bruen's bound rules out the sizes below it and the SAT solver each
+	// size from there up to the witness's, less one.
+	ProofBruenSolver Proof = "bruen+solver"
+	// ProofBruenSymmetry: a plane isomorphic to PG(2,q) (checked by an
+	// explicit isomorphism); as ProofBruenSolver, but the solver works up to
+	// the collineations of PG(2,q) (see smallestInPlane).
+	ProofBruenSymmetry Proof = "bruen+solver+symmetry"
+)
+
+// BruenBound returns ⌈q+√q+1⌉: in a projective plane of order q ≥ 2, a
+// blocking set that contains no line has at least this many points (Bruen,
+// "Baer subplanes and blocking sets", Bull. AMS 76, 1970), with equality
+// exactly for Baer subplanes, when q is a square. So a projective plane's
+// smallest witness has at least BruenBound(q) points.
+func BruenBound(q int) int {
+	r := 0
+	for r*r < q {
+		r++
+	}
+	return q + r + 1
+}
+
+// DecideSmallest is [Decide] with a witness of minimum size and a proof that
+// it is minimum: for a projective plane, a smallest blocking set that
+// contains no line. Result.Smallest is set when the system is dominated, and
+// Result.Proof says how minimality was proved.
 //
-// The cost is exponential at worst and grows quickly with the order of a
-// projective plane; ctx cancels it.
+// When f is a projective plane of order q, checked from its lines (its kind
+// is not trusted), the search climbs from Bruen's bound ([BruenBound]) with
+// constraints that hold in every projective plane, and, when the plane is
+// isomorphic to PG(2,q), up to its collineations; see smallestInPlane. That
+// settles PG(2,q) for q ≤ 9 in milliseconds. Otherwise it finds a minimal
+// witness, then asks the SAT solver for one of at most b−1 nodes (a
+// totalizer cardinality constraint) until the answer is UNSAT, which proves
+// the last witness smallest.
+//
+// The cost is exponential at worst; ctx cancels it, solver included.
 func DecideSmallest(ctx context.Context, f *set.Family) (*Result, error) {
+	return decideSmallest(ctx, f, true)
+}
+
+// decideSmallest is DecideSmallest; geometry = false skips the projective
+// plane path, for tests that compare the two.
+func decideSmallest(ctx context.Context, f *set.Family, geometry bool) (*Result, error) {
 	r, err := Decide(ctx, f)
 	if err != nil || r.Nondominated || r.Smallest {
 		return r, err
+	}
+	if geometry {
+		if p := asPlane(f); p != nil {
+			return smallestInPlane(ctx, f, p, r.Witness)
+		}
 	}
 	best := r.Witness
 	for {
@@ -42,7 +96,7 @@ func DecideSmallest(ctx context.Context, f *set.Family) (*Result, error) {
 		}
 		best = h
 	}
-	return &Result{K: f.K, Witness: best, Smallest: true}, nil
+	return &Result{K: f.K, Witness: best, Smallest: true, Proof: ProofSolver}, nil
 }
 
 // boundedWitness returns a witness of at most b nodes, or nil if there is
@@ -51,66 +105,234 @@ func boundedWitness(ctx context.Context, f *set.Family, b int) (*set.Set, error)
 	if b < 1 {
 		return nil, nil
 	}
-	card := func(cnf [][]int) [][]int { return atMost(f.N, b, f.N+1) }
+	card := func(c *cnf) {
+		nodes := make([]int, f.N)
+		for v := range nodes {
+			nodes[v] = v + 1
+		}
+		if b < f.N {
+			c.add(-c.totalizer(nodes, b+1)[b])
+		}
+	}
 	if f.K > 1 {
 		return lazyArbiter(ctx, f, card)
 	}
-	var cnf [][]int
+	c := newCNF(f.N)
+	witnessClauses(c, f)
+	card(c)
+	return solveCNF(ctx, c, f.N)
+}
+
+// witnessClauses adds Theorem 1's clauses: every quorum has a node in H and
+// a node out of it.
+func witnessClauses(c *cnf, f *set.Family) {
 	for i := range f.Quorums {
-		var pos, neg []int
+		pos := make([]int, 0, f.Quorums[i].Len())
 		for v := range f.Quorums[i].All() {
 			pos = append(pos, v+1)
-			neg = append(neg, -(v + 1))
 		}
-		cnf = append(cnf, pos, neg)
+		neg := make([]int, len(pos))
+		for j, x := range pos {
+			neg[j] = -x
+		}
+		c.add(pos...)
+		c.add(neg...)
 	}
-	cnf = append(cnf, card(cnf)...)
-	s := solver.New(solver.ParseSliceNb(cnf, maxVar(cnf)))
+}
+
+// solveCNF solves c and returns the nodes 0..n−1 true in the model, or nil
+// if c is unsatisfiable.
+func solveCNF(ctx context.Context, c *cnf, n int) (*set.Set, error) {
+	s := solver.New(solver.ParseSliceNb(c.clauses, c.nvars))
 	st, err := solve(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	if st == solver.Unsat {
+	switch st {
+	case solver.Unsat:
 		return nil, nil
-	}
-	if st != solver.Sat {
-		return nil, fmt.Errorf("domination: the SAT solver gave no answer (status %v)", st)
-	}
-	h := set.New(f.N)
-	for v, in := range s.Model() {
-		if in && v < f.N {
-			h.Add(v)
+	case solver.Sat:
+		h := set.New(n)
+		for v, in := range s.Model() {
+			if in && v < n {
+				h.Add(v)
+			}
 		}
+		return h, nil
 	}
-	return h, nil
+	return nil, fmt.Errorf("domination: the SAT solver gave no answer (status %v)", st)
 }
 
-// atMost returns clauses saying that at most b of the variables 1..n are
-// true, by Sinz's sequential counter: s(i,j) ("at least j of x1..xi are
-// true") is variable next + (i−1)·b + (j−1), for i < n and 1 ≤ j ≤ b.
-func atMost(n, b, next int) [][]int {
-	var cnf [][]int
-	if b >= n {
-		return nil
+// smallestInPlane finds a smallest witness of the projective plane p (the
+// lines of f), given a minimal witness best: a smallest nontrivial blocking
+// set. It asks the SAT solver, for b = BruenBound(q), b+1, ..., |best|−1,
+// for a witness of exactly b points, and stops at the first it gets; sizes
+// below Bruen's bound need no search. Each question carries constraints
+// that every witness of b points satisfies in every projective plane of
+// order q, or, for PG(2,q), some image of it under a collineation (which
+// maps witnesses to witnesses of the same size):
+//
+// Let B be a witness, |B| = b = q + k, and t_i the number of lines that
+// meet B in i points.
+//
+//  1. Every line L meets B in at most k points. L ⊄ B, so take R ∈ L \ B:
+//     the q other lines through R each need a point of B, off L, and they
+//     share only R. So |B \ L| ≥ q.
+//  2. The standard equations Σ t_i = n, Σ i·t_i = b(q+1) (each point is on
+//     q+1 lines), Σ i(i−1)·t_i = b(b−1) (two points span one line), and
+//     t_0 = 0 give, for m the largest |L ∩ B|, Σ (i−1)(m−i)·t_i ≥ 0, that
+//     is m·(b(q+1) − n) ≥ b(b−1): m ≥ mMin. With m = k this is Bruen's
+//     (k−1)² ≥ q.
+//  3. If L0 meets B in m points, the most any line does, and R ∈ L0 \ B,
+//     then the q other lines through R share the b−m points of B off L0,
+//     at least one each: each has at most 1 + b − m − q = 1 + k − m.
+//
+// So B has a line L0 meeting it in m ∈ [mMin, k] points, no line meets it
+// in more, and (3) holds on L0. In PG(2,q), collineations act transitively
+// on lines; the stabiliser of a line acts on its points as PGL(2,q), which
+// is 3-transitive; and the perspectivities with that axis, which fix it
+// pointwise, act transitively on the points off it (they include the
+// translations of the affine plane). B is not inside one line (a point of
+// that line outside B would lie on q lines missing B), and mMin ≥ 3 for
+// q ≥ 2 (m = 2 needs b(2q+3−b) ≥ 2n, but b(2q+3−b) ≤ (2q+3)²/4 < 2n). So
+// some collineation maps B to a witness that contains three fixed
+// points P1, P2, P3 of a fixed line L0, meets L0 in exactly m points, no
+// line in more, and contains a fixed point Q off L0. One SAT question per
+// m, each UNSAT, proves that no witness has b points. For a plane not
+// isomorphic to PG(2,q) only (1) can be added for a proof; the fixed-point
+// questions still run first, as a heuristic that may find a witness fast.
+func smallestInPlane(ctx context.Context, f *set.Family, p *plane, best *set.Set) (*Result, error) {
+	lb := BruenBound(p.q)
+	if best.Len() < lb {
+		return nil, fmt.Errorf("domination: internal error: a witness of %d points in a projective plane of order %d, below Bruen's bound %d", best.Len(), p.q, lb)
 	}
-	if b == 0 {
-		for i := 1; i <= n; i++ {
-			cnf = append(cnf, []int{-i})
+	sym := false
+	if ref, err := desarguesian(p.q); err == nil && ref != nil {
+		if sym, err = isomorphic(ctx, p, ref); err != nil {
+			return nil, err
 		}
-		return cnf
 	}
-	s := func(i, j int) int { return next + (i-1)*b + (j - 1) }
-	cnf = append(cnf, []int{-1, s(1, 1)})
-	for j := 2; j <= b; j++ {
-		cnf = append(cnf, []int{-s(1, j)})
+	proof := ProofBruenSolver
+	if sym {
+		proof = ProofBruenSymmetry
 	}
-	for i := 2; i < n; i++ {
-		cnf = append(cnf, []int{-i, s(i, 1)}, []int{-s(i-1, 1), s(i, 1)})
-		for j := 2; j <= b; j++ {
-			cnf = append(cnf, []int{-i, -s(i-1, j-1), s(i, j)}, []int{-s(i-1, j), s(i, j)})
+	r := &Result{K: 1, Witness: best, Smallest: true, Proof: proof, PlaneOrder: p.q}
+	for b := lb; b < best.Len(); b++ {
+		h, err := planeWitness(ctx, p, b, sym)
+		if err != nil {
+			return nil, err
 		}
-		cnf = append(cnf, []int{-i, -s(i-1, b)})
+		if h == nil {
+			continue
+		}
+		if h, err = shrink(ctx, f, h); err != nil {
+			return nil, err
+		}
+		if h.Len() != b {
+			return nil, fmt.Errorf("domination: internal error: a witness of %d points shrinks to %d, but none smaller exists", b, h.Len())
+		}
+		if err := CheckWitness(ctx, f, h); err != nil {
+			return nil, fmt.Errorf("domination: internal error: the solver's witness fails the check: %w", err)
+		}
+		r.Witness = h
+		break
 	}
-	cnf = append(cnf, []int{-n, -s(n-1, b)})
-	return cnf
+	if r.Witness.Len() == lb {
+		r.Proof = ProofBruen
+	}
+	return r, nil
+}
+
+// planeWitness returns a witness of exactly b points of the plane p, or nil
+// if there is none. sym says that p is isomorphic to PG(2,q): then the
+// questions with fixed points are a proof (see smallestInPlane); otherwise
+// they are tried first and a question without them settles the matter.
+func planeWitness(ctx context.Context, p *plane, b int, sym bool) (*set.Set, error) {
+	k := b - p.q
+	if minMaxMeet(p, b) > k {
+		return nil, nil // (1) and (2) contradict: Bruen's bound
+	}
+	for m := k; m >= minMaxMeet(p, b); m-- {
+		h, err := planeCase(ctx, p, b, m)
+		if h != nil || err != nil {
+			return h, err
+		}
+	}
+	if sym {
+		return nil, nil
+	}
+	return planeCase(ctx, p, b, 0)
+}
+
+// minMaxMeet returns mMin of smallestInPlane: the smallest m ≥ 1 with
+// m·(b(q+1) − n) ≥ b(b−1), a lower bound on the largest number of points a
+// line shares with a witness of b points. It exceeds b when there is none.
+func minMaxMeet(p *plane, b int) int {
+	d := b*(p.q+1) - p.n
+	if d <= 0 {
+		return b + 1
+	}
+	return max(1, (b*(b-1)+d-1)/d)
+}
+
+// planeCase asks for a witness of exactly b points of p. With m > 0 it adds
+// the constraints of smallestInPlane: line 0 meets H in exactly m points
+// and no line in more, H contains the first min(m,3) points of line 0 and
+// the first point off it, and (3). With m = 0 it adds only (1).
+func planeCase(ctx context.Context, p *plane, b, m int) (*set.Set, error) {
+	k := b - p.q
+	c := newCNF(p.n)
+	vars := func(pts []int32, skip int) []int {
+		out := make([]int, 0, len(pts))
+		for _, v := range pts {
+			if int(v) != skip {
+				out = append(out, int(v)+1)
+			}
+		}
+		return out
+	}
+	for _, pts := range p.lines {
+		line := vars(pts, -1)
+		neg := make([]int, len(line))
+		for i, x := range line {
+			neg[i] = -x
+		}
+		c.add(line...)
+		c.add(neg...)
+		if m > 0 {
+			c.atMost(line, m)
+		} else {
+			c.atMost(line, k)
+		}
+	}
+	if m > 0 {
+		l0 := p.lines[0]
+		c.atLeast(vars(l0, -1), m)
+		for _, v := range l0[:min(m, 3)] {
+			c.add(int(v) + 1)
+		}
+		for v := range p.n {
+			if !hasBit(p.line(0), v) {
+				c.add(v + 1)
+				break
+			}
+		}
+		for _, r := range l0 {
+			for _, l := range p.through[r] {
+				if l != 0 {
+					c.atMost(vars(p.lines[l], int(r)), 1+k-m, int(r)+1)
+				}
+			}
+		}
+	}
+	nodes := make([]int, p.n)
+	for v := range nodes {
+		nodes[v] = v + 1
+	}
+	out := c.totalizer(nodes, b+1)
+	c.add(out[b-1])
+	if b < p.n {
+		c.add(-out[b])
+	}
+	return solveCNF(ctx, c, p.n)
 }

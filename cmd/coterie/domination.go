@@ -60,6 +60,12 @@ type dominationReport struct {
 	K            int   `json:"k"`
 	Witness      []int `json:"witness,omitempty"`
 	Smallest     bool  `json:"smallest,omitempty"` // --smallest, dominated
+	// Proof says how the witness was proved smallest (--smallest):
+	// "solver", "bruen", "bruen+solver", "bruen+solver+symmetry" or
+	// "closed-form" (see domination.Proof).
+	Proof string `json:"proof,omitempty"`
+	// PlaneOrder is q when the input was recognised as a projective plane.
+	PlaneOrder int `json:"-"`
 	// With --make-nd: the witnesses added and the written system's size.
 	Added   *int   `json:"added,omitempty"`
 	Quorums *int   `json:"quorums,omitempty"`
@@ -97,6 +103,9 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 		return err
 	}
 	rep := dominationReport{Nondominated: r.Nondominated, K: r.K, Smallest: o.smallest && r.Smallest}
+	if rep.Smallest {
+		rep.Proof, rep.PlaneOrder = string(r.Proof), r.PlaneOrder
+	}
 	if r.Witness != nil {
 		for v := range r.Witness.All() {
 			rep.Witness = append(rep.Witness, v+1)
@@ -188,6 +197,10 @@ func (rep *dominationReport) json(w io.Writer) error {
 	}
 	if rep.Smallest {
 		b.WriteString(`, "smallest": true`)
+		if rep.Proof != "" {
+			proof, _ := jsonString(rep.Proof)
+			fmt.Fprintf(&b, `, "proof": %s`, proof)
+		}
 	}
 	if rep.Added != nil {
 		out, _ := jsonString(rep.Output)
@@ -214,7 +227,7 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 	} else {
 		kind := "a minimal witness"
 		if rep.Smallest {
-			kind = "a smallest witness (none is smaller, proved)"
+			kind = "a smallest witness"
 		}
 		ids := make([]string, len(rep.Witness))
 		for i, v := range rep.Witness {
@@ -223,6 +236,9 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 		fmt.Fprintf(w, "%s: dominated %s\n", name, what)
 		fmt.Fprintf(w, "witness H = {%s}: %s of %d nodes that contains no quorum and meets every %s\n",
 			strings.Join(ids, ", "), kind, len(rep.Witness), meetWhat(rep.K))
+		if rep.Smallest {
+			fmt.Fprintf(w, "none is smaller (proof: %s): %s\n", rep.Proof, rep.proofText())
+		}
 	}
 	if rep.Added != nil {
 		if *rep.Added == 0 {
@@ -233,6 +249,31 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 		}
 	}
 	return nil
+}
+
+// proofText explains rep.Proof in a sentence.
+func (rep *dominationReport) proofText() string {
+	size, q := len(rep.Witness), rep.PlaneOrder
+	lb := domination.BruenBound(q)
+	plane := fmt.Sprintf("the quorums are the lines of a projective plane of order %d", q)
+	bruen := fmt.Sprintf("a blocking set of such a plane that contains no line has at least q+√q+1 points (Bruen 1970), so at least %d", lb)
+	sizes := fmt.Sprint(lb)
+	if size-1 > lb {
+		sizes = fmt.Sprintf("%d to %d", lb, size-1)
+	}
+	switch domination.Proof(rep.Proof) {
+	case domination.ProofClosedForm:
+		return "every minimal witness of a threshold system has the same size"
+	case domination.ProofSolver:
+		return fmt.Sprintf("the SAT solver found no witness of %d nodes or fewer", size-1)
+	case domination.ProofBruen:
+		return plane + "; " + bruen
+	case domination.ProofBruenSolver:
+		return fmt.Sprintf("%s; %s; the SAT solver found none of %s points", plane, bruen, sizes)
+	case domination.ProofBruenSymmetry:
+		return fmt.Sprintf("%s, isomorphic to PG(2,%d); %s; the SAT solver, searching up to the collineations of PG(2,%d), found none of %s points", plane, q, bruen, q, sizes)
+	}
+	return rep.Proof
 }
 
 func meetWhat(k int) string {
