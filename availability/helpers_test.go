@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -163,40 +164,12 @@ func cube(a, k int) *set.Family {
 	return f
 }
 
-// joinFamilies is Kuo's join C1 ⊕x C2 (Section 4): the nodes of C1 other
-// than x keep their order and come first, then C2's nodes.
+// joinFamilies is Kuo's join C1 ⊕x C2 (Section 4), by construct.Join: the
+// nodes of C1 other than x keep their order, C2's follow.
 func joinFamilies(c1 *set.Family, x int, c2 *set.Family) *set.Family {
-	n := c1.N - 1 + c2.N
-	re := func(v int) int {
-		if v > x {
-			return v - 1
-		}
-		return v
-	}
-	f := set.NewFamily(n)
-	f.K = c1.K
-	for i := range c1.Quorums {
-		q1 := &c1.Quorums[i]
-		if !q1.Has(x) {
-			s := set.New(n)
-			for v := range q1.All() {
-				s.Add(re(v))
-			}
-			f.Add(s, set.NoOwner)
-			continue
-		}
-		for j := range c2.Quorums {
-			s := set.New(n)
-			for v := range q1.All() {
-				if v != x {
-					s.Add(re(v))
-				}
-			}
-			for v := range c2.Quorums[j].All() {
-				s.Add(c1.N - 1 + v)
-			}
-			f.Add(s, set.NoOwner)
-		}
+	f, err := construct.Join(c1, c2, x, 1<<20)
+	if err != nil {
+		panic(err)
 	}
 	return f
 }

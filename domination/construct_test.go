@@ -101,6 +101,11 @@ func TestConstructJoin(t *testing.T) {
 			if len(a.Quorums) != len(b.Quorums) {
 				t.Fatalf("construct.Join has %d quorums, the test's join %d", len(a.Quorums), len(b.Quorums))
 			}
+			for i := range a.Quorums {
+				if !set.Equal(&a.Quorums[i], &b.Quorums[i]) {
+					t.Fatalf("quorum %d: construct.Join %v, the test's join %v", i+1, &a.Quorums[i], &b.Quorums[i])
+				}
+			}
 			return j
 		})
 	}
