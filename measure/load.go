@@ -68,6 +68,33 @@ type LoadOptions struct {
 // LoadOptions.MaxCells.
 var ErrTooLarge = errors.New("linear program too large")
 
+// ErrLP is returned (wrapped) when the simplex method fails on the load LP,
+// typically for numerical reasons (a near-singular basis).
+var ErrLP = errors.New("the simplex method failed")
+
+// simplex runs gonum's simplex method on the standard-form LP (minimise
+// cᵀx subject to Ax = b, x ≥ 0) and returns early with ctx's error when ctx
+// ends first. gonum's solver cannot be interrupted, so it then finishes in
+// the background and its answer is dropped.
+func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (float64, []float64, error) {
+	type answer struct {
+		opt float64
+		x   []float64
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		opt, x, err := lp.Simplex(c, A, b, 1e-10, nil)
+		done <- answer{opt, x, err}
+	}()
+	select {
+	case a := <-done:
+		return a.opt, a.x, a.err
+	case <-ctx.Done():
+		return 0, nil, ctx.Err()
+	}
+}
+
 // LoadOf computes the load of f. Closed forms come first:
 //
 //   - A threshold family (all w-subsets of n nodes) has load w/n.
@@ -172,9 +199,12 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	b[n] = 1
 	c := make([]float64, m+1+n)
 	c[m] = 1
-	best, x, err := lp.Simplex(c, A, b, 1e-10, nil)
+	best, x, err := simplex(ctx, c, A, b)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("measure: load LP: %w", err)
+		return nil, fmt.Errorf("measure: load LP: %w: %w", ErrLP, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -212,7 +242,7 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 		for q, mem := range members {
 			c2[q] = float64(len(mem))
 		}
-		if _, x2, err := lp.Simplex(c2, A2, b2, 1e-10, nil); err == nil {
+		if _, x2, err := simplex(ctx, c2, A2, b2); err == nil {
 			w2 := x2[:m]
 			switch {
 			case exactL == nil:
@@ -575,7 +605,7 @@ func reducedDual(ctx context.Context, members [][]int, S []int, n int) []float64
 		b[r] = 1
 		c := make([]float64, n+1+r)
 		c[n] = -1
-		_, sol, err := lp.Simplex(c, A, b, 1e-10, nil)
+		_, sol, err := simplex(ctx, c, A, b)
 		if err != nil {
 			return nil
 		}

@@ -223,3 +223,13 @@ func TestLoadTooLarge(t *testing.T) {
 		t.Error("an LP over the cell limit ran")
 	}
 }
+
+// A cancelled context stops the LP (gonum's simplex itself cannot be
+// interrupted, so LoadOf stops waiting for it).
+func TestLoadCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := LoadOf(ctx, wheel(30), LoadOptions{}); err != context.Canceled {
+		t.Errorf("LoadOf with a cancelled context: %v, want context.Canceled", err)
+	}
+}

@@ -230,7 +230,7 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 			return nil
 		})
 		switch {
-		case errors.Is(err, measure.ErrTooLarge):
+		case errors.Is(err, measure.ErrTooLarge), errors.Is(err, measure.ErrLP):
 			fi.Notes = append(fi.Notes, "load: "+strings.TrimPrefix(err.Error(), "measure: ")+"; not computed")
 		case stopped(err):
 			fi.Notes = append(fi.Notes, fmt.Sprintf("load: not found within --budget %s; raise it, or 0 for no limit", o.budget))
