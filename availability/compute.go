@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -32,6 +33,9 @@ type Options struct {
 	Method Method
 	// Budget is the BDD node budget; 0 means [DefaultBudget].
 	Budget int
+	// Time, if positive, bounds the time spent looking for an exact result
+	// by BDD; past it Compute returns what can be proved (see [Partial]).
+	Time time.Duration
 	// Progress, if not nil, is called now and then during long work.
 	Progress Progress
 }
@@ -198,22 +202,38 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 	// Iterative deepening over the candidate orders: each round tries every
 	// order with a budget four times the last, so the work is within a
 	// small factor of the best order's.
+	// The BDD attempts run under their own deadline (Options.Time): past
+	// it the search for an exact result gives way to what can be proved.
+	bctx := ctx
+	if opts.Time > 0 {
+		var cancel context.CancelFunc
+		bctx, cancel = context.WithTimeout(ctx, opts.Time)
+		defer cancel()
+	}
+	outOfTime := func(err error) bool {
+		return ctx.Err() == nil && bctx.Err() != nil && errors.Is(err, context.DeadlineExceeded)
+	}
 	cands := OrderCandidates(f)
 	var lastErr error
+build:
 	for b := min(1<<16, budget); ; b = min(4*b, budget) {
 		for i, order := range cands {
-			d, err := BuildBDD(ctx, f, BDDOptions{Order: order, Budget: b, Progress: func(nodes, merged, total int) {
+			d, err := BuildBDD(bctx, f, BDDOptions{Order: order, Budget: b, Progress: func(nodes, merged, total int) {
 				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
 			}})
 			if err == nil {
-				p, err := d.count(ctx, func(done, total int) {
+				var p *Polynomial
+				p, err = d.count(bctx, func(done, total int) {
 					progress(int64(done), int64(total), "counting the paths of a BDD of %d nodes", d.Size())
 				})
-				if err != nil {
-					return nil, err
+				if err == nil {
+					r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d
+					return r, nil
 				}
-				r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d
-				return r, nil
+			}
+			if outOfTime(err) {
+				lastErr = fmt.Errorf("no BDD within %s", opts.Time)
+				break build
 			}
 			if !errors.Is(err, ErrBudget) {
 				return nil, err
@@ -225,7 +245,7 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 		}
 	}
 	r.noBDD = true
-	r.Reason = fmt.Sprintf("%v with each of %d variable orders; raise the budget (--max-nodes) or rely on the bounds and estimate", lastErr, len(cands))
+	r.Reason = fmt.Sprintf("%v (tried %d variable orders); raise --max-nodes or --exact-time, or rely on the bounds and estimate", lastErr, len(cands))
 	r.Partial = NewPartial(ctx, f)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -32,6 +33,7 @@ type availabilityOptions struct {
 	pNode      string
 	method     string
 	maxNodes   int
+	exactTime  time.Duration
 	samples    int
 	seed       uint64
 	digits     int
@@ -83,6 +85,7 @@ by --plot OUT.svg or OUT.png.`,
 	f.StringVar(&o.pNode, "p-node", "", "per-node probabilities: `NODE=P,...` or a file of \"NODE P\" lines")
 	f.StringVar(&o.method, "method", "auto", "exact method: auto, bdd or brute-force (n ≤ 30)")
 	f.IntVar(&o.maxNodes, "max-nodes", availability.DefaultBudget, "BDD node budget (about 30 bytes a node)")
+	f.DurationVar(&o.exactTime, "exact-time", 30*time.Second, "time allowed to look for an exact result by BDD before settling for proved coefficients, bounds and an estimate (0 = no limit)")
 	f.IntVar(&o.samples, "samples", availability.DefaultSamples, "Monte Carlo samples per point when no exact method fits")
 	f.Uint64Var(&o.seed, "seed", 1, "Monte Carlo seed")
 	f.IntVar(&o.digits, "digits", 10, "significant digits of the values printed")
@@ -176,7 +179,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 		}
 		in := &avInput{name: name, n: sys.N(), k: sys.K(), hk: sys.HK != nil, override: override}
 		for _, fam := range sys.Families() {
-			res, err := computeAvFamily(ctx, s, name, fam, method, o.maxNodes)
+			res, err := computeAvFamily(ctx, s, name, fam, method, o.maxNodes, o.exactTime)
 			if err != nil {
 				return err
 			}
@@ -229,12 +232,12 @@ func avLevelSuffix(f *set.Family) string {
 }
 
 // computeAvFamily runs availability.Compute with a progress bar on stderr.
-func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int) (*availability.Result, error) {
+func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int, exactTime time.Duration) (*availability.Result, error) {
 	var bar *progress
 	stage := ""
 	defer func() { bar.Done() }()
 	res, err := availability.Compute(ctx, f, availability.Options{
-		Method: m, Budget: budget,
+		Method: m, Budget: budget, Time: exactTime,
 		Progress: func(st string, done, total int64) {
 			if st != stage {
 				bar.Done()
