@@ -408,6 +408,12 @@ func (h *hyper) children(t mmcsTask, scratch *mmcsN) []mmcsTask {
 // for each minimal transversal until visit returns false. wide forces the
 // word-vector engine (for tests). It returns the counts by size.
 func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, wide bool) ([]uint64, error) {
+	return mmcsSearchProgress(ctx, h, visit, wide, nil)
+}
+
+// mmcsSearchProgress is mmcsSearch reporting, when counting on several
+// cores, how many of the subtrees the search was cut into are done.
+func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, wide bool, progress func(done, total int64)) ([]uint64, error) {
 	root := mmcsTask{cand: make([]uint64, h.nw)}
 	fill(root.cand, h.n)
 	workers := runtime.GOMAXPROCS(0)
@@ -440,7 +446,7 @@ func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, wide bool
 	counts := make([]uint64, h.n+1)
 	var mu sync.Mutex
 	var firstErr error
-	var nextTask atomic.Int64
+	var nextTask, finished atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -454,6 +460,9 @@ func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, wide bool
 				}
 				e.load(tasks[i].s, tasks[i].cand)
 				e.run()
+				if progress != nil {
+					progress(finished.Add(1), int64(len(tasks)))
+				}
 				if e.stats().stop {
 					break
 				}

@@ -59,6 +59,14 @@ type TransversalCount struct {
 // the cores take in turn). A threshold family is counted by closed form:
 // C(n, n−w+1), all of size n−w+1. ctx cancels the count.
 func CountTransversals(ctx context.Context, f *set.Family) (*TransversalCount, error) {
+	return CountTransversalsProgress(ctx, f, nil)
+}
+
+// CountTransversalsProgress is [CountTransversals] calling progress, if
+// not nil, as the subtrees of the search finish (done of total; the
+// subtrees differ in size, so this is a rough guide). progress may be
+// called from several goroutines at once.
+func CountTransversalsProgress(ctx context.Context, f *set.Family, progress func(done, total int64)) (*TransversalCount, error) {
 	if err := checkTransversable(f); err != nil {
 		return nil, err
 	}
@@ -70,7 +78,7 @@ func CountTransversals(ctx context.Context, f *set.Family) (*TransversalCount, e
 		c.Smallest = size
 		return c, nil
 	}
-	counts, err := mmcsSearch(ctx, newHyper(f), nil, false)
+	counts, err := mmcsSearchProgress(ctx, newHyper(f), nil, false, progress)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ type transversalsOptions struct {
 	in     inputOptions
 	count  bool
 	asJSON bool
+	limit  int64
 }
 
 func newTransversalsCmd(s *streams) *cobra.Command {
@@ -45,6 +46,7 @@ transversal, counted by formula.
 	addInputFlags(cmd, &o.in)
 	cmd.Flags().BoolVar(&o.count, "count", false, "count the minimal transversals by size instead of listing them")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON: one array per transversal, or with --count the contract's report")
+	cmd.Flags().Int64Var(&o.limit, "limit", 0, "list at most this many transversals (0 = all); a note on stderr says when the list was cut")
 	return cmd
 }
 
@@ -58,7 +60,9 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 	}
 	f := sys.Family
 	if o.count {
-		c, err := domination.CountTransversals(ctx, f)
+		p := newProgress(s, "transversals: counting (subtrees searched)")
+		c, err := domination.CountTransversalsProgress(ctx, f, p.Update)
+		p.Done()
 		if err != nil {
 			return err
 		}
@@ -74,10 +78,23 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 			return countText(w, displayName(path), c)
 		})
 	}
+	if o.limit < 0 {
+		return usageErrorf("--limit must not be negative")
+	}
 	bw := bufio.NewWriterSize(s.out, 1<<16)
 	var line []byte
 	var werr error
+	var listed int64
+	cut := false
+	p := newProgress(s, "transversals: listing")
+	defer p.Done()
 	err = domination.Transversals(ctx, f, func(t *set.Set) bool {
+		if o.limit > 0 && listed == o.limit {
+			cut = true
+			return false
+		}
+		listed++
+		p.Update(listed, -1)
 		line = line[:0]
 		if o.asJSON {
 			line = append(line, '[')
@@ -108,8 +125,12 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 	if ferr := bw.Flush(); werr == nil {
 		werr = ferr
 	}
+	p.Done()
 	if err != nil {
 		return err
+	}
+	if cut {
+		fmt.Fprintf(s.err, "coterie: listed the first %d minimal transversals (--limit); there are more: --count counts them all\n", o.limit)
 	}
 	return werr
 }
