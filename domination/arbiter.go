@@ -30,21 +30,9 @@ func lazyArbiter(ctx context.Context, f *set.Family, extra func(c *cnf)) (*set.S
 	}
 	s := solver.New(solver.ParseSliceNb(c.clauses, c.nvars))
 	for range maxRounds {
-		st, err := solve(ctx, s)
-		if err != nil {
+		h, err := solveModel(ctx, s, f.N)
+		if h == nil || err != nil {
 			return nil, err
-		}
-		if st == solver.Unsat {
-			return nil, nil
-		}
-		if st != solver.Sat {
-			return nil, fmt.Errorf("domination: the SAT solver gave no answer (status %v)", st)
-		}
-		h := set.New(f.N)
-		for v, in := range s.Model() {
-			if in && v < f.N {
-				h.Add(v)
-			}
 		}
 		ks, err := missedIntersection(ctx, f, h)
 		if err != nil {

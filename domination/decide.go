@@ -220,24 +220,7 @@ func colour(ctx context.Context, f *set.Family) (*set.Set, error) {
 		}
 		cnf = append(cnf, buf[start:mid:mid], buf[mid:len(buf):len(buf)])
 	}
-	s := solver.New(solver.ParseSliceNb(cnf, f.N))
-	st, err := solve(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	if st == solver.Unsat {
-		return nil, nil
-	}
-	if st != solver.Sat {
-		return nil, fmt.Errorf("domination: the SAT solver gave no answer (status %v)", st)
-	}
-	h := set.New(f.N)
-	for v, in := range s.Model() {
-		if in && v < f.N {
-			h.Add(v)
-		}
-	}
-	return h, nil
+	return solveModel(ctx, solver.New(solver.ParseSliceNb(cnf, f.N)), f.N)
 }
 
 // CheckWitness checks, independently of the search that found it, that h

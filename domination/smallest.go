@@ -143,7 +143,12 @@ func witnessClauses(c *cnf, f *set.Family) {
 // solveCNF solves c and returns the nodes 0..n−1 true in the model, or nil
 // if c is unsatisfiable.
 func solveCNF(ctx context.Context, c *cnf, n int) (*set.Set, error) {
-	s := solver.New(solver.ParseSliceNb(c.clauses, c.nvars))
+	return solveModel(ctx, solver.New(solver.ParseSliceNb(c.clauses, c.nvars)), n)
+}
+
+// solveModel runs s and returns the variables 0..n−1 true in its model as
+// a set of nodes, or nil if s is unsatisfiable.
+func solveModel(ctx context.Context, s *solver.Solver, n int) (*set.Set, error) {
 	st, err := solve(ctx, s)
 	if err != nil {
 		return nil, err
