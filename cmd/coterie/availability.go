@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -508,7 +507,7 @@ func avCoefficients(r *availability.Result) []*string {
 }
 
 func writeAvCoefficientsCSV(w io.Writer, inputs []*avInput) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVReport(w)
 	many := len(inputs) > 1
 	hk := slices.ContainsFunc(inputs, func(in *avInput) bool { return in.hk })
 	header := []string{"i", "coefficient"}
@@ -542,7 +541,7 @@ func writeAvCoefficientsCSV(w io.Writer, inputs []*avInput) error {
 }
 
 func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVReport(w)
 	many := len(inputs) > 1
 	hk := slices.ContainsFunc(inputs, func(in *avInput) bool { return in.hk })
 	inexact := false

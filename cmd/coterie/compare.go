@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -247,7 +246,7 @@ func compareTable(w io.Writer, rows []compareRow) error {
 }
 
 func compareCSV(w io.Writer, rows []compareRow) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVReport(w)
 	header := []string{"file", "h", "kind", "n", "k", "quorums", "quorum_size_mean", "messages_per_entry",
 		"load", "load_exact", "capacity", "network_load", "resilience"}
 	ps := avHeaders(rows)

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
+		"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/internal/atomicfile"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -136,9 +136,11 @@ func outputFormat(path, flag string) (format.Format, error) {
 }
 
 // writeOutput runs write on the output named path: standard output for ""
-// or "-", otherwise a temporary file in the same directory that is renamed
-// to path only once write has succeeded, so that a failed or interrupted
-// command never leaves a half-written or damaged file.
+// or "-", otherwise the file path as package atomicfile writes it: a
+// regular file is replaced only once write has succeeded and keeps its
+// mode, a symbolic link's target is written, a device or FIFO is written
+// directly. A failed or interrupted command leaves the old file as it was
+// and no temporary file behind.
 func writeOutput(s *streams, path string, write func(io.Writer) error) error {
 	if path == "" || path == "-" {
 		bw := bufio.NewWriter(s.out)
@@ -148,36 +150,44 @@ func writeOutput(s *streams, path string, write func(io.Writer) error) error {
 		}
 		return bw.Flush()
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	af, err := atomicfile.Create(path)
 	if err != nil {
 		return &codeError{code: exitError, err: fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))}
 	}
-	ok := false
+	s.temps.add(af.TempPath())
 	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
+		af.Abort()
+		s.temps.remove(af.TempPath())
 	}()
-	bw := bufio.NewWriterSize(tmp, 1<<16)
+	fw := &firstError{w: af}
+	bw := bufio.NewWriterSize(fw, 1<<16)
 	if err := write(bw); err != nil {
+		if fw.err != nil { // the file, not the command, failed
+			return &codeError{code: exitError, err: fmt.Errorf("cannot write %s: %w", path, unwrapPath(fw.err))}
+		}
 		return err
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return &codeError{code: exitError, err: fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))}
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	if err := af.Commit(); err != nil {
+		return &codeError{code: exitError, err: fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))}
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
-	}
-	ok = true
 	return nil
+}
+
+// firstError remembers the first error of the writer it wraps.
+type firstError struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstError) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return n, err
 }
 
 func unwrapPath(err error) error {

@@ -10,19 +10,94 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/mattn/go-isatty"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], &streams{
+func main() { os.Exit(mainProcess()) }
+
+// mainProcess runs the command line of this process with the real streams
+// and signal handling, and returns the exit status. The first SIGINT or
+// SIGTERM cancels the command's context, so that it stops, says what it has
+// proved so far and removes its temporary files; a second one removes the
+// temporary files and ends the process at once.
+func mainProcess() int {
+	temps := &tempFiles{}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		first := <-sigs
+		cancel(&interrupted{sig: first})
+		<-sigs
+		temps.removeAll()
+		os.Exit(signalStatus(first))
+	}()
+	return run(ctx, os.Args[1:], &streams{
 		in: os.Stdin, out: os.Stdout, err: os.Stderr,
 		errTerminal: isatty.IsTerminal(os.Stderr.Fd()) || isatty.IsCygwinTerminal(os.Stderr.Fd()),
+		outTerminal: isatty.IsTerminal(os.Stdout.Fd()) || isatty.IsCygwinTerminal(os.Stdout.Fd()),
+		temps:       temps,
 	})
-	stop()
-	os.Exit(code)
+}
+
+// interrupted is the cause of a context cancelled by a signal.
+type interrupted struct{ sig os.Signal }
+
+func (e *interrupted) Error() string { return "interrupted by " + e.sig.String() }
+
+// signalStatus is the exit status after sig: 130 for SIGINT (Ctrl-C), 143
+// for SIGTERM, as a shell reports a process those signals ended.
+func signalStatus(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return exitTerminated
+	}
+	return exitInterrupted
+}
+
+// tempFiles are the temporary files being written, removed if the process
+// is ended by a second signal. Safe for concurrent use; a nil *tempFiles
+// does nothing.
+type tempFiles struct {
+	mu    sync.Mutex
+	paths map[string]bool
+}
+
+func (t *tempFiles) add(path string) {
+	if t == nil || path == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.paths == nil {
+		t.paths = map[string]bool{}
+	}
+	t.paths[path] = true
+}
+
+func (t *tempFiles) remove(path string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.paths, path)
+}
+
+func (t *tempFiles) removeAll() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for p := range t.paths {
+		os.Remove(p)
+	}
+	t.paths = nil
 }
 
 // streams are where a command reads and writes: data to out, diagnostics
@@ -30,7 +105,10 @@ func main() {
 type streams struct {
 	in          io.Reader
 	out, err    io.Writer
-	errTerminal bool // progress is shown only on a terminal
+	errTerminal bool       // progress is shown only on a terminal
+	outTerminal bool       // data shown on a terminal has its control characters escaped
+	temps       *tempFiles // removed on a second interrupt
+	rawErr      io.Writer  // err before escaping, for the progress bar
 }
 
 // Exit statuses (CONTRACT.md).
@@ -38,6 +116,10 @@ const (
 	exitOK     = 0
 	exitFailed = 1 // verify found a violated property
 	exitError  = 2 // usage, input or internal error
+
+	exitTimeout     = 124 // --timeout ran out (as timeout(1))
+	exitInterrupted = 130 // SIGINT, Ctrl-C (128 + 2)
+	exitTerminated  = 143 // SIGTERM (128 + 15)
 )
 
 // exitError carries an exit status with an error; a nil err means the
@@ -60,35 +142,62 @@ func (e *codeError) Unwrap() error { return e.err }
 // not hold: exit status 1, nothing more printed.
 func failed() error { return &codeError{code: exitFailed} }
 
-// run executes the command line args and returns the exit status.
+// run executes the command line args and returns the exit status. A
+// command stopped by --timeout exits with 124, one stopped by a signal with
+// 130 (SIGINT) or 143 (SIGTERM), whatever it returned: a command that kept
+// a partial result has printed it, marked partial, before returning.
 func run(ctx context.Context, args []string, s *streams) int {
-	root := newRootCmd(s)
+	// Diagnostics always, data on a terminal, have their control
+	// characters escaped; the progress bar draws with them.
+	es := *s
+	s = &es
+	ew := &escWriter{w: s.err}
+	defer ew.flush()
+	s.rawErr, s.err = s.err, ew
+	if s.outTerminal {
+		ow := &escWriter{w: s.out}
+		defer ow.flush()
+		s.out = ow
+	}
+	st := &runState{}
+	root := newRoot(s, st)
 	root.SetArgs(args)
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	err := root.ExecuteContext(ctx)
+	var sig *interrupted
+	if errors.As(context.Cause(ctx), &sig) {
+		fmt.Fprintln(s.err, "coterie: interrupted")
+		return signalStatus(sig.sig)
+	}
+	timedOut := (st.timeout != nil && st.timeout.Err() != nil) || errors.Is(ctx.Err(), context.DeadlineExceeded)
 	if err == nil {
+		if timedOut {
+			fmt.Fprintln(s.err, "coterie: stopped at the --timeout limit; what is shown above is partial")
+			return exitTimeout
+		}
 		return exitOK
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) && timedOut:
+		fmt.Fprintln(s.err, "coterie: stopped at the --timeout limit before finishing; allow more time with --timeout, or 0 for none")
+		return exitTimeout
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(s.err, "coterie: interrupted")
+		return exitInterrupted
 	}
 	code := exitError
 	var ce *codeError
 	if errors.As(err, &ce) {
 		code = ce.code
 	}
-	switch {
-	case errors.Is(err, context.DeadlineExceeded):
-		fmt.Fprintln(s.err, "coterie: stopped at the --timeout limit before finishing; allow more time with --timeout, or 0 for none")
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(s.err, "coterie: interrupted")
-	default:
-		if msg := err.Error(); msg != "" {
-			var ie *inputError
-			if errors.As(err, &ie) {
-				fmt.Fprintln(s.err, msg) // FILE:LINE: what is wrong
-			} else {
-				fmt.Fprintln(s.err, "coterie: "+msg)
-			}
+	if msg := err.Error(); msg != "" {
+		var ie *inputError
+		if errors.As(err, &ie) {
+			fmt.Fprintln(s.err, escapeTerminal(msg)) // FILE:LINE: what is wrong
+		} else {
+			fmt.Fprintln(s.err, "coterie: "+escapeTerminal(msg))
 		}
 	}
 	return code

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -17,7 +16,7 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"coterie": func() {
-			os.Exit(run(context.Background(), os.Args[1:], &streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+			os.Exit(mainProcess())
 		},
 	})
 }

@@ -35,9 +35,13 @@ func (p *progress) Update(done, total int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar == nil {
+		w := p.s.rawErr
+		if w == nil {
+			w = p.s.err
+		}
 		p.bar = progressbar.NewOptions64(total,
-			progressbar.OptionSetWriter(p.s.err),
-			progressbar.OptionSetDescription(p.desc),
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription(escapeField(p.desc)),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionShowCount(),

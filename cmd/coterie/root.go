@@ -23,7 +23,15 @@ func versionString() string {
 	return "dev"
 }
 
-func newRootCmd(s *streams) *cobra.Command {
+// runState is what run needs to know after the command: the --timeout
+// context, if one was set.
+type runState struct {
+	timeout context.Context
+}
+
+func newRootCmd(s *streams) *cobra.Command { return newRoot(s, &runState{}) }
+
+func newRoot(s *streams, st *runState) *cobra.Command {
 	var timeout time.Duration
 	var cancel context.CancelFunc
 	root := &cobra.Command{
@@ -35,8 +43,19 @@ billiard quorums, majority, uniform and cube arbiters, Kuo's join), proves them
 safe or shows a witness that they are not, decides nondomination, computes
 availability exactly, and converts between JSON, text, CSV and .dat files.
 
-Nodes are numbered 1..n in every file and report. Exit status: 0 success,
-1 a checked property fails (verify), 2 usage or input error.`,
+Nodes are numbered 1..n in every file and report.
+
+Exit status:
+  0    success
+  1    a checked property fails (verify; join, degenerate and
+       domination --make-nd when what they built fails its check)
+  2    usage or input error
+  124  stopped at the --timeout limit
+  130  interrupted (SIGINT, Ctrl-C); 143 for SIGTERM
+After 124, 130 or 143 a command prints what it proved so far, marked
+partial, where it has something. A second Ctrl-C ends the process at once.
+Output files (-o) are replaced only when complete: an error or interrupt
+leaves the old file as it was.`,
 		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -48,6 +67,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 				var ctx context.Context
 				ctx, cancel = context.WithTimeout(cmd.Context(), timeout)
 				cmd.SetContext(ctx)
+				st.timeout = ctx
 			}
 			return nil
 		},

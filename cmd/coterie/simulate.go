@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -316,7 +315,7 @@ func byType(r *protocol.Result) []string {
 }
 
 func writeSimCSV(w io.Writer, runs []simRun) error {
-	cw := csv.NewWriter(w)
+	cw := newCSVReport(w)
 	_ = cw.Write([]string{"file", "protocol", "n", "k", "load", "entries", "seed", "delay", "cs",
 		"messages_per_entry", "by_type", "paper_low", "paper_high", "mean_wait", "p50_wait", "p90_wait", "p99_wait",
 		"max_wait", "throughput", "safety_violations", "deadlock", "anomalies"})
