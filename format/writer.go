@@ -189,6 +189,15 @@ func (sw *Writer) Quorum(q *set.Set, owner int) error {
 	return sw.err
 }
 
+// Flush writes what is buffered to the underlying io.Writer.
+func (sw *Writer) Flush() error {
+	if sw.err != nil {
+		return sw.err
+	}
+	sw.err = sw.w.Flush()
+	return sw.err
+}
+
 // Close finishes the file and flushes it.
 func (sw *Writer) Close() error {
 	if sw.err != nil {

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"math"
+	"math/big"
 	"fmt"
 	"io"
 	"strings"
@@ -50,7 +53,7 @@ func (o *outputOptions) prepare(sys *set.System) (format.Format, error) {
 		for _, fam := range sys.Families() {
 			if fam.IsThreshold() {
 				return "", usageErrorf("the .dat format lists quorums, and this is a threshold system (all %d-subsets of %d nodes, %s quorums): add --enumerate (with --limit if needed), or write json, text or csv",
-					fam.Threshold, fam.N, fam.Count())
+					fam.Threshold, fam.N, approxCount(fam.Count()))
 			}
 		}
 		if sys.HK != nil {
@@ -70,7 +73,7 @@ func enumerateThresholds(sys *set.System, limit int) error {
 		g, err := fam.Enumerate(limit)
 		if errors.Is(err, set.ErrTooMany) {
 			return usageErrorf("%s quorums (all %d-subsets of %d nodes) are more than --limit %d: raise --limit, or keep the threshold form, which every command handles",
-				fam.Count(), fam.Threshold, fam.N, limit)
+				approxCount(fam.Count()), fam.Threshold, fam.N, limit)
 		}
 		if err != nil {
 			return err
@@ -102,7 +105,7 @@ or .dat. Every kind is a subcommand with its own parameters:
 			if list {
 				return listKinds(s, asJSON)
 			}
-			return cmd.Help()
+			return usageErrorf("generate needs a kind, such as 'coterie generate fpp --order 3': 'coterie generate --list' shows them all")
 		},
 	}
 	cmd.Flags().BoolVar(&list, "list", false, "list every kind with its parameters")
@@ -116,6 +119,7 @@ or .dat. Every kind is a subcommand with its own parameters:
 // newKindCmd turns a registered construction into "coterie generate KIND".
 func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 	var out outputOptions
+	var force, showProgress bool
 	ints := map[string]*int{}
 	bools := map[string]*bool{}
 	strs := map[string]*string{}
@@ -143,7 +147,7 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 			if err != nil {
 				return usageErrorf("%s", strings.TrimPrefix(err.Error(), "construct: "))
 			}
-			return runGenerate(s, spec, args, &out)
+			return runGenerate(cmd.Context(), s, spec, args, &out, force, showProgress)
 		},
 	}
 	for _, p := range spec.Params {
@@ -165,25 +169,66 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 		}
 	}
 	addOutputFlags(cmd, &out)
+	if spec.Stream != nil {
+		cmd.Flags().BoolVar(&force, "force", false, "write the output even if it would be larger than 1 GiB")
+		cmd.Flags().BoolVar(&showProgress, "progress", false, "report progress on stderr every second, even when stderr is not a terminal")
+	}
 	return cmd
 }
 
-func runGenerate(s *streams, spec construct.Spec, args construct.Args, out *outputOptions) error {
+// maxOutput is the largest output generate writes without --force.
+const maxOutput = 1 << 30
+
+// sampleQuorums is how many quorums the size estimate formats.
+const sampleQuorums = 1000
+
+func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args construct.Args, out *outputOptions, force, showProgress bool) error {
 	if spec.Stream != nil {
 		f, err := outputFormat(out.path, out.format)
 		if err != nil {
 			return err
 		}
+		if out.base != 0 && out.base != 1 {
+			return usageErrorf("--output-base must be 0 or 1, not %d", out.base)
+		}
+		opt := format.Options{Base: out.base}
+		size, n, exact, err := estimateStream(spec, args, f, opt)
+		if err != nil {
+			return buildError(spec, err)
+		}
+		if size > maxOutput && !force {
+			about := "about "
+			if exact {
+				about = ""
+			}
+			return usageErrorf("generate %s: the output would be %s%s (%d bytes), more than the 1 GiB that generate writes without --force: add --force to write it anyway, or choose smaller parameters",
+				spec.Name, about, humanBytes(size), size)
+		}
 		return writeOutput(s, out.path, func(w io.Writer) error {
 			var sw *format.Writer
+			done := 0
+			pr := newWriteProgress(s, "generate "+spec.Name, int64(n), showProgress)
+			defer pr.Done()
 			err := spec.Stream(args,
 				func(meta *set.Family) error {
 					var err error
-					sw, err = format.NewWriter(w, f, meta, format.Options{Base: out.base})
+					sw, err = format.NewWriter(w, f, meta, opt)
 					return err
 				},
-				func(q *set.Set, owner int) error { return sw.Quorum(q, owner) })
+				func(q *set.Set, owner int) error {
+					done++
+					if done%64 == 0 {
+						if err := ctx.Err(); err != nil {
+							return err
+						}
+						pr.Update(int64(done))
+					}
+					return sw.Quorum(q, owner)
+				})
 			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
 				return buildError(spec, err)
 			}
 			return sw.Close()
@@ -198,6 +243,89 @@ func runGenerate(s *streams, spec construct.Spec, args construct.Args, out *outp
 		return err
 	}
 	return writeSystem(s, out.path, sys, f, format.Options{Base: out.base})
+}
+
+// errSampled stops the sampling stream of estimateStream.
+var errSampled = errors.New("sampled")
+
+// estimateStream estimates the size in bytes of a streamed system written
+// in format f by formatting its first quorums: every streamed construction
+// has one quorum per node, so the rest is scaled by n. exact is true when
+// the stream ended within the sample.
+func estimateStream(spec construct.Spec, args construct.Args, f format.Format, opt format.Options) (size int64, n int, exact bool, err error) {
+	var cw countWriter
+	var sw *format.Writer
+	var head int64
+	count := 0
+	err = spec.Stream(args,
+		func(meta *set.Family) error {
+			n = meta.N
+			var err error
+			sw, err = format.NewWriter(&cw, f, meta, opt)
+			if err == nil {
+				err = sw.Flush()
+				head = cw.n
+			}
+			return err
+		},
+		func(q *set.Set, owner int) error {
+			if count == sampleQuorums {
+				return errSampled
+			}
+			count++
+			return sw.Quorum(q, owner)
+		})
+	if err != nil && !errors.Is(err, errSampled) {
+		return 0, 0, false, err
+	}
+	if err == nil {
+		if err := sw.Close(); err != nil {
+			return 0, 0, false, err
+		}
+		return cw.n, n, true, nil
+	}
+	if err := sw.Flush(); err != nil {
+		return 0, 0, false, err
+	}
+	per := float64(cw.n-head) / float64(count)
+	est := float64(head) + per*float64(max(n, count))
+	if est > math.MaxInt64/2 {
+		est = math.MaxInt64 / 2
+	}
+	return int64(est), n, false, nil
+}
+
+// approxCount writes a count people can read: exactly up to 15 digits,
+// else as "about 3.2 × 10^30100".
+func approxCount(c *big.Int) string {
+	d := c.String()
+	if len(d) <= 15 {
+		return d
+	}
+	return fmt.Sprintf("about %c.%c × 10^%d", d[0], d[1], len(d)-1)
+}
+
+// countWriter counts the bytes written to it.
+type countWriter struct{ n int64 }
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return len(p), nil
+}
+
+// humanBytes writes a size the way people read it: 13.7 GB, 512 KB.
+func humanBytes(b int64) string {
+	units := []string{"bytes", "KB", "MB", "GB", "TB", "PB", "EB"}
+	v := float64(b)
+	i := 0
+	for v >= 1000 && i < len(units)-1 {
+		v /= 1000
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%d bytes", b)
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
 }
 
 // buildError reports a construction's refusal (bad parameters): exit 2.

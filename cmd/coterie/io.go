@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 		"strings"
 
 	"github.com/spf13/cobra"
@@ -120,7 +121,8 @@ func inputFormat(path string, data []byte, flag string) (format.Format, error) {
 }
 
 // outputFormat decides how to write path: the flag, else the extension,
-// else JSON (the canonical format).
+// else JSON (the canonical format) for standard output or a name without
+// an extension. An extension that names no format is a usage error.
 func outputFormat(path, flag string) (format.Format, error) {
 	if flag != "" {
 		f, err := format.Parse(flag)
@@ -131,6 +133,11 @@ func outputFormat(path, flag string) (format.Format, error) {
 	}
 	if f, ok := format.Detect(path); ok {
 		return f, nil
+	}
+	if path != "" && path != "-" {
+		if ext := filepath.Ext(path); ext != "" && !strings.ContainsAny(ext, `/\`) {
+			return "", usageErrorf("cannot tell which format to write from the extension %q of %s: name the file .json, .txt, .csv or .dat, or give --format", ext, path)
+		}
 	}
 	return format.JSON, nil
 }

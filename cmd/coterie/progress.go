@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"sync"
 	"time"
 
@@ -69,3 +70,39 @@ func (p *progress) Done() {
 		p.bar = nil
 	}
 }
+
+// writeProgress reports how many of total quorums have been written: with
+// --progress as a plain line on stderr every second (whatever stderr is),
+// otherwise as the terminal progress bar.
+type writeProgress struct {
+	s     *streams
+	desc  string
+	total int64
+	plain bool
+	bar   *progress
+	last  time.Time
+}
+
+func newWriteProgress(s *streams, desc string, total int64, plain bool) *writeProgress {
+	return &writeProgress{s: s, desc: desc, total: total, plain: plain, bar: newProgress(s, desc), last: time.Now()}
+}
+
+// Update records that done quorums are written.
+func (w *writeProgress) Update(done int64) {
+	if !w.plain {
+		w.bar.Update(done, w.total)
+		return
+	}
+	if time.Since(w.last) < time.Second {
+		return
+	}
+	w.last = time.Now()
+	pct := 0.0
+	if w.total > 0 {
+		pct = 100 * float64(done) / float64(w.total)
+	}
+	fmt.Fprintf(w.s.err, "coterie: %s: %d of %d quorums written (%.0f%%)\n", w.desc, done, w.total, pct)
+}
+
+// Done clears the progress bar.
+func (w *writeProgress) Done() { w.bar.Done() }
