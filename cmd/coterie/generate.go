@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"math"
-	"math/big"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"strings"
 
 	"github.com/spf13/cobra"

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-		"strings"
+	"strings"
 
 	"github.com/spf13/cobra"
 
