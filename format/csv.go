@@ -58,6 +58,7 @@ type csvQuorum struct {
 // per membership.
 func readCSV(data []byte) (set.System, error) {
 	hd := newHeader()
+	hd.csv = true
 	var cols csvColumns
 	haveHeader := false
 	rows := 0

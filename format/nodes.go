@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -149,17 +151,42 @@ func encodeParams(p set.Params) (string, error) {
 		if i > 0 {
 			buf = append(buf, ", "...)
 		}
-		kb, _ := json.Marshal(k)
 		vb, err := json.Marshal(p[k])
 		if err != nil {
 			return "", fmt.Errorf("format: params %q: %w", k, err)
 		}
-		buf = append(buf, kb...)
+		vb = escapeRawControls(vb)
+		buf = append(buf, jsonString(k)...)
 		buf = append(buf, ": "...)
 		buf = append(buf, vb...)
 	}
 	buf = append(buf, '}')
 	return string(buf), nil
+}
+
+// escapeRawControls rewrites the DEL and C1 control characters that
+// encoding/json leaves raw in strings as \u00XX (in valid JSON they occur
+// only inside strings).
+func escapeRawControls(js []byte) []byte {
+	clean := true
+	for _, r := range string(js) {
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return js
+	}
+	out := make([]byte, 0, len(js)+12)
+	for _, r := range string(js) {
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+			continue
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	return out
 }
 
 // encodeLabels writes labels as a JSON array of strings.
@@ -169,8 +196,104 @@ func encodeLabels(labels []string) string {
 		if i > 0 {
 			buf = append(buf, ", "...)
 		}
-		b, _ := json.Marshal(l)
-		buf = append(buf, b...)
+		buf = append(buf, jsonString(l)...)
 	}
 	return string(append(buf, ']'))
+}
+
+// jsonString returns s as a JSON string: quoted, with every control
+// character (C0, DEL, C1) and the line and paragraph separators escaped as
+// \u00XX, bytes that are not UTF-8 replaced by U+FFFD, and <, > and & left
+// as they are. No raw control character reaches the file, or a terminal
+// showing it.
+func jsonString(s string) string {
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029:
+			b = fmt.Appendf(b, `\u%04x`, r)
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return string(append(b, '"'))
+}
+
+// csvLabel is how a label is kept in a CSV file's "# labels:" header: a
+// label that a spreadsheet could take for a formula (starting with = + - @,
+// a tab or a carriage return) gets a leading ', and so does one that
+// already starts with ', so that reading removes exactly one.
+func csvLabel(l string) string {
+	if l != "" && strings.ContainsRune("=+-@\t\r'", rune(l[0])) {
+		return "'" + l
+	}
+	return l
+}
+
+// uncsvLabel undoes [csvLabel].
+func uncsvLabel(l string) string { return strings.TrimPrefix(l, "'") }
+
+// csvHeaderValue makes the JSON of a CSV header comment hold no comma
+// inside its strings (written \u002c instead), so that a spreadsheet that
+// opens the file splits it only between JSON values and no cell starts
+// inside a string.
+func csvHeaderValue(js string) string {
+	if !strings.Contains(js, ",") {
+		return js
+	}
+	var b strings.Builder
+	in, esc := false, false
+	for i := 0; i < len(js); i++ {
+		c := js[i]
+		switch {
+		case esc:
+			esc = false
+		case in && c == '\\':
+			esc = true
+		case c == '"':
+			in = !in
+		case in && c == ',':
+			b.WriteString(`\u002c`)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// headerValue is how a free-text value (the kind) is written in a text or
+// CSV header comment: as it is when it reads back as itself, else as a
+// JSON string. A value read back that starts with a double quote is
+// decoded as a JSON string, so both forms read.
+func headerValue(v string, csv bool) string {
+	plain := v != "" && v == strings.TrimSpace(v) && v[0] != '"' && !(csv && strings.Contains(v, ","))
+	for _, r := range v {
+		if !plain {
+			break
+		}
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == utf8.RuneError {
+			plain = false
+		}
+	}
+	if plain {
+		return v
+	}
+	js := jsonString(v)
+	if csv {
+		js = csvHeaderValue(js)
+	}
+	return js
 }

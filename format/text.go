@@ -19,6 +19,7 @@ type header struct {
 	levels     []*level // text/CSV: in file order; h = 0 for a plain family
 	hasLevels  bool     // an (h,k)-arbiter
 	topQuorums bool     // quorums before any "# h:" line
+	csv        bool     // labels carry the CSV writer's ' before formula-like text
 }
 
 // level is one family being read: the whole system, or one (h,k) level.
@@ -117,6 +118,12 @@ func (hd *header) meta(key, value string, line int) error {
 		}
 	case "kind":
 		hd.kind = value
+		if strings.HasPrefix(value, `"`) {
+			// A kind the writer had to quote (see headerValue).
+			if err := json.Unmarshal([]byte(value), &hd.kind); err != nil {
+				return errorf(line, "kind: a value that starts with a double quote must be a JSON string: %v", err)
+			}
+		}
 	case "params":
 		hd.params, err = decodeParams([]byte(value), line)
 	case "n":
@@ -129,6 +136,11 @@ func (hd *header) meta(key, value string, line int) error {
 		}
 		if hd.labels == nil {
 			hd.labels = []string{}
+		}
+		if hd.csv {
+			for i, l := range hd.labels {
+				hd.labels[i] = uncsvLabel(l)
+			}
 		}
 	}
 	return err

@@ -86,7 +86,7 @@ func (sw *Writer) header() {
 func (sw *Writer) jsonMeta(kind string, params set.Params, n, k int, labels []string) {
 	sw.str("  \"format\": \"" + Tag + "\",\n")
 	if kind != "" {
-		sw.str("  \"kind\": " + strconv.Quote(kind) + ",\n")
+		sw.str("  \"kind\": " + jsonString(kind) + ",\n")
 	}
 	if len(params) > 0 {
 		p, err := encodeParams(params)
@@ -101,22 +101,40 @@ func (sw *Writer) jsonMeta(kind string, params set.Params, n, k int, labels []st
 	}
 }
 
-// textMeta writes the header comments of text and CSV files.
+// textMeta writes the header comments of text and CSV files. The kind is
+// written as it is, or as a JSON string when it holds what a header line
+// cannot (see [headerValue]); params and labels are JSON. In a CSV file no
+// string holds a comma and a label that looks like a formula starts with '.
 func (sw *Writer) textMeta(kind string, params set.Params, n, k int, labels []string) {
+	csv := sw.f == CSV
 	sw.str("# format: " + Tag + "\n")
 	if kind != "" {
-		sw.str("# kind: " + kind + "\n")
+		sw.str("# kind: " + headerValue(kind, csv) + "\n")
 	}
 	if len(params) > 0 {
 		p, err := encodeParams(params)
 		if err != nil && sw.err == nil {
 			sw.err = err
 		}
+		if csv {
+			p = csvHeaderValue(p)
+		}
 		sw.str("# params: " + p + "\n")
 	}
 	sw.str(fmt.Sprintf("# n: %d\n# k: %d\n", n, k))
 	if labels != nil {
-		sw.str("# labels: " + encodeLabels(labels) + "\n")
+		l := labels
+		if csv {
+			l = make([]string, len(labels))
+			for i, s := range labels {
+				l[i] = csvLabel(s)
+			}
+		}
+		v := encodeLabels(l)
+		if csv {
+			v = csvHeaderValue(v)
+		}
+		sw.str("# labels: " + v + "\n")
 	}
 }
 

@@ -7,7 +7,9 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// renderTable writes rows under header as an aligned text table.
+// renderTable writes rows under header as an aligned text table. Control
+// characters in cells (a label, a kind, a file name) are escaped, line
+// breaks too: a table is read on a terminal.
 func renderTable(w io.Writer, header []string, rows [][]string) error {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithHeaderAutoFormat(tw.Off),
@@ -26,7 +28,7 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 func toAny(ss []string) []any {
 	out := make([]any, len(ss))
 	for i, s := range ss {
-		out[i] = s
+		out[i] = escapeField(s)
 	}
 	return out
 }
