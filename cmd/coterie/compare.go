@@ -225,7 +225,7 @@ func compareTable(w io.Writer, rows []compareRow) error {
 		}
 		cells = append(cells, []string{
 			r.name(), r.Kind, strconv.Itoa(r.N), strconv.Itoa(r.K), r.Quorums.String(),
-			strconv.FormatFloat(r.QuorumSize.Mean, 'f', 4, 64), decimal(r.messagesExact),
+			strconv.FormatFloat(r.QuorumSize.Mean.float(), 'f', 4, 64), decimal(r.messagesExact),
 			figure(r.Load, r.LoadExact), figure(r.Capacity, r.CapacityExact), net, res,
 		})
 		for i := range ps {
@@ -269,7 +269,7 @@ func compareCSV(w io.Writer, rows []compareRow) error {
 			res = strconv.Itoa(*r.Resilience)
 		}
 		rec := []string{r.File, h, r.Kind, strconv.Itoa(r.N), strconv.Itoa(r.K), r.Quorums.String(),
-			strconv.FormatFloat(r.QuorumSize.Mean, 'g', -1, 64), strconv.FormatFloat(r.MessagesPerEntry, 'g', -1, 64),
+			strconv.FormatFloat(r.QuorumSize.Mean.float(), 'g', -1, 64), strconv.FormatFloat(r.MessagesPerEntry, 'g', -1, 64),
 			opt(r.Load), r.LoadExact, opt(r.Capacity), opt(r.NetworkLoad), res}
 		for i := range ps {
 			if i < len(r.Availability) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -78,23 +79,55 @@ stops every quorum. "-" reads standard input.`,
 	return cmd
 }
 
-// number is an exact count: a JSON number when it fits in 64 bits, a
-// decimal string beyond.
+// number is an exact count: a JSON number up to 2^53 in size, which every
+// JSON reader holds exactly, and a decimal string beyond.
 type number struct{ v *big.Int }
 
+// maxExact is 2^53, the largest integer every JSON reader holds exactly.
+var maxExact = new(big.Int).Lsh(big.NewInt(1), 53)
+
 func (x number) MarshalJSON() ([]byte, error) {
-	if x.v.IsInt64() {
+	if new(big.Int).Abs(x.v).Cmp(maxExact) <= 0 {
 		return []byte(x.v.String()), nil
 	}
 	return json.Marshal(x.v.String())
 }
 
+// real is a figure computed exactly and shown as a float: a JSON number
+// when it fits in a float64, and beyond (a mean degree of 10^308, say) a
+// string in scientific notation, "2.8610e+308", never Infinity.
+type real struct{ r *big.Rat }
+
+// float returns the value as a float64 (±Inf beyond the range).
+func (x real) float() float64 { v, _ := x.r.Float64(); return v }
+
+// huge reports whether the value is beyond a float64.
+func (x real) huge() bool { return math.IsInf(x.float(), 0) }
+
+func (x real) MarshalJSON() ([]byte, error) {
+	if x.huge() {
+		return json.Marshal(x.sci())
+	}
+	return json.Marshal(x.float())
+}
+
+func (x real) sci() string { return new(big.Float).SetRat(x.r).Text('e', 4) }
+
+// text formats the value with at most four decimals, in scientific
+// notation beyond a float64.
+func (x real) text() string {
+	if x.huge() {
+		return x.sci()
+	}
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", x.float()), "0"), ".")
+}
+
 func (x number) String() string { return x.v.String() }
 
 type spread struct {
-	Min  number  `json:"min"`
-	Mean float64 `json:"mean"`
-	Max  number  `json:"max"`
+	Min  number `json:"min"`
+	Mean real   `json:"mean"`
+	Max  number `json:"max"`
 }
 
 type maekawaProps struct {
@@ -164,9 +197,9 @@ func newFamilyInfo(f *set.Family) familyInfo {
 		H:         f.H,
 		Quorums:   number{st.Quorums},
 		Threshold: f.Threshold,
-		QuorumSize: spread{Min: number{big.NewInt(int64(st.MinSize))}, Mean: fl(st.MeanSize()),
+		QuorumSize: spread{Min: number{big.NewInt(int64(st.MinSize))}, Mean: real{st.MeanSize()},
 			Max: number{big.NewInt(int64(st.MaxSize))}},
-		Degree:  spread{Min: number{st.MinDegree}, Mean: fl(st.MeanDegree()), Max: number{st.MaxDegree}},
+		Degree:  spread{Min: number{st.MinDegree}, Mean: real{st.MeanDegree()}, Max: number{st.MaxDegree}},
 		Maekawa: maekawaProps{EqualSize: st.EqualSize(), EqualResponsibility: st.EqualDegree()},
 	}
 	if st.HasOwners {
@@ -393,7 +426,7 @@ func spreadString(s spread) string {
 	if s.Min.v.Cmp(s.Max.v) == 0 {
 		return s.Min.String()
 	}
-	return fmt.Sprintf("min %s, mean %s, max %s", s.Min, strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", s.Mean), "0"), "."), s.Max)
+	return fmt.Sprintf("min %s, mean %s, max %s", s.Min, s.Mean.text(), s.Max)
 }
 
 func yesNo(b bool) string {

@@ -181,7 +181,7 @@ func plus1(v []int) []int {
 	return out
 }
 
-// quorumCount is a JSON number when it fits in 64 bits, a decimal string
+// quorumCountJSON is a JSON number up to 2^53, a decimal string
 // beyond, and a binomial "C(n, w)" when nobody should compute it.
 func quorumCountJSON(c *big.Int) any {
 	if c == nil {
