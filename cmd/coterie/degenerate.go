@@ -34,6 +34,10 @@ quorum that contains it). N must keep at least half the nodes.
 so the messages per entry, as small as Method 1 allows; --map paper is
 Maekawa's own x ↦ x − (n − N).
 
+The result is verified before it is written: if it fails (an input that was
+not a coterie or k-arbiter), nothing is written and the witness goes to
+stderr, exit status 1.
+
   coterie degenerate plane.json --n 10 -o ten.json
   coterie degenerate testdata/maekawa-fig1-k3.txt --n 5 --map paper --format text`,
 		Args: cobra.ExactArgs(1),
@@ -74,6 +78,9 @@ func runDegenerate(ctx context.Context, s *streams, o degenerateOptions, path st
 	out := set.System{Family: f}
 	ff, err := o.out.prepare(&out)
 	if err != nil {
+		return err
+	}
+	if err := verifyBuilt(ctx, s, "degenerate", out); err != nil {
 		return err
 	}
 	return writeSystem(s, o.out.path, out, ff, format.Options{Base: o.out.base})

@@ -37,6 +37,16 @@ after Garcia-Molina and Barbara. Adding H as a quorum gives a better system.
 Threshold systems (every w-subset) are decided by formula: dominated iff
 (k+1)·w ≥ k·n + 2. The exit status is 0 whichever the verdict.
 
+A family in which some quorum contains another is not minimal, so not a
+coterie as defined; it is judged by its minimal form (the quorums that
+contain no other), with a note on stderr.
+
+--make-nd verifies the system it built (a k-arbiter, minimal,
+nondominated) before writing it; if that fails, nothing is written, the
+witness goes to stderr and the exit status is 1. With -o - the system goes
+to stdout and the report to stderr, so the system can be piped on:
+coterie domination x.json --make-nd -o - | coterie verify -
+
   coterie domination plane.json
   coterie domination plane.json --smallest --json
   coterie domination grid.json --make-nd -o better.json`,
@@ -90,6 +100,19 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	if err != nil {
 		return err
 	}
+	if !f.IsThreshold() {
+		g := f.Clone()
+		if dropped := g.Minimalize(); dropped > 0 {
+			verb := "contain"
+			if dropped == 1 {
+				verb = "contains"
+			}
+			fmt.Fprintf(s.err, "coterie: note: %s is not minimal: %d of its %d quorums %s another quorum; judging its minimal form of %d quorums (the coterie it stands for)\n",
+				displayName(path), dropped, f.Len(), verb, g.Len())
+			f = g
+			sys = set.System{Family: g}
+		}
+	}
 	if err := checkArbiter(ctx, f); err != nil {
 		return err
 	}
@@ -116,7 +139,8 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 			return err
 		}
 	}
-	return writeOutput(s, "", func(w io.Writer) error {
+	// With -o - the system went to stdout: the report goes to stderr.
+	return writeOutput(reportStreams(s, o.out.path), "", func(w io.Writer) error {
 		if o.asJSON {
 			return rep.json(w)
 		}
@@ -158,16 +182,22 @@ func makeND(ctx context.Context, s *streams, sys set.System, f *set.Family, o *d
 		if g, added, err = domination.MakeND(ctx, g); err != nil {
 			return err
 		}
-		// Check the result from scratch: a k-arbiter, and nondominated.
-		if err := checkArbiter(ctx, g); err != nil {
-			return fmt.Errorf("internal error: the nondominated system fails verification: %w", err)
+		// Check the result from scratch: a k-arbiter, minimal, and
+		// nondominated.
+		if err := verifyBuilt(ctx, s, "domination --make-nd", set.System{Family: g}); err != nil {
+			return err
 		}
 		r, err := domination.Decide(ctx, g)
 		if err != nil {
 			return err
 		}
 		if !r.Nondominated {
-			return fmt.Errorf("internal error: the system built is still dominated")
+			ids := []string{}
+			for v := range r.Witness.All() {
+				ids = append(ids, fmt.Sprint(v+1))
+			}
+			fmt.Fprintf(s.err, "coterie: domination --make-nd: the system built is still dominated (witness H = {%s}), so it is not written\n", strings.Join(ids, ", "))
+			return failed()
 		}
 	}
 	out := set.System{Family: g}
@@ -241,11 +271,15 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 		}
 	}
 	if rep.Added != nil {
+		dest := rep.Output
+		if dest == "-" {
+			dest = "the system to standard output"
+		}
 		if *rep.Added == 0 {
-			fmt.Fprintf(w, "wrote %s unchanged (%d quorums): it is already nondominated\n", rep.Output, *rep.Quorums)
+			fmt.Fprintf(w, "wrote %s unchanged (%d quorums): it is already nondominated\n", dest, *rep.Quorums)
 		} else {
 			fmt.Fprintf(w, "wrote %s: %d quorums after adding %d witnesses; verified: a %s, nondominated\n",
-				rep.Output, *rep.Quorums, *rep.Added, what)
+				dest, *rep.Quorums, *rep.Added, what)
 		}
 	}
 	return nil

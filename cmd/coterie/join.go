@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -29,7 +30,9 @@ func newJoinCmd(s *streams) *cobra.Command {
 operation", JISE 2001): every quorum of OUTER that contains node X becomes,
 for each quorum of INNER, that quorum with X replaced by the INNER quorum;
 quorums without X stay. The join of k-arbiters is a k-arbiter, and it is
-nondominated iff both inputs are.
+nondominated iff both inputs are. The result is verified before it is
+written: if it fails (inputs that are not coteries), nothing is written and
+the witness goes to stderr, exit status 1.
 
 X is a node number 1..n of OUTER, or one of its labels. The result has the
 nodes of OUTER except X, in order (1..n1-1), then those of INNER
@@ -45,7 +48,7 @@ of more than --limit quorums.
   coterie join c1.json c1.json --at 4 -o joined.json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runJoin(s, o, args[0], args[1])
+			return runJoin(cmd.Context(), s, o, args[0], args[1])
 		},
 	}
 	cmd.Flags().StringVar(&o.at, "at", "", "the node `X` of OUTER to replace: a number 1..n or a label (required)")
@@ -59,7 +62,7 @@ of more than --limit quorums.
 	return cmd
 }
 
-func runJoin(s *streams, o joinOptions, outerPath, innerPath string) error {
+func runJoin(ctx context.Context, s *streams, o joinOptions, outerPath, innerPath string) error {
 	if o.limit < 1 {
 		return usageErrorf("--limit must be at least 1, not %d", o.limit)
 	}
@@ -86,6 +89,9 @@ func runJoin(s *streams, o joinOptions, outerPath, innerPath string) error {
 	sys := set.System{Family: j}
 	f, err := o.out.prepare(&sys)
 	if err != nil {
+		return err
+	}
+	if err := verifyBuilt(ctx, s, "join", sys); err != nil {
 		return err
 	}
 	return writeSystem(s, o.out.path, sys, f, format.Options{Base: o.out.base})
