@@ -1,0 +1,473 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// coterieCmd runs the built command (testscript's TestMain puts it on
+// PATH) in dir.
+func coterieCmd(t *testing.T, dir string, args ...string) *exec.Cmd {
+	t.Helper()
+	bin, err := exec.LookPath("coterie")
+	if err != nil {
+		t.Skipf("the coterie command is not on PATH: %v", err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	return cmd
+}
+
+// runCoterie runs the command and returns its exit status and stderr.
+func runCoterie(t *testing.T, dir string, args ...string) (int, string) {
+	t.Helper()
+	cmd := coterieCmd(t, dir, args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, errb.String()
+	case errors.As(err, &ee):
+		return ee.ExitCode(), errb.String()
+	}
+	t.Fatal(err)
+	return 0, ""
+}
+
+// temps lists the temporary files left in dir.
+func temps(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".tmp") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+const oldContent = "1 2\n1 3\n2 3\n"
+
+func writeOld(t *testing.T, path string, mode fs.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(oldContent), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func checkOld(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != oldContent {
+		t.Errorf("%s was changed: %q", path, b)
+	}
+}
+
+func checkValid(t *testing.T, dir, path string) {
+	t.Helper()
+	if code, errs := runCoterie(t, dir, "verify", path); code != 0 {
+		t.Errorf("verify %s: exit %d: %s", path, code, errs)
+	}
+}
+
+func TestOutputSymlink(t *testing.T) {
+	dir := t.TempDir()
+	writeOld(t, filepath.Join(dir, "target.txt"), 0o644)
+	if err := os.Symlink("target.txt", filepath.Join(dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if code, errs := runCoterie(t, dir, "generate", "fpp", "--order", "3", "-o", "link.txt"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	fi, err := os.Lstat(filepath.Join(dir, "link.txt"))
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatal("link.txt is no longer a symbolic link")
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "target.txt"))
+	if !strings.Contains(string(b), "# kind: fpp") {
+		t.Errorf("the target was not written: %q", b)
+	}
+	checkValid(t, dir, "target.txt")
+	if l := temps(t, dir); l != nil {
+		t.Errorf("temporary files left: %v", l)
+	}
+}
+
+func TestOutputKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "private.txt")
+	writeOld(t, p, 0o600)
+	if code, errs := runCoterie(t, dir, "generate", "fpp", "--order", "2", "-o", "private.txt"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	fi, _ := os.Stat(p)
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600 kept", fi.Mode().Perm())
+	}
+	checkValid(t, dir, "private.txt")
+}
+
+func TestOutputFIFO(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("cannot make a FIFO: %v", err)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(p) // blocks until the command opens its end
+		if err != nil {
+			got <- nil
+			return
+		}
+		b, _ := io.ReadAll(f)
+		f.Close()
+		got <- b
+	}()
+	if code, errs := runCoterie(t, dir, "generate", "fpp", "--order", "3", "--format", "text", "-o", "pipe"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b := <-got
+	if err := os.WriteFile(filepath.Join(dir, "read.txt"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkValid(t, dir, "read.txt")
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Error("the FIFO was replaced")
+	}
+	if l := temps(t, dir); l != nil {
+		t.Errorf("temporary files left: %v", l)
+	}
+}
+
+func TestOutputFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "out.txt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, errs := runCoterie(t, dir, "generate", "fpp", "--order", "2", "-o", "out.txt")
+	if code != exitError || !strings.Contains(errs, "cannot write out.txt: is a folder, not a file") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if l := temps(t, dir); l != nil {
+		t.Errorf("temporary files left: %v", l)
+	}
+}
+
+func TestOutputLongName(t *testing.T) {
+	dir := t.TempDir()
+	name := strings.Repeat("n", 246) + ".txt" // 250 bytes
+	writeOld(t, filepath.Join(dir, name), 0o644)
+	if code, errs := runCoterie(t, dir, "generate", "fpp", "--order", "2", "-o", name); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	checkValid(t, dir, name)
+	if l := temps(t, dir); l != nil {
+		t.Errorf("temporary files left: %v", l)
+	}
+}
+
+// mountTmpfs mounts a tmpfs of the given options in a temporary folder, or
+// skips the test saying why.
+func mountTmpfs(t *testing.T, opts string) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
+}
+
+func TestOutputFullDisk(t *testing.T) {
+	dir := mountTmpfs(t, "size=64k")
+	p := filepath.Join(dir, "plane.txt")
+	writeOld(t, p, 0o644)
+	// PG(2,31) as text is about 100 kB.
+	code, errs := runCoterie(t, dir, "generate", "fpp", "--order", "31", "-o", "plane.txt")
+	if code != exitError || !strings.Contains(errs, "cannot write plane.txt: no space left on device") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	checkOld(t, p)
+	if l := temps(t, dir); l != nil {
+		t.Errorf("temporary files left: %v", l)
+	}
+}
+
+func TestOutputReadOnlyFolder(t *testing.T) {
+	var dir string
+	if os.Geteuid() == 0 {
+		// Root writes into a 0555 folder: use a read-only file system.
+		dir = mountTmpfs(t, "size=64k")
+		writeOld(t, filepath.Join(dir, "out.txt"), 0o644)
+		if out, err := exec.Command("mount", "-o", "remount,ro", dir).CombinedOutput(); err != nil {
+			t.Skipf("cannot remount read-only: %v: %s", err, out)
+		}
+	} else {
+		dir = t.TempDir()
+		writeOld(t, filepath.Join(dir, "out.txt"), 0o644)
+		if err := os.Chmod(dir, 0o555); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	}
+	code, errs := runCoterie(t, dir, "generate", "fpp", "--order", "2", "-o", "out.txt")
+	if code != exitError || !strings.Contains(errs, "cannot write out.txt:") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	checkOld(t, filepath.Join(dir, "out.txt"))
+	if l := temps(t, dir); l != nil {
+		t.Errorf("temporary files left: %v", l)
+	}
+}
+
+// startLong starts "generate fpp --order 1024" (gigabytes) into big.txt
+// over an old file, and returns once its temporary file exists, so the
+// command is known to be writing.
+func startLong(t *testing.T, extra ...string) (*exec.Cmd, string, *bytes.Buffer) {
+	t.Helper()
+	dir := t.TempDir()
+	writeOld(t, filepath.Join(dir, "big.txt"), 0o644)
+	args := append([]string{"generate", "fpp", "--order", "1024", "--force", "-o", "big.txt"}, extra...)
+	cmd := coterieCmd(t, dir, args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	for range 3000 {
+		if temps(t, dir) != nil {
+			return cmd, dir, &errb
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no temporary file appeared; stderr: %s", errb.String())
+	return nil, "", nil
+}
+
+func waitStatus(t *testing.T, cmd *exec.Cmd) int {
+	t.Helper()
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+func TestInterruptGenerate(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, exitInterrupted}, {syscall.SIGTERM, exitTerminated}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			cmd, dir, errb := startLong(t)
+			start := time.Now()
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			code := waitStatus(t, cmd)
+			t.Logf("stopped %v after %s", time.Since(start), tc.sig)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, errb.String())
+			}
+			if !strings.Contains(errb.String(), "coterie: interrupted") {
+				t.Errorf("stderr: %s", errb.String())
+			}
+			checkOld(t, filepath.Join(dir, "big.txt"))
+			if l := temps(t, dir); l != nil {
+				t.Errorf("temporary files left: %v", l)
+			}
+		})
+	}
+}
+
+func TestTimeoutGenerate(t *testing.T) {
+	cmd, dir, errb := startLong(t, "--timeout", "1s")
+	code := waitStatus(t, cmd)
+	if code != exitTimeout {
+		t.Errorf("exit %d, want 124; stderr: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "--timeout") {
+		t.Errorf("stderr: %s", errb.String())
+	}
+	checkOld(t, filepath.Join(dir, "big.txt"))
+	if l := temps(t, dir); l != nil {
+		t.Errorf("temporary files left: %v", l)
+	}
+}
+
+// TestSecondInterrupt blocks the command where a first Ctrl-C may not
+// reach (opening a FIFO nobody writes) and interrupts until it ends: it
+// must end with 130, at the latest on the second signal.
+func TestSecondInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "in.txt"), 0o600); err != nil {
+		t.Skipf("cannot make a FIFO: %v", err)
+	}
+	cmd := coterieCmd(t, dir, "info", "in.txt")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan int, 1)
+	go func() { done <- waitStatus(t, cmd) }()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for range 100 {
+		select {
+		case code := <-done:
+			if code != exitInterrupted {
+				t.Errorf("exit %d, want 130; stderr: %s", code, errb.String())
+			}
+			return
+		case <-tick.C:
+			cmd.Process.Signal(syscall.SIGINT)
+		}
+	}
+	cmd.Process.Kill()
+	t.Fatal("the command did not end after repeated SIGINT")
+}
+
+// Pre-cancelled contexts: the command stops before writing anything.
+func TestCancelledBeforeStart(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ctx  func() context.Context
+		code int
+	}{
+		{"cancelled", func() context.Context {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel()
+			return ctx
+		}, exitInterrupted},
+		{"interrupted", func() context.Context {
+			ctx, cancel := context.WithCancelCause(context.Background())
+			cancel(&interrupted{sig: syscall.SIGTERM})
+			return ctx
+		}, exitTerminated},
+		{"deadline", func() context.Context {
+			ctx, cancel := context.WithDeadline(context.Background(), time.Unix(0, 0))
+			t.Cleanup(cancel)
+			return ctx
+		}, exitTimeout},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "plane.txt")
+			var o, e bytes.Buffer
+			code := run(tc.ctx(), []string{"generate", "fpp", "--order", "101", "-o", out}, &streams{in: strings.NewReader(""), out: &o, err: &e})
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, e.String())
+			}
+			if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s was written", out)
+			}
+			if l := temps(t, dir); l != nil {
+				t.Errorf("temporary files left: %v", l)
+			}
+		})
+	}
+}
+
+// Messages show control characters in file names escaped.
+func TestMessagesEscaped(t *testing.T) {
+	var o, e bytes.Buffer
+	code := run(context.Background(), []string{"info", "no\x1b]0;title\x07such.txt"}, &streams{in: strings.NewReader(""), out: &o, err: &e})
+	if code != exitError {
+		t.Errorf("exit %d", code)
+	}
+	if strings.ContainsAny(e.String(), "\x1b\x07") {
+		t.Errorf("raw control characters on stderr: %q", e.String())
+	}
+	if !strings.Contains(e.String(), `no\x1b]0;title\x07such.txt`) {
+		t.Errorf("stderr: %q", e.String())
+	}
+}
+
+func TestEscapeTerminal(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain é":          "plain é",
+		"a\x1b[31mb":       `a\x1b[31mb`,
+		"line\nnext\ttab":  "line\nnext\ttab",
+		"cr\rbell\a\x7f":   `cr\x0dbell\x07\x7f`,
+		"c1\u009b31m":      `c1\u009b31m`,
+		"rtl\u202eevil":    `rtl\u202eevil`,
+		"bad\xffbyte":      `bad\xffbyte`,
+		`back\slash stays`: `back\slash stays`,
+	} {
+		if got := escapeTerminal(in); got != want {
+			t.Errorf("escapeTerminal(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := escapeField("a\nb\tc"); got != `a\x0ab\x09c` {
+		t.Errorf("escapeField = %q", got)
+	}
+}
+
+// escWriter holds back a character split between writes.
+func TestEscWriterSplitRune(t *testing.T) {
+	var b bytes.Buffer
+	w := &escWriter{w: &b}
+	in := []byte("é€\x1b")
+	for i := range in {
+		w.Write(in[i : i+1])
+	}
+	w.flush()
+	if b.String() != `é€\x1b` {
+		t.Errorf("got %q", b.String())
+	}
+}
+
+func TestCSVSafe(t *testing.T) {
+	for in, want := range map[string]string{
+		"=1+1": "'=1+1", "+x": "'+x", "-x": "'-x", "@a": "'@a", "\tx": "'\tx", "\rx": "'\rx",
+		"-1": "-1", "-0.5": "-0.5", "+3e5": "+3e5", "-Inf": "-Inf", "-0x1p3": "'-0x1p3",
+		"a=b": "a=b", "": "", "plain": "plain",
+	} {
+		if got := csvSafe(in); got != want {
+			t.Errorf("csvSafe(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestFlagErrorText(t *testing.T) {
+	var o, e bytes.Buffer
+	code := run(context.Background(), []string{"generate", "fpp", "--order", "x1"}, &streams{in: strings.NewReader(""), out: &o, err: &e})
+	if code != exitError || strings.Contains(e.String(), "strconv") || !strings.Contains(e.String(), `--order "x1": want a whole number`) {
+		t.Errorf("exit %d: %s", code, e.String())
+	}
+}
