@@ -243,7 +243,7 @@ func (rep *dominationReport) json(w io.Writer) error {
 
 func jsonString(s string) (string, error) {
 	b, err := json.Marshal(s)
-	return string(b), err
+	return string(escapeJSONControls(b)), err
 }
 
 func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
@@ -469,5 +470,27 @@ func TestFlagErrorText(t *testing.T) {
 	code := run(context.Background(), []string{"generate", "fpp", "--order", "x1"}, &streams{in: strings.NewReader(""), out: &o, err: &e})
 	if code != exitError || strings.Contains(e.String(), "strconv") || !strings.Contains(e.String(), `--order "x1": want a whole number`) {
 		t.Errorf("exit %d: %s", code, e.String())
+	}
+}
+
+// JSON reports hold no raw control character, DEL and C1 included, and
+// decode back to the same strings.
+func TestWriteJSONEscapesControls(t *testing.T) {
+	in := map[string]string{"kind": "a\x1b[1m\u009b2J\x7f\u0085<&>"}
+	var b bytes.Buffer
+	if err := writeJSON(&b, in); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range b.String() {
+		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			t.Fatalf("raw control %U in %q", r, b.String())
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back["kind"] != in["kind"] {
+		t.Errorf("decoded %q, want %q", back["kind"], in["kind"])
 	}
 }

@@ -115,10 +115,7 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 	}
 	if err := writeOutput(s, "", func(w io.Writer) error {
 		if o.asJSON {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			enc.SetEscapeHTML(false) // details say "<" and "≥"
-			return enc.Encode(newVerifyJSON(rep))
+			return encodeJSON(w, newVerifyJSON(rep), false) // details say "<" and "≥"
 		}
 		return writeVerifyText(w, displayName(path), sys, rep)
 	}); err != nil {
