@@ -143,9 +143,10 @@ func (e *codeError) Unwrap() error { return e.err }
 func failed() error { return &codeError{code: exitFailed} }
 
 // run executes the command line args and returns the exit status. A
-// command stopped by --timeout exits with 124, one stopped by a signal with
-// 130 (SIGINT) or 143 (SIGTERM), whatever it returned: a command that kept
-// a partial result has printed it, marked partial, before returning.
+// command stopped by --timeout (it returns an error wrapping
+// context.DeadlineExceeded) exits with 124, one stopped by a signal with 130
+// (SIGINT) or 143 (SIGTERM); a command that kept a partial result has
+// printed it, marked partial, before returning its error.
 func run(ctx context.Context, args []string, s *streams) int {
 	// Diagnostics always, data on a terminal, have their control
 	// characters escaped; the progress bar draws with them.
@@ -166,19 +167,18 @@ func run(ctx context.Context, args []string, s *streams) int {
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	err := root.ExecuteContext(ctx)
+	if err == nil {
+		// A command that returns no error finished, even if a signal or
+		// the deadline came as it did: one that stops early returns the
+		// context's error, after printing what it has, marked partial.
+		return exitOK
+	}
 	var sig *interrupted
 	if errors.As(context.Cause(ctx), &sig) {
 		fmt.Fprintln(s.err, "coterie: interrupted")
 		return signalStatus(sig.sig)
 	}
-	timedOut := (st.timeout != nil && st.timeout.Err() != nil) || errors.Is(ctx.Err(), context.DeadlineExceeded)
-	if err == nil {
-		if timedOut {
-			fmt.Fprintln(s.err, "coterie: stopped at the --timeout limit; what is shown above is partial")
-			return exitTimeout
-		}
-		return exitOK
-	}
+	timedOut := (st.timeout != nil && errors.Is(st.timeout.Err(), context.DeadlineExceeded)) || errors.Is(ctx.Err(), context.DeadlineExceeded)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) && timedOut:
 		fmt.Fprintln(s.err, "coterie: stopped at the --timeout limit before finishing; allow more time with --timeout, or 0 for none")
