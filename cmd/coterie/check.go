@@ -14,9 +14,26 @@ import (
 // stderr and the command exits with status 1. what names the command
 // ("join", say).
 func verifyBuilt(ctx context.Context, s *streams, what string, sys set.System) error {
-	rep, err := verify.Verify(ctx, sys, verify.Options{})
-	if err != nil {
-		return err
+	// verify finishes its informational checks after a cancel; run it
+	// where it can be abandoned, so that Ctrl-C and --timeout stop at once.
+	type result struct {
+		rep *verify.Report
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rep, err := verify.Verify(ctx, sys, verify.Options{})
+		done <- result{rep, err}
+	}()
+	var rep *verify.Report
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case r := <-done:
+		if r.err != nil {
+			return r.err
+		}
+		rep = r.rep
 	}
 	if rep.Failed() == nil {
 		if rep.Undecided {
