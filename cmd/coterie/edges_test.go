@@ -494,3 +494,19 @@ func TestWriteJSONEscapesControls(t *testing.T) {
 		t.Errorf("decoded %q, want %q", back["kind"], in["kind"])
 	}
 }
+
+// /dev/stdout leads, through the kernel's links, to the pipe the test
+// reads: it is written directly.
+func TestOutputDevStdout(t *testing.T) {
+	dir := t.TempDir()
+	cmd := coterieCmd(t, dir, "generate", "fpp", "--order", "2", "--format", "text", "-o", "/dev/stdout")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, errb.String())
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p2.txt"), out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkValid(t, dir, "p2.txt")
+}

@@ -72,27 +72,35 @@ type File struct {
 
 // Create opens path for writing as the package comment describes.
 func Create(path string) (*File, error) {
-	target, err := resolve(path)
-	if err != nil {
-		return nil, err
-	}
-	fi, err := os.Stat(target)
+	fi, err := os.Stat(path) // through every link, the kernel's own included
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		target, err := resolve(path)
+		if err != nil {
+			return nil, err
+		}
 		return create(path, target, nil)
 	case err != nil:
 		return nil, err
 	case fi.IsDir():
 		return nil, &fs.PathError{Op: "write", Path: path, Err: errors.New("is a folder, not a file")}
-	case fi.Mode().IsRegular():
-		return create(path, target, fi)
+	case !fi.Mode().IsRegular():
+		// A device, FIFO or socket (or /dev/stdout leading to a pipe):
+		// write to it, never replace it.
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &File{path: path, target: path, f: f, mode: modeDirect}, nil
 	}
-	// A device, FIFO or socket: write to it, never replace it.
-	f, err := os.OpenFile(target, os.O_WRONLY, 0)
+	target, err := resolve(path)
 	if err != nil {
 		return nil, err
 	}
-	return &File{path: path, target: target, f: f, mode: modeDirect}, nil
+	if tfi, err := os.Lstat(target); err != nil || !os.SameFile(fi, tfi) {
+		return nil, &fs.PathError{Op: "write", Path: path, Err: errors.New("cannot tell which file the links lead to")}
+	}
+	return create(path, target, fi)
 }
 
 // resolve follows symbolic links from path to the file they name, which
