@@ -169,8 +169,8 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 		}
 	}
 	addOutputFlags(cmd, &out)
+	cmd.Flags().BoolVar(&force, "force", false, "write the output even if it would be larger than 1 GiB")
 	if spec.Stream != nil {
-		cmd.Flags().BoolVar(&force, "force", false, "write the output even if it would be larger than 1 GiB")
 		cmd.Flags().BoolVar(&showProgress, "progress", false, "report progress on stderr every second, even when stderr is not a terminal")
 	}
 	return cmd
@@ -238,11 +238,94 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 	if err != nil {
 		return buildError(spec, err)
 	}
+	if out.enumerate && !force && sys.Family != nil && sys.Family.IsThreshold() {
+		// Estimate before listing: the list may not even fit in memory.
+		f, err := outputFormat(out.path, out.format)
+		if err != nil {
+			return err
+		}
+		if size := estimateThreshold(sys.Family, f); size > maxOutput {
+			return usageErrorf("generate %s --enumerate: the output would be about %s, more than the 1 GiB that generate writes without --force: add --force to write it anyway, keep the threshold form (without --enumerate), or choose smaller parameters",
+				spec.Name, humanBytes(size))
+		}
+	}
 	f, err := out.prepare(&sys)
 	if err != nil {
 		return err
 	}
+	if fam := sys.Family; fam != nil && !force {
+		size, err := estimateFamily(fam, f, format.Options{Base: out.base})
+		if err != nil {
+			return err
+		}
+		if size > maxOutput {
+			return usageErrorf("generate %s: the output would be about %s (%d bytes), more than the 1 GiB that generate writes without --force: add --force to write it anyway, or choose smaller parameters",
+				spec.Name, humanBytes(size), size)
+		}
+	}
 	return writeSystem(s, out.path, sys, f, format.Options{Base: out.base})
+}
+
+// estimateThreshold estimates the size in bytes of the threshold family fam
+// listed in format f: the number of quorums times the size of a quorum of
+// evenly spread nodes, whose digits are those of an average quorum (every
+// node is in equally many). Beyond int64 it is math.MaxInt64.
+func estimateThreshold(fam *set.Family, f format.Format) int64 {
+	count := fam.Count()
+	w := fam.Threshold
+	q := set.New(fam.N)
+	for i := range w {
+		q.Add(i * fam.N / w)
+	}
+	one := &set.Family{N: fam.N, K: fam.K}
+	one.Add(q, set.NoOwner)
+	var cw countWriter
+	sw, err := format.NewWriter(&cw, f, one, format.Options{Base: 1})
+	if err != nil {
+		return 0
+	}
+	sw.Flush()
+	head := cw.n
+	sw.Quorum(q, set.NoOwner)
+	sw.Flush()
+	per := cw.n - head
+	if f == format.CSV { // each row repeats the quorum's number
+		per += int64(w) * int64(len(count.String())-1)
+	}
+	est := new(big.Int).Mul(count, big.NewInt(per))
+	est.Add(est, big.NewInt(head))
+	if !est.IsInt64() {
+		return math.MaxInt64
+	}
+	return est.Int64()
+}
+
+// estimateFamily estimates the size in bytes of fam written in format f by
+// formatting its first quorums and scaling by their number.
+func estimateFamily(fam *set.Family, f format.Format, opt format.Options) (int64, error) {
+	var cw countWriter
+	sw, err := format.NewWriter(&cw, f, fam, opt)
+	if err != nil || fam.IsThreshold() {
+		return cw.n, err
+	}
+	if err := sw.Flush(); err != nil {
+		return 0, err
+	}
+	head := cw.n
+	m := len(fam.Quorums)
+	k := min(m, sampleQuorums)
+	for i := range k {
+		if err := sw.Quorum(&fam.Quorums[i], fam.Owner(i)); err != nil {
+			return 0, err
+		}
+	}
+	if err := sw.Flush(); err != nil {
+		return 0, err
+	}
+	if k == 0 {
+		return cw.n, nil
+	}
+	return head + int64(float64(cw.n-head)/float64(k)*float64(m)), nil
 }
 
 // errSampled stops the sampling stream of estimateStream.
