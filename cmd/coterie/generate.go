@@ -238,7 +238,8 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 	if err != nil {
 		return buildError(spec, err)
 	}
-	if out.enumerate && !force && sys.Family != nil && sys.Family.IsThreshold() {
+	if out.enumerate && !force && sys.Family != nil && sys.Family.IsThreshold() &&
+		sys.Family.Count().Cmp(big.NewInt(int64(out.limit))) <= 0 { // else --limit refuses
 		// Estimate before listing: the list may not even fit in memory.
 		f, err := outputFormat(out.path, out.format)
 		if err != nil {
