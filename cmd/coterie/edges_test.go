@@ -510,3 +510,26 @@ func TestOutputDevStdout(t *testing.T) {
 	}
 	checkValid(t, dir, "p2.txt")
 }
+
+// Writing to a FIFO nobody reads waits for a reader, and --timeout ends
+// the wait with 124, the FIFO left as it was.
+func TestOutputFIFONoReader(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("cannot make a FIFO: %v", err)
+	}
+	cmd := coterieCmd(t, dir, "--timeout", "1s", "generate", "fpp", "--order", "2", "-o", "pipe")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitStatus(t, cmd); code != exitTimeout {
+		t.Errorf("exit %d, want 124: %s", code, errb.String())
+	}
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Error("the FIFO was replaced")
+	}
+}

@@ -159,7 +159,7 @@ func writeOutput(s *streams, path string, write func(io.Writer) error) error {
 		}
 		return bw.Flush()
 	}
-	af, err := atomicfile.Create(path)
+	af, err := atomicfile.CreateContext(s.ctx(), path)
 	if err != nil {
 		return &codeError{code: exitError, err: fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))}
 	}

@@ -109,6 +109,16 @@ type streams struct {
 	outTerminal bool       // data shown on a terminal has its control characters escaped
 	temps       *tempFiles // removed on a second interrupt
 	rawErr      io.Writer  // err before escaping, for the progress bar
+	cmdCtx      context.Context
+}
+
+// ctx is the running command's context (with --timeout): waits such as
+// for a FIFO's reader end with it.
+func (s *streams) ctx() context.Context {
+	if s.cmdCtx == nil {
+		return context.Background()
+	}
+	return s.cmdCtx
 }
 
 // Exit statuses (CONTRACT.md).

@@ -71,6 +71,7 @@ leaves the old file as it was.`,
 				cmd.SetContext(ctx)
 				st.timeout = ctx
 			}
+			s.cmdCtx = cmd.Context()
 			return nil
 		},
 		PersistentPostRun: func(*cobra.Command, []string) {

@@ -27,6 +27,7 @@
 package atomicfile
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -36,6 +37,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 	"unicode/utf8"
 )
 
@@ -71,7 +73,11 @@ type File struct {
 }
 
 // Create opens path for writing as the package comment describes.
-func Create(path string) (*File, error) {
+func Create(path string) (*File, error) { return CreateContext(context.Background(), path) }
+
+// CreateContext is [Create] with a context that abandons the wait for a
+// reader when path is a FIFO nobody reads yet.
+func CreateContext(ctx context.Context, path string) (*File, error) {
 	fi, err := os.Stat(path) // through every link, the kernel's own included
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -87,7 +93,7 @@ func Create(path string) (*File, error) {
 	case !fi.Mode().IsRegular():
 		// A device, FIFO or socket (or /dev/stdout leading to a pipe):
 		// write to it, never replace it.
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		f, err := openDirect(ctx, path, fi)
 		if err != nil {
 			return nil, err
 		}
@@ -101,6 +107,32 @@ func Create(path string) (*File, error) {
 		return nil, &fs.PathError{Op: "write", Path: path, Err: errors.New("cannot tell which file the links lead to")}
 	}
 	return create(path, target, fi)
+}
+
+// fifoPoll is how often CreateContext looks for a FIFO's reader.
+const fifoPoll = 20 * time.Millisecond
+
+// openDirect opens a device, FIFO or socket for writing. Opening a FIFO
+// waits for a reader; it waits here in a way ctx can end.
+func openDirect(ctx context.Context, path string, fi fs.FileInfo) (*os.File, error) {
+	if fi.Mode()&fs.ModeNamedPipe == 0 {
+		return os.OpenFile(path, os.O_WRONLY, 0)
+	}
+	for {
+		// Without a reader a non-blocking open fails with ENXIO at once.
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, syscall.ENXIO) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(fifoPoll):
+		}
+	}
 }
 
 // resolve follows symbolic links from path to the file they name, which
