@@ -33,7 +33,7 @@ func hostileSystem(seed uint64, kind, label, key, value string) set.System {
 	if seed%3 != 0 {
 		labels = make([]string, sys.N())
 		for i := range labels {
-			labels[i] = hostile[(int(seed)+i)%len(hostile)]
+			labels[i] = hostile[(seed+uint64(i))%uint64(len(hostile))]
 			if i == 0 {
 				labels[i] = label
 			}
@@ -90,7 +90,11 @@ func FuzzWriteRead(f *testing.F) {
 		f.Add(uint64(i), h, hostile[(i+1)%len(hostile)], h, h)
 	}
 	f.Add(uint64(99), "kind", "a\xffb", "k\x80", "v")
-	f.Fuzz(func(t *testing.T, seed uint64, kind, label, key, value string) {
+	f.Fuzz(checkWriteRead)
+}
+
+func checkWriteRead(t *testing.T, seed uint64, kind, label, key, value string) {
+	{
 		sys := hostileSystem(seed, kind, label, key, value)
 		if err := sys.Validate(); err != nil {
 			return
@@ -122,7 +126,7 @@ func FuzzWriteRead(f *testing.F) {
 				t.Fatalf("%s: round trip: %s\n%s", ft, d, buf.Bytes())
 			}
 		}
-	})
+	}
 }
 
 // TestCSVLabelsNeutralised checks the CSV header against formula
