@@ -533,3 +533,58 @@ func TestOutputFIFONoReader(t *testing.T) {
 		t.Error("the FIFO was replaced")
 	}
 }
+
+// A kind and labels with a line break and escape sequences either read
+// back exactly through text, CSV and JSON, with tables showing them
+// escaped, or are refused as input with FILE:LINE; never does the text
+// file gain a quorum or a raw control character reach the output.
+func TestHostileKindCLI(t *testing.T) {
+	dir := t.TempDir()
+	in := `{"format": "coterie/1", "kind": "x\n2 3\u001b[31m", "n": 3, "labels": ["\u001b]0;t\u0007", "b", "c"], "quorums": [[1, 2], [2, 3], [1, 3]]}` + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "in.json"), []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, errs := runCoterie(t, dir, "convert", "in.json", "-o", "h.txt")
+	if code != 0 {
+		if code != exitError || !strings.HasPrefix(errs, "in.json:1: ") {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "h.txt")); err == nil {
+			t.Error("h.txt written after a refusal")
+		}
+		t.Skipf("the reader refuses control characters: %s", errs)
+	}
+	for _, f := range []string{"h.txt", "h.csv", "h.json"} {
+		if f != "h.txt" {
+			if code, errs := runCoterie(t, dir, "convert", "h.txt", "-o", f); code != 0 {
+				t.Fatalf("convert to %s: exit %d: %s", f, code, errs)
+			}
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, f))
+		if bytes.ContainsAny(b, "\x1b\x07\r") {
+			t.Errorf("%s holds a raw control character:\n%q", f, b)
+		}
+		cmd := coterieCmd(t, dir, "info", f, "--json")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("info %s: %v", f, err)
+		}
+		var rep struct {
+			Kind    string `json:"kind"`
+			Quorums int    `json:"quorums"`
+		}
+		if err := json.Unmarshal(out, &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.Kind != "x\n2 3\x1b[31m" || rep.Quorums != 3 {
+			t.Errorf("%s reads back as kind %q with %d quorums", f, rep.Kind, rep.Quorums)
+		}
+	}
+	out, err := coterieCmd(t, dir, "info", "h.txt").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.ContainsAny(out, "\x1b\x07") || !bytes.Contains(out, []byte(`x\x0a2 3\x1b[31m`)) {
+		t.Errorf("the table shows the kind unescaped:\n%s", out)
+	}
+}
