@@ -12,9 +12,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/coterie-dev/coterie/internal/atomicfile"
 )
 
 // coterieCmd runs the built command (testscript's TestMain puts it on
@@ -249,17 +252,22 @@ func TestOutputReadOnlyFolder(t *testing.T) {
 	}
 }
 
-// startLong starts "generate fpp --order 1024" (gigabytes) into big.txt
-// over an old file, and returns once its temporary file exists, so the
-// command is known to be writing.
-func startLong(t *testing.T, extra ...string) (*exec.Cmd, string, *bytes.Buffer) {
+// startLong starts "generate fpp --order 1024 --progress" (gigabytes) into
+// big.txt over an old file, and returns once it has reported progress, so
+// the command is known to be writing. The returned buffer gets its stderr.
+func startLong(t *testing.T, extra ...string) (*exec.Cmd, string, *syncBuffer) {
+	return startLongWait(t, true, extra...)
+}
+
+// startLongWait is startLong; wait false returns at once.
+func startLongWait(t *testing.T, wait bool, extra ...string) (*exec.Cmd, string, *syncBuffer) {
 	t.Helper()
 	dir := t.TempDir()
 	writeOld(t, filepath.Join(dir, "big.txt"), 0o644)
-	args := append([]string{"generate", "fpp", "--order", "1024", "--force", "-o", "big.txt"}, extra...)
+	args := append([]string{"generate", "fpp", "--order", "1024", "--force", "--progress", "-o", "big.txt"}, extra...)
 	cmd := coterieCmd(t, dir, args...)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
+	errb := &syncBuffer{progress: make(chan struct{})}
+	cmd.Stderr = errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -269,14 +277,82 @@ func startLong(t *testing.T, extra ...string) (*exec.Cmd, string, *bytes.Buffer)
 			cmd.Wait()
 		}
 	})
-	for range 3000 {
-		if temps(t, dir) != nil {
-			return cmd, dir, &errb
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !wait {
+		return cmd, dir, errb
 	}
-	t.Fatalf("no temporary file appeared; stderr: %s", errb.String())
-	return nil, "", nil
+	select {
+	case <-errb.progress:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("no progress line; stderr: %s", errb.String())
+	}
+	return cmd, dir, errb
+}
+
+// syncBuffer collects a command's stderr and closes progress at the first
+// progress line.
+type syncBuffer struct {
+	mu       sync.Mutex
+	b        bytes.Buffer
+	progress chan struct{}
+	seen     bool
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.Write(p)
+	if !s.seen && strings.Contains(s.b.String(), "quorums written") {
+		s.seen = true
+		close(s.progress)
+	}
+	return len(p), nil
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// leftovers lists every file in dir but big.txt: temporary files, named
+// or not, must all be gone.
+func leftovers(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Name() != "big.txt" {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// Even SIGKILL, which no program can handle, leaves no temporary file
+// where the file system has unnamed files (O_TMPFILE), and never damages
+// the old file.
+func TestKilledGenerate(t *testing.T) {
+	probe, err := atomicfile.Create(filepath.Join(t.TempDir(), "probe"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unnamed := probe.TempPath() == ""
+	probe.Abort()
+	if !unnamed {
+		t.Skip("no unnamed files (O_TMPFILE) in the temporary folder's file system")
+	}
+	cmd, dir, _ := startLong(t)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	checkOld(t, filepath.Join(dir, "big.txt"))
+	if l := leftovers(t, dir); l != nil {
+		t.Errorf("temporary files left after SIGKILL: %v", l)
+	}
 }
 
 func waitStatus(t *testing.T, cmd *exec.Cmd) int {
@@ -309,7 +385,7 @@ func TestInterruptGenerate(t *testing.T) {
 				t.Errorf("stderr: %s", errb.String())
 			}
 			checkOld(t, filepath.Join(dir, "big.txt"))
-			if l := temps(t, dir); l != nil {
+			if l := leftovers(t, dir); l != nil {
 				t.Errorf("temporary files left: %v", l)
 			}
 		})
@@ -317,7 +393,7 @@ func TestInterruptGenerate(t *testing.T) {
 }
 
 func TestTimeoutGenerate(t *testing.T) {
-	cmd, dir, errb := startLong(t, "--timeout", "1s")
+	cmd, dir, errb := startLongWait(t, false, "--timeout", "1s")
 	code := waitStatus(t, cmd)
 	if code != exitTimeout {
 		t.Errorf("exit %d, want 124; stderr: %s", code, errb.String())
@@ -326,7 +402,7 @@ func TestTimeoutGenerate(t *testing.T) {
 		t.Errorf("stderr: %s", errb.String())
 	}
 	checkOld(t, filepath.Join(dir, "big.txt"))
-	if l := temps(t, dir); l != nil {
+	if l := leftovers(t, dir); l != nil {
 		t.Errorf("temporary files left: %v", l)
 	}
 }

@@ -22,8 +22,12 @@
 //     directly; nothing is renamed over it and no temporary file is made.
 //   - a folder: an error.
 //
-// Temporary names are ".NAME.RANDOM.tmp" in the target's folder, with NAME
-// shortened so that the whole name fits in 255 bytes.
+// Where the file system allows (Linux, O_TMPFILE), the new content is
+// written to a file with no name, which vanishes if the process dies, even
+// by SIGKILL; it gets a temporary name only for the moment between being
+// complete and being renamed into place. Elsewhere temporary names are
+// ".NAME.RANDOM.tmp" in the target's folder, with NAME shortened so that
+// the whole name fits in 255 bytes.
 package atomicfile
 
 import (
@@ -62,7 +66,9 @@ const (
 type File struct {
 	path   string // as given
 	target string // path with symbolic links resolved
-	tmp    string // temporary file, "" when writing directly
+	tmp    string // temporary file: "" when writing directly or while unnamed
+	dir    string // the target's folder
+	base   string // the target's name
 	f      *os.File
 	mode   mode
 	perm   fs.FileMode
@@ -180,6 +186,11 @@ func create(path, target string, old fs.FileInfo) (*File, error) {
 			}
 		}
 	}
+	af.dir, af.base = dir, base
+	if f, err := openUnnamed(dir, perm); err == nil {
+		af.f = f // named only at Commit
+		return af, nil
+	}
 	var err error
 	for range 10 {
 		af.tmp = filepath.Join(dir, TempName(base))
@@ -217,8 +228,9 @@ func TempName(base string) string {
 // Write writes to the output.
 func (af *File) Write(p []byte) (int, error) { return af.f.Write(p) }
 
-// TempPath is the temporary file being written, "" when the target is
-// written directly. A caller that may be interrupted keeps it to remove.
+// TempPath is the temporary file being written: "" when the target is
+// written directly or the file has no name yet. A caller that may be
+// interrupted keeps it to remove.
 func (af *File) TempPath() string { return af.tmp }
 
 // Target is the file that gets the content: the path with symbolic links
@@ -245,7 +257,9 @@ func (af *File) Commit() error {
 	err := af.commit()
 	if err != nil {
 		af.f.Close()
-		os.Remove(af.tmp)
+		if af.tmp != "" {
+			os.Remove(af.tmp)
+		}
 	}
 	return err
 }
@@ -263,6 +277,23 @@ func (af *File) commit() error {
 		}
 		if af.uid >= 0 && (af.uid != os.Geteuid() || af.gid != os.Getegid()) {
 			_ = af.f.Chown(af.uid, af.gid) // best effort: only root may give a file away
+		}
+	}
+	if af.tmp == "" {
+		// An unnamed file: name it for the moment before the rename.
+		var err error
+		for range 10 {
+			tmp := filepath.Join(af.dir, TempName(af.base))
+			if err = linkName(af.f, tmp); err == nil {
+				af.tmp = tmp
+				break
+			}
+			if !errors.Is(err, fs.ErrExist) {
+				return err
+			}
+		}
+		if err != nil {
+			return err
 		}
 	}
 	if err := af.f.Close(); err != nil {
@@ -296,6 +327,9 @@ func (af *File) copyInPlace() error {
 		return fmt.Errorf("%w (the file may be partly written)", err)
 	}
 	af.f.Close()
+	if af.tmp == "" {
+		return nil // unnamed: gone with its last descriptor
+	}
 	return os.Remove(af.tmp)
 }
 

@@ -337,3 +337,32 @@ func TestReadOnlyFolder(t *testing.T) {
 		t.Errorf("old file now %q", got)
 	}
 }
+
+// Where the system has unnamed files, nothing appears in the folder until
+// Commit: a process killed while writing leaves nothing behind.
+func TestUnnamedWhileWriting(t *testing.T) {
+	dir := t.TempDir()
+	af, err := Create(filepath.Join(dir, "out.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer af.Abort()
+	af.Write([]byte("data"))
+	ents, _ := os.ReadDir(dir)
+	if af.TempPath() == "" {
+		if len(ents) != 0 {
+			t.Errorf("an unnamed file shows in the folder: %v", ents)
+		}
+	} else {
+		t.Logf("no unnamed files here; writing %s", af.TempPath())
+	}
+	if err := af.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustRead(t, filepath.Join(dir, "out.txt")); got != "data" {
+		t.Errorf("content %q", got)
+	}
+	if l := leftovers(t, dir); l != nil {
+		t.Errorf("temporary files left: %v", l)
+	}
+}
