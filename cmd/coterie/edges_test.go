@@ -494,6 +494,12 @@ func TestMessagesEscaped(t *testing.T) {
 	if !strings.Contains(e.String(), `no\x1b]0;title\x07such.txt`) {
 		t.Errorf("stderr: %q", e.String())
 	}
+	// A line break in a file name cannot forge a second message line.
+	e.Reset()
+	run(context.Background(), []string{"info", "a\nb.txt: fake"}, &streams{in: strings.NewReader(""), out: &o, err: &e})
+	if strings.Count(e.String(), "\n") != 1 || !strings.Contains(e.String(), `a\x0ab.txt: fake`) {
+		t.Errorf("stderr: %q", e.String())
+	}
 }
 
 func TestEscapeTerminal(t *testing.T) {

@@ -28,10 +28,11 @@ type inputError struct {
 }
 
 func (e *inputError) Error() string {
+	// The file name shows on one line whatever it holds.
 	if e.line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.file, e.line, e.msg)
+		return fmt.Sprintf("%s:%d: %s", escapeField(e.file), e.line, e.msg)
 	}
-	return fmt.Sprintf("%s: %s", e.file, e.msg)
+	return fmt.Sprintf("%s: %s", escapeField(e.file), e.msg)
 }
 
 // asInputError wraps an input problem so that it prints with the file name

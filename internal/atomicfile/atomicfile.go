@@ -7,7 +7,8 @@
 //     folder and renamed into place once complete; it gets mode 0666
 //     less the umask, as a file made by the shell would.
 //   - a regular file: the same, and the new file keeps the old one's mode
-//     (and, where the process may, its owner and group). Readers see the
+//     (and, where the process may, its owner and group; not its extended
+//     attributes or ACLs). Readers see the
 //     old content or the new, never a mix, and a failure leaves the old file
 //     as it was.
 //   - a regular file with more than one hard link: the new content is first
