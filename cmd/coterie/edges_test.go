@@ -17,7 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/internal/atomicfile"
+	"github.com/coterie-dev/coterie/set"
 )
 
 // coterieCmd runs the built command (testscript's TestMain puts it on
@@ -701,5 +703,28 @@ func TestJSONNumbers(t *testing.T) {
 	b, _ = json.Marshal(real{big.NewRat(3, 2)})
 	if string(b) != `1.5` {
 		t.Errorf("real 3/2: %s", b)
+	}
+}
+
+// A system write stops once the command's context is done, and leaves no
+// file.
+func TestWriteSystemCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var o, e bytes.Buffer
+	s := &streams{out: &o, err: &e, cmdCtx: ctx}
+	q := set.New(2)
+	q.Add(0)
+	q.Add(1)
+	f := &set.Family{N: 2, K: 1}
+	f.Add(q, set.NoOwner)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.json")
+	err := writeSystem(s, out, set.System{Family: f}, format.JSON, format.DefaultOptions)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("files left: %v", ents)
 	}
 }

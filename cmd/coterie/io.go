@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -219,8 +220,22 @@ func writeSystem(s *streams, path string, sys set.System, f format.Format, opt f
 		fmt.Fprintf(s.err, "coterie: note: the %s format does not keep %s\n", f, strings.Join(lost, ", "))
 	}
 	return writeOutput(s, path, func(w io.Writer) error {
-		return format.Write(w, sys, f, opt)
+		return format.Write(&ctxWriter{ctx: s.ctx(), w: w}, sys, f, opt)
 	})
+}
+
+// ctxWriter stops writing once ctx is done, so that Ctrl-C and --timeout
+// end a long write within one buffer's worth.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c *ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // writeJSON writes v as indented JSON followed by a newline, with every
