@@ -13,6 +13,15 @@
 // "# key: value", which other tools skip as comments; owners go in a
 // trailing "# owner: i" comment (text) or an owner column (CSV). The .dat
 // format holds quorums only; see [Lossy].
+//
+// Nothing a writer emits holds a raw control character: strings are JSON
+// with every control character escaped; a kind a header line cannot hold
+// as it is (a line break, say) is written as a JSON string, and a header
+// value starting with a double quote is read as one. In CSV files no
+// header string holds a comma, and a label a spreadsheet could take for a
+// formula (starting with = + - @, a tab or a carriage return) is written
+// with a leading ', which reading removes (as it does one ' before a
+// label starting with ').
 package format
 
 import (
