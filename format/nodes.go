@@ -279,12 +279,12 @@ func csvHeaderValue(js string) string {
 // JSON string. A value read back that starts with a double quote is
 // decoded as a JSON string, so both forms read.
 func headerValue(v string, csv bool) string {
-	plain := v != "" && v == strings.TrimSpace(v) && v[0] != '"' && !(csv && strings.Contains(v, ","))
+	plain := v != "" && v == strings.TrimSpace(v) && v[0] != '"' && !(csv && strings.Contains(v, ",")) && utf8.ValidString(v)
 	for _, r := range v {
 		if !plain {
 			break
 		}
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == utf8.RuneError {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029 {
 			plain = false
 		}
 	}

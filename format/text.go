@@ -117,7 +117,8 @@ func (hd *header) meta(key, value string, line int) error {
 			return errorf(line, "unknown format tag %q (this version reads %q)", value, Tag)
 		}
 	case "kind":
-		hd.kind = value
+		// Bytes that are not UTF-8 become U+FFFD, as in a JSON string.
+		hd.kind = strings.ToValidUTF8(value, "\uFFFD")
 		if strings.HasPrefix(value, `"`) {
 			// A kind the writer had to quote (see headerValue).
 			if err := json.Unmarshal([]byte(value), &hd.kind); err != nil {
