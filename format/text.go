@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/coterie-dev/coterie/set"
@@ -11,6 +12,7 @@ import (
 // header collects the "# key: value" comments of text and CSV files, and
 // the same fields of JSON files.
 type header struct {
+	budget     *budget
 	seen       map[string]int // key -> line it was given on
 	n, k       int
 	kind       string
@@ -26,15 +28,27 @@ type level struct {
 	h, hLine   int
 	threshold  int
 	thrLine    int
-	quorums    []set.Set
-	owners     []int
-	lines      []int // line of each quorum
-	maxNode    []int // largest node of each quorum
-	ownerLines []int // line of each owner
+	listed     bool // JSON: "quorums" was given, even if empty
+	qs         quorumList
+	owners     []int32 // 0-based owner of each quorum, or set.NoOwner
+	ownerLines []int32 // line of each owner
 	owned      bool
 }
 
-func newHeader() *header { return &header{seen: map[string]int{}} }
+func newHeader(b *budget) *header { return &header{budget: b, seen: map[string]int{}} }
+
+// add appends the quorum qb holds, read at line, charging the budget.
+func (l *level) add(b *budget, qb *quorumBuilder, line int) error {
+	if len(qb.ids) == 0 {
+		return errorf(line, "quorum %d is empty", l.qs.len()+1)
+	}
+	top := qb.top()
+	if err := b.add(len(qb.ids), top, line); err != nil {
+		return err
+	}
+	l.qs.add(qb.ids, top, line)
+	return nil
+}
 
 // metaKeys are the header comments coterie reads; other comments are
 // ignored.
@@ -95,7 +109,7 @@ func (hd *header) meta(key, value string, line int) error {
 		if l.threshold > 0 {
 			return errorf(line, "threshold given twice for the same level (first on line %d)", l.thrLine)
 		}
-		if len(l.quorums) > 0 {
+		if l.qs.len() > 0 {
 			return errorf(line, "a threshold after quorums: a level is either listed or a threshold")
 		}
 		w, err := parseCount("threshold", value, line, 1, set.MaxNodes)
@@ -117,6 +131,7 @@ func (hd *header) meta(key, value string, line int) error {
 		}
 	case "kind":
 		hd.kind = value
+		err = checkName("kind", value, line)
 	case "params":
 		hd.params, err = decodeParams([]byte(value), line)
 	case "n":
@@ -130,13 +145,18 @@ func (hd *header) meta(key, value string, line int) error {
 		if hd.labels == nil {
 			hd.labels = []string{}
 		}
+		for i, l := range hd.labels {
+			if err := checkName(fmt.Sprintf("label %d", i+1), l, line); err != nil {
+				return err
+			}
+		}
 	}
 	return err
 }
 
-// quorum adds a quorum, with its 1-based owner (0 for none), to the current
-// level.
-func (hd *header) quorum(q *set.Set, owner, line, ownerLine int) error {
+// quorum adds the quorum qb holds, with its 1-based owner (0 for none), to
+// the current level.
+func (hd *header) quorum(qb *quorumBuilder, owner, line, ownerLine int) error {
 	if hd.hasLevels && len(hd.levels) == 0 {
 		return errorf(line, "a quorum before the first \"# h:\" level")
 	}
@@ -147,17 +167,16 @@ func (hd *header) quorum(q *set.Set, owner, line, ownerLine int) error {
 	if l.threshold > 0 {
 		return errorf(line, "a quorum in a threshold level (threshold on line %d): a level is either listed or a threshold", l.thrLine)
 	}
-	m, _ := q.Max()
-	l.quorums = append(l.quorums, *q)
-	l.lines = append(l.lines, line)
-	l.maxNode = append(l.maxNode, m)
-	o := set.NoOwner
+	if err := l.add(hd.budget, qb, line); err != nil {
+		return err
+	}
+	o := int32(set.NoOwner)
 	if owner > 0 {
-		o = owner - 1
+		o = int32(owner - 1)
 		l.owned = true
 	}
 	l.owners = append(l.owners, o)
-	l.ownerLines = append(l.ownerLines, ownerLine)
+	l.ownerLines = append(l.ownerLines, int32(ownerLine))
 	return nil
 }
 
@@ -170,8 +189,8 @@ func (hd *header) system(lastLine int) (set.System, error) {
 	n := hd.n
 	if n == 0 {
 		for _, l := range hd.levels {
-			for _, m := range l.maxNode {
-				n = max(n, m+1)
+			for _, m := range l.qs.top {
+				n = max(n, int(m)+1)
 			}
 			if l.threshold > 0 && hd.n == 0 {
 				return set.System{}, errorf(l.thrLine, "a threshold needs n (add a header line \"# n: N\")")
@@ -194,7 +213,7 @@ func (hd *header) system(lastLine int) (set.System, error) {
 			}
 			f.Threshold = l.threshold
 		} else {
-			if len(l.quorums) == 0 {
+			if l.qs.len() == 0 {
 				line := l.hLine
 				if line == 0 {
 					line = lastLine
@@ -204,17 +223,20 @@ func (hd *header) system(lastLine int) (set.System, error) {
 				}
 				return set.System{}, errorf(0, "no quorums (and no threshold) in the file")
 			}
-			for i, m := range l.maxNode {
-				if m >= n {
-					return set.System{}, errorf(l.lines[i], "node %d is beyond n = %d (line %d)", m+1, n, hd.seen["n"])
+			for i, m := range l.qs.top {
+				if int(m) >= n {
+					return set.System{}, errorf(int(l.qs.line[i]), "node %d is beyond n = %d (line %d)", m+1, n, hd.seen["n"])
 				}
-				if o := l.owners[i]; o >= n {
-					return set.System{}, errorf(l.ownerLines[i], "owner %d is beyond n = %d", o+1, n)
+				if o := l.owners[i]; int(o) >= n {
+					return set.System{}, errorf(int(l.ownerLines[i]), "owner %d is beyond n = %d", o+1, n)
 				}
 			}
-			f.Quorums = l.quorums
+			f.Quorums = l.qs.sets()
 			if l.owned {
-				f.Owners = l.owners
+				f.Owners = make([]int, len(l.owners))
+				for i, o := range l.owners {
+					f.Owners[i] = int(o)
+				}
 			}
 		}
 		if l.h > k {
@@ -255,8 +277,8 @@ func lines(data []byte, fn func(line []byte, no int) error) (int, error) {
 // readText reads the text format: one quorum per line, node ids separated by
 // spaces or commas, '#' comments, header comments "# key: value", and a
 // trailing "# owner: i" on a quorum line.
-func readText(data []byte) (set.System, error) {
-	hd := newHeader()
+func readText(data []byte, b *budget) (set.System, error) {
+	hd := newHeader(b)
 	var qb quorumBuilder
 	last, err := lines(data, func(raw []byte, no int) error {
 		content, comment, hasComment := strings.Cut(string(raw), "#")
@@ -269,7 +291,7 @@ func readText(data []byte) (set.System, error) {
 			return nil
 		}
 		qb.reset()
-		if err := scanIDs(content, no, 1, &qb); err != nil {
+		if err := scanIDs(content, no, 1, &qb, ""); err != nil {
 			return err
 		}
 		owner := 0
@@ -277,12 +299,12 @@ func readText(data []byte) (set.System, error) {
 			if key, value, ok := strings.Cut(comment, ":"); ok && strings.TrimSpace(strings.ToLower(key)) == "owner" {
 				v, err := parseID(strings.TrimSpace(value), no, 1)
 				if err != nil {
-					return errorf(no, "owner: %s", err.(*Error).Msg)
+					return errorf(no, "owner: %s", err.(*SyntaxError).Msg)
 				}
 				owner = v + 1
 			}
 		}
-		return hd.quorum(qb.set(), owner, no, no)
+		return hd.quorum(&qb, owner, no, no)
 	})
 	if err != nil {
 		return set.System{}, err
@@ -292,7 +314,7 @@ func readText(data []byte) (set.System, error) {
 
 // scanIDs adds the node ids of a quorum line, separated by white space or
 // commas and numbered from base, to qb.
-func scanIDs(content string, no, base int, qb *quorumBuilder) error {
+func scanIDs(content string, no, base int, qb *quorumBuilder, zeroHint string) error {
 	for i := 0; i < len(content); {
 		c := content[i]
 		if c == ' ' || c == '\t' || c == ',' || c == '\v' || c == '\f' {
@@ -307,7 +329,7 @@ func scanIDs(content string, no, base int, qb *quorumBuilder) error {
 			}
 			j++
 		}
-		v, err := parseID(content[i:j], no, base)
+		v, err := parseIDHint(content[i:j], no, base, zeroHint)
 		if err != nil {
 			return err
 		}
