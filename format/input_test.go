@@ -240,5 +240,3 @@ func TestBudgetMemory(t *testing.T) {
 	}
 	t.Log(err)
 }
-
-
