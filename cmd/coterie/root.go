@@ -58,6 +58,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		},
 	}
 	root.PersistentFlags().DurationVar(&timeout, "timeout", 0, "stop long computations after this long (e.g. 30s, 5m; 0 = no limit)")
+	addMemoryFlag(root)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageErrorf("%v (see 'coterie %s --help')", err, cmd.Name())
 	})
