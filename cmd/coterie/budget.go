@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -123,6 +124,18 @@ func addMemoryFlag(root *cobra.Command) {
 		"stop, with what was found so far, before taking more memory than this (such as 512MiB, 4GiB; 0 = no limit); "+
 			"input files may be 1/8 of it")
 	root.PersistentFlags().Lookup("max-memory").DefValue = "half the RAM, at most 64GiB"
+	// The budget is also the Go runtime's soft memory limit, so that the
+	// garbage collector keeps the process near what the budgets count.
+	prev := root.PersistentPreRunE
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if m := maxMemory(cmd); m > 0 {
+			debug.SetMemoryLimit(m)
+		}
+		if prev != nil {
+			return prev(cmd, args)
+		}
+		return nil
+	}
 }
 
 // maxMemory returns the --max-memory budget of the command being run, in
