@@ -61,11 +61,16 @@ func displayName(path string) string {
 	return path
 }
 
+// quickRead is the size of a regular file that is always read whole, even
+// when the command's context has ended: it takes well under a second, and
+// a command stopped by --timeout still reports on its input.
+const quickRead = 16 << 20
+
 // readSystem reads the quorum file at path ("-" for standard input) in the
 // format the options, the extension or the content say, within the
-// --max-memory budget. A read that waits (standard input or a FIFO with no
-// writer) or takes long ends when the command's context does: on
-// interrupt, SIGTERM or --timeout.
+// --max-memory budget. A read that waits (standard input, a FIFO with no
+// writer, a device) or a regular file over quickRead bytes is abandoned when
+// the command's context ends: on interrupt, SIGTERM or --timeout.
 func readSystem(s *streams, path string, o inputOptions) (set.System, error) {
 	if o.format != "" {
 		if _, err := inputFormat(path, nil, o.format); err != nil {
@@ -78,6 +83,11 @@ func readSystem(s *streams, path string, o inputOptions) (set.System, error) {
 	ctx := context.Background()
 	if o.cmd != nil && o.cmd.Context() != nil {
 		ctx = o.cmd.Context()
+	}
+	if path != "-" {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() <= quickRead {
+			return readInput(s, path, o)
+		}
 	}
 	type result struct {
 		sys set.System
@@ -92,6 +102,11 @@ func readSystem(s *streams, path string, o inputOptions) (set.System, error) {
 	case r := <-done:
 		return r.sys, r.err
 	case <-ctx.Done():
+		select {
+		case r := <-done:
+			return r.sys, r.err
+		default:
+		}
 		// The reading goroutine may be blocked in open or read for good;
 		// the command ends and the process with it.
 		return set.System{}, fmt.Errorf("reading %s: %w", displayName(path), ctx.Err())
