@@ -158,7 +158,9 @@ var hostileCommands = []struct {
 	{"transversals", func(in, other string) []string { return []string{"transversals", in, "--count"} }},
 	{"convert", func(in, other string) []string { return []string{"convert", in, "-o", "out.csv"} }},
 	{"compare", func(in, other string) []string { return []string{"compare", in, other} }},
-	{"simulate", func(in, other string) []string { return []string{"simulate", in, "--protocol", "maekawa", "--entries", "20"} }},
+	{"simulate", func(in, other string) []string {
+		return []string{"simulate", in, "--protocol", "maekawa", "--entries", "20"}
+	}},
 	{"join", func(in, other string) []string { return []string{"join", in, other, "--at", "1", "-o", "out.json"} }},
 	{"degenerate", func(in, other string) []string { return []string{"degenerate", in, "--n", "6", "-o", "out.json"} }},
 }
