@@ -79,7 +79,7 @@ func Detect(path string) (f Format, ok bool) {
 // standard input): JSON if it starts with '{', CSV if its first line that is
 // not a comment is a quorum,node header, text otherwise.
 func Sniff(data []byte) Format {
-	rest := data
+	rest := bytes.TrimPrefix(data, bom)
 	for len(rest) > 0 {
 		line := rest
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {

@@ -100,6 +100,9 @@ func TestBOMAndCRLF(t *testing.T) {
 			"BOM+CRLF":  append([]byte("\ufeff"), crlf...),
 			"unchanged": buf.Bytes(),
 		} {
+			if (f == format.JSON || f == format.CSV) && format.Sniff(in) != f {
+				t.Errorf("%s %s: sniffed as %s", f, name, format.Sniff(in))
+			}
 			got, err := format.ReadBytes(in, f, format.DefaultOptions)
 			if err != nil {
 				t.Errorf("%s %s: %v", f, name, err)
