@@ -316,3 +316,37 @@ func checkTimedOut(t *testing.T, o outcome) {
 		t.Errorf("stderr: %q", o.stderr)
 	}
 }
+
+// A cancelled context (Ctrl-C, SIGTERM) abandons a read that waits: a FIFO
+// nobody writes to, standard input that never ends.
+func TestReadCancelled(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "in.txt")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO: %v", err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// Release the reads left waiting.
+		w.Close()
+		r.Close()
+		if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{{"verify", fifo}, {"info", "-"}, {"convert", fifo, "-o", filepath.Join(dir, "out.json")}} {
+		var out, errb bytes.Buffer
+		code := run(ctx, args, &streams{in: r, out: &out, err: &errb})
+		if code == exitOK || !strings.Contains(errb.String(), "interrupted") || out.Len() > 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, out.String(), errb.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("out.json: %v, want no such file", err)
+	}
+}
