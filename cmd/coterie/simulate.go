@@ -531,7 +531,11 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 					sp.Name, in.name, res.States, budgetHint(o.in.cmd))
 			case err != nil && res != nil && ctx.Err() != nil:
 				// Say what was proved, then stop as interrupted.
-				runs = append(runs, exploreRun{in.name, res})
+				why := "interrupted"
+				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+					why = "stopped at the --timeout limit"
+				}
+				runs = append(runs, exploreRun{in.name, res, why})
 				if werr := writeExplore(s, o, runs); werr != nil {
 					return werr
 				}
@@ -541,7 +545,7 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 			case err != nil:
 				return usageErrorf("%s: %s", in.name, strings.TrimPrefix(err.Error(), "protocol: "))
 			}
-			runs = append(runs, exploreRun{in.name, res})
+			runs = append(runs, exploreRun{in.name, res, ""})
 		}
 	}
 	if err := writeExplore(s, o, runs); err != nil {
@@ -559,6 +563,7 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 type exploreRun struct {
 	file string
 	res  *protocol.ExploreResult
+	why  string // why a cancelled search stopped, in words
 }
 
 // writeExplore writes the results of --explore, as JSON or text.
@@ -582,13 +587,14 @@ func writeExplore(s *streams, o simulateOptions, runs []exploreRun) error {
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			writeExploreText(w, r.file, r.res, o)
+			writeExploreText(w, r, o)
 		}
 		return nil
 	})
 }
 
-func writeExploreText(w io.Writer, file string, r *protocol.ExploreResult, o simulateOptions) {
+func writeExploreText(w io.Writer, run exploreRun, o simulateOptions) {
+	file, r := run.file, run.res
 	per := "one per node"
 	if r.Rounds > 1 {
 		per = fmt.Sprintf("at most %d per node", r.Rounds)
@@ -606,7 +612,7 @@ func writeExploreText(w io.Writer, file string, r *protocol.ExploreResult, o sim
 		case "max_memory":
 			why = "stopped at the memory budget, " + budgetHint(o.in.cmd)
 		case "cancelled":
-			why = "interrupted"
+			why = run.why
 		}
 		state = fmt.Sprintf("INCOMPLETE (%s): no counterexample in the %d states explored", why, r.States)
 	}
