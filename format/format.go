@@ -4,7 +4,7 @@
 // minimal-transversal tools.
 //
 // Readers take the whole input and return a [set.System] with 0-based nodes,
-// or an [*Error] carrying the line of the first problem; writers are
+// or a [*SyntaxError] carrying the line of the first problem; writers are
 // deterministic (the same system gives the same bytes) and stream, so a
 // family of any size is written without building its text in memory.
 //

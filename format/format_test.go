@@ -316,9 +316,9 @@ func TestBadInput(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error for %q", tt.in)
 			}
-			fe, ok := err.(*format.Error)
+			fe, ok := err.(*format.SyntaxError)
 			if !ok {
-				t.Fatalf("error %v is %T, want *format.Error", err, err)
+				t.Fatalf("error %v is %T, want *format.SyntaxError", err, err)
 			}
 			if fe.Line != tt.line || !strings.Contains(fe.Msg, tt.msg) {
 				t.Errorf("error = line %d %q, want line %d containing %q", fe.Line, fe.Msg, tt.line, tt.msg)
