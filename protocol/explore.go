@@ -24,7 +24,9 @@ type ExploreConfig struct {
 	// nil means every node.
 	Requesters []int
 	// MaxStates stops the search after that many distinct states; 0 means
-	// 4,000,000 (about 300 MB).
+	// 4,000,000. What a state takes grows with n and the requests in
+	// flight (about 500 bytes for Maekawa on PG(2,3) with 8 requests):
+	// MaxMemory bounds the bytes.
 	MaxStates int
 	// MaxDepth, if positive, leaves states at that many steps from the
 	// start unexpanded ("all delivery orders up to a bound").
