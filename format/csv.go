@@ -173,10 +173,12 @@ func readCSV(data []byte, b *budget) (set.System, error) {
 	for i := 0; i < len(order); {
 		h := rows.h[order[i]]
 		if h > 0 {
-			for _, l := range hd.levels {
-				if l.h == int(h) {
-					return set.System{}, errorf(l.hLine, "level h = %d is both a threshold and listed in rows", h)
-				}
+			if line, dup := hd.hLines[int(h)]; dup {
+				return set.System{}, errorf(line, "level h = %d is both a threshold and listed in rows", h)
+			}
+			hd.hLines[int(h)] = int(rows.line[order[i]])
+			if err := b.charge(levelBytes, int(rows.line[order[i]])); err != nil {
+				return set.System{}, err
 			}
 			hd.hasLevels = true
 			hd.levels = append(hd.levels, &level{h: int(h)})

@@ -243,3 +243,57 @@ func TestBudgetMemory(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// manyLevels returns an (h,k)-arbiter of m threshold levels in format f.
+func manyLevels(f format.Format, m int) []byte {
+	var b bytes.Buffer
+	switch f {
+	case format.JSON:
+		fmt.Fprintf(&b, "{\"format\": \"coterie/1\", \"n\": 2, \"k\": %d, \"arbiters\": [\n", m)
+		for h := m; h >= 1; h-- {
+			sep := ","
+			if h == 1 {
+				sep = ""
+			}
+			fmt.Fprintf(&b, "{\"h\": %d, \"threshold\": 1}%s\n", h, sep)
+		}
+		b.WriteString("]}\n")
+	case format.CSV:
+		fmt.Fprintf(&b, "# n: 2\n# k: %d\nh,quorum,node\n", m)
+		for h := m; h >= 1; h-- {
+			fmt.Fprintf(&b, "%d,1,%d\n", h, 1+h%2)
+		}
+	default:
+		fmt.Fprintf(&b, "# n: 2\n# k: %d\n", m)
+		for h := m; h >= 1; h-- {
+			fmt.Fprintf(&b, "# h: %d\n%d\n", h, 1+h%2)
+		}
+	}
+	return b.Bytes()
+}
+
+// Many levels read in one pass, sorted by h, and a level given twice is
+// caught wherever it is.
+func TestManyLevels(t *testing.T) {
+	const m = 20000
+	for _, f := range []format.Format{format.JSON, format.Text, format.CSV} {
+		sys, err := format.ReadBytes(manyLevels(f, m), f, format.DefaultOptions)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if sys.HK == nil || len(sys.HK.Levels) != m {
+			t.Fatalf("%s: not %d levels", f, m)
+		}
+		for i, l := range sys.HK.Levels {
+			if l.H != i+1 || l.K != m {
+				t.Fatalf("%s: level %d has h = %d, k = %d", f, i, l.H, l.K)
+			}
+		}
+	}
+	dup := append(manyLevels(format.Text, 100), "# h: 50\n1\n"...)
+	_, err := format.ReadBytes(dup, format.Text, format.DefaultOptions)
+	var se *format.SyntaxError
+	if !errors.As(err, &se) || se.Line != 203 || !strings.Contains(se.Msg, "h = 50 given twice (first on line 103)") {
+		t.Errorf("a level given twice: %v", err)
+	}
+}

@@ -453,10 +453,12 @@ func readJSON(data []byte, b *budget) (set.System, error) {
 				if l.h == 0 {
 					return errorf(start, "an arbiter level without \"h\"")
 				}
-				for _, o := range arbiters {
-					if o.h == l.h {
-						return errorf(start, "level h = %d given twice", l.h)
-					}
+				if first, dup := hd.hLines[l.h]; dup {
+					return errorf(start, "level h = %d given twice (first on line %d)", l.h, first)
+				}
+				hd.hLines[l.h] = start
+				if err := b.charge(levelBytes, start); err != nil {
+					return err
 				}
 				if err := finishLevel(l, "level h = "+strconv.Itoa(l.h), start); err != nil {
 					return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/coterie-dev/coterie/set"
@@ -13,6 +14,7 @@ import (
 // the same fields of JSON files.
 type header struct {
 	budget     *budget
+	hLines     map[int]int // h -> line of its level
 	seen       map[string]int // key -> line it was given on
 	n, k       int
 	kind       string
@@ -35,7 +37,12 @@ type level struct {
 	owned      bool
 }
 
-func newHeader(b *budget) *header { return &header{budget: b, seen: map[string]int{}} }
+func newHeader(b *budget) *header {
+	return &header{budget: b, seen: map[string]int{}, hLines: map[int]int{}}
+}
+
+// levelBytes is what one level takes while it is read, for the budget.
+const levelBytes = 512
 
 // add appends the quorum qb holds, read at line, charging the budget.
 func (l *level) add(b *budget, qb *quorumBuilder, line int) error {
@@ -88,11 +95,13 @@ func (hd *header) meta(key, value string, line int) error {
 		if hd.topQuorums {
 			return errorf(line, "a \"# h:\" level after quorums that belong to no level: in an (h,k)-arbiter every quorum follows its level's \"# h:\" line")
 		}
-		for _, l := range hd.levels {
-			if l.h == h {
-				return errorf(line, "level h = %d given twice (first on line %d)", h, l.hLine)
-			}
+		if first, dup := hd.hLines[h]; dup {
+			return errorf(line, "level h = %d given twice (first on line %d)", h, first)
 		}
+		if err := hd.budget.charge(levelBytes, line); err != nil {
+			return err
+		}
+		hd.hLines[h] = line
 		if !hd.hasLevels {
 			// Drop the empty implicit level a threshold may not yet use.
 			if len(hd.levels) == 1 && hd.levels[0].threshold > 0 {
@@ -247,11 +256,9 @@ func (hd *header) system(lastLine int) (set.System, error) {
 	if !hd.hasLevels {
 		return set.System{Family: fams[0]}, nil
 	}
-	a := &set.HK{N: n, K: k, Kind: hd.kind, Params: hd.params, Labels: hd.labels}
-	for _, f := range fams {
-		a.AddLevel(f.H, f)
-	}
-	return set.System{HK: a}, nil
+	// As set.HK.AddLevel does, in one sort rather than one per level.
+	slices.SortFunc(fams, func(x, y *set.Family) int { return x.H - y.H })
+	return set.System{HK: &set.HK{N: n, K: k, Kind: hd.kind, Params: hd.params, Labels: hd.labels, Levels: fams}}, nil
 }
 
 // lines calls fn for each line of data with its 1-based number, without the
