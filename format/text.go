@@ -14,7 +14,7 @@ import (
 // the same fields of JSON files.
 type header struct {
 	budget     *budget
-	hLines     map[int]int // h -> line of its level
+	hLines     map[int]int    // h -> line of its level
 	seen       map[string]int // key -> line it was given on
 	n, k       int
 	kind       string
