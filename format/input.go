@@ -67,44 +67,57 @@ func ReadInput(r io.Reader, opt Options) ([]byte, error) {
 	if opt.MaxMemory > 0 {
 		limit = max(opt.MaxMemory/InputShare, 1)
 	}
-	var data []byte
+	// A regular file is read into one buffer of its size; anything else
+	// into chunks that double up to maxChunk, joined at the end, so that
+	// memory stays within twice the input and an input over the limit
+	// is dropped having taken no more than the limit.
+	const maxChunk = 16 << 20
+	size := 64 << 10
 	if st, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
 			if limit >= 0 && fi.Size() > limit {
 				return nil, inputTooLarge(opt, limit, fi.Size())
 			}
-			data = make([]byte, 0, fi.Size()+1)
+			size = int(fi.Size()) + 1
 		}
 	}
-	if data == nil {
-		data = make([]byte, 0, 64<<10)
-	}
+	var chunks [][]byte
+	total, lines := int64(0), 1
+	buf := make([]byte, 0, size)
 	for {
-		if len(data) == cap(data) {
-			grow := cap(data)
-			if limit >= 0 {
-				grow = int(min(int64(grow), limit+1-int64(len(data))))
-			}
-			data = append(data, make([]byte, max(grow, 512))...)[:len(data)]
+		if len(buf) == cap(buf) {
+			chunks = append(chunks, buf)
+			buf = make([]byte, 0, min(2*cap(buf), maxChunk))
 		}
-		k, err := r.Read(data[len(data):cap(data)])
+		k, err := r.Read(buf[len(buf):cap(buf)])
 		if k > 0 {
-			if i := bytes.IndexByte(data[len(data):len(data)+k], 0); i >= 0 {
-				line := 1 + bytes.Count(data[:len(data)+i], []byte{'\n'})
+			got := buf[len(buf) : len(buf)+k]
+			if i := bytes.IndexByte(got, 0); i >= 0 {
+				line := lines + bytes.Count(got[:i], []byte{'\n'})
 				return nil, &SyntaxError{File: opt.Name, Line: line, Msg: "a NUL byte: this is not a text file"}
 			}
-			data = data[:len(data)+k]
-			if limit >= 0 && int64(len(data)) > limit {
+			lines += bytes.Count(got, []byte{'\n'})
+			buf = buf[:len(buf)+k]
+			total += int64(k)
+			if limit >= 0 && total > limit {
 				return nil, inputTooLarge(opt, limit, -1)
 			}
 		}
 		if err == io.EOF {
-			return data, nil
+			break
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
+	if len(chunks) == 0 {
+		return buf, nil
+	}
+	data := make([]byte, 0, total)
+	for _, c := range chunks {
+		data = append(data, c...)
+	}
+	return append(data, buf...), nil
 }
 
 func inputTooLarge(opt Options, limit, size int64) error {

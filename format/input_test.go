@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
@@ -295,5 +297,34 @@ func TestManyLevels(t *testing.T) {
 	var se *format.SyntaxError
 	if !errors.As(err, &se) || se.Line != 203 || !strings.Contains(se.Msg, "h = 50 given twice (first on line 103)") {
 		t.Errorf("a level given twice: %v", err)
+	}
+}
+
+// ReadInput returns the input as it was, whatever the reads return at a
+// time, and finds a NUL's line across the chunks it reads into.
+func TestReadInputChunks(t *testing.T) {
+	data := pairs(300000, 1000) // about 2.4 MB: several chunks
+	for name, r := range map[string]io.Reader{
+		"whole":    bytes.NewReader(data),
+		"half":     iotest.HalfReader(bytes.NewReader(data)),
+		"one byte": iotest.OneByteReader(bytes.NewReader(data[:200000])),
+	} {
+		got, err := format.ReadInput(r, format.Options{})
+		want := data
+		if name == "one byte" {
+			want = data[:200000]
+		}
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes, %v; want %d bytes", name, len(got), err, len(want))
+		}
+	}
+	bad := bytes.Clone(data)
+	at := len(bad) * 3 / 4
+	at += 1 + bytes.IndexByte(bad[at:], '\n') // the start of a line deep in
+	bad[at] = 0
+	_, err := format.ReadInput(iotest.HalfReader(bytes.NewReader(bad)), format.Options{Name: "bad"})
+	var se *format.SyntaxError
+	if line := 1 + bytes.Count(bad[:at], []byte{'\n'}); !errors.As(err, &se) || se.Line != line {
+		t.Errorf("NUL: %v, want line %d", err, line)
 	}
 }
