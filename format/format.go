@@ -148,6 +148,9 @@ func ReadBytes(data []byte, f Format, opt Options) (set.System, error) {
 }
 
 func readBytes(data []byte, f Format, opt Options) (set.System, error) {
+	if limit := opt.MaxMemory / InputShare; opt.MaxMemory > 0 && int64(len(data)) > max(limit, 1) {
+		return set.System{}, inputTooLarge(opt, max(limit, 1), int64(len(data)))
+	}
 	data = bytes.TrimPrefix(data, bom)
 	if err := checkBytes(data); err != nil {
 		return set.System{}, err

@@ -202,7 +202,7 @@ func TestBudgetLine(t *testing.T) {
 			}
 			in = buf.Bytes()
 		}
-		opt := format.Options{Base: 1, MaxMemory: int64(len(in)) * 4}
+		opt := format.Options{Base: 1, MaxMemory: int64(len(in)) * 16}
 		_, err := format.ReadBytes(in, f, opt)
 		var se *format.SyntaxError
 		if !errors.As(err, &se) || !errors.Is(err, set.ErrMemoryBudget) {
