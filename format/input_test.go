@@ -169,6 +169,9 @@ func TestReadInputEndless(t *testing.T) {
 	if _, err := format.Read(bytes.NewReader(append(data, '\n')), format.Text, opt); !errors.Is(err, set.ErrMemoryBudget) {
 		t.Errorf("an input one byte over the limit: %v", err)
 	}
+	if _, err := format.ReadBytes(append(data, '\n'), format.Text, opt); !errors.Is(err, set.ErrMemoryBudget) {
+		t.Errorf("ReadBytes on an input one byte over the limit: %v", err)
+	}
 }
 
 // pairs returns m quorums {i, i+step} over nodes up to top, one a line.
