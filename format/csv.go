@@ -35,7 +35,7 @@ func parseCSVHeader(line string) (csvColumns, error) {
 		case "owner":
 			p = &c.owner
 		default:
-			return c, fmt.Errorf("unknown column %q (the columns are quorum, node and optionally h, owner)", name)
+			return c, fmt.Errorf("unknown column %q (the columns are quorum, node and optionally h, owner)", short(name))
 		}
 		if *p >= 0 {
 			return c, fmt.Errorf("column %q twice", name)
@@ -43,7 +43,7 @@ func parseCSVHeader(line string) (csvColumns, error) {
 		*p = i
 	}
 	if c.quorum < 0 || c.node < 0 {
-		return c, fmt.Errorf("the header needs columns quorum and node, got %q", line)
+		return c, fmt.Errorf("the header needs columns quorum and node, got %q", short(line))
 	}
 	return c, nil
 }

@@ -102,7 +102,7 @@ func (s *jscan) str() (string, error) {
 	}
 	var v string
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return "", errorf(s.line, "bad string %s: %v", raw, err)
+		return "", errorf(s.line, "bad string %s: %v", short(string(raw)), err)
 	}
 	return v, nil
 }
@@ -241,7 +241,7 @@ func (s *jscan) object(what string, field func(key string, line int) error) erro
 			return err
 		}
 		if first, dup := seen[key]; dup {
-			return errorf(s.line, "%q given twice in %s (first on line %d)", key, what, first)
+			return errorf(s.line, "%q given twice in %s (first on line %d)", short(key), what, first)
 		}
 		seen[key] = s.line
 		if err := s.expect(':'); err != nil {
@@ -382,7 +382,7 @@ func readJSON(data []byte, b *budget) (set.System, error) {
 				return err
 			}
 			if v != Tag {
-				return errorf(line, "unknown format tag %q (this version reads %q)", v, Tag)
+				return errorf(line, "unknown format tag %q (this version reads %q)", short(v), Tag)
 			}
 			hasFormat = true
 		case "kind":
@@ -445,7 +445,7 @@ func readJSON(data []byte, b *budget) (set.System, error) {
 						l.h = h
 						return err
 					}
-					return errorf(line, "unknown field %q in an arbiter level (want h, quorums or threshold, owners)", key)
+					return errorf(line, "unknown field %q in an arbiter level (want h, quorums or threshold, owners)", short(key))
 				})
 				if err != nil {
 					return err
@@ -468,7 +468,7 @@ func readJSON(data []byte, b *budget) (set.System, error) {
 				return nil
 			})
 		default:
-			return errorf(line, "unknown field %q (coterie/1 files have format, kind, params, n, k, labels, quorums or threshold or arbiters, owners)", key)
+			return errorf(line, "unknown field %q (coterie/1 files have format, kind, params, n, k, labels, quorums or threshold or arbiters, owners)", short(key))
 		}
 		return nil
 	})

@@ -136,7 +136,7 @@ func (hd *header) meta(key, value string, line int) error {
 	switch key {
 	case "format":
 		if value != Tag {
-			return errorf(line, "unknown format tag %q (this version reads %q)", value, Tag)
+			return errorf(line, "unknown format tag %q (this version reads %q)", short(value), Tag)
 		}
 	case "kind":
 		hd.kind = value
