@@ -155,7 +155,7 @@ func readBytes(data []byte, f Format, opt Options) (set.System, error) {
 	if err := checkBytes(data); err != nil {
 		return set.System{}, err
 	}
-	b := newBudget(opt.MaxMemory, int64(len(data)))
+	b := newBudget(opt.MaxMemory, data)
 	var sys set.System
 	var err error
 	switch f {

@@ -240,12 +240,13 @@ func checkParams(p set.Params, line int) error {
 // budget follows the memory a reader takes against [Options.MaxMemory]:
 // the input, the parsed quorums, and the bit sets to come.
 type budget struct {
-	max  int64 // 0: no limit
-	used int64 // input and the bit sets of the quorums so far
+	max  int64  // 0: no limit
+	used int64  // input and the bit sets of the quorums so far
+	data []byte // the input, to estimate the whole from the part read
 }
 
-func newBudget(maxMemory, input int64) *budget {
-	return &budget{max: maxMemory, used: input}
+func newBudget(maxMemory int64, data []byte) *budget {
+	return &budget{max: maxMemory, used: int64(len(data)), data: data}
 }
 
 // quorumCost is what one quorum whose largest node is top (0-based) takes
@@ -268,10 +269,23 @@ func (b *budget) charge(bytes int64, line int) error {
 	b.used += bytes
 	if b.max > 0 && b.used > b.max {
 		return &SyntaxError{Line: line, err: set.ErrMemoryBudget,
-			Msg: fmt.Sprintf("reading stops here: the quorums up to this line would take more than the memory budget of %s "+
+			Msg: fmt.Sprintf("reading stops here: the quorums up to this line would take more than the memory budget of %s%s "+
 				"(each quorum becomes a bit set as long as its largest node id); "+
 				"number the nodes 1..n with n as small as it can be, give a system whose quorums are all w-subsets as \"threshold\": w, or allow more memory",
-				ByteSize(b.max))}
+				ByteSize(b.max), b.estimate(line))}
 	}
 	return nil
+}
+
+// estimate guesses, from the lines read so far, what the whole input
+// would take: ", about 1.2 GiB for the whole file", or "" if the guess
+// says nothing more.
+func (b *budget) estimate(line int) string {
+	input := int64(len(b.data))
+	total := 1 + bytes.Count(b.data, []byte{'\n'})
+	if line < 1 || total <= line || b.used <= input {
+		return ""
+	}
+	whole := input + int64(float64(b.used-input)*float64(total)/float64(line))
+	return ", about " + ByteSize(whole) + " for the whole file"
 }

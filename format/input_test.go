@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -248,6 +249,11 @@ func TestBudgetMemory(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > budget {
 		t.Errorf("reading allocated %d bytes with a budget of %d", got, budget)
+	}
+	// The message says what the whole file would take, guessed from the
+	// part read: more than the budget.
+	if !regexp.MustCompile(`about [0-9.]+ (MiB|GiB) for the whole file`).MatchString(err.Error()) {
+		t.Errorf("the message does not estimate the whole: %v", err)
 	}
 	t.Log(err)
 }
