@@ -181,21 +181,22 @@ func checkBytes(data []byte) error {
 }
 
 // maxName is the longest label or kind, in bytes.
-const maxName = 1024
+const maxName = 4096
 
-// checkName refuses a label, kind or parameter name that would be unsafe
-// to print: control characters (a line break in a kind would change what a
-// text file says), bidirectional overrides, or more than maxName bytes.
+// checkName refuses a label, kind or parameter name or value that would be
+// unsafe to print or to write back: control characters (C0, DEL, C1: a
+// line break in a kind would change what a text file says, an escape
+// sequence what a terminal shows), or more than maxName bytes.
 func checkName(what, v string, line int) error {
 	if len(v) > maxName {
 		return errorf(line, "%s is %d bytes long; at most %d", what, len(v), maxName)
 	}
 	if !utf8.ValidString(v) {
-		return errorf(line, "%s %q is not UTF-8", what, v)
+		return errorf(line, "%s %q is not UTF-8", what, short(v))
 	}
 	for _, r := range v {
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' || r == '\ufeff' {
-			return errorf(line, "%s %q holds the control character %s", what, v, strconv.QuoteRune(r))
+		if unicode.IsControl(r) {
+			return errorf(line, "%s %q holds the control character %s", what, short(v), strconv.QuoteRune(r))
 		}
 	}
 	return nil
