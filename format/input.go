@@ -23,13 +23,22 @@ type SyntaxError struct {
 	err  error
 }
 
-// Error returns "FILE:LINE: what", leaving out what is unknown.
+// Error returns "FILE:LINE: what", leaving out what is unknown. A file
+// name that holds control characters or bytes that are not UTF-8 is
+// quoted, so that the message is one line of plain text.
 func (e *SyntaxError) Error() string {
+	file := e.File
+	for _, r := range file {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			file = strconv.Quote(file)
+			break
+		}
+	}
 	switch {
-	case e.File != "" && e.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	case e.File != "":
-		return e.File + ": " + e.Msg
+	case file != "" && e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", file, e.Line, e.Msg)
+	case file != "":
+		return file + ": " + e.Msg
 	case e.Line > 0:
 		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
 	}

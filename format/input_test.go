@@ -340,3 +340,23 @@ func TestReadInputChunks(t *testing.T) {
 		t.Errorf("NUL: %v, want line %d", err, line)
 	}
 }
+
+// A file name with control characters is quoted in messages.
+func TestSyntaxErrorName(t *testing.T) {
+	for _, tt := range []struct {
+		e    format.SyntaxError
+		want string
+	}{
+		{format.SyntaxError{File: "a.txt", Line: 3, Msg: "bad"}, "a.txt:3: bad"},
+		{format.SyntaxError{File: "a.txt", Msg: "bad"}, "a.txt: bad"},
+		{format.SyntaxError{Line: 3, Msg: "bad"}, "line 3: bad"},
+		{format.SyntaxError{Msg: "bad"}, "bad"},
+		{format.SyntaxError{File: "a\x1b[2J\n.txt", Line: 1, Msg: "bad"}, `"a\x1b[2J\n.txt":1: bad`},
+		{format.SyntaxError{File: "caf\xe9.txt", Msg: "bad"}, `"caf\xe9.txt": bad`},
+		{format.SyntaxError{File: "café.txt", Msg: "bad"}, "café.txt: bad"},
+	} {
+		if got := tt.e.Error(); got != tt.want {
+			t.Errorf("%#v: %q, want %q", tt.e, got, tt.want)
+		}
+	}
+}
