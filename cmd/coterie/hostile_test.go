@@ -4,16 +4,20 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
+
+var hostileTimeout = flag.Duration("hostile-timeout", 5*time.Second, "the --timeout of each run of the hostile-input suite")
 
 // coterieBinary returns the command the scripts run: the test binary,
 // installed as "coterie" on $PATH by TestMain.
@@ -184,6 +188,12 @@ func bigInput(m, top int) []byte {
 // panics; memory stays bounded.
 func TestHostileInput(t *testing.T) {
 	big, many := bigInput(100000, 100000), bigInput(100000, 1000)
+	var mu sync.Mutex
+	var slowest outcome
+	slowestRun := ""
+	t.Cleanup(func() {
+		t.Logf("slowest run: %v, coterie %s", slowest.took.Round(time.Millisecond), slowestRun)
+	})
 	stdin := func(in []byte, c hostileCase) []byte {
 		if c.file == "-" {
 			return in
@@ -215,8 +225,13 @@ func TestHostileInput(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				args := append(cmd.args(path, other), "--timeout", "5s", "--max-memory", "256MiB")
+				args := append(cmd.args(path, other), "--timeout", hostileTimeout.String(), "--max-memory", "256MiB")
 				o := runCoterie(t, dir, stdin(c.data, c), 30*time.Second, args...)
+				mu.Lock()
+				if o.took > slowest.took {
+					slowest, slowestRun = o, strings.Join(args, " ")
+				}
+				mu.Unlock()
 				if strings.Contains(o.stderr, "panic") || strings.Contains(o.stderr, "goroutine ") {
 					t.Fatalf("coterie %s crashed:\n%s", strings.Join(args, " "), o.stderr)
 				}
