@@ -79,7 +79,7 @@ func Detect(path string) (f Format, ok bool) {
 // standard input): JSON if it starts with '{', CSV if its first line that is
 // not a comment is a quorum,node header, text otherwise.
 func Sniff(data []byte) Format {
-	rest := bytes.TrimPrefix(data, bom)
+	rest := bytes.TrimPrefix(data, []byte(bom))
 	for len(rest) > 0 {
 		line := rest
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
@@ -151,7 +151,7 @@ func readBytes(data []byte, f Format, opt Options) (set.System, error) {
 	if limit := opt.MaxMemory / InputShare; opt.MaxMemory > 0 && int64(len(data)) > max(limit, 1) {
 		return set.System{}, inputTooLarge(opt, max(limit, 1), int64(len(data)))
 	}
-	data = bytes.TrimPrefix(data, bom)
+	data = bytes.TrimPrefix(data, []byte(bom))
 	if err := checkBytes(data); err != nil {
 		return set.System{}, err
 	}

@@ -65,7 +65,7 @@ const InputShare = 8
 
 // bom is the UTF-8 byte order mark some editors put at the start of a
 // file; readers skip it.
-var bom = []byte{0xef, 0xbb, 0xbf}
+const bom = "\xef\xbb\xbf"
 
 // ReadInput reads all of r as [Read] does before parsing: at most
 // opt.MaxMemory/[InputShare] bytes (no limit when MaxMemory is 0), stopping
