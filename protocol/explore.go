@@ -475,8 +475,14 @@ func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*E
 				}
 				e.apply(x, t)
 				buf, scratch = x.encode(buf[:0], scratch)
-				enc := append([]byte(nil), buf...)
-				out[pi].succs = append(out[pi].succs, succ{hash: hashState(enc), enc: enc, t: t, bad: x.bad, anomaly: x.anomaly})
+				h := hashState(buf)
+				// visited is only written between expansions: reading it
+				// here is safe, and a state found before needs no copy.
+				var enc []byte
+				if _, seen := visited[h]; !seen {
+					enc = append([]byte(nil), buf...)
+				}
+				out[pi].succs = append(out[pi].succs, succ{hash: h, enc: enc, t: t, bad: x.bad, anomaly: x.anomaly})
 			}
 		}
 		return nil
