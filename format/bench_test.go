@@ -2,6 +2,8 @@ package format_test
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"sync"
@@ -65,6 +67,26 @@ func BenchmarkReadLarge(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
 				if _, err := format.ReadBytes(data, f, format.DefaultOptions); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkReadPairs reads 10^6 quorums of two nodes, the shape of a large
+// hypergraph file: with ids up to 1000 it is read; with ids up to 100,000
+// the 512 MiB budget stops it early, having allocated little.
+func BenchmarkReadPairs(b *testing.B) {
+	for _, top := range []int{1000, 100000} {
+		data := pairs(1000000, top)
+		b.Run(fmt.Sprintf("ids-to-%d", top), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			opt := format.Options{Base: 1, MaxMemory: 512 << 20}
+			for b.Loop() {
+				_, err := format.ReadBytes(data, format.Text, opt)
+				if top == 1000 && err != nil || top > 1000 && !errors.Is(err, set.ErrMemoryBudget) {
 					b.Fatal(err)
 				}
 			}

@@ -1,7 +1,9 @@
 package format
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,7 +35,7 @@ func parseCSVHeader(line string) (csvColumns, error) {
 		case "owner":
 			p = &c.owner
 		default:
-			return c, fmt.Errorf("unknown column %q (the columns are quorum, node and optionally h, owner)", name)
+			return c, fmt.Errorf("unknown column %q (the columns are quorum, node and optionally h, owner)", short(name))
 		}
 		if *p >= 0 {
 			return c, fmt.Errorf("column %q twice", name)
@@ -41,31 +43,37 @@ func parseCSVHeader(line string) (csvColumns, error) {
 		*p = i
 	}
 	if c.quorum < 0 || c.node < 0 {
-		return c, fmt.Errorf("the header needs columns quorum and node, got %q", line)
+		return c, fmt.Errorf("the header needs columns quorum and node, got %q", short(line))
 	}
 	return c, nil
 }
 
-// csvQuorum gathers the rows of one quorum.
-type csvQuorum struct {
-	s         set.Set
-	owner     int // 1-based, 0 if none
-	line      int // first row
-	ownerLine int
+// csvRows are the membership rows of a CSV file, compactly (four int32s a
+// row), grouped into quorums once the whole file is read.
+type csvRows struct {
+	h, quorum, node, line, owner []int32 // owner 1-based, 0 if none
 }
+
+func (r *csvRows) add(h, quorum, node, line, owner int) {
+	r.h = append(r.h, int32(h))
+	r.quorum = append(r.quorum, int32(quorum))
+	r.node = append(r.node, int32(node))
+	r.line = append(r.line, int32(line))
+	r.owner = append(r.owner, int32(owner))
+}
+
+// rowCost is what reading one CSV row takes.
+const rowCost = 5 * 4 * 2 // five int32s, slices grown by doubling
 
 // readCSV reads the CSV format: header comments, a header row, then one row
 // per membership.
-func readCSV(data []byte) (set.System, error) {
-	hd := newHeader()
+func readCSV(data []byte, b *budget) (set.System, error) {
+	hd := newHeader(b)
 	hd.csv = true
 	var cols csvColumns
 	haveHeader := false
-	rows := 0
-	byLevel := map[int][]*csvQuorum{} // h (0 for a plain family) -> quorums by number
-	var levelOrder []int
-	var fields [4]string
-	curH, curQs := -1, []*csvQuorum(nil) // a valid header has at most 4 columns
+	var rows csvRows
+	var fields [4]string // a valid header has at most 4 columns
 	last, err := lines(data, func(raw []byte, no int) error {
 		line := strings.TrimSpace(string(raw))
 		if line == "" {
@@ -88,7 +96,6 @@ func readCSV(data []byte) (set.System, error) {
 			cols, haveHeader = c, true
 			return nil
 		}
-		rows++
 		nf := 0
 		for rest := line; ; nf++ {
 			cell, tail, more := strings.Cut(rest, ",")
@@ -112,7 +119,7 @@ func readCSV(data []byte) (set.System, error) {
 				return err
 			}
 		}
-		qn, err := parseCount("quorum", field(cols.quorum), no, 1, set.MaxNodes)
+		qn, err := parseCount("quorum", field(cols.quorum), no, 1, math.MaxInt32)
 		if err != nil {
 			return err
 		}
@@ -120,47 +127,20 @@ func readCSV(data []byte) (set.System, error) {
 		if err != nil {
 			return err
 		}
-		if h != curH || curQs == nil {
-			if _, ok := byLevel[h]; !ok {
-				levelOrder = append(levelOrder, h)
-				byLevel[h] = nil
-			}
-			curH = h
-		}
-		qs := byLevel[h]
-		// Quorum numbers run 1..m with at least one row each, so a number
-		// beyond the rows read so far plus the rest of the file is wrong;
-		// grow the table as rows arrive instead of trusting the number.
-		if qn > len(qs) {
-			if qn > rows+len(data)/4+1 {
-				return errorf(no, "quorum number %d is larger than the file can hold", qn)
-			}
-			qs = append(qs, make([]*csvQuorum, qn-len(qs))...)
-		}
-		q := qs[qn-1]
-		if q == nil {
-			q = &csvQuorum{line: no}
-			q.s.Grow(hd.n) // when the header gave n, one allocation per quorum
-			qs[qn-1] = q
-		}
-		byLevel[h] = qs
-		curQs = qs
-		if q.s.Has(v) {
-			return errorf(no, "node %d appears twice in quorum %d%s", v+1, qn, levelName(h))
-		}
-		q.s.Add(v)
+		owner := 0
 		if cols.owner >= 0 {
 			if o := field(cols.owner); o != "" {
 				ov, err := parseID(o, no, 1)
 				if err != nil {
-					return errorf(no, "owner: %s", err.(*Error).Msg)
+					return errorf(no, "owner: %s", err.(*SyntaxError).Msg)
 				}
-				if q.owner != 0 && q.owner != ov+1 {
-					return errorf(no, "quorum %d has owner %d here and %d on line %d", qn, ov+1, q.owner, q.ownerLine)
-				}
-				q.owner, q.ownerLine = ov+1, no
+				owner = ov + 1
 			}
 		}
+		if err := b.charge(rowCost, no); err != nil {
+			return err
+		}
+		rows.add(h, qn, v, no, owner)
 		return nil
 	})
 	if err != nil {
@@ -178,23 +158,54 @@ func readCSV(data []byte) (set.System, error) {
 		return set.System{}, errorf(hd.levels[0].hLine, "\"# h:\" levels need an h column in the header")
 	}
 	// Rows are grouped by level in increasing h after the header's
-	// threshold levels; quorums in number order.
-	slices.Sort(levelOrder)
-	for _, h := range levelOrder {
+	// threshold levels, and by quorum number; within a quorum they keep
+	// their order in the file.
+	order := make([]int32, len(rows.h))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(rows.h[a], rows.h[b]); c != 0 {
+			return c
+		}
+		return cmp.Compare(rows.quorum[a], rows.quorum[b])
+	})
+	var qb quorumBuilder
+	for i := 0; i < len(order); {
+		h := rows.h[order[i]]
 		if h > 0 {
-			for _, l := range hd.levels {
-				if l.h == h {
-					return set.System{}, errorf(l.hLine, "level h = %d is both a threshold and listed in rows", h)
-				}
+			if line, dup := hd.hLines[int(h)]; dup {
+				return set.System{}, errorf(line, "level h = %d is both a threshold and listed in rows", h)
+			}
+			hd.hLines[int(h)] = int(rows.line[order[i]])
+			if err := b.charge(levelBytes, int(rows.line[order[i]])); err != nil {
+				return set.System{}, err
 			}
 			hd.hasLevels = true
-			hd.levels = append(hd.levels, &level{h: h})
+			hd.levels = append(hd.levels, &level{h: int(h)})
 		}
-		for i, q := range byLevel[h] {
-			if q == nil {
-				return set.System{}, errorf(last, "quorum %d%s has no rows (quorum numbers run from 1 without gaps)", i+1, levelName(h))
+		want := int32(1)
+		for ; i < len(order) && rows.h[order[i]] == h; want++ {
+			first := order[i]
+			qn := rows.quorum[first]
+			if qn != want {
+				return set.System{}, errorf(last, "quorum %d%s has no rows (quorum numbers run from 1 without gaps)", want, levelName(int(h)))
 			}
-			if err := hd.quorum(&q.s, q.owner, q.line, q.ownerLine); err != nil {
+			qb.reset()
+			owner, ownerLine := int32(0), int32(0)
+			for ; i < len(order) && rows.h[order[i]] == h && rows.quorum[order[i]] == qn; i++ {
+				r := order[i]
+				if err := qb.add(int(rows.node[r]), int(rows.line[r]), 1); err != nil {
+					return set.System{}, errorf(int(rows.line[r]), "node %d appears twice in quorum %d%s", rows.node[r]+1, qn, levelName(int(h)))
+				}
+				if o := rows.owner[r]; o != 0 {
+					if owner != 0 && owner != o {
+						return set.System{}, errorf(int(rows.line[r]), "quorum %d has owner %d here and %d on line %d", qn, o, owner, ownerLine)
+					}
+					owner, ownerLine = o, rows.line[r]
+				}
+			}
+			if err := hd.quorum(&qb, int(owner), int(rows.line[first]), int(ownerLine)); err != nil {
 				return set.System{}, err
 			}
 		}

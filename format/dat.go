@@ -9,12 +9,12 @@ import (
 // readDat reads the hypergraph format of the minimal-transversal tools: one
 // quorum per line, node ids separated by white space, numbered from
 // opt.Base. Blank lines and '#' comments are skipped. n is the largest node.
-func readDat(data []byte, opt Options) (set.System, error) {
+func readDat(data []byte, opt Options, b *budget) (set.System, error) {
 	base := opt.Base
 	if base != 0 && base != 1 {
 		return set.System{}, errorf(0, "--base must be 0 or 1, not %d", base)
 	}
-	hd := newHeader()
+	hd := newHeader(b)
 	var qb quorumBuilder
 	last, err := lines(data, func(raw []byte, no int) error {
 		content, _, _ := strings.Cut(string(raw), "#")
@@ -22,13 +22,10 @@ func readDat(data []byte, opt Options) (set.System, error) {
 			return nil
 		}
 		qb.reset()
-		if err := scanIDs(content, no, base, &qb); err != nil {
-			if base == 1 && strings.Contains(err.Error(), "node id 0:") {
-				return errorf(no, "node id 0 in a file read with --base 1 (use --base 0 for a 0-based .dat file)")
-			}
+		if err := scanIDs(content, no, base, &qb, "read with --base 1; use --base 0 for a 0-based .dat file"); err != nil {
 			return err
 		}
-		return hd.quorum(qb.set(), 0, no, no)
+		return hd.quorum(&qb, 0, no, no)
 	})
 	if err != nil {
 		return set.System{}, err

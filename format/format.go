@@ -4,7 +4,7 @@
 // minimal-transversal tools.
 //
 // Readers take the whole input and return a [set.System] with 0-based nodes,
-// or an [*Error] carrying the line of the first problem; writers are
+// or a [*SyntaxError] carrying the line of the first problem; writers are
 // deterministic (the same system gives the same bytes) and stream, so a
 // family of any size is written without building its text in memory.
 //
@@ -88,7 +88,7 @@ func Detect(path string) (f Format, ok bool) {
 // standard input): JSON if it starts with '{', CSV if its first line that is
 // not a comment is a quorum,node header, text otherwise.
 func Sniff(data []byte) Format {
-	rest := data
+	rest := bytes.TrimPrefix(data, []byte(bom))
 	for len(rest) > 0 {
 		line := rest
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
@@ -117,35 +117,26 @@ type Options struct {
 	// default, also when zero-valued Options are used through
 	// [DefaultOptions]) or 0.
 	Base int
+	// Name is the input's name in errors ([SyntaxError.File]); "" leaves
+	// errors as "line N: what".
+	Name string
+	// MaxMemory, if positive, bounds in bytes what reading may take: the
+	// input itself (at most MaxMemory/[InputShare] bytes), its parsed
+	// quorums, and the bit sets of the system returned. Reading past it
+	// stops with a [*SyntaxError] at the line of the quorum that crossed
+	// it, wrapping [set.ErrMemoryBudget]. 0 means no limit.
+	MaxMemory int64
 }
 
 // DefaultOptions are the options used when none are given: .dat nodes
 // numbered from 1.
 var DefaultOptions = Options{Base: 1}
 
-// Error is a problem in an input file, at a line (1-based; 0 if the problem
-// belongs to the file as a whole).
-type Error struct {
-	Line int
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return e.Msg
-}
-
-func errorf(line int, format string, args ...any) *Error {
-	return &Error{Line: line, Msg: fmt.Sprintf(format, args...)}
-}
-
-// Read parses a whole input in format f. Every problem is an [*Error] with
-// its line. The result passes [set.System.Validate] and has at least one
-// quorum (or a threshold).
+// Read parses a whole input in format f. Every problem in the input is a
+// [*SyntaxError] with its line. The result passes [set.System.Validate]
+// and has at least one quorum (or a threshold).
 func Read(r io.Reader, f Format, opt Options) (set.System, error) {
-	data, err := io.ReadAll(r)
+	data, err := ReadInput(r, opt)
 	if err != nil {
 		return set.System{}, err
 	}
@@ -154,17 +145,37 @@ func Read(r io.Reader, f Format, opt Options) (set.System, error) {
 
 // ReadBytes is [Read] on data already in memory.
 func ReadBytes(data []byte, f Format, opt Options) (set.System, error) {
+	sys, err := readBytes(data, f, opt)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) && se.File == "" {
+			se.File = opt.Name
+		}
+		return set.System{}, err
+	}
+	return sys, nil
+}
+
+func readBytes(data []byte, f Format, opt Options) (set.System, error) {
+	if limit := opt.MaxMemory / InputShare; opt.MaxMemory > 0 && int64(len(data)) > max(limit, 1) {
+		return set.System{}, inputTooLarge(opt, max(limit, 1), int64(len(data)))
+	}
+	data = bytes.TrimPrefix(data, []byte(bom))
+	if err := checkBytes(data); err != nil {
+		return set.System{}, err
+	}
+	b := newBudget(opt.MaxMemory, data)
 	var sys set.System
 	var err error
 	switch f {
 	case JSON:
-		sys, err = readJSON(data)
+		sys, err = readJSON(data, b)
 	case Text:
-		sys, err = readText(data)
+		sys, err = readText(data, b)
 	case CSV:
-		sys, err = readCSV(data)
+		sys, err = readCSV(data, b)
 	case Dat:
-		sys, err = readDat(data, opt)
+		sys, err = readDat(data, opt, b)
 	default:
 		return set.System{}, fmt.Errorf("format: unknown format %q", f)
 	}
@@ -174,7 +185,7 @@ func ReadBytes(data []byte, f Format, opt Options) (set.System, error) {
 	if err := sys.Validate(); err != nil {
 		// The readers check everything a file can get wrong with a line
 		// number; this is the safety net for what remains.
-		return set.System{}, &Error{Msg: strings.TrimPrefix(err.Error(), "set: ")}
+		return set.System{}, &SyntaxError{Msg: err.Error()}
 	}
 	return sys, nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // fuzzRead checks that reading never panics, that every failure is an
-// *format.Error, and that whatever reads writes back to the same system.
+// *format.SyntaxError, and that whatever reads writes back to the same system.
 func fuzzRead(f *testing.F, ft format.Format, ext string, seeds ...string) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "*"+ext))
 	for _, p := range files {
@@ -24,8 +24,8 @@ func fuzzRead(f *testing.F, ft format.Format, ext string, seeds ...string) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sys, err := format.ReadBytes(data, ft, format.DefaultOptions)
 		if err != nil {
-			if _, ok := err.(*format.Error); !ok {
-				t.Fatalf("error %v is %T, want *format.Error", err, err)
+			if _, ok := err.(*format.SyntaxError); !ok {
+				t.Fatalf("error %v is %T, want *format.SyntaxError", err, err)
 			}
 			return
 		}

@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -15,10 +16,14 @@ import (
 // with its line. It reads exactly the shape of coterie's JSON files and
 // skips nothing silently.
 type jscan struct {
-	data []byte
-	pos  int
-	line int
+	data  []byte
+	pos   int
+	line  int
+	depth int // of the values skip is inside
 }
+
+// maxDepth bounds the nesting of the values a JSON file may hold.
+const maxDepth = 64
 
 func (s *jscan) ws() {
 	for s.pos < len(s.data) {
@@ -43,12 +48,12 @@ func (s *jscan) peek() byte {
 }
 
 // eof reports a truncated file at the line of its last non-blank byte.
-func (s *jscan) eof() *Error {
+func (s *jscan) eof() *SyntaxError {
 	end := len(bytes.TrimRight(s.data, " \t\r\n"))
 	return errorf(1+bytes.Count(s.data[:end], []byte{'\n'}), "unexpected end of file: the JSON is truncated")
 }
 
-func (s *jscan) unexpected(want string) *Error {
+func (s *jscan) unexpected(want string) *SyntaxError {
 	if s.pos >= len(s.data) {
 		return s.eof()
 	}
@@ -97,7 +102,7 @@ func (s *jscan) str() (string, error) {
 	}
 	var v string
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return "", errorf(s.line, "bad string %s: %v", raw, err)
+		return "", errorf(s.line, "bad string %s: %v", short(string(raw)), err)
 	}
 	return v, nil
 }
@@ -141,6 +146,11 @@ func (s *jscan) skip() ([]byte, error) {
 			return nil, err
 		}
 	case '{', '[':
+		if s.depth >= maxDepth {
+			return nil, errorf(s.line, "values nested more than %d deep", maxDepth)
+		}
+		s.depth++
+		defer func() { s.depth-- }()
 		closer := byte('}')
 		if c == '[' {
 			closer = ']'
@@ -231,7 +241,7 @@ func (s *jscan) object(what string, field func(key string, line int) error) erro
 			return err
 		}
 		if first, dup := seen[key]; dup {
-			return errorf(s.line, "%q given twice in %s (first on line %d)", key, what, first)
+			return errorf(s.line, "%q given twice in %s (first on line %d)", short(key), what, first)
 		}
 		seen[key] = s.line
 		if err := s.expect(':'); err != nil {
@@ -253,11 +263,9 @@ func (s *jscan) object(what string, field func(key string, line int) error) erro
 }
 
 // quorums reads an array of quorums into l.
-func (s *jscan) quorums(l *level) error {
+func (s *jscan) quorums(l *level, b *budget) error {
 	var qb quorumBuilder
-	if l.lines == nil {
-		l.lines = []int{} // "quorums" was given, even if empty
-	}
+	l.listed = true
 	return s.array(`"quorums"`, func() error {
 		qb.reset()
 		s.peek() // to the quorum's '[', so that line is its line
@@ -275,9 +283,9 @@ func (s *jscan) quorums(l *level) error {
 			if err != nil {
 				if _, ferr := strconv.ParseFloat(tok, 64); ferr == nil && strings.ContainsAny(tok, ".eE") {
 					if f, _ := strconv.ParseFloat(tok, 64); f != math.Trunc(f) || f < 1 {
-						return errorf(s.line, "node id %s is not a whole number from 1", tok)
+						return errorf(s.line, "node id %s is not a whole number from 1", short(tok))
 					}
-					return errorf(s.line, "node id %s: write node ids as plain whole numbers", tok)
+					return errorf(s.line, "node id %s: write node ids as plain whole numbers", short(tok))
 				}
 				return err
 			}
@@ -286,15 +294,7 @@ func (s *jscan) quorums(l *level) error {
 		if err != nil {
 			return err
 		}
-		if len(qb.ids) == 0 {
-			return errorf(line, "quorum %d is empty", len(l.quorums)+1)
-		}
-		q := qb.set()
-		m, _ := q.Max()
-		l.quorums = append(l.quorums, *q)
-		l.lines = append(l.lines, line)
-		l.maxNode = append(l.maxNode, m)
-		return nil
+		return l.add(b, &qb, line)
 	})
 }
 
@@ -306,25 +306,25 @@ func (s *jscan) owners(l *level) error {
 	return s.array(`"owners"`, func() error {
 		if s.isNull() {
 			l.owners = append(l.owners, set.NoOwner)
-			l.ownerLines = append(l.ownerLines, s.line)
+			l.ownerLines = append(l.ownerLines, int32(s.line))
 			return nil
 		}
 		v, err := parseID(s.number(), s.line, 1)
 		if err != nil {
-			return errorf(s.line, "owner: %s", err.(*Error).Msg)
+			return errorf(s.line, "owner: %s", err.(*SyntaxError).Msg)
 		}
-		l.owners = append(l.owners, v)
-		l.ownerLines = append(l.ownerLines, s.line)
+		l.owners = append(l.owners, int32(v))
+		l.ownerLines = append(l.ownerLines, int32(s.line))
 		l.owned = true
 		return nil
 	})
 }
 
 // levelField reads a family's own fields: quorums or threshold, and owners.
-func (s *jscan) levelField(l *level, key string, line int) (bool, error) {
+func (s *jscan) levelField(l *level, b *budget, key string, line int) (bool, error) {
 	switch key {
 	case "quorums":
-		return true, s.quorums(l)
+		return true, s.quorums(l, b)
 	case "threshold":
 		w, err := s.count("threshold", 1, set.MaxNodes)
 		l.threshold, l.thrLine = w, line
@@ -337,7 +337,7 @@ func (s *jscan) levelField(l *level, key string, line int) (bool, error) {
 
 // finishLevel checks a JSON level's parts against each other.
 func finishLevel(l *level, what string, line int) error {
-	hasQ := l.lines != nil
+	hasQ := l.listed
 	switch {
 	case l.threshold > 0 && hasQ:
 		return errorf(l.thrLine, "%s has both \"quorums\" and \"threshold\"", what)
@@ -345,15 +345,15 @@ func finishLevel(l *level, what string, line int) error {
 		return errorf(line, "%s has neither \"quorums\" nor \"threshold\"", what)
 	case l.threshold > 0 && len(l.owners) > 0:
 		return errorf(l.thrLine, "%s is a threshold and has owners", what)
-	case hasQ && len(l.quorums) == 0:
+	case hasQ && l.qs.len() == 0:
 		return errorf(line, "%s has no quorums", what)
 	}
-	if len(l.owners) > 0 && len(l.owners) != len(l.quorums) {
-		return errorf(l.ownerLines[len(l.ownerLines)-1], "%d owners for %d quorums", len(l.owners), len(l.quorums))
+	if len(l.owners) > 0 && len(l.owners) != l.qs.len() {
+		return errorf(int(l.ownerLines[len(l.ownerLines)-1]), "%d owners for %d quorums", len(l.owners), l.qs.len())
 	}
 	if len(l.owners) == 0 {
-		l.owners = make([]int, len(l.quorums))
-		l.ownerLines = make([]int, len(l.quorums))
+		l.owners = make([]int32, l.qs.len())
+		l.ownerLines = make([]int32, l.qs.len())
 		for i := range l.owners {
 			l.owners[i] = set.NoOwner
 		}
@@ -362,9 +362,9 @@ func finishLevel(l *level, what string, line int) error {
 }
 
 // readJSON reads coterie's canonical JSON.
-func readJSON(data []byte) (set.System, error) {
+func readJSON(data []byte, b *budget) (set.System, error) {
 	s := &jscan{data: data, line: 1}
-	hd := newHeader()
+	hd := newHeader(b)
 	top := &level{}
 	var arbiters []*level
 	hasArbiters, hasFormat, hasN := false, false, false
@@ -372,7 +372,7 @@ func readJSON(data []byte) (set.System, error) {
 		return set.System{}, errorf(0, "the file is empty")
 	}
 	err := s.object("the file", func(key string, line int) error {
-		if ok, err := s.levelField(top, key, line); ok {
+		if ok, err := s.levelField(top, b, key, line); ok {
 			return err
 		}
 		switch key {
@@ -382,13 +382,16 @@ func readJSON(data []byte) (set.System, error) {
 				return err
 			}
 			if v != Tag {
-				return errorf(line, "unknown format tag %q (this version reads %q)", v, Tag)
+				return errorf(line, "unknown format tag %q (this version reads %q)", short(v), Tag)
 			}
 			hasFormat = true
 		case "kind":
 			v, err := s.str()
+			if err != nil {
+				return err
+			}
 			hd.kind = v
-			return err
+			return checkName("kind", v, line)
 		case "params":
 			if s.isNull() {
 				return nil
@@ -418,8 +421,14 @@ func readJSON(data []byte) (set.System, error) {
 			hd.labels = []string{}
 			return s.array(`"labels"`, func() error {
 				v, err := s.str()
+				if err != nil {
+					return err
+				}
+				if err := checkName(fmt.Sprintf("label %d", len(hd.labels)+1), v, s.line); err != nil {
+					return err
+				}
 				hd.labels = append(hd.labels, v)
-				return err
+				return nil
 			})
 		case "arbiters":
 			hasArbiters = true
@@ -428,7 +437,7 @@ func readJSON(data []byte) (set.System, error) {
 				s.peek()
 				start := s.line
 				err := s.object("an arbiter level", func(key string, line int) error {
-					if ok, err := s.levelField(l, key, line); ok {
+					if ok, err := s.levelField(l, b, key, line); ok {
 						return err
 					}
 					if key == "h" {
@@ -436,7 +445,7 @@ func readJSON(data []byte) (set.System, error) {
 						l.h = h
 						return err
 					}
-					return errorf(line, "unknown field %q in an arbiter level (want h, quorums or threshold, owners)", key)
+					return errorf(line, "unknown field %q in an arbiter level (want h, quorums or threshold, owners)", short(key))
 				})
 				if err != nil {
 					return err
@@ -444,10 +453,12 @@ func readJSON(data []byte) (set.System, error) {
 				if l.h == 0 {
 					return errorf(start, "an arbiter level without \"h\"")
 				}
-				for _, o := range arbiters {
-					if o.h == l.h {
-						return errorf(start, "level h = %d given twice", l.h)
-					}
+				if first, dup := hd.hLines[l.h]; dup {
+					return errorf(start, "level h = %d given twice (first on line %d)", l.h, first)
+				}
+				hd.hLines[l.h] = start
+				if err := b.charge(levelBytes, start); err != nil {
+					return err
 				}
 				if err := finishLevel(l, "level h = "+strconv.Itoa(l.h), start); err != nil {
 					return err
@@ -457,7 +468,7 @@ func readJSON(data []byte) (set.System, error) {
 				return nil
 			})
 		default:
-			return errorf(line, "unknown field %q (coterie/1 files have format, kind, params, n, k, labels, quorums or threshold or arbiters, owners)", key)
+			return errorf(line, "unknown field %q (coterie/1 files have format, kind, params, n, k, labels, quorums or threshold or arbiters, owners)", short(key))
 		}
 		return nil
 	})
@@ -474,7 +485,7 @@ func readJSON(data []byte) (set.System, error) {
 		return set.System{}, errorf(1, "missing \"n\", the number of nodes")
 	}
 	if hasArbiters {
-		if top.lines != nil || top.threshold > 0 || len(top.owners) > 0 {
+		if top.listed || top.threshold > 0 || len(top.owners) > 0 {
 			return set.System{}, errorf(1, "a file has either \"arbiters\" or quorums/threshold/owners at the top, not both")
 		}
 		if len(arbiters) == 0 {

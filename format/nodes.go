@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -37,22 +38,67 @@ func (b *quorumBuilder) add(v, line, base int) error {
 	return nil
 }
 
-// set returns the collected nodes as a new set, sized to its largest node.
-func (b *quorumBuilder) set() *set.Set {
-	top := 0
+// top returns the largest node collected, or -1.
+func (b *quorumBuilder) top() int {
+	top := -1
 	for _, v := range b.ids {
 		top = max(top, v)
 	}
-	s := set.New(top + 1)
-	for _, v := range b.ids {
-		s.Add(v)
+	return top
+}
+
+// quorumList holds the quorums of one level as they are read, compactly:
+// the node ids of all quorums in one arena, so that reading takes memory in
+// proportion to the input, not to n times the number of quorums. The bit
+// sets are built at the end, once n is known and they fit the budget.
+type quorumList struct {
+	ids  []int32 // 0-based nodes, quorum after quorum
+	end  []int   // quorum i is ids[end[i-1]:end[i]]
+	line []int32 // the line of each quorum
+	top  []int32 // the largest node of each quorum
+}
+
+func (l *quorumList) len() int { return len(l.end) }
+
+func (l *quorumList) add(ids []int, top, line int) {
+	for _, v := range ids {
+		l.ids = append(l.ids, int32(v))
 	}
-	return s
+	l.end = append(l.end, len(l.ids))
+	l.line = append(l.line, int32(line))
+	l.top = append(l.top, int32(top))
+}
+
+// nodes returns the ids of quorum i.
+func (l *quorumList) nodes(i int) []int32 {
+	lo := 0
+	if i > 0 {
+		lo = l.end[i-1]
+	}
+	return l.ids[lo:l.end[i]]
+}
+
+// sets builds the bit sets of the quorums, each sized to its largest node.
+func (l *quorumList) sets() []set.Set {
+	qs := make([]set.Set, l.len())
+	for i := range qs {
+		qs[i].Grow(int(l.top[i]) + 1)
+		for _, v := range l.nodes(i) {
+			qs[i].Add(int(v))
+		}
+	}
+	return qs
 }
 
 // parseID parses a node id token as a file writes it (numbered from base)
 // and returns the 0-based node.
 func parseID(tok string, line, base int) (int, error) {
+	return parseIDHint(tok, line, base, "")
+}
+
+// parseIDHint is parseID with a hint added to the error for id 0 when
+// nodes are numbered from 1.
+func parseIDHint(tok string, line, base int, zeroHint string) (int, error) {
 	if tok == "" {
 		return 0, errorf(line, "empty node id")
 	}
@@ -62,13 +108,13 @@ func parseID(tok string, line, base int) (int, error) {
 		digits = tok[1:]
 	}
 	if digits == "" {
-		return 0, errorf(line, "%q is not a node id", tok)
+		return 0, errorf(line, "%s is not a node id", strconv.Quote(short(tok)))
 	}
 	v := 0
 	for i := 0; i < len(digits); i++ {
 		c := digits[i]
 		if c < '0' || c > '9' {
-			return 0, errorf(line, "%q is not a node id (node ids are whole numbers from %d)", tok, base)
+			return 0, errorf(line, "%s is not a node id (node ids are whole numbers from %d)", strconv.Quote(short(tok)), base)
 		}
 		if v > set.MaxNodes {
 			continue // keep scanning for bad characters; too large anyway
@@ -77,11 +123,13 @@ func parseID(tok string, line, base int) (int, error) {
 	}
 	switch {
 	case neg && v != 0:
-		return 0, errorf(line, "node id %s is negative (nodes are numbered from %d)", tok, base)
+		return 0, errorf(line, "node id %s is negative (nodes are numbered from %d)", short(tok), base)
+	case v < base && zeroHint != "":
+		return 0, errorf(line, "node id %s: nodes are numbered from %d (%s)", tok, base, zeroHint)
 	case v < base:
 		return 0, errorf(line, "node id %s: nodes are numbered from %d", tok, base)
 	case v-base >= set.MaxNodes:
-		return 0, errorf(line, "node id %s is too large (coterie handles at most %d nodes)", tok, set.MaxNodes)
+		return 0, errorf(line, "node id %s is too large (coterie handles at most %d nodes)", short(tok), set.MaxNodes)
 	}
 	return v - base, nil
 }
@@ -90,8 +138,11 @@ func parseID(tok string, line, base int) (int, error) {
 // threshold, naming it in errors.
 func parseCount(what, tok string, line, lo, hi int) (int, error) {
 	v, err := strconv.Atoi(tok)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, errorf(line, "%s = %s is out of range %d..%d", what, short(tok), lo, hi)
+	}
 	if err != nil {
-		return 0, errorf(line, "%s: %q is not a whole number", what, tok)
+		return 0, errorf(line, "%s: %s is not a whole number", what, strconv.Quote(short(tok)))
 	}
 	if v < lo || v > hi {
 		return 0, errorf(line, "%s = %d is out of range %d..%d", what, v, lo, hi)
@@ -115,7 +166,19 @@ func decodeParams(raw []byte, line int) (set.Params, error) {
 	for k, v := range m {
 		p[k] = normalise(v)
 	}
+	if err := checkParams(p, line); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// short cuts a token for an error message to a length one can read.
+func short(tok string) string {
+	const most = 40
+	if len(tok) > most {
+		return tok[:most] + "..."
+	}
+	return tok
 }
 
 func normalise(v any) any {

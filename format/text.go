@@ -3,6 +3,8 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/coterie-dev/coterie/set"
@@ -11,6 +13,8 @@ import (
 // header collects the "# key: value" comments of text and CSV files, and
 // the same fields of JSON files.
 type header struct {
+	budget     *budget
+	hLines     map[int]int    // h -> line of its level
 	seen       map[string]int // key -> line it was given on
 	n, k       int
 	kind       string
@@ -27,15 +31,32 @@ type level struct {
 	h, hLine   int
 	threshold  int
 	thrLine    int
-	quorums    []set.Set
-	owners     []int
-	lines      []int // line of each quorum
-	maxNode    []int // largest node of each quorum
-	ownerLines []int // line of each owner
+	listed     bool // JSON: "quorums" was given, even if empty
+	qs         quorumList
+	owners     []int32 // 0-based owner of each quorum, or set.NoOwner
+	ownerLines []int32 // line of each owner
 	owned      bool
 }
 
-func newHeader() *header { return &header{seen: map[string]int{}} }
+func newHeader(b *budget) *header {
+	return &header{budget: b, seen: map[string]int{}, hLines: map[int]int{}}
+}
+
+// levelBytes is what one level takes while it is read, for the budget.
+const levelBytes = 512
+
+// add appends the quorum qb holds, read at line, charging the budget.
+func (l *level) add(b *budget, qb *quorumBuilder, line int) error {
+	if len(qb.ids) == 0 {
+		return errorf(line, "quorum %d is empty", l.qs.len()+1)
+	}
+	top := qb.top()
+	if err := b.add(len(qb.ids), top, line); err != nil {
+		return err
+	}
+	l.qs.add(qb.ids, top, line)
+	return nil
+}
 
 // metaKeys are the header comments coterie reads; other comments are
 // ignored.
@@ -75,11 +96,13 @@ func (hd *header) meta(key, value string, line int) error {
 		if hd.topQuorums {
 			return errorf(line, "a \"# h:\" level after quorums that belong to no level: in an (h,k)-arbiter every quorum follows its level's \"# h:\" line")
 		}
-		for _, l := range hd.levels {
-			if l.h == h {
-				return errorf(line, "level h = %d given twice (first on line %d)", h, l.hLine)
-			}
+		if first, dup := hd.hLines[h]; dup {
+			return errorf(line, "level h = %d given twice (first on line %d)", h, first)
 		}
+		if err := hd.budget.charge(levelBytes, line); err != nil {
+			return err
+		}
+		hd.hLines[h] = line
 		if !hd.hasLevels {
 			// Drop the empty implicit level a threshold may not yet use.
 			if len(hd.levels) == 1 && hd.levels[0].threshold > 0 {
@@ -96,7 +119,7 @@ func (hd *header) meta(key, value string, line int) error {
 		if l.threshold > 0 {
 			return errorf(line, "threshold given twice for the same level (first on line %d)", l.thrLine)
 		}
-		if len(l.quorums) > 0 {
+		if l.qs.len() > 0 {
 			return errorf(line, "a threshold after quorums: a level is either listed or a threshold")
 		}
 		w, err := parseCount("threshold", value, line, 1, set.MaxNodes)
@@ -114,17 +137,17 @@ func (hd *header) meta(key, value string, line int) error {
 	switch key {
 	case "format":
 		if value != Tag {
-			return errorf(line, "unknown format tag %q (this version reads %q)", value, Tag)
+			return errorf(line, "unknown format tag %q (this version reads %q)", short(value), Tag)
 		}
 	case "kind":
-		// Bytes that are not UTF-8 become U+FFFD, as in a JSON string.
-		hd.kind = strings.ToValidUTF8(value, "\uFFFD")
+		hd.kind = value
 		if strings.HasPrefix(value, `"`) {
 			// A kind the writer had to quote (see headerValue).
 			if err := json.Unmarshal([]byte(value), &hd.kind); err != nil {
 				return errorf(line, "kind: a value that starts with a double quote must be a JSON string: %v", err)
 			}
 		}
+		err = checkName("kind", hd.kind, line)
 	case "params":
 		hd.params, err = decodeParams([]byte(value), line)
 	case "n":
@@ -138,18 +161,22 @@ func (hd *header) meta(key, value string, line int) error {
 		if hd.labels == nil {
 			hd.labels = []string{}
 		}
-		if hd.csv {
-			for i, l := range hd.labels {
-				hd.labels[i] = uncsvLabel(l)
+		for i, l := range hd.labels {
+			if hd.csv {
+				l = uncsvLabel(l)
+				hd.labels[i] = l
+			}
+			if err := checkName(fmt.Sprintf("label %d", i+1), l, line); err != nil {
+				return err
 			}
 		}
 	}
 	return err
 }
 
-// quorum adds a quorum, with its 1-based owner (0 for none), to the current
-// level.
-func (hd *header) quorum(q *set.Set, owner, line, ownerLine int) error {
+// quorum adds the quorum qb holds, with its 1-based owner (0 for none), to
+// the current level.
+func (hd *header) quorum(qb *quorumBuilder, owner, line, ownerLine int) error {
 	if hd.hasLevels && len(hd.levels) == 0 {
 		return errorf(line, "a quorum before the first \"# h:\" level")
 	}
@@ -160,17 +187,16 @@ func (hd *header) quorum(q *set.Set, owner, line, ownerLine int) error {
 	if l.threshold > 0 {
 		return errorf(line, "a quorum in a threshold level (threshold on line %d): a level is either listed or a threshold", l.thrLine)
 	}
-	m, _ := q.Max()
-	l.quorums = append(l.quorums, *q)
-	l.lines = append(l.lines, line)
-	l.maxNode = append(l.maxNode, m)
-	o := set.NoOwner
+	if err := l.add(hd.budget, qb, line); err != nil {
+		return err
+	}
+	o := int32(set.NoOwner)
 	if owner > 0 {
-		o = owner - 1
+		o = int32(owner - 1)
 		l.owned = true
 	}
 	l.owners = append(l.owners, o)
-	l.ownerLines = append(l.ownerLines, ownerLine)
+	l.ownerLines = append(l.ownerLines, int32(ownerLine))
 	return nil
 }
 
@@ -183,8 +209,8 @@ func (hd *header) system(lastLine int) (set.System, error) {
 	n := hd.n
 	if n == 0 {
 		for _, l := range hd.levels {
-			for _, m := range l.maxNode {
-				n = max(n, m+1)
+			for _, m := range l.qs.top {
+				n = max(n, int(m)+1)
 			}
 			if l.threshold > 0 && hd.n == 0 {
 				return set.System{}, errorf(l.thrLine, "a threshold needs n (add a header line \"# n: N\")")
@@ -207,7 +233,7 @@ func (hd *header) system(lastLine int) (set.System, error) {
 			}
 			f.Threshold = l.threshold
 		} else {
-			if len(l.quorums) == 0 {
+			if l.qs.len() == 0 {
 				line := l.hLine
 				if line == 0 {
 					line = lastLine
@@ -217,17 +243,20 @@ func (hd *header) system(lastLine int) (set.System, error) {
 				}
 				return set.System{}, errorf(0, "no quorums (and no threshold) in the file")
 			}
-			for i, m := range l.maxNode {
-				if m >= n {
-					return set.System{}, errorf(l.lines[i], "node %d is beyond n = %d (line %d)", m+1, n, hd.seen["n"])
+			for i, m := range l.qs.top {
+				if int(m) >= n {
+					return set.System{}, errorf(int(l.qs.line[i]), "node %d is beyond n = %d (line %d)", m+1, n, hd.seen["n"])
 				}
-				if o := l.owners[i]; o >= n {
-					return set.System{}, errorf(l.ownerLines[i], "owner %d is beyond n = %d", o+1, n)
+				if o := l.owners[i]; int(o) >= n {
+					return set.System{}, errorf(int(l.ownerLines[i]), "owner %d is beyond n = %d", o+1, n)
 				}
 			}
-			f.Quorums = l.quorums
+			f.Quorums = l.qs.sets()
 			if l.owned {
-				f.Owners = l.owners
+				f.Owners = make([]int, len(l.owners))
+				for i, o := range l.owners {
+					f.Owners[i] = int(o)
+				}
 			}
 		}
 		if l.h > k {
@@ -238,11 +267,9 @@ func (hd *header) system(lastLine int) (set.System, error) {
 	if !hd.hasLevels {
 		return set.System{Family: fams[0]}, nil
 	}
-	a := &set.HK{N: n, K: k, Kind: hd.kind, Params: hd.params, Labels: hd.labels}
-	for _, f := range fams {
-		a.AddLevel(f.H, f)
-	}
-	return set.System{HK: a}, nil
+	// As set.HK.AddLevel does, in one sort rather than one per level.
+	slices.SortFunc(fams, func(x, y *set.Family) int { return x.H - y.H })
+	return set.System{HK: &set.HK{N: n, K: k, Kind: hd.kind, Params: hd.params, Labels: hd.labels, Levels: fams}}, nil
 }
 
 // lines calls fn for each line of data with its 1-based number, without the
@@ -268,8 +295,8 @@ func lines(data []byte, fn func(line []byte, no int) error) (int, error) {
 // readText reads the text format: one quorum per line, node ids separated by
 // spaces or commas, '#' comments, header comments "# key: value", and a
 // trailing "# owner: i" on a quorum line.
-func readText(data []byte) (set.System, error) {
-	hd := newHeader()
+func readText(data []byte, b *budget) (set.System, error) {
+	hd := newHeader(b)
 	var qb quorumBuilder
 	last, err := lines(data, func(raw []byte, no int) error {
 		content, comment, hasComment := strings.Cut(string(raw), "#")
@@ -282,7 +309,7 @@ func readText(data []byte) (set.System, error) {
 			return nil
 		}
 		qb.reset()
-		if err := scanIDs(content, no, 1, &qb); err != nil {
+		if err := scanIDs(content, no, 1, &qb, ""); err != nil {
 			return err
 		}
 		owner := 0
@@ -290,12 +317,12 @@ func readText(data []byte) (set.System, error) {
 			if key, value, ok := strings.Cut(comment, ":"); ok && strings.TrimSpace(strings.ToLower(key)) == "owner" {
 				v, err := parseID(strings.TrimSpace(value), no, 1)
 				if err != nil {
-					return errorf(no, "owner: %s", err.(*Error).Msg)
+					return errorf(no, "owner: %s", err.(*SyntaxError).Msg)
 				}
 				owner = v + 1
 			}
 		}
-		return hd.quorum(qb.set(), owner, no, no)
+		return hd.quorum(&qb, owner, no, no)
 	})
 	if err != nil {
 		return set.System{}, err
@@ -305,7 +332,7 @@ func readText(data []byte) (set.System, error) {
 
 // scanIDs adds the node ids of a quorum line, separated by white space or
 // commas and numbered from base, to qb.
-func scanIDs(content string, no, base int, qb *quorumBuilder) error {
+func scanIDs(content string, no, base int, qb *quorumBuilder, zeroHint string) error {
 	for i := 0; i < len(content); {
 		c := content[i]
 		if c == ' ' || c == '\t' || c == ',' || c == '\v' || c == '\f' {
@@ -320,7 +347,7 @@ func scanIDs(content string, no, base int, qb *quorumBuilder) error {
 			}
 			j++
 		}
-		v, err := parseID(content[i:j], no, base)
+		v, err := parseIDHint(content[i:j], no, base, zeroHint)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,8 @@ import (
 	"hash/maphash"
 	"runtime"
 	"sync"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // ExploreConfig bounds an exhaustive exploration.
@@ -22,11 +24,19 @@ type ExploreConfig struct {
 	// nil means every node.
 	Requesters []int
 	// MaxStates stops the search after that many distinct states; 0 means
-	// 4,000,000 (about 300 MB).
+	// 4,000,000. What a state takes grows with n and the requests in
+	// flight (about 500 bytes for Maekawa on PG(2,3) with 8 requests):
+	// MaxMemory bounds the bytes.
 	MaxStates int
 	// MaxDepth, if positive, leaves states at that many steps from the
 	// start unexpanded ("all delivery orders up to a bound").
 	MaxDepth int
+	// MaxMemory, if positive, stops the search before its data (states
+	// found, the frontier, successors in hand, the state graph) would take
+	// more than that many bytes, as estimated from what it holds. The
+	// result is then incomplete and comes with an error wrapping
+	// set.ErrMemoryBudget. 0 means no limit.
+	MaxMemory int64
 	// Workers is the number of goroutines expanding states; 0 means
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
@@ -48,6 +58,10 @@ type ExploreResult struct {
 	Transitions int  `json:"transitions"`
 	Depth       int  `json:"depth"`
 	Complete    bool `json:"complete"` // every reachable state was expanded
+	// Stopped says why an incomplete search stopped: "max_states",
+	// "max_depth", "max_memory", or "cancelled" (ctx ended); "" when
+	// complete.
+	Stopped string `json:"stopped,omitempty"`
 	// The verdicts: each is proved when Complete, and means "no
 	// counterexample within the bounds" otherwise. Terminates (no execution
 	// runs forever, so with DeadlockFree every request is served) is only
@@ -383,8 +397,12 @@ func hashState(b []byte) [16]byte {
 // with probability about states²/2^129).
 //
 // Cost: exponential in the number of requests and quorum sizes; bounded by
-// cfg.MaxStates, after which the result says Complete = false. It honours
-// ctx. The result does not depend on cfg.Workers.
+// cfg.MaxStates, cfg.MaxDepth and cfg.MaxMemory, after which the result
+// says Complete = false and why, with every verdict holding for the states
+// explored. It honours ctx, checking it every few thousand states; when ctx
+// ends or the memory budget is reached, Explore returns that partial
+// result together with the error (ctx.Err(), or one wrapping
+// set.ErrMemoryBudget). The result does not depend on cfg.Workers.
 func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*ExploreResult, error) {
 	e, err := newExplorer(spec, sys, cfg)
 	if err != nil {
@@ -457,80 +475,144 @@ func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*E
 				}
 				e.apply(x, t)
 				buf, scratch = x.encode(buf[:0], scratch)
-				enc := append([]byte(nil), buf...)
-				out[pi].succs = append(out[pi].succs, succ{hash: hashState(enc), enc: enc, t: t, bad: x.bad, anomaly: x.anomaly})
+				h := hashState(buf)
+				// visited is only written between expansions: reading it
+				// here is safe, and a state found before needs no copy.
+				var enc []byte
+				if _, seen := visited[h]; !seen {
+					enc = append([]byte(nil), buf...)
+				}
+				out[pi].succs = append(out[pi].succs, succ{hash: h, enc: enc, t: t, bad: x.bad, anomaly: x.anomaly})
 			}
 		}
 		return nil
 	}
 
+	// What the search holds, in bytes, for cfg.MaxMemory: per state its
+	// entry in visited, parent and trans; per edge kept 4 bytes; per
+	// frontier entry or successor in hand its encoding and record; each
+	// with room for slices grown by doubling.
+	const (
+		stateBytes = 80
+		edgeBytes  = 8
+		frontBytes = 64
+		succBytes  = 96
+	)
+	frontierBytes := int64(len(root) + frontBytes)
+	memory := func(extra int64) int64 {
+		return int64(len(parent))*stateBytes + int64(len(edges)+len(start))*edgeBytes + frontierBytes + extra
+	}
+	overBudget := func(extra int64) bool { return cfg.MaxMemory > 0 && memory(extra) > cfg.MaxMemory }
+	var stopErr error
+	stop := func(why string, err error) {
+		complete = false
+		res.Stopped = why
+		stopErr = err
+	}
+	// A level is expanded in chunks, merged in frontier order, so that
+	// the successors in hand stay few; the numbering, and where a budget
+	// stops the search, do not depend on the workers.
+	const chunk = 1 << 14
+
 search:
 	for len(frontier) > 0 {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			stop("cancelled", err)
+			break
 		}
 		if cfg.MaxDepth > 0 && depth >= cfg.MaxDepth {
 			complete = false
+			res.Stopped = "max_depth"
 			break
 		}
-		// Expand the level in parallel, in contiguous parts.
-		out := make([]expanded, len(frontier))
-		parts := min(workers, len(frontier))
-		size := (len(frontier) + parts - 1) / parts
-		fails := make([]error, parts)
-		var wg sync.WaitGroup
-		for w := range parts {
-			lo, hi := w*size, min((w+1)*size, len(frontier))
-			if lo >= hi {
-				continue
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				fails[w] = expand(frontier[lo:hi], out[lo:hi])
-			}()
-		}
-		wg.Wait()
-		if err := errors.Join(fails...); err != nil {
-			return nil, err
-		}
-		// Merge in frontier order, so that the numbering is deterministic.
 		var next []front
-		for fi, f := range frontier {
-			if keepEdges {
-				start = append(start, uint32(len(edges)))
+		for clo := 0; clo < len(frontier); clo += chunk {
+			if err := ctx.Err(); err != nil {
+				stop("cancelled", err)
+				break search
 			}
-			if out[fi].deadlock && deadlockAt < 0 {
-				deadlockAt = int(f.idx)
-			}
-			for _, s := range out[fi].succs {
-				res.Transitions++
-				idx, seen := visited[s.hash]
-				if !seen {
-					if len(parent) >= maxStates {
-						complete = false
-						break search
-					}
-					idx = uint32(len(parent))
-					visited[s.hash] = idx
-					parent = append(parent, f.idx)
-					trans = append(trans, s.t)
-					next = append(next, front{idx, s.enc})
-					if s.bad && violationAt < 0 {
-						violationAt = int(idx)
-					}
-					if s.anomaly != "" && anomalyAt < 0 {
-						anomalyAt, anomalyWhat = int(idx), s.anomaly
-					}
+			cur := frontier[clo:min(clo+chunk, len(frontier))]
+			// Expand the chunk in parallel, in contiguous parts.
+			out := make([]expanded, len(cur))
+			parts := min(workers, len(cur))
+			size := (len(cur) + parts - 1) / parts
+			fails := make([]error, parts)
+			var wg sync.WaitGroup
+			for w := range parts {
+				lo, hi := w*size, min((w+1)*size, len(cur))
+				if lo >= hi {
+					continue
 				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					fails[w] = expand(cur[lo:hi], out[lo:hi])
+				}()
+			}
+			wg.Wait()
+			if err := ctx.Err(); err != nil {
+				stop("cancelled", err)
+				break search
+			}
+			if err := errors.Join(fails...); err != nil {
+				return nil, err
+			}
+			var inHand int64
+			for i := range out {
+				for _, sc := range out[i].succs {
+					inHand += int64(len(sc.enc)) + succBytes
+				}
+			}
+			if overBudget(inHand) {
+				stop("max_memory", budgetError(cfg.MaxMemory, len(parent)))
+				break search
+			}
+			// Merge in frontier order.
+			for fi, f := range cur {
 				if keepEdges {
-					edges = append(edges, idx)
-					if len(edges) > maxEdges {
-						keepEdges, edges, start = false, nil, nil
+					start = append(start, uint32(len(edges)))
+				}
+				if out[fi].deadlock && deadlockAt < 0 {
+					deadlockAt = int(f.idx)
+				}
+				for _, sc := range out[fi].succs {
+					res.Transitions++
+					idx, seen := visited[sc.hash]
+					if !seen {
+						if len(parent) >= maxStates {
+							complete = false
+							res.Stopped = "max_states"
+							break search
+						}
+						if len(parent)&4095 == 4095 && overBudget(inHand) {
+							stop("max_memory", budgetError(cfg.MaxMemory, len(parent)))
+							break search
+						}
+						idx = uint32(len(parent))
+						visited[sc.hash] = idx
+						parent = append(parent, f.idx)
+						trans = append(trans, sc.t)
+						next = append(next, front{idx, sc.enc})
+						frontierBytes += int64(len(sc.enc)) + frontBytes
+						if sc.bad && violationAt < 0 {
+							violationAt = int(idx)
+						}
+						if sc.anomaly != "" && anomalyAt < 0 {
+							anomalyAt, anomalyWhat = int(idx), sc.anomaly
+						}
+					}
+					if keepEdges {
+						edges = append(edges, idx)
+						if len(edges) > maxEdges {
+							keepEdges, edges, start = false, nil, nil
+						}
 					}
 				}
+				out[fi] = expanded{}
+				// This state is expanded: its encoding is no longer needed.
+				frontierBytes -= int64(len(cur[fi].enc)) + frontBytes
+				cur[fi].enc = nil
 			}
-			out[fi] = expanded{}
 		}
 		frontier = next
 		if len(next) > 0 {
@@ -598,7 +680,13 @@ search:
 			}
 		}
 	}
-	return res, nil
+	return res, stopErr
+}
+
+// budgetError is the error of a search stopped by its memory budget.
+func budgetError(maxMemory int64, states int) error {
+	return fmt.Errorf("protocol: explore: %w: stopped after %d states, before the search would take more than %d bytes",
+		set.ErrMemoryBudget, states, maxMemory)
 }
 
 func newExplorer(spec Spec, sys *System, cfg ExploreConfig) (*explorer, error) {

@@ -22,35 +22,27 @@ import (
 
 // inputError is a problem in an input file, printed as "FILE:LINE: what is
 // wrong" (or "FILE: what is wrong"); exit status 2.
-type inputError struct {
-	file string
-	line int
-	msg  string
-}
-
-func (e *inputError) Error() string {
-	// The file name shows on one line whatever it holds.
-	if e.line > 0 {
-		return fmt.Sprintf("%s:%d: %s", escapeField(e.file), e.line, e.msg)
-	}
-	return fmt.Sprintf("%s: %s", escapeField(e.file), e.msg)
-}
+type inputError = format.SyntaxError
 
 // asInputError wraps an input problem so that it prints with the file name
 // and exits with status 2.
 func asInputError(file string, line int, msg string) error {
-	return &codeError{code: exitError, err: &inputError{file: file, line: line, msg: msg}}
+	return &codeError{code: exitError, err: &inputError{File: file, Line: line, Msg: msg}}
 }
 
 // inputOptions are the flags of commands that read a quorum file.
 type inputOptions struct {
 	format string // overrides the extension
 	base   int    // .dat numbering
+	// cmd is the command whose flags these are: its context ends a read
+	// that waits, and its --max-memory bounds what reading takes.
+	cmd *cobra.Command
 }
 
 // addInputFlags adds --input-format and --base to a command that reads
 // quorum files.
 func addInputFlags(cmd *cobra.Command, o *inputOptions) {
+	o.cmd = cmd
 	cmd.Flags().StringVar(&o.format, "input-format", "", "read input files as json|text|csv|dat (default: by extension, or guessed for stdin)")
 	cmd.Flags().IntVar(&o.base, "base", 1, "number of the first node in .dat files: 1 or 0")
 	_ = cmd.RegisterFlagCompletionFunc("input-format", completeFormats)
@@ -72,40 +64,95 @@ func displayName(path string) string {
 	return path
 }
 
+// quickRead is the size of a regular file that is always read whole, even
+// when the command's context has ended: it takes well under a second, and
+// a command stopped by --timeout still reports on its input.
+const quickRead = 16 << 20
+
 // readSystem reads the quorum file at path ("-" for standard input) in the
-// format the options, the extension or the content say.
+// format the options, the extension or the content say, within the
+// --max-memory budget. A read that waits (standard input, a FIFO with no
+// writer, a device) or a regular file over quickRead bytes is abandoned when
+// the command's context ends: on interrupt, SIGTERM or --timeout.
 func readSystem(s *streams, path string, o inputOptions) (set.System, error) {
-	name := displayName(path)
-	var data []byte
-	var err error
-	if path == "-" {
-		data, err = io.ReadAll(s.in)
-	} else {
-		data, err = os.ReadFile(path)
-	}
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return set.System{}, asInputError(name, 0, "cannot read: "+pe.Err.Error())
+	if o.format != "" {
+		if _, err := inputFormat(path, nil, o.format); err != nil {
+			return set.System{}, err
 		}
-		return set.System{}, asInputError(name, 0, err.Error())
-	}
-	f, err := inputFormat(path, data, o.format)
-	if err != nil {
-		return set.System{}, err
 	}
 	if o.base != 0 && o.base != 1 {
 		return set.System{}, usageErrorf("--base must be 0 or 1, not %d", o.base)
 	}
-	sys, err := format.ReadBytes(data, f, format.Options{Base: o.base})
-	if err != nil {
-		var fe *format.Error
-		if errors.As(err, &fe) {
-			return set.System{}, asInputError(name, fe.Line, fe.Msg)
-		}
-		return set.System{}, asInputError(name, 0, err.Error())
+	ctx := context.Background()
+	if o.cmd != nil && o.cmd.Context() != nil {
+		ctx = o.cmd.Context()
 	}
-	return sys, nil
+	if path != "-" {
+		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() <= quickRead {
+			return readInput(s, path, o)
+		}
+	}
+	type result struct {
+		sys set.System
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		sys, err := readInput(s, path, o)
+		done <- result{sys, err}
+	}()
+	select {
+	case r := <-done:
+		return r.sys, r.err
+	case <-ctx.Done():
+		select {
+		case r := <-done:
+			return r.sys, r.err
+		default:
+		}
+		// The reading goroutine may be blocked in open or read for good;
+		// the command ends and the process with it.
+		return set.System{}, fmt.Errorf("reading %s: %w", displayName(path), ctx.Err())
+	}
+}
+
+// readInput is readSystem's work, without the context.
+func readInput(s *streams, path string, o inputOptions) (set.System, error) {
+	name := displayName(path)
+	opt := format.Options{Base: o.base, Name: name, MaxMemory: maxMemory(o.cmd)}
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = format.ReadInput(s.in, opt)
+	} else {
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			data, err = format.ReadInput(f, opt)
+			f.Close()
+		}
+	}
+	if err == nil {
+		var f format.Format
+		if f, err = inputFormat(path, data, o.format); err != nil {
+			return set.System{}, err
+		}
+		var sys set.System
+		if sys, err = format.ReadBytes(data, f, opt); err == nil {
+			return sys, nil
+		}
+	}
+	var se *format.SyntaxError
+	var pe *os.PathError
+	switch {
+	case errors.As(err, &se):
+		if errors.Is(err, set.ErrMemoryBudget) {
+			se.Msg += " (" + budgetHint(o.cmd) + ")"
+		}
+		return set.System{}, &codeError{code: exitError, err: se}
+	case errors.As(err, &pe):
+		return set.System{}, asInputError(name, 0, "cannot read: "+pe.Err.Error())
+	}
+	return set.System{}, asInputError(name, 0, err.Error())
 }
 
 // inputFormat decides how to read path: the flag, else the extension, else

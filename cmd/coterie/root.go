@@ -81,6 +81,7 @@ leaves the old file as it was.`,
 		},
 	}
 	root.PersistentFlags().DurationVar(&timeout, "timeout", 0, "stop long computations after this long (e.g. 30s, 5m; 0 = no limit)")
+	addMemoryFlag(root)
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return usageErrorf("%s (see '%s --help')", flagErrorText(err), cmd.CommandPath())
 	})

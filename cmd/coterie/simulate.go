@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -503,10 +504,6 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 	if err != nil {
 		return err
 	}
-	type exploreRun struct {
-		file string
-		res  *protocol.ExploreResult
-	}
 	var runs []exploreRun
 	for _, in := range ins {
 		specs, err := specsFor(o, in)
@@ -523,19 +520,54 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 			bar := newProgress(s, fmt.Sprintf("explore %s on %s", sp.Name, in.name))
 			res, err := protocol.Explore(ctx, sp, in.ps, protocol.ExploreConfig{
 				Requests: o.requests, Rounds: o.rounds, Requesters: who, MaxStates: o.maxStates, MaxDepth: o.maxDepth,
-				Progress: func(states, depth int) { bar.Update(int64(states), -1) },
+				MaxMemory: maxMemory(o.in.cmd),
+				Progress:  func(states, depth int) { bar.Update(int64(states), -1) },
 			})
 			bar.Done()
-			if err != nil {
-				if ctx.Err() != nil {
-					return &codeError{code: exitError, err: fmt.Errorf("explore: %w", ctx.Err())}
+			switch {
+			case err != nil && res != nil && errors.Is(err, set.ErrMemoryBudget):
+				fmt.Fprintf(s.err, "coterie: explore %s on %s: stopped after %d states at the memory budget; %s: allow more with --max-memory, or bound the search with --requests, --max-depth or --max-states\n",
+					sp.Name, in.name, res.States, budgetHint(o.in.cmd))
+			case err != nil && res != nil && ctx.Err() != nil:
+				// Say what was proved, then stop as interrupted.
+				why := "interrupted"
+				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+					why = "stopped at the --timeout limit"
 				}
+				runs = append(runs, exploreRun{in.name, res, why})
+				if werr := writeExplore(s, o, runs); werr != nil {
+					return werr
+				}
+				return &codeError{code: exitError, err: fmt.Errorf("explore: %w", ctx.Err())}
+			case err != nil && ctx.Err() != nil:
+				return &codeError{code: exitError, err: fmt.Errorf("explore: %w", ctx.Err())}
+			case err != nil:
 				return usageErrorf("%s: %s", in.name, strings.TrimPrefix(err.Error(), "protocol: "))
 			}
-			runs = append(runs, exploreRun{in.name, res})
+			runs = append(runs, exploreRun{in.name, res, ""})
 		}
 	}
-	if err := writeOutput(s, "", func(w io.Writer) error {
+	if err := writeExplore(s, o, runs); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if !r.res.Safe || !r.res.DeadlockFree || r.res.Terminates != nil && !*r.res.Terminates {
+			return failed()
+		}
+	}
+	return nil
+}
+
+// exploreRun is the result of exploring one protocol on one input.
+type exploreRun struct {
+	file string
+	res  *protocol.ExploreResult
+	why  string // why a cancelled search stopped, in words
+}
+
+// writeExplore writes the results of --explore, as JSON or text.
+func writeExplore(s *streams, o simulateOptions, runs []exploreRun) error {
+	return writeOutput(s, "", func(w io.Writer) error {
 		if o.format == "json" {
 			type exploreJSON struct {
 				File string `json:"file"`
@@ -554,21 +586,14 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 			if i > 0 {
 				fmt.Fprintln(w)
 			}
-			writeExploreText(w, r.file, r.res, o.maxStates)
+			writeExploreText(w, r, o)
 		}
 		return nil
-	}); err != nil {
-		return err
-	}
-	for _, r := range runs {
-		if !r.res.Safe || !r.res.DeadlockFree || r.res.Terminates != nil && !*r.res.Terminates {
-			return failed()
-		}
-	}
-	return nil
+	})
 }
 
-func writeExploreText(w io.Writer, file string, r *protocol.ExploreResult, maxStates int) {
+func writeExploreText(w io.Writer, run exploreRun, o simulateOptions) {
+	file, r := run.file, run.res
 	per := "one per node"
 	if r.Rounds > 1 {
 		per = fmt.Sprintf("at most %d per node", r.Rounds)
@@ -577,7 +602,18 @@ func writeExploreText(w io.Writer, file string, r *protocol.ExploreResult, maxSt
 		file, r.Protocol, r.N, r.K, r.Requests, per)
 	state := "complete: the verdicts are proofs for this instance"
 	if !r.Complete {
-		state = fmt.Sprintf("INCOMPLETE (stopped at --max-states %d or --max-depth): no counterexample within the bound", maxStates)
+		why := fmt.Sprintf("stopped at --max-states %d or --max-depth %d", o.maxStates, o.maxDepth)
+		switch r.Stopped {
+		case "max_states":
+			why = fmt.Sprintf("stopped at --max-states %d", o.maxStates)
+		case "max_depth":
+			why = fmt.Sprintf("stopped at --max-depth %d", o.maxDepth)
+		case "max_memory":
+			why = "stopped at the memory budget, " + budgetHint(o.in.cmd)
+		case "cancelled":
+			why = run.why
+		}
+		state = fmt.Sprintf("INCOMPLETE (%s): no counterexample in the %d states explored", why, r.States)
 	}
 	fmt.Fprintf(w, "%d states, %d transitions, depth %d; %s\n\n", r.States, r.Transitions, r.Depth, state)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
