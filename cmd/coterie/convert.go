@@ -29,7 +29,7 @@ quorums) say so on stderr.
 			if err != nil {
 				return err
 			}
-			f, err := o.out.prepare(&sys)
+			f, err := o.out.prepare(cmd.Context(), &sys)
 			if err != nil {
 				return err
 			}

@@ -76,7 +76,7 @@ func runDegenerate(ctx context.Context, s *streams, o degenerateOptions, path st
 		return usageErrorf("%s: %s", displayName(path), strings.TrimPrefix(err.Error(), "construct: degenerate: "))
 	}
 	out := set.System{Family: f}
-	ff, err := o.out.prepare(&out)
+	ff, err := o.out.prepare(ctx, &out)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func addOutputFlags(cmd *cobra.Command, o *outputOptions) {
 
 // prepare applies --enumerate and checks the options; it returns the format
 // to write.
-func (o *outputOptions) prepare(sys *set.System) (format.Format, error) {
+func (o *outputOptions) prepare(ctx context.Context, sys *set.System) (format.Format, error) {
 	f, err := outputFormat(o.path, o.format)
 	if err != nil {
 		return "", err
@@ -45,7 +45,7 @@ func (o *outputOptions) prepare(sys *set.System) (format.Format, error) {
 		return "", usageErrorf("--output-base must be 0 or 1, not %d", o.base)
 	}
 	if o.enumerate {
-		if err := enumerateThresholds(sys, o.limit); err != nil {
+		if err := enumerateThresholds(ctx, sys, o.limit); err != nil {
 			return "", err
 		}
 	}
@@ -65,12 +65,12 @@ func (o *outputOptions) prepare(sys *set.System) (format.Format, error) {
 
 // enumerateThresholds replaces every threshold family of sys by its list of
 // quorums, refusing politely above limit.
-func enumerateThresholds(sys *set.System, limit int) error {
+func enumerateThresholds(ctx context.Context, sys *set.System, limit int) error {
 	for i, fam := range sys.Families() {
 		if !fam.IsThreshold() {
 			continue
 		}
-		g, err := fam.Enumerate(limit)
+		g, err := abandonable(ctx, func() (*set.Family, error) { return fam.Enumerate(limit) })
 		if errors.Is(err, set.ErrTooMany) {
 			return usageErrorf("%s quorums (all %d-subsets of %d nodes) are more than --limit %d: raise --limit, or keep the threshold form, which every command handles",
 				approxCount(fam.Count()), fam.Threshold, fam.N, limit)
@@ -234,8 +234,11 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 			return sw.Close()
 		})
 	}
-	sys, err := spec.Build(args)
+	sys, err := abandonable(ctx, func() (set.System, error) { return spec.Build(args) })
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return buildError(spec, err)
 	}
 	if out.enumerate && !force && sys.Family != nil && sys.Family.IsThreshold() &&
@@ -250,7 +253,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 				spec.Name, humanBytes(size))
 		}
 	}
-	f, err := out.prepare(&sys)
+	f, err := out.prepare(ctx, &sys)
 	if err != nil {
 		return err
 	}

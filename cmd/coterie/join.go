@@ -78,8 +78,11 @@ func runJoin(ctx context.Context, s *streams, o joinOptions, outerPath, innerPat
 	if err != nil {
 		return err
 	}
-	j, err := construct.Join(outer, inner, x, o.limit)
+	j, err := abandonable(ctx, func() (*set.Family, error) { return construct.Join(outer, inner, x, o.limit) })
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		var le *construct.JoinLimitError
 		if errors.As(err, &le) {
 			return usageErrorf("join: the join has %s quorums, more than --limit %d: raise --limit to list them all, or join smaller systems", le.Count, o.limit)
@@ -87,7 +90,7 @@ func runJoin(ctx context.Context, s *streams, o joinOptions, outerPath, innerPat
 		return usageErrorf("%s", strings.TrimPrefix(err.Error(), "construct: "))
 	}
 	sys := set.System{Family: j}
-	f, err := o.out.prepare(&sys)
+	f, err := o.out.prepare(ctx, &sys)
 	if err != nil {
 		return err
 	}
