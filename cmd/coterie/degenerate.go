@@ -83,5 +83,5 @@ func runDegenerate(ctx context.Context, s *streams, o degenerateOptions, path st
 	if err := verifyBuilt(ctx, s, "degenerate", out); err != nil {
 		return err
 	}
-	return writeSystem(s, o.out.path, out, ff, format.Options{Base: o.out.base})
+	return writeSystemProgress(s, o.out.path, out, ff, format.Options{Base: o.out.base}, o.out.progress)
 }

@@ -205,7 +205,7 @@ func makeND(ctx context.Context, s *streams, sys set.System, f *set.Family, o *d
 	if err != nil {
 		return err
 	}
-	if err := writeSystem(s, o.out.path, out, ff, format.Options{Base: o.out.base}); err != nil {
+	if err := writeSystemProgress(s, o.out.path, out, ff, format.Options{Base: o.out.base}, o.out.progress); err != nil {
 		return err
 	}
 	q := g.Len()

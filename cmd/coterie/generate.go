@@ -23,6 +23,7 @@ type outputOptions struct {
 	base      int
 	enumerate bool
 	limit     int
+	progress  bool // progress lines on stderr even off a terminal
 }
 
 func addOutputFlags(cmd *cobra.Command, o *outputOptions) {
@@ -31,7 +32,14 @@ func addOutputFlags(cmd *cobra.Command, o *outputOptions) {
 	cmd.Flags().IntVar(&o.base, "output-base", 1, "number of the first node when writing .dat: 1 or 0")
 	cmd.Flags().BoolVar(&o.enumerate, "enumerate", false, "list the quorums of threshold systems (every w-subset) instead of writing the threshold")
 	cmd.Flags().IntVar(&o.limit, "limit", 100000, "with --enumerate, refuse to list more than this many quorums")
+	addProgressFlag(cmd, o)
 	_ = cmd.RegisterFlagCompletionFunc("format", completeFormats)
+}
+
+// addProgressFlag adds --progress, which reports a long write on stderr
+// every second even when stderr is not a terminal.
+func addProgressFlag(cmd *cobra.Command, o *outputOptions) {
+	cmd.Flags().BoolVar(&o.progress, "progress", false, "report progress of the write on stderr every second, even when stderr is not a terminal")
 }
 
 // prepare applies --enumerate and checks the options; it returns the format
@@ -119,7 +127,7 @@ or .dat. Every kind is a subcommand with its own parameters:
 // newKindCmd turns a registered construction into "coterie generate KIND".
 func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 	var out outputOptions
-	var force, showProgress bool
+	var force bool
 	ints := map[string]*int{}
 	bools := map[string]*bool{}
 	strs := map[string]*string{}
@@ -147,7 +155,7 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 			if err != nil {
 				return usageErrorf("%s", strings.TrimPrefix(err.Error(), "construct: "))
 			}
-			return runGenerate(cmd.Context(), s, spec, args, &out, force, showProgress)
+			return runGenerate(cmd.Context(), s, spec, args, &out, force)
 		},
 	}
 	for _, p := range spec.Params {
@@ -170,9 +178,6 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 	}
 	addOutputFlags(cmd, &out)
 	cmd.Flags().BoolVar(&force, "force", false, "write the output even if it would be larger than 1 GiB")
-	if spec.Stream != nil {
-		cmd.Flags().BoolVar(&showProgress, "progress", false, "report progress on stderr every second, even when stderr is not a terminal")
-	}
 	return cmd
 }
 
@@ -182,7 +187,7 @@ const maxOutput = 1 << 30
 // sampleQuorums is how many quorums the size estimate formats.
 const sampleQuorums = 1000
 
-func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args construct.Args, out *outputOptions, force, showProgress bool) error {
+func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args construct.Args, out *outputOptions, force bool) error {
 	if spec.Stream != nil {
 		f, err := outputFormat(out.path, out.format)
 		if err != nil {
@@ -207,7 +212,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 		return writeOutput(s, out.path, func(w io.Writer) error {
 			var sw *format.Writer
 			done := 0
-			pr := newWriteProgress(s, "generate "+spec.Name, int64(n), showProgress)
+			pr := newWriteProgress(s, "generate "+spec.Name, int64(n), out.progress)
 			defer pr.Done()
 			err := spec.Stream(args,
 				func(meta *set.Family) error {
@@ -267,7 +272,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 				spec.Name, humanBytes(size), size)
 		}
 	}
-	return writeSystem(s, out.path, sys, f, format.Options{Base: out.base})
+	return writeSystemProgress(s, out.path, sys, f, format.Options{Base: out.base}, out.progress)
 }
 
 // estimateThreshold estimates the size in bytes of the threshold family fam
