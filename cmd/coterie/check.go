@@ -16,24 +16,11 @@ import (
 func verifyBuilt(ctx context.Context, s *streams, what string, sys set.System) error {
 	// verify finishes its informational checks after a cancel; run it
 	// where it can be abandoned, so that Ctrl-C and --timeout stop at once.
-	type result struct {
-		rep *verify.Report
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		rep, err := verify.Verify(ctx, sys, verify.Options{})
-		done <- result{rep, err}
-	}()
-	var rep *verify.Report
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case r := <-done:
-		if r.err != nil {
-			return r.err
-		}
-		rep = r.rep
+	rep, err := abandonable(ctx, func() (*verify.Report, error) {
+		return verify.Verify(ctx, sys, verify.Options{})
+	})
+	if err != nil {
+		return err
 	}
 	if rep.Failed() == nil {
 		if rep.Undecided {
@@ -62,4 +49,31 @@ func reportStreams(s *streams, outPath string) *streams {
 	r.out = s.err
 	r.outTerminal = s.errTerminal
 	return &r
+}
+
+// abandonable runs fn, a computation that does not watch ctx, where it can
+// be abandoned: once ctx is done abandonable returns ctx's error at once and
+// fn's result, when it comes, is dropped. The command then ends, and the
+// process with it.
+func abandonable[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	type result struct {
+		v   T
+		err error
+	}
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, err
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := fn()
+		done <- result{v, err}
+	}()
+	select {
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	case r := <-done:
+		return r.v, r.err
+	}
 }

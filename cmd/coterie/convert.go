@@ -29,11 +29,11 @@ quorums) say so on stderr.
 			if err != nil {
 				return err
 			}
-			f, err := o.out.prepare(&sys)
+			f, err := o.out.prepare(cmd.Context(), &sys)
 			if err != nil {
 				return err
 			}
-			return writeSystem(s, o.out.path, sys, f, format.Options{Base: o.out.base})
+			return writeSystemProgress(s, o.out.path, sys, f, format.Options{Base: o.out.base}, o.out.progress)
 		},
 	}
 	addInputFlags(cmd, &o.in)

@@ -76,12 +76,12 @@ func runDegenerate(ctx context.Context, s *streams, o degenerateOptions, path st
 		return usageErrorf("%s: %s", displayName(path), strings.TrimPrefix(err.Error(), "construct: degenerate: "))
 	}
 	out := set.System{Family: f}
-	ff, err := o.out.prepare(&out)
+	ff, err := o.out.prepare(ctx, &out)
 	if err != nil {
 		return err
 	}
 	if err := verifyBuilt(ctx, s, "degenerate", out); err != nil {
 		return err
 	}
-	return writeSystem(s, o.out.path, out, ff, format.Options{Base: o.out.base})
+	return writeSystemProgress(s, o.out.path, out, ff, format.Options{Base: o.out.base}, o.out.progress)
 }

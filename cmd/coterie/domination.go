@@ -170,7 +170,7 @@ func makeND(ctx context.Context, s *streams, sys set.System, f *set.Family, o *d
 			g = f.Clone()
 		} else {
 			e := set.System{Family: f.Clone()}
-			if err := enumerateThresholds(&e, o.out.limit); err != nil {
+			if err := enumerateThresholds(ctx, &e, o.out.limit); err != nil {
 				return err
 			}
 			g = e.Family
@@ -201,11 +201,11 @@ func makeND(ctx context.Context, s *streams, sys set.System, f *set.Family, o *d
 		}
 	}
 	out := set.System{Family: g}
-	ff, err := o.out.prepare(&out)
+	ff, err := o.out.prepare(ctx, &out)
 	if err != nil {
 		return err
 	}
-	if err := writeSystem(s, o.out.path, out, ff, format.Options{Base: o.out.base}); err != nil {
+	if err := writeSystemProgress(s, o.out.path, out, ff, format.Options{Base: o.out.base}, o.out.progress); err != nil {
 		return err
 	}
 	q := g.Len()

@@ -23,6 +23,7 @@ type outputOptions struct {
 	base      int
 	enumerate bool
 	limit     int
+	progress  bool // progress lines on stderr even off a terminal
 }
 
 func addOutputFlags(cmd *cobra.Command, o *outputOptions) {
@@ -31,12 +32,19 @@ func addOutputFlags(cmd *cobra.Command, o *outputOptions) {
 	cmd.Flags().IntVar(&o.base, "output-base", 1, "number of the first node when writing .dat: 1 or 0")
 	cmd.Flags().BoolVar(&o.enumerate, "enumerate", false, "list the quorums of threshold systems (every w-subset) instead of writing the threshold")
 	cmd.Flags().IntVar(&o.limit, "limit", 100000, "with --enumerate, refuse to list more than this many quorums")
+	addProgressFlag(cmd, o)
 	_ = cmd.RegisterFlagCompletionFunc("format", completeFormats)
+}
+
+// addProgressFlag adds --progress, which reports a long write on stderr
+// every second even when stderr is not a terminal.
+func addProgressFlag(cmd *cobra.Command, o *outputOptions) {
+	cmd.Flags().BoolVar(&o.progress, "progress", false, "report progress of the write on stderr every second, even when stderr is not a terminal")
 }
 
 // prepare applies --enumerate and checks the options; it returns the format
 // to write.
-func (o *outputOptions) prepare(sys *set.System) (format.Format, error) {
+func (o *outputOptions) prepare(ctx context.Context, sys *set.System) (format.Format, error) {
 	f, err := outputFormat(o.path, o.format)
 	if err != nil {
 		return "", err
@@ -45,7 +53,7 @@ func (o *outputOptions) prepare(sys *set.System) (format.Format, error) {
 		return "", usageErrorf("--output-base must be 0 or 1, not %d", o.base)
 	}
 	if o.enumerate {
-		if err := enumerateThresholds(sys, o.limit); err != nil {
+		if err := enumerateThresholds(ctx, sys, o.limit); err != nil {
 			return "", err
 		}
 	}
@@ -65,12 +73,12 @@ func (o *outputOptions) prepare(sys *set.System) (format.Format, error) {
 
 // enumerateThresholds replaces every threshold family of sys by its list of
 // quorums, refusing politely above limit.
-func enumerateThresholds(sys *set.System, limit int) error {
+func enumerateThresholds(ctx context.Context, sys *set.System, limit int) error {
 	for i, fam := range sys.Families() {
 		if !fam.IsThreshold() {
 			continue
 		}
-		g, err := fam.Enumerate(limit)
+		g, err := abandonable(ctx, func() (*set.Family, error) { return fam.Enumerate(limit) })
 		if errors.Is(err, set.ErrTooMany) {
 			return usageErrorf("%s quorums (all %d-subsets of %d nodes) are more than --limit %d: raise --limit, or keep the threshold form, which every command handles",
 				approxCount(fam.Count()), fam.Threshold, fam.N, limit)
@@ -119,7 +127,7 @@ or .dat. Every kind is a subcommand with its own parameters:
 // newKindCmd turns a registered construction into "coterie generate KIND".
 func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 	var out outputOptions
-	var force, showProgress bool
+	var force bool
 	ints := map[string]*int{}
 	bools := map[string]*bool{}
 	strs := map[string]*string{}
@@ -147,7 +155,7 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 			if err != nil {
 				return usageErrorf("%s", strings.TrimPrefix(err.Error(), "construct: "))
 			}
-			return runGenerate(cmd.Context(), s, spec, args, &out, force, showProgress)
+			return runGenerate(cmd.Context(), s, spec, args, &out, force)
 		},
 	}
 	for _, p := range spec.Params {
@@ -170,9 +178,6 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 	}
 	addOutputFlags(cmd, &out)
 	cmd.Flags().BoolVar(&force, "force", false, "write the output even if it would be larger than 1 GiB")
-	if spec.Stream != nil {
-		cmd.Flags().BoolVar(&showProgress, "progress", false, "report progress on stderr every second, even when stderr is not a terminal")
-	}
 	return cmd
 }
 
@@ -182,7 +187,7 @@ const maxOutput = 1 << 30
 // sampleQuorums is how many quorums the size estimate formats.
 const sampleQuorums = 1000
 
-func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args construct.Args, out *outputOptions, force, showProgress bool) error {
+func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args construct.Args, out *outputOptions, force bool) error {
 	if spec.Stream != nil {
 		f, err := outputFormat(out.path, out.format)
 		if err != nil {
@@ -207,7 +212,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 		return writeOutput(s, out.path, func(w io.Writer) error {
 			var sw *format.Writer
 			done := 0
-			pr := newWriteProgress(s, "generate "+spec.Name, int64(n), showProgress)
+			pr := newWriteProgress(s, "generate "+spec.Name, int64(n), out.progress)
 			defer pr.Done()
 			err := spec.Stream(args,
 				func(meta *set.Family) error {
@@ -234,8 +239,11 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 			return sw.Close()
 		})
 	}
-	sys, err := spec.Build(args)
+	sys, err := abandonable(ctx, func() (set.System, error) { return spec.Build(args) })
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return buildError(spec, err)
 	}
 	if out.enumerate && !force && sys.Family != nil && sys.Family.IsThreshold() &&
@@ -250,7 +258,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 				spec.Name, humanBytes(size))
 		}
 	}
-	f, err := out.prepare(&sys)
+	f, err := out.prepare(ctx, &sys)
 	if err != nil {
 		return err
 	}
@@ -264,7 +272,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 				spec.Name, humanBytes(size), size)
 		}
 	}
-	return writeSystem(s, out.path, sys, f, format.Options{Base: out.base})
+	return writeSystemProgress(s, out.path, sys, f, format.Options{Base: out.base}, out.progress)
 }
 
 // estimateThreshold estimates the size in bytes of the threshold family fam

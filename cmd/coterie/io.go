@@ -263,11 +263,45 @@ func unwrapPath(err error) error {
 // writeSystem writes sys to path in format f, warning on stderr about what
 // the format cannot hold.
 func writeSystem(s *streams, path string, sys set.System, f format.Format, opt format.Options) error {
+	return writeSystemProgress(s, path, sys, f, opt, false)
+}
+
+// writeSystemProgress is writeSystem with progress reports: the terminal
+// progress bar for a long write, or with plain (--progress) a line on
+// stderr every second whatever stderr is.
+func writeSystemProgress(s *streams, path string, sys set.System, f format.Format, opt format.Options, plain bool) error {
 	if lost := format.Lossy(sys, f); len(lost) > 0 {
 		fmt.Fprintf(s.err, "coterie: note: the %s format does not keep %s\n", f, strings.Join(lost, ", "))
 	}
 	return writeOutput(s, path, func(w io.Writer) error {
-		return format.Write(&ctxWriter{ctx: s.ctx(), w: w}, sys, f, opt)
+		cw := &ctxWriter{ctx: s.ctx(), w: w}
+		fam := sys.Family
+		if fam == nil || fam.IsThreshold() {
+			return format.Write(cw, sys, f, opt)
+		}
+		// A list of quorums, written one by one to report progress.
+		if err := sys.Validate(); err != nil {
+			return fmt.Errorf("format: %w", err)
+		}
+		sw, err := format.NewWriter(cw, f, fam, opt)
+		if err != nil {
+			return err
+		}
+		dest := path
+		if dest == "" || dest == "-" {
+			dest = "standard output"
+		}
+		pr := newWriteProgress(s, "write "+dest, int64(len(fam.Quorums)), plain)
+		defer pr.Done()
+		for i := range fam.Quorums {
+			if i%64 == 0 {
+				pr.Update(int64(i))
+			}
+			if err := sw.Quorum(&fam.Quorums[i], fam.Owner(i)); err != nil {
+				return err
+			}
+		}
+		return sw.Close()
 	})
 }
 

@@ -57,6 +57,7 @@ of more than --limit quorums.
 	cmd.Flags().StringVarP(&o.out.path, "output", "o", "", "write to `FILE` (default: standard output); the extension picks the format")
 	cmd.Flags().StringVar(&o.out.format, "format", "", "write json|text|csv|dat (default: by the output's extension, else json)")
 	cmd.Flags().IntVar(&o.out.base, "output-base", 1, "number of the first node when writing .dat: 1 or 0")
+	addProgressFlag(cmd, &o.out)
 	_ = cmd.RegisterFlagCompletionFunc("format", completeFormats)
 	addInputFlags(cmd, &o.in)
 	return cmd
@@ -78,8 +79,11 @@ func runJoin(ctx context.Context, s *streams, o joinOptions, outerPath, innerPat
 	if err != nil {
 		return err
 	}
-	j, err := construct.Join(outer, inner, x, o.limit)
+	j, err := abandonable(ctx, func() (*set.Family, error) { return construct.Join(outer, inner, x, o.limit) })
 	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		var le *construct.JoinLimitError
 		if errors.As(err, &le) {
 			return usageErrorf("join: the join has %s quorums, more than --limit %d: raise --limit to list them all, or join smaller systems", le.Count, o.limit)
@@ -87,14 +91,14 @@ func runJoin(ctx context.Context, s *streams, o joinOptions, outerPath, innerPat
 		return usageErrorf("%s", strings.TrimPrefix(err.Error(), "construct: "))
 	}
 	sys := set.System{Family: j}
-	f, err := o.out.prepare(&sys)
+	f, err := o.out.prepare(ctx, &sys)
 	if err != nil {
 		return err
 	}
 	if err := verifyBuilt(ctx, s, "join", sys); err != nil {
 		return err
 	}
-	return writeSystem(s, o.out.path, sys, f, format.Options{Base: o.out.base})
+	return writeSystemProgress(s, o.out.path, sys, f, format.Options{Base: o.out.base}, o.out.progress)
 }
 
 // readJoinInput reads a coterie or k-arbiter; an (h,k)-arbiter is refused.
