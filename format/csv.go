@@ -195,6 +195,9 @@ func readCSV(data []byte, b *budget) (set.System, error) {
 			owner, ownerLine := int32(0), int32(0)
 			for ; i < len(order) && rows.h[order[i]] == h && rows.quorum[order[i]] == qn; i++ {
 				r := order[i]
+				if hd.n > 0 && int(rows.node[r]) >= hd.n {
+					return set.System{}, errorf(int(rows.line[r]), "node %d is beyond n = %d (line %d)", rows.node[r]+1, hd.n, hd.seen["n"])
+				}
 				if err := qb.add(int(rows.node[r]), int(rows.line[r]), 1); err != nil {
 					return set.System{}, errorf(int(rows.line[r]), "node %d appears twice in quorum %d%s", rows.node[r]+1, qn, levelName(int(h)))
 				}

@@ -57,6 +57,7 @@ func TestHostileInput(t *testing.T) {
 		{"csv long header", format.CSV, "quorum,node," + strings.Repeat("c", 5000) + "\n", 1, "unknown column"},
 		{"csv NUL", format.CSV, "quorum,node\n1,1\n1,\x002\n", 3, "NUL"},
 		{"csv quorum 2^63", format.CSV, "quorum,node\n9223372036854775808,1\n", 2, "out of range"},
+		{"csv beyond n", format.CSV, "# n: 3\nquorum,node\n1,1\n2,2\n1,7\n", 5, "node 7 is beyond n = 3 (line 1)"},
 		{"csv id -1", format.CSV, "quorum,node\n1,-1\n", 2, "negative"},
 		{"dat id 2^63", format.Dat, "1\n9223372036854775808\n", 2, "too large"},
 	} {
