@@ -7,7 +7,7 @@ import (
 	"github.com/coterie-dev/coterie/set"
 )
 
-// The issue's speed targets, measured with `go test -bench . -run '^$'
+// The speed targets, measured with `go test -bench . -run '^$'
 // ./verify`: PG(2,64) pairwise < 0.5 s, PG(2,128) < 5 s; the 4-cube
 // 3-arbiter with a = 4 < 0.2 s; the 6-cube 5-arbiter with a = 3 < 1 s; the
 // 5-cube (h,4)-arbiter with a = 3 over all its critical patterns < 5 s.

@@ -1,7 +1,6 @@
 package verify
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -211,5 +210,3 @@ func checkDisjointWitness(tb testing.TB, f *set.Family, t int, w []int) {
 		tb.Fatalf("witness %v: the quorums share %v", w, acc.String())
 	}
 }
-
-func sprint(v any) string { return fmt.Sprint(v) }

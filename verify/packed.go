@@ -120,15 +120,6 @@ func popcountAnd(a, b []uint64) int {
 	return c
 }
 
-func isZero(a []uint64) bool {
-	for _, x := range a {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // firstBit returns the smallest set bit of a, or -1.
 func firstBit(a []uint64) int {
 	for i, x := range a {
