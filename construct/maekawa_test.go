@@ -13,7 +13,7 @@ import (
 )
 
 // messages is Maekawa's light-demand message count per critical section,
-// 3·(mean |S_i| − 1) (Section 8.1; the CONTRACT's messages_per_entry).
+// 3·(mean |S_i| − 1) (Section 8.1; the messages_per_entry of coterie info).
 func messages(f *set.Family) float64 {
 	return 3 * (float64(totalSize(f))/float64(len(f.Quorums)) - 1)
 }

@@ -29,7 +29,7 @@ import (
 // Format names a file format.
 type Format string
 
-// The formats of CONTRACT.md.
+// The four file formats (docs/formats.md describes them).
 const (
 	JSON Format = "json"
 	Text Format = "text"

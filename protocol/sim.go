@@ -34,7 +34,7 @@ var (
 )
 
 // Result is what a simulation measured. Its JSON form is the report of
-// `coterie simulate --json` (see CONTRACT.md).
+// `coterie simulate --json` (see docs/formats.md).
 type Result struct {
 	Protocol string `json:"protocol"`
 	Load     string `json:"load"`

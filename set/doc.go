@@ -5,6 +5,6 @@
 // is either of the two, as a file holds it.
 //
 // Nodes are 0-based inside this package and everywhere in Go code: node i of
-// the user's file (numbered 1..n, see CONTRACT.md) is bit i-1 of a Set. The
+// the user's file (numbered 1..n, see docs/formats.md) is bit i-1 of a Set. The
 // conversion happens only where a file is read or a report is printed.
 package set

@@ -602,7 +602,7 @@ type avJSONPoint struct {
 	Seed         *uint64     `json:"seed,omitempty"`
 }
 
-// avJSONFamily is the report on one family, as CONTRACT.md shows it; method
+// avJSONFamily is the report on one family, as docs/formats.md shows it; method
 // and reason appear only when the result is not exact.
 type avJSONFamily struct {
 	File         string             `json:"file,omitempty"`

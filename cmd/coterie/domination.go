@@ -54,7 +54,7 @@ Threshold systems (every w-subset) are decided by formula: dominated iff
 	return cmd
 }
 
-// dominationReport is the JSON report of CONTRACT.md.
+// dominationReport is the JSON report of docs/formats.md.
 type dominationReport struct {
 	Nondominated bool  `json:"nondominated"`
 	K            int   `json:"k"`
@@ -183,7 +183,7 @@ func makeND(ctx context.Context, s *streams, sys set.System, f *set.Family, o *d
 	return nil
 }
 
-// json writes the report on one line, spaced as in CONTRACT.md:
+// json writes the report on one line, spaced as in docs/formats.md:
 // {"nondominated": false, "k": 1, "witness": [1, 2, 5]}.
 func (rep *dominationReport) json(w io.Writer) error {
 	var b strings.Builder

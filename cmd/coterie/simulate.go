@@ -277,7 +277,7 @@ func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []stri
 	return nil
 }
 
-// simJSON is the report of CONTRACT.md, with the file it ran on.
+// simJSON is the report of docs/formats.md, with the file it ran on.
 type simJSON struct {
 	File string `json:"file"`
 	*protocol.Result

@@ -136,7 +136,7 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 	return nil
 }
 
-// The JSON report of CONTRACT.md: positions and nodes 1-based.
+// The JSON report of docs/formats.md: positions and nodes 1-based.
 type verifyJSON struct {
 	Valid     bool        `json:"valid"`
 	Undecided bool        `json:"undecided,omitempty"`
