@@ -83,6 +83,17 @@ func (w Words) Intersects(b Words) bool {
 	return false
 }
 
+// SubsetOf reports whether w ⊆ b; b must be at least as long as w.
+func (w Words) SubsetOf(b Words) bool {
+	b = b[:len(w)]
+	for i, x := range w {
+		if x&^b[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Next returns the smallest element of w that is at least i, or -1 if there
 // is none. It is the allocation-free way to iterate in hot loops:
 //

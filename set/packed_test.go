@@ -39,6 +39,12 @@ func TestWordsAgainstSets(t *testing.T) {
 			if got := wa.Intersects(wb); got != set.Intersects(a, b) {
 				t.Fatalf("n=%d Intersects = %v", n, got)
 			}
+			if got := wa.SubsetOf(wb); got != set.Subset(a, b) {
+				t.Fatalf("n=%d SubsetOf = %v", n, got)
+			}
+			if !wa.SubsetOf(or(wa, wb)) {
+				t.Fatalf("n=%d a ⊄ a ∪ b", n)
+			}
 			if got := wa.IsEmpty(); got != a.IsEmpty() {
 				t.Fatalf("n=%d IsEmpty = %v", n, got)
 			}
@@ -97,6 +103,12 @@ func TestWordsAgainstSets(t *testing.T) {
 			}
 		}
 	}
+}
+
+func or(a, b set.Words) set.Words {
+	c := slices.Clone(a)
+	c.Or(b)
+	return c
 }
 
 func TestWordsFill(t *testing.T) {
