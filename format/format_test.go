@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -56,32 +57,6 @@ func sameSystem(a, b set.System, quorumsOnly bool) string {
 	return ""
 }
 
-// randomFamily returns a random explicit or threshold family over n nodes.
-func randomFamily(r *rand.Rand, n, k int) *set.Family {
-	f := &set.Family{N: n, K: k}
-	if r.IntN(6) == 0 {
-		f.Threshold = 1 + r.IntN(n)
-		return f
-	}
-	owned := r.IntN(2) == 0
-	for range 1 + r.IntN(20) {
-		q := set.New(n)
-		for q.IsEmpty() {
-			for v := range n {
-				if r.IntN(3) == 0 {
-					q.Add(v)
-				}
-			}
-		}
-		o := set.NoOwner
-		if owned && r.IntN(5) != 0 {
-			o = r.IntN(n)
-		}
-		f.Add(q, o)
-	}
-	return f
-}
-
 func randomLabels(r *rand.Rand, n int) []string {
 	if r.IntN(3) != 0 {
 		return nil
@@ -111,11 +86,11 @@ func randomSystem(r *rand.Rand) set.System {
 			if h > 1 && r.IntN(3) == 0 {
 				continue
 			}
-			a.AddLevel(h, randomFamily(r, n, k))
+			a.AddLevel(h, testsys.Varied(r, n, k))
 		}
 		return set.System{HK: a}
 	}
-	f := randomFamily(r, n, k)
+	f := testsys.Varied(r, n, k)
 	f.Kind, f.Params, f.Labels = kind, params, labels
 	return set.System{Family: f}
 }

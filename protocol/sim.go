@@ -9,6 +9,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/coterie-dev/coterie/measure"
 )
 
 // Config is one simulation run.
@@ -106,25 +108,29 @@ type Expectation struct {
 // whose requests used quorums of mean size r.MeanQuorum (r.MeanRemote
 // without the requester).
 func expect(spec Spec, load Load, r *Result) Expectation {
+	count := func(f measure.Formula) float64 { return f.Float(r.N, r.MeanQuorum, r.MeanRemote) }
 	switch spec.Name {
 	case maekawaSpec.Name, maekawaFixedSpec.Name:
-		e := Expectation{Formula: "3(K−1)", Low: 3 * r.MeanRemote, High: 3 * r.MeanRemote, Source: "Maekawa, Section 8.1, Tables I and II"}
+		light := count(measure.MaekawaLight())
+		e := Expectation{Formula: "3(K−1)", Low: light, High: light, Source: "Maekawa, Section 8.1, Tables I and II"}
 		if load.Kind != Light {
-			e = Expectation{Formula: "3(K−1) to 5(K−1), about 4(K−1)", Low: 3 * r.MeanRemote, High: 5 * r.MeanRemote,
+			e = Expectation{Formula: "3(K−1) to 5(K−1), about 4(K−1)", Low: light, High: count(measure.MaekawaHeavyMax()),
 				Source: "Maekawa, Section 8.2 (an estimate)"}
 		}
 		return e
 	case orderedSpec.Name:
-		return Expectation{Formula: "3|q|", Low: 3 * r.MeanQuorum, High: 3 * r.MeanQuorum, Source: "Kakugawa et al., Section 6.1"}
+		m := count(measure.Ordered())
+		return Expectation{Formula: "3|q|", Low: m, High: m, Source: "Kakugawa et al., Section 6.1"}
 	case hkSpec.Name:
-		hi := 3 * r.MeanQuorum
+		lo := count(measure.HKBest())
+		hi := lo
 		if r.Entries > 0 {
 			hi = float64(r.SumHKBound) / float64(r.Entries)
 		}
-		return Expectation{Formula: "3|q| without conflict, at most (3h+3)|q|", Low: 3 * r.MeanQuorum, High: hi,
+		return Expectation{Formula: "3|q| without conflict, at most (3h+3)|q|", Low: lo, High: hi,
 			Source: "Manabe and Tajima, Section 4.3"}
 	case ricartSpec.Name:
-		m := float64(2 * (r.N - 1))
+		m := count(measure.RicartAgrawala())
 		return Expectation{Formula: "2(N−1)", Low: m, High: m, Source: "Ricart and Agrawala; Maekawa, Table I"}
 	}
 	return Expectation{}
@@ -598,7 +604,7 @@ func (s *sim) request(node int) {
 			r--
 		}
 		s.res.SumRemote += r
-		s.res.SumHKBound += int64(3*h+3) * int64(len(q))
+		s.res.SumHKBound += measure.HKWorst(h).Int(s.sys.N, len(q), int(r))
 	}
 	s.quorum[node] = q
 	s.res.MeanUnits += float64(h)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -37,7 +38,7 @@ func benchVerify(b *testing.B, sys set.System, m Method) {
 
 func pg(b *testing.B, e int) set.System {
 	return benchSystem(b, "pg"+string(rune('0'+e)), func() set.System {
-		return set.System{Family: projectivePlane(binaryField(e))}
+		return set.System{Family: testsys.Plane(b, 1<<e)}
 	})
 }
 

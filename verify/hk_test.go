@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -179,10 +180,10 @@ func randomHK(r *rand.Rand) *set.HK {
 			a.AddLevel(h, set.NewThreshold(n, 1+r.IntN(n)))
 			continue
 		}
-		a.AddLevel(h, randomFamily(r, n, 1+r.IntN(6), 0.4+0.55*r.Float64()))
+		a.AddLevel(h, testsys.Family(r, n, 1+r.IntN(6), 0.4+0.55*r.Float64()))
 	}
 	if len(a.Levels) == 0 {
-		a.AddLevel(k, randomFamily(r, n, 1+r.IntN(4), 0.7))
+		a.AddLevel(k, testsys.Family(r, n, 1+r.IntN(4), 0.7))
 	}
 	return a
 }
