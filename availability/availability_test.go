@@ -138,8 +138,11 @@ func TestMajority10001(t *testing.T) {
 	if got := r.Poly.At(0.45); got > 1e-20 {
 		t.Errorf("AV(0.45) = %v, want < 1e-20", got)
 	}
-	if got := r.Poly.At(0.55); got < 1-1e-20 {
-		t.Errorf("AV(0.55) = %v, want ≈ 1", got)
+	// Self-duality (n odd: a set holds a majority iff its complement does
+	// not) gives AV(0.55) = 1 − AV(0.45), which is 1 to float64 precision
+	// (1 − 1e-20 is 1 in float64, so no tolerance that small can be tested).
+	if got, want := r.Poly.At(0.55), 1-r.Poly.At(0.45); math.Abs(got-want) > 1e-15 {
+		t.Errorf("AV(0.55) = %v, want 1 − AV(0.45) = %v", got, want)
 	}
 	// Σ A_i = 2^10000 (half the subsets contain a majority).
 	if got, want := r.Poly.Total(), new(big.Int).Lsh(big.NewInt(1), 10000); got.Cmp(want) != 0 {

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
@@ -224,8 +223,10 @@ func TestCancellation(t *testing.T) {
 	// proving it 5-wise takes the search a while: cancel it.
 	f := cubeArbiter(4, 3)
 	f.K = 4
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
+
+	// Cancelled before it starts.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
 	r, err := Verify(ctx, fam(f), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +235,26 @@ func TestCancellation(t *testing.T) {
 	if r.Valid || !r.Undecided || !c.Undecided || c.OK {
 		t.Errorf("cancelled run: valid %v undecided %v check %+v", r.Valid, r.Undecided, c)
 	}
-	if _, err := FindDisjoint(ctx, f, 5); err != context.DeadlineExceeded {
-		t.Errorf("FindDisjoint after the deadline: %v", err)
+	if _, err := FindDisjoint(ctx, f, 5); err != context.Canceled {
+		t.Errorf("FindDisjoint after cancellation: %v", err)
+	}
+
+	// Cancelled in the middle: once the first of the search's tasks is
+	// done, the workers take no more, so the check stays undecided.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	var calls []Progress
+	r, err = Verify(ctx, fam(f), Options{Progress: func(p Progress) {
+		if p.Check == "intersection" {
+			calls = append(calls, p)
+			cancel()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = r.Check("intersection", 0)
+	if r.Valid || !c.Undecided || c.OK || len(calls) == 0 || calls[len(calls)-1].Done >= calls[0].Total {
+		t.Errorf("run cancelled after the first task: valid %v check %+v, progress %v", r.Valid, c, calls)
 	}
 }
