@@ -21,7 +21,7 @@ func readFig(t testing.TB, name string) *set.Family {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys, err := format.ReadBytes(data, format.Text, format.DefaultOptions)
+	sys, err := format.ReadBytes(data, format.Text, format.DefaultOptions())
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

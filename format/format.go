@@ -40,8 +40,8 @@ const (
 // Tag is the value of the "format" field of coterie's JSON files.
 const Tag = "coterie/1"
 
-// Formats lists the formats in the order help texts show them.
-var Formats = []Format{JSON, Text, CSV, Dat}
+// Formats returns the formats in the order help texts show them.
+func Formats() []Format { return []Format{JSON, Text, CSV, Dat} }
 
 // Parse returns the format called name: "json", "text" (or "txt", "q"),
 // "csv" or "dat".
@@ -110,9 +110,9 @@ type Options struct {
 	Base int
 }
 
-// DefaultOptions are the options used when none are given: .dat nodes
+// DefaultOptions returns the options used when none are given: .dat nodes
 // numbered from 1.
-var DefaultOptions = Options{Base: 1}
+func DefaultOptions() Options { return Options{Base: 1} }
 
 // Error is a problem in an input file, at a line (1-based; 0 if the problem
 // belongs to the file as a whole).

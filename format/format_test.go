@@ -100,9 +100,9 @@ func TestRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := range 2000 {
 		sys := randomSystem(r)
-		for _, f := range format.Formats {
+		for _, f := range format.Formats() {
 			var buf bytes.Buffer
-			err := format.Write(&buf, sys, f, format.DefaultOptions)
+			err := format.Write(&buf, sys, f, format.DefaultOptions())
 			if f == format.Dat && (sys.HK != nil || sys.Family.IsThreshold()) {
 				if err == nil {
 					t.Fatalf("system %d: .dat accepted an (h,k)-arbiter or a threshold", i)
@@ -112,7 +112,7 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("system %d, %s: %v", i, f, err)
 			}
-			back, err := format.Read(bytes.NewReader(buf.Bytes()), f, format.DefaultOptions)
+			back, err := format.Read(bytes.NewReader(buf.Bytes()), f, format.DefaultOptions())
 			if err != nil {
 				t.Fatalf("system %d, %s: reading back: %v\n%s", i, f, err, buf.String())
 			}
@@ -121,7 +121,7 @@ func TestRoundTrip(t *testing.T) {
 			}
 			// Writing again gives the same bytes.
 			var again bytes.Buffer
-			if err := format.Write(&again, back, f, format.DefaultOptions); err != nil {
+			if err := format.Write(&again, back, f, format.DefaultOptions()); err != nil {
 				t.Fatal(err)
 			}
 			if f != format.Dat && !bytes.Equal(buf.Bytes(), again.Bytes()) {
@@ -182,9 +182,9 @@ func goldenSystems() map[string]set.System {
 func TestGolden(t *testing.T) {
 	ext := map[format.Format]string{format.JSON: ".json", format.Text: ".txt", format.CSV: ".csv", format.Dat: ".dat"}
 	for name, sys := range goldenSystems() {
-		for _, f := range format.Formats {
+		for _, f := range format.Formats() {
 			var buf bytes.Buffer
-			if err := format.Write(&buf, sys, f, format.DefaultOptions); err != nil {
+			if err := format.Write(&buf, sys, f, format.DefaultOptions()); err != nil {
 				if f == format.Dat {
 					continue
 				}
@@ -204,7 +204,7 @@ func TestGolden(t *testing.T) {
 			if !bytes.Equal(buf.Bytes(), want) {
 				t.Errorf("%s: output differs from the golden file\n got:\n%s\nwant:\n%s", path, buf.String(), want)
 			}
-			back, err := format.ReadBytes(want, f, format.DefaultOptions)
+			back, err := format.ReadBytes(want, f, format.DefaultOptions())
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
@@ -287,7 +287,7 @@ func TestBadInput(t *testing.T) {
 		{"dat word", format.Dat, "1 2\n1 a\n", 2, "not a node id"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := format.ReadBytes([]byte(tt.in), tt.f, format.DefaultOptions)
+			_, err := format.ReadBytes([]byte(tt.in), tt.f, format.DefaultOptions())
 			if err == nil {
 				t.Fatalf("no error for %q", tt.in)
 			}
@@ -316,7 +316,7 @@ func TestLenientInput(t *testing.T) {
 		{format.JSON, `{"n": 2, "format": "coterie/1", "quorums": [[2,1]], "owners": null}`, "n=2 k=1 [{0 1}]"},
 		{format.Dat, "3 1\n2\n", "n=3 k=1 [{0 2} {1}]"},
 	} {
-		sys, err := format.ReadBytes([]byte(tt.in), tt.f, format.DefaultOptions)
+		sys, err := format.ReadBytes([]byte(tt.in), tt.f, format.DefaultOptions())
 		if err != nil {
 			t.Errorf("%s %q: %v", tt.f, tt.in, err)
 			continue

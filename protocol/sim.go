@@ -29,11 +29,12 @@ type Config struct {
 	Progress func(done, total int)
 }
 
-// Defaults for Config's distributions.
-var (
-	DefaultDelay = Dist{Kind: Exponential, A: 1}
-	DefaultCS    = Dist{Kind: Const, A: 1}
-)
+// DefaultDelay returns the message delay a zero Config uses: exponential
+// with mean 1, so that times are in mean message delays.
+func DefaultDelay() Dist { return Dist{Kind: Exponential, A: 1} }
+
+// DefaultCS returns the critical-section length a zero Config uses: 1.
+func DefaultCS() Dist { return Dist{Kind: Const, A: 1} }
 
 // Result is what a simulation measured. Its JSON form is the report of
 // `coterie simulate --json` (see docs/formats.md).
@@ -371,7 +372,7 @@ func newSim(ctx context.Context, spec Spec, sys *System, cfg Config) (*sim, erro
 		rng:  rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		drng: rand.New(rand.NewPCG(cfg.Seed^0xd1b54a32d192ed03, cfg.Seed)),
 		srng: rand.New(rand.NewPCG(cfg.Seed, 0x5851f42d4c957f2d))}
-	s.delay, s.cs = DefaultDelay, DefaultCS
+	s.delay, s.cs = DefaultDelay(), DefaultCS()
 	if cfg.Delay != nil {
 		s.delay = *cfg.Delay
 	}

@@ -162,7 +162,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 	plotFormat := ""
 	if o.plot != "" {
 		plotFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(o.plot)), ".")
-		if !slices.Contains(availability.PlotFormats, plotFormat) {
+		if !slices.Contains(availability.PlotFormats(), plotFormat) {
 			return usageErrorf("--plot %s: the file name must end in .svg or .png", o.plot)
 		}
 	}
