@@ -84,4 +84,3 @@ func (st Stats) MeanSize() *big.Rat {
 func (st Stats) MeanDegree() *big.Rat {
 	return new(big.Rat).SetFrac(st.SizeSum, big.NewInt(int64(st.N)))
 }
-
