@@ -241,53 +241,44 @@ func (p *Packed) TableBytes() int64 { return int64(p.n) * int64(p.mw) * 8 }
 // It refuses with an error wrapping [ErrMemoryBudget] when the table would
 // take more than maxBytes.
 func (p *Packed) BuildAvoiders(maxBytes int64) error {
-	if p.avoid != nil {
-		return nil
-	}
-	t, err := p.table(maxBytes)
-	if err != nil {
-		return err
-	}
-	full := Words(make([]uint64, p.mw))
-	full.Fill(p.m)
-	for v := range p.n {
-		copy(t[v*p.mw:], full)
-	}
-	for i := range p.m {
-		for v := range p.Row(i).All() {
-			t[v*p.mw+i>>6] &^= 1 << (i & 63)
-		}
-	}
-	p.avoid = t
-	return nil
+	return p.build(&p.avoid, maxBytes, true)
 }
 
 // BuildContaining builds the table of [Packed.Containing], unless it
 // exists. It refuses with an error wrapping [ErrMemoryBudget] when the
 // table would take more than maxBytes.
 func (p *Packed) BuildContaining(maxBytes int64) error {
-	if p.contain != nil {
-		return nil
-	}
-	t, err := p.table(maxBytes)
-	if err != nil {
-		return err
-	}
-	for i := range p.m {
-		for v := range p.Row(i).All() {
-			t[v*p.mw+i>>6] |= 1 << (i & 63)
-		}
-	}
-	p.contain = t
-	return nil
+	return p.build(&p.contain, maxBytes, false)
 }
 
-func (p *Packed) table(maxBytes int64) ([]uint64, error) {
+// build fills *t with the node → rows table: the rows avoiding each node,
+// or containing it.
+func (p *Packed) build(t *[]uint64, maxBytes int64, avoid bool) error {
+	if *t != nil {
+		return nil
+	}
 	if b := p.TableBytes(); b > maxBytes {
-		return nil, fmt.Errorf("set: %d nodes × %d sets need a %d MiB incidence table, more than the %d MiB allowed: %w",
+		return fmt.Errorf("set: %d nodes × %d sets need a %d MiB incidence table, more than the %d MiB allowed: %w",
 			p.n, p.m, b>>20, maxBytes>>20, ErrMemoryBudget)
 	}
-	return make([]uint64, p.n*p.mw), nil
+	tab := make([]uint64, p.n*p.mw)
+	for i := range p.m {
+		for v := range p.Row(i).All() {
+			tab[v*p.mw+i>>6] |= 1 << (i & 63)
+		}
+	}
+	if avoid {
+		full := MakeWords(p.m)
+		full.Fill(p.m)
+		for v := range p.n {
+			row := Words(tab[v*p.mw : (v+1)*p.mw])
+			for k := range row {
+				row[k] ^= full[k]
+			}
+		}
+	}
+	*t = tab
+	return nil
 }
 
 // Avoiders returns the rows that do not contain node v, as Words over the

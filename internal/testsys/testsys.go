@@ -18,12 +18,7 @@ import (
 func Family(r *rand.Rand, n, m int, p float64) *set.Family {
 	f := set.NewFamily(n)
 	for range m {
-		s := set.New(n)
-		for v := range n {
-			if r.Float64() < p {
-				s.Add(v)
-			}
-		}
+		s := draw(r, n, p)
 		if s.IsEmpty() {
 			s.Add(r.IntN(n))
 		}
@@ -32,18 +27,24 @@ func Family(r *rand.Rand, n, m int, p float64) *set.Family {
 	return f
 }
 
+// draw returns a random subset of the n nodes, each in with probability p.
+func draw(r *rand.Rand, n int, p float64) *set.Set {
+	s := set.New(n)
+	for v := range n {
+		if r.Float64() < p {
+			s.Add(v)
+		}
+	}
+	return s
+}
+
 // Intersecting returns a random intersecting family over n nodes: of tries
 // random draws (each node in with probability p), those that meet every
 // draw kept before are kept, and the result is minimalized.
 func Intersecting(r *rand.Rand, n, tries int, p float64) *set.Family {
 	f := set.NewFamily(n)
 	for range tries {
-		s := set.New(n)
-		for v := range n {
-			if r.Float64() < p {
-				s.Add(v)
-			}
-		}
+		s := draw(r, n, p)
 		if s.IsEmpty() {
 			continue
 		}
