@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/coterie-dev/coterie/measure"
+	"github.com/coterie-dev/coterie/set"
 )
 
 // Config is one simulation run.
@@ -24,9 +25,9 @@ type Config struct {
 	// CS is how long a node stays in the critical section; nil means
 	// const:1 (one mean message delay).
 	CS *Dist
-	// Progress, if not nil, is called now and then with the entries done
-	// and the entries asked for.
-	Progress func(done, total int)
+	// Progress, if not nil, is told now and then (stage "simulate") the
+	// entries done and the entries asked for.
+	Progress set.Progress
 }
 
 // DefaultDelay returns the message delay a zero Config uses: exponential
@@ -656,7 +657,7 @@ func (s *sim) run() error {
 				return s.err
 			}
 			if s.cfg.Progress != nil && s.focus == nil {
-				s.cfg.Progress(s.entered, s.cfg.Entries)
+				s.cfg.Progress("simulate", int64(s.entered), int64(s.cfg.Entries))
 			}
 		}
 		var m Message

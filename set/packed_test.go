@@ -2,6 +2,7 @@ package set_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -205,5 +206,22 @@ func BenchmarkWordsAndLen(b *testing.B) {
 	y.Fill(4000)
 	for b.Loop() {
 		_ = x.AndLen(y)
+	}
+}
+
+func TestProgress(t *testing.T) {
+	var got []string
+	p := set.Progress(func(stage string, done, total int64) {
+		got = append(got, fmt.Sprint(stage, done, "/", total))
+	})
+	p.Report("count", 1, 4)
+	p.Stage("search")(2, 5)
+	var none set.Progress
+	none.Report("count", 1, 4) // a nil Progress is ignored
+	if none.Stage("search") != nil {
+		t.Error("Stage of a nil Progress is not nil")
+	}
+	if want := []string{"count1/4", "search2/5"}; !slices.Equal(got, want) {
+		t.Errorf("calls %q, want %q", got, want)
 	}
 }

@@ -239,7 +239,7 @@ func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []stri
 			bar := newProgress(s, fmt.Sprintf("simulate %s on %s", sp.Name, in.name))
 			res, err := protocol.Simulate(ctx, sp, in.ps, protocol.Config{
 				Load: load, Entries: o.entries, Seed: o.seed, Delay: &delay, CS: &cs,
-				Progress: func(done, total int) { bar.Update(int64(done), int64(total)) },
+				Progress: func(_ string, done, total int64) { bar.Update(done, total) },
 			})
 			bar.Done()
 			if err != nil {
