@@ -61,6 +61,16 @@ func (w Words) AndLen(b Words) int {
 	return c
 }
 
+// AndNotLen returns |w \ b|; b must be at least as long as w.
+func (w Words) AndNotLen(b Words) int {
+	b = b[:len(w)]
+	c := 0
+	for i, x := range w {
+		c += bits.OnesCount64(x &^ b[i])
+	}
+	return c
+}
+
 // IsEmpty reports whether w has no element.
 func (w Words) IsEmpty() bool {
 	for _, x := range w {
@@ -161,6 +171,14 @@ func (w Words) Intersect(a, b Words) {
 	a, b = a[:len(w)], b[:len(w)]
 	for i := range w {
 		w[i] = a[i] & b[i]
+	}
+}
+
+// Union sets w = a ∪ b; a and b must be at least as long as w.
+func (w Words) Union(a, b Words) {
+	a, b = a[:len(w)], b[:len(w)]
+	for i := range w {
+		w[i] = a[i] | b[i]
 	}
 }
 

@@ -37,6 +37,11 @@ func TestWordsAgainstSets(t *testing.T) {
 			if got := wa.AndLen(wb); got != ab.Len() {
 				t.Fatalf("n=%d AndLen = %d, want %d", n, got, ab.Len())
 			}
+			var d set.Set
+			d.Difference(a, b)
+			if got := wa.AndNotLen(wb); got != d.Len() {
+				t.Fatalf("n=%d AndNotLen = %d, want %d", n, got, d.Len())
+			}
 			if got := wa.Intersects(wb); got != set.Intersects(a, b) {
 				t.Fatalf("n=%d Intersects = %v", n, got)
 			}
@@ -84,6 +89,11 @@ func TestWordsAgainstSets(t *testing.T) {
 			or.Or(wb)
 			if !set.Equal(or.Set(), &union) {
 				t.Fatalf("n=%d Or = %v, want %v", n, or.Set(), &union)
+			}
+			un := set.MakeWords(n)
+			un.Union(wa, wb)
+			if !set.Equal(un.Set(), &union) {
+				t.Fatalf("n=%d Union = %v, want %v", n, un.Set(), &union)
 			}
 			c, ce := randomSet(r, n, 0.3)
 			oi := words(n, ce)
