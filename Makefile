@@ -24,11 +24,11 @@ test: lint
 # staticcheck is pinned and installed from the Go module proxy on first use,
 # so that `make lint` (and `make test`) need nothing but Go.
 STATICCHECK_VERSION ?= v0.8.2
-GOBIN       := $(shell $(GO) env GOPATH)/bin
+GOBIN       := $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bin)
 STATICCHECK := $(GOBIN)/staticcheck
 
 $(STATICCHECK):
-	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	GOBIN=$(GOBIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 # vet (also for a 32-bit target, where an int constant may overflow), the
 # gofmt check and staticcheck.
