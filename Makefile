@@ -21,10 +21,23 @@ build:
 test: lint
 	$(GO) test ./...
 
-lint:
+# staticcheck is pinned and installed from the Go module proxy on first use,
+# so that `make lint` (and `make test`) need nothing but Go.
+STATICCHECK_VERSION ?= v0.8.2
+GOBIN       := $(or $(shell $(GO) env GOBIN),$(shell $(GO) env GOPATH)/bin)
+STATICCHECK := $(GOBIN)/staticcheck
+
+$(STATICCHECK):
+	GOBIN=$(GOBIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+# vet (also for a 32-bit target, where an int constant may overflow), the
+# gofmt check and staticcheck.
+lint: $(STATICCHECK)
 	$(GO) vet ./...
+	GOARCH=386 $(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needs to run on:"; echo "$$out"; exit 1; fi
+	$(STATICCHECK) ./...
 
 # Benchmarks; compare two runs with benchstat (BENCH selects, e.g.
 # make bench BENCH=Large).

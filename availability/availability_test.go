@@ -67,7 +67,7 @@ func TestKuoWorkedExamples(t *testing.T) {
 	// N = 7, k = 2: w = 5. The paper prints AV(0.85) = 0.8663; that is a
 	// misprint. The sum it writes down, Σ_{i=5}^{7} C(7,i) 0.85^i 0.15^(7−i)
 	// = 21·0.85⁵·0.15² + 7·0.85⁶·0.15 + 0.85⁷, is 0.9262348398 (the value
-	// CONTRACT.md shows), still ≥ 0.85 as Corollary 6 needs.
+	// the availability report shows), still ≥ 0.85 as Corollary 6 needs.
 	r = mustCompute(t, uniform(7, 2), MethodAuto)
 	want := 21*math.Pow(0.85, 5)*0.15*0.15 + 7*math.Pow(0.85, 6)*0.15 + math.Pow(0.85, 7)
 	if got := r.Poly.At(0.85); math.Abs(got-want) > 1e-12 || math.Abs(got-0.9262348398) > 5e-11 {
@@ -138,8 +138,11 @@ func TestMajority10001(t *testing.T) {
 	if got := r.Poly.At(0.45); got > 1e-20 {
 		t.Errorf("AV(0.45) = %v, want < 1e-20", got)
 	}
-	if got := r.Poly.At(0.55); got < 1-1e-20 {
-		t.Errorf("AV(0.55) = %v, want ≈ 1", got)
+	// Self-duality (n odd: a set holds a majority iff its complement does
+	// not) gives AV(0.55) = 1 − AV(0.45), which is 1 to float64 precision
+	// (1 − 1e-20 is 1 in float64, so no tolerance that small can be tested).
+	if got, want := r.Poly.At(0.55), 1-r.Poly.At(0.45); math.Abs(got-want) > 1e-15 {
+		t.Errorf("AV(0.55) = %v, want 1 − AV(0.45) = %v", got, want)
 	}
 	// Σ A_i = 2^10000 (half the subsets contain a majority).
 	if got, want := r.Poly.Total(), new(big.Int).Lsh(big.NewInt(1), 10000); got.Cmp(want) != 0 {

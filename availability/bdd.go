@@ -192,46 +192,6 @@ func (m *manager) or(a, b uint32) uint32 {
 	return r
 }
 
-// and returns the conjunction of a and b.
-func (m *manager) and(a, b uint32) uint32 {
-	switch {
-	case a == b || b == bddTrue:
-		return a
-	case a == bddTrue:
-		return b
-	case a == bddFalse || b == bddFalse:
-		return bddFalse
-	}
-	if a > b {
-		a, b = b, a
-	}
-	// The AND entries are told apart from OR entries by swapping the
-	// operands (a > b never occurs for OR).
-	h := (uint64(b)*0x9E3779B97F4A7C15 ^ uint64(a)*0xC2B2AE3D27D4EB4F)
-	h = (h ^ h>>31) & m.cacheMask
-	if e := m.cache[h]; e.a == b && e.b == a && e.r != 0 {
-		return e.r
-	}
-	na, nb := m.nodes[a], m.nodes[b]
-	var l int32
-	alo, ahi, blo, bhi := a, a, b, b
-	switch {
-	case na.level == nb.level:
-		l, alo, ahi, blo, bhi = na.level, na.lo, na.hi, nb.lo, nb.hi
-	case na.level < nb.level:
-		l, alo, ahi = na.level, na.lo, na.hi
-	default:
-		l, blo, bhi = nb.level, nb.lo, nb.hi
-	}
-	lo := m.and(alo, blo)
-	hi := m.and(ahi, bhi)
-	r := m.mk(l, lo, hi)
-	h2 := (uint64(b)*0x9E3779B97F4A7C15 ^ uint64(a)*0xC2B2AE3D27D4EB4F)
-	h2 = (h2 ^ h2>>31) & m.cacheMask
-	m.cache[h2] = cacheEntry{b, a, r}
-	return r
-}
-
 // chain returns the conjunction of the variables at the given levels,
 // which must be sorted increasingly.
 func (m *manager) chain(levels []int32) uint32 {
@@ -431,7 +391,7 @@ func (b *BDD) Count(ctx context.Context) (*Polynomial, error) {
 // MaxCountBytes bounds the memory the counting pass of [BDD.Count] may
 // hold at once (the polynomials of the nodes whose parents are not all
 // counted yet); beyond it Count refuses with an error wrapping [ErrBudget].
-const MaxCountBytes = 4 << 30
+const MaxCountBytes int64 = 4 << 30
 
 func (b *BDD) count(ctx context.Context, progress func(done, total int)) (*Polynomial, error) {
 	n := b.n
@@ -494,9 +454,9 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 	// The peak memory of the pass, level by level, before allocating it.
 	{
 		left := slices.Clone(parents)
-		live, peak := 0, 0
+		var live, peak int64
 		for l := n - 1; l >= 0; l-- {
-			live += len(byLevel[l]) * (n - l + 1) * w * 8
+			live += int64(len(byLevel[l])) * int64((n-l+1)*w*8)
 			peak = max(peak, live)
 			for _, u := range byLevel[l] {
 				nd := nodes[u]
@@ -504,7 +464,7 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 					if v > bddTrue {
 						left[v]--
 						if left[v] == 0 {
-							live -= (n - int(nodes[v].level) + 1) * w * 8
+							live -= int64((n - int(nodes[v].level) + 1) * w * 8)
 						}
 					}
 				}

@@ -23,7 +23,7 @@ func benchCompute(b *testing.B, f *set.Family, opts Options, want Method) {
 	}
 }
 
-// The targets: grid 10×10 under 5 s, PG(2,4) under 1 s, PG(2,5)
+// The speed targets: grid 10×10 under 5 s, PG(2,4) under 1 s, PG(2,5)
 // under 2 s, billiard q = 9 under 10 s, majority of 10,001 at once.
 
 func BenchmarkGrid10x10(b *testing.B) {

@@ -227,13 +227,15 @@ func productDims(f *set.Family) ([]int, bool) {
 	return nil, false
 }
 
+// pow returns a^d, or a number above 1<<30 (more than any node count)
+// when a^d is larger; it never overflows, even with a 32-bit int.
 func pow(a, d int) int {
 	r := 1
 	for range d {
-		r *= a
-		if r > 1<<40 {
-			return r
+		if r > (1<<30)/a {
+			return 1<<30 + 1
 		}
+		r *= a
 	}
 	return r
 }

@@ -42,9 +42,8 @@ type Options struct {
 
 // Progress reports how far a long computation has got: stage names the
 // work ("building the BDD, order 1 of 3"), and done of total units are
-// finished (total −1 when unknown). It may be called from several
-// goroutines, but not concurrently.
-type Progress func(stage string, done, total int64)
+// finished (total −1 when unknown). It is [set.Progress].
+type Progress = set.Progress
 
 // Result is the availability of one family: the exact polynomial when some
 // method reached it, otherwise what could be proved (see [Partial]).

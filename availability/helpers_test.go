@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -19,93 +20,15 @@ func family(n int, qs ...[]int) *set.Family {
 
 // randomFamily returns a random family over n nodes (not necessarily
 // intersecting) with m quorums of density d.
-func randomFamily(r *rand.Rand, n, m int, d float64) *set.Family {
-	f := set.NewFamily(n)
-	for range m {
-		var q []int
-		for v := range n {
-			if r.Float64() < d {
-				q = append(q, v)
-			}
-		}
-		if len(q) == 0 {
-			q = []int{r.IntN(n)}
-		}
-		f.Add(set.Of(q...), set.NoOwner)
-	}
-	return f
-}
+func randomFamily(r *rand.Rand, n, m int, d float64) *set.Family { return testsys.Family(r, n, m, d) }
 
-// randomIntersecting returns a random intersecting family over n nodes:
-// random sets kept only if they meet every set kept so far.
+// randomIntersecting returns a random intersecting family over n nodes.
 func randomIntersecting(r *rand.Rand, n, tries int, d float64) *set.Family {
-	f := set.NewFamily(n)
-	for range tries {
-		var q []int
-		for v := range n {
-			if r.Float64() < d {
-				q = append(q, v)
-			}
-		}
-		if len(q) == 0 {
-			continue
-		}
-		s := set.Of(q...)
-		ok := true
-		for i := range f.Quorums {
-			if !set.Intersects(s, &f.Quorums[i]) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			f.Add(s, set.NoOwner)
-		}
-	}
-	f.Minimalize()
-	return f
+	return testsys.Intersecting(r, n, tries, d)
 }
 
-// projectivePlane builds PG(2,p) for a prime p by homogeneous coordinates
-// mod p: points and lines are the normalised nonzero vectors (first nonzero
-// coordinate 1), point x on line l iff x·l ≡ 0 (mod p). A stand-in for
-// construct.ProjectivePlane in these tests.
-func projectivePlane(t testing.TB, p int) *set.Family {
-	t.Helper()
-	var pts [][3]int
-	for a := range p {
-		for b := range p {
-			for c := range p {
-				v := [3]int{a, b, c}
-				first := 0
-				for first < 3 && v[first] == 0 {
-					first++
-				}
-				if first < 3 && v[first] == 1 {
-					pts = append(pts, v)
-				}
-			}
-		}
-	}
-	n := len(pts)
-	if n != p*p+p+1 {
-		t.Fatalf("PG(2,%d) has %d points", p, n)
-	}
-	f := set.NewFamily(n)
-	f.Kind = "fpp"
-	f.Params = set.Params{"order": p}
-	for _, l := range pts {
-		q := set.New(n)
-		for i, x := range pts {
-			if (l[0]*x[0]+l[1]*x[1]+l[2]*x[2])%p == 0 {
-				q.Add(i)
-			}
-		}
-		f.Add(q, set.NoOwner)
-	}
-	f.Canonical()
-	return f
-}
+// projectivePlane returns PG(2,p).
+func projectivePlane(t testing.TB, p int) *set.Family { return testsys.Plane(t, p) }
 
 // grid builds Maekawa's r×c grid, row-major: node i*c+j is row i column j;
 // the quorum of (i, j) is row i ∪ column j.

@@ -29,7 +29,7 @@ func planeOrder(f *set.Family) (int, bool) {
 	for q*q+q+1 < n {
 		q++
 	}
-	if q < 2 || q*q+q+1 != n || len(f.Quorums) < n || len(f.Quorums) > 4*n || !slices.Contains(PlaneOrders, q) {
+	if q < 2 || q*q+q+1 != n || len(f.Quorums) < n || len(f.Quorums) > 4*n || !slices.Contains(PlaneOrders(), q) {
 		return 0, false
 	}
 	g := f.Clone()
@@ -70,11 +70,11 @@ func planeOrder(f *set.Family) (int, bool) {
 	return q, true
 }
 
-// PlaneOrders lists the orders q for which [PlanePolynomial] counts: primes
+// PlaneOrders returns the orders q for which [PlanePolynomial] counts: primes
 // for which every projective plane of order q is the Desarguesian PG(2,q)
 // (true for all orders up to 8), so that the count made on PG(2,q) holds
 // for any plane of that order, whatever its numbering.
-var PlaneOrders = []int{2, 3, 5, 7}
+func PlaneOrders() []int { return []int{2, 3, 5, 7} }
 
 // PlanePolynomial returns the availability polynomial of the lines of
 // PG(2,q), q in [PlaneOrders]: A_i is the number of i-point sets that
@@ -109,8 +109,8 @@ var PlaneOrders = []int{2, 3, 5, 7}
 // states after four rows and takes about 40 s of CPU and 420 MB; progress
 // goes to progress.
 func PlanePolynomial(ctx context.Context, q int, progress Progress) (*Polynomial, error) {
-	if !slices.Contains(PlaneOrders, q) {
-		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders)
+	if !slices.Contains(PlaneOrders(), q) {
+		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
 	}
 	s := newPlaneSweep(q)
 	fr, err := s.run(ctx, progress)

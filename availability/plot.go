@@ -21,8 +21,8 @@ type Curve struct {
 	Estimate bool
 }
 
-// PlotFormats are the image formats [Plot] writes.
-var PlotFormats = []string{"svg", "png"}
+// PlotFormats returns the image formats [Plot] writes.
+func PlotFormats() []string { return []string{"svg", "png"} }
 
 // CurveColor returns the colour of the i-th curve of a plot, so that tests
 // and users can find a curve in the picture.

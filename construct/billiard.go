@@ -1,8 +1,6 @@
 package construct
 
 import (
-	"fmt"
-
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -17,11 +15,11 @@ func BilliardN(q int) int { return (q*q - 1) / 2 }
 // billiardCheck validates the order of a billiard coterie.
 func billiardCheck(q int) error {
 	if q < 3 || q%2 == 0 {
-		return fmt.Errorf("construct: billiard: q = %d must be odd and at least 3", q)
+		return paramErrorf("billiard", "q", q, "must be odd and at least 3")
 	}
 	if q > maxBilliardQ {
-		return fmt.Errorf("construct: billiard: q = %d gives %d sites, more than the %d nodes a system may have (q ≤ %d)",
-			q, BilliardN(q), set.MaxNodes, maxBilliardQ)
+		return paramErrorf("billiard", "q", q, "gives %d sites, more than the %d nodes a system may have (q ≤ %d)",
+			BilliardN(q), set.MaxNodes, maxBilliardQ)
 	}
 	return nil
 }

@@ -126,29 +126,29 @@ func cubeWork(a, k, z int) int64 {
 // (a^(k+1) when n is 0).
 func cubeArgs(a, k, n int) (int, error) {
 	if a < 2 {
-		return 0, fmt.Errorf("construct: cube: a = %d must be at least 2", a)
+		return 0, paramErrorf("cube", "a", a, "must be at least 2")
 	}
 	if k < 1 {
-		return 0, fmt.Errorf("construct: cube: k = %d must be at least 1", k)
+		return 0, paramErrorf("cube", "k", k, "must be at least 1")
 	}
 	if k+1 > 64 {
-		return 0, fmt.Errorf("construct: cube: k = %d gives at least 2^%d tuples, more than %d", k, k+1, set.MaxNodes)
+		return 0, paramErrorf("cube", "k", k, "gives at least 2^%d tuples, more than %d", k+1, set.MaxNodes)
 	}
 	full := cubePow(a, k+1)
 	if full < 0 {
-		return 0, fmt.Errorf("construct: cube: a^(k+1) = %d^%d exceeds %d nodes", a, k+1, set.MaxNodes)
+		return 0, paramErrorf("cube", "a", a, "gives a^(k+1) = %d^%d, more than %d nodes", a, k+1, set.MaxNodes)
 	}
 	switch {
 	case n == 0:
 		return full, nil
 	case n < 0:
-		return 0, fmt.Errorf("construct: cube: n = %d must be positive", n)
+		return 0, paramErrorf("cube", "n", n, "must be positive")
 	case n > full:
-		return 0, fmt.Errorf("construct: cube: n = %d exceeds a^(k+1) = %d^%d = %d; use --a %d (or omit --a)",
-			n, a, k+1, full, CubeA(n, k))
+		return 0, paramErrorf("cube", "n", n, "exceeds a^(k+1) = %d^%d = %d; take a = %d (or leave a out)",
+			a, k+1, full, CubeA(n, k))
 	case n <= cubePow(a-1, k+1) && CubeA(n, k) < a:
-		return 0, fmt.Errorf("construct: cube: n = %d is at most (a−1)^(k+1) = %d^%d = %d, so a = %d is larger than the modification needs (Manabe and Tajima ask (a−1)^(k+1) < n ≤ a^(k+1)); use --a %d (or omit --a)",
-			n, a-1, k+1, cubePow(a-1, k+1), a, CubeA(n, k))
+		return 0, paramErrorf("cube", "n", n, "is at most (a−1)^(k+1) = %d^%d = %d, so a = %d is larger than the modification needs (Manabe and Tajima ask (a−1)^(k+1) < n ≤ a^(k+1)); take a = %d (or leave a out)",
+			a-1, k+1, cubePow(a-1, k+1), a, CubeA(n, k))
 	}
 	return n, nil
 }
@@ -171,12 +171,12 @@ func CubeA(n, k int) int {
 func cubeLevel(a, k, n, h int) (*set.Family, error) {
 	z := CubeZ(k, h)
 	if cubeWork(a, k, z) > maxCubeWork {
-		return nil, fmt.Errorf("construct: cube: a = %d, k = %d, h = %d needs more than %d node insertions (%d^%d tuples); choose a smaller a or k: %w",
+		return nil, fmt.Errorf("construct: cube: a = %d, k = %d, h = %d needs more than %d node insertions (%d^%d tuples); take a smaller a or k: %w",
 			a, k, h, int64(maxCubeWork), a, k+1, set.ErrTooMany)
 	}
 	c := newCube(a, k, z)
 	if b := explicitBytes(n, c.tuples); b > maxExplicitBytes {
-		return nil, fmt.Errorf("construct: cube: a = %d, k = %d: %d quorums over %d nodes take %.2f GiB in memory, more than %d GiB; choose a smaller a or k: %w",
+		return nil, fmt.Errorf("construct: cube: a = %d, k = %d: %d quorums over %d nodes take %.2f GiB in memory, more than %d GiB; take a smaller a or k: %w",
 			a, k, c.tuples, n, float64(b)/(1<<30), maxExplicitBytes>>30, set.ErrTooMany)
 	}
 	f := set.NewFamily(n)
@@ -326,7 +326,7 @@ func cubeSpecArgs(ar Args) (a, k, n int, err error) {
 	case ar.IsSet("n"):
 		a = CubeA(n, k)
 	default:
-		return 0, 0, 0, fmt.Errorf("construct: cube: give --a A (a^(k+1) nodes) or --n N (or both)")
+		return 0, 0, 0, paramErrorf("cube", "a", nil, "is required unless n is given (a^(k+1) nodes)")
 	}
 	return a, k, n, nil
 }

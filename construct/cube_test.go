@@ -312,27 +312,27 @@ func TestCubeDeterministic(t *testing.T) {
 
 func TestCubeErrors(t *testing.T) {
 	for _, tt := range []struct {
-		a, k, n int
-		want    string
+		a, k, n     int
+		param, want string
 	}{
-		{1, 2, 0, "a = 1 must be at least 2"},
-		{0, 2, 0, "a = 0 must be at least 2"},
-		{3, 0, 0, "k = 0 must be at least 1"},
-		{3, 2, 28, "n = 28 exceeds a^(k+1) = 3^3 = 27; use --a 4"},
-		{4, 2, 27, "n = 27 is at most (a−1)^(k+1) = 3^3 = 27"},
-		{300, 2, 0, "exceeds 16777216 nodes"},
-		{2, 20, 3, "node insertions"},
-		{3, 2, -1, "n = -1 must be positive"},
+		{1, 2, 0, "a", "a = 1 must be at least 2"},
+		{0, 2, 0, "a", "a = 0 must be at least 2"},
+		{3, 0, 0, "k", "k = 0 must be at least 1"},
+		{3, 2, 28, "n", "n = 28 exceeds a^(k+1) = 3^3 = 27; take a = 4"},
+		{4, 2, 27, "n", "n = 27 is at most (a−1)^(k+1) = 3^3 = 27"},
+		{300, 2, 0, "a", "more than 16777216 nodes"},
+		{3, 2, -1, "n", "n = -1 must be positive"},
 	} {
 		_, err := Cube(tt.a, tt.k, tt.n)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("Cube(%d, %d, %d) error %v, want %q", tt.a, tt.k, tt.n, err, tt.want)
-		}
+		checkParamError(t, err, tt.param, tt.want)
+	}
+	// Too much work is not a parameter's fault alone.
+	if _, err := Cube(2, 20, 3); err == nil || !strings.Contains(err.Error(), "node insertions") {
+		t.Errorf("Cube(2, 20, 3) error %v", err)
 	}
 	for _, h := range []int{0, 3, -1} {
-		if _, err := CubeLevel(3, 2, 0, h); err == nil || !strings.Contains(err.Error(), "out of range 1..k = 2") {
-			t.Errorf("CubeLevel(3, 2, 0, %d) error %v", h, err)
-		}
+		_, err := CubeLevel(3, 2, 0, h)
+		checkParamError(t, err, "h", "out of range 1..k = 2")
 	}
 	if _, err := Cube(2, 20, 3); !errors.Is(err, set.ErrTooMany) {
 		t.Errorf("Cube(2, 20, 3) error %v does not wrap ErrTooMany", err)

@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/coterie-dev/coterie/galois"
@@ -22,7 +23,7 @@ func explicitBytes(n, m int) int64 { return int64(m) * int64((n+63)/64) * 8 }
 // checkExplicit refuses a family too large to hold in memory.
 func checkExplicit(what string, n, m int) error {
 	if b := explicitBytes(n, m); b > maxExplicitBytes {
-		return fmt.Errorf("construct: %s: %d quorums over %d nodes take %.2f GiB in memory, more than %d GiB: stream them instead (coterie generate -o FILE does)",
+		return fmt.Errorf("construct: %s: %d quorums over %d nodes take %.2f GiB in memory, more than %d GiB: stream them instead (see Spec.Stream)",
 			what, m, n, float64(b)/(1<<30), maxExplicitBytes>>30)
 	}
 	return nil
@@ -202,14 +203,23 @@ func planeOrder(q int) error {
 		return nil
 	}
 	if q < 1 {
-		return fmt.Errorf("construct: projective plane: order %d: the order must be 1 or a prime power", q)
+		return paramErrorf("fpp", "order", q, "must be 1 or a prime power")
 	}
 	if q > MaxPlaneOrder {
-		return fmt.Errorf("construct: projective plane: order %d exceeds the largest supported order %d (%d points)",
-			q, MaxPlaneOrder, MaxPlaneOrder*MaxPlaneOrder+MaxPlaneOrder+1)
+		return paramErrorf("fpp", "order", q, "exceeds the largest supported order %d (%d points)",
+			MaxPlaneOrder, MaxPlaneOrder*MaxPlaneOrder+MaxPlaneOrder+1)
 	}
 	if _, err := galois.New(q); err != nil {
-		return fmt.Errorf("construct: %w", err) // galois names the nearest valid orders
+		reason := "is not a prime power"
+		var oe *galois.OrderError
+		if errors.As(err, &oe) && oe.Below > 0 {
+			if oe.Above > 0 && oe.Above <= MaxPlaneOrder {
+				reason += fmt.Sprintf("; the nearest prime powers are %d and %d", oe.Below, oe.Above)
+			} else {
+				reason += fmt.Sprintf("; the nearest supported order is %d", oe.Below)
+			}
+		}
+		return &ParamError{Kind: "fpp", Param: "order", Value: q, Reason: reason, Err: err}
 	}
 	return nil
 }

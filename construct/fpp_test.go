@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -152,17 +153,25 @@ func TestProjectivePlaneErrors(t *testing.T) {
 		q    int
 		want string
 	}{
-		{6, "construct: galois: order 6 is not a prime power; the nearest prime powers are 5 and 7"},
-		{0, "construct: projective plane: order 0: the order must be 1 or a prime power"},
-		{-4, "construct: projective plane: order -4: the order must be 1 or a prime power"},
-		{1025, "construct: projective plane: order 1025 exceeds the largest supported order 1024 (1049601 points)"},
+		{6, "construct: fpp: order = 6 is not a prime power; the nearest prime powers are 5 and 7"},
+		{0, "construct: fpp: order = 0 must be 1 or a prime power"},
+		{-4, "construct: fpp: order = -4 must be 1 or a prime power"},
+		{1025, "construct: fpp: order = 1025 exceeds the largest supported order 1024 (1049601 points)"},
 		{1000, "nearest prime powers are 997 and 1009"},
-		{307, "construct: fpp: order 307: 94557 quorums over 94557 nodes take 1.04 GiB in memory, more than 1 GiB: stream them instead"},
+		{1023, "nearest prime powers are 1021 and 1024"},
 	} {
 		_, err := ProjectivePlane(tt.q)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("ProjectivePlane(%d) error = %v, want %q", tt.q, err, tt.want)
-		}
+		checkParamError(t, err, "order", tt.want)
+	}
+	// The galois error stays reachable.
+	var oe *galois.OrderError
+	if _, err := ProjectivePlane(6); !errors.As(err, &oe) || oe.Below != 5 || oe.Above != 7 {
+		t.Errorf("ProjectivePlane(6): %v, want a galois.OrderError with 5 and 7", err)
+	}
+	// Too large to hold in memory: not a parameter error.
+	want := "construct: fpp: order 307: 94557 quorums over 94557 nodes take 1.04 GiB in memory, more than 1 GiB: stream them instead"
+	if _, err := ProjectivePlane(307); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ProjectivePlane(307) error = %v, want %q", err, want)
 	}
 }
 

@@ -1,7 +1,6 @@
 package construct
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/coterie-dev/coterie/set"
@@ -24,12 +23,15 @@ func GridShape(n int) (rows, cols int) {
 func checkGrid(rows, cols, n int) error {
 	switch {
 	case rows < 1 || cols < 1:
-		return fmt.Errorf("construct: grid: %d rows and %d columns: both must be at least 1", rows, cols)
+		if rows < 1 {
+			return paramErrorf("grid", "rows", rows, "must be at least 1")
+		}
+		return paramErrorf("grid", "cols", cols, "must be at least 1")
 	case n > MaxGridNodes || rows > MaxGridNodes || cols > MaxGridNodes:
-		return fmt.Errorf("construct: grid: %d nodes exceed the largest grid coterie builds, %d nodes", max(n, rows, cols), MaxGridNodes)
+		return paramErrorf("grid", "n", max(n, rows, cols), "exceeds the largest grid coterie builds, %d nodes", MaxGridNodes)
 	case n <= (rows-1)*cols || n > rows*cols:
-		return fmt.Errorf("construct: grid: n = %d does not fit %d rows of %d columns: n must be in %d..%d (only the last row may be short)",
-			n, rows, cols, (rows-1)*cols+1, rows*cols)
+		return paramErrorf("grid", "n", n, "does not fit %d rows of %d columns: n must be in %d..%d (only the last row may be short)",
+			rows, cols, (rows-1)*cols+1, rows*cols)
 	}
 	return nil
 }
@@ -141,7 +143,11 @@ func gridArgs(a Args) (rows, cols, n int, err error) {
 	n = a.Int("n")
 	switch {
 	case a.IsSet("rows") != a.IsSet("cols"):
-		return 0, 0, 0, errors.New("construct: grid: give --rows and --cols together (or --n alone)")
+		missing, given := "cols", "rows"
+		if !a.IsSet("rows") {
+			missing, given = given, missing
+		}
+		return 0, 0, 0, paramErrorf("grid", missing, nil, "is required with %s (or give n alone)", given)
 	case a.IsSet("rows"):
 		rows, cols = a.Int("rows"), a.Int("cols")
 		if !a.IsSet("n") {
@@ -150,7 +156,7 @@ func gridArgs(a Args) (rows, cols, n int, err error) {
 	case a.IsSet("n"):
 		rows, cols = GridShape(n)
 	default:
-		return 0, 0, 0, errors.New("construct: grid: give --n N, or --rows R --cols C")
+		return 0, 0, 0, paramErrorf("grid", "n", nil, "is required (or rows and cols)")
 	}
 	return rows, cols, n, nil
 }

@@ -142,9 +142,9 @@ func TestGridArgs(t *testing.T) {
 		{map[string]any{"rows": 2, "cols": 5}, "map[cols:5 rows:2]", ""},
 		{map[string]any{"rows": 3, "cols": 4, "n": 9}, "map[cols:4 n:9 rows:3]", ""},
 		{map[string]any{"rows": 3, "cols": 4, "n": 8}, "", "construct: grid: n = 8 does not fit 3 rows of 4 columns: n must be in 9..12"},
-		{map[string]any{"rows": 3}, "", "give --rows and --cols together"},
-		{map[string]any{}, "", "give --n N, or --rows R --cols C"},
-		{map[string]any{"rows": 2048, "cols": 1024}, "", "2097152 nodes exceed the largest grid"},
+		{map[string]any{"rows": 3}, "", "cols is required with rows (or give n alone)"},
+		{map[string]any{}, "", "n is required (or rows and cols)"},
+		{map[string]any{"rows": 2048, "cols": 1024}, "", "n = 2097152 exceeds the largest grid"},
 		{map[string]any{"n": 200000}, "", "take 4.66 GiB in memory"},
 	} {
 		a, err := NewArgs(gridSpec, tt.args)

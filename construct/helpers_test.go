@@ -1,9 +1,11 @@
 package construct
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/coterie-dev/coterie/format"
@@ -19,7 +21,7 @@ func readFig(t testing.TB, name string) *set.Family {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sys, err := format.ReadBytes(data, format.Text, format.DefaultOptions)
+	sys, err := format.ReadBytes(data, format.Text, format.DefaultOptions())
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -106,4 +108,18 @@ func totalSize(f *set.Family) int {
 		s += f.Quorums[i].Len()
 	}
 	return s
+}
+
+// checkParamError fails t unless err is a *ParamError for param whose
+// message contains want.
+func checkParamError(t *testing.T, err error, param, want string) {
+	t.Helper()
+	var pe *ParamError
+	if !errors.As(err, &pe) {
+		t.Errorf("error %v (%T), want a *ParamError for %s", err, err, param)
+		return
+	}
+	if pe.Param != param || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q for parameter %q, want %q for %q", err, pe.Param, want, param)
+	}
 }

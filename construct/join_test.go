@@ -355,14 +355,14 @@ func TestJoinMemoryGuard(t *testing.T) {
 	// A count beyond any limit is refused before anything is enumerated.
 	outer, _ := Majority(21)
 	inner, _ := Majority(2000) // C(2000, 1001) quorums
-	if _, err := Join(outer, inner, 0, 1<<62); !errors.Is(err, set.ErrTooMany) {
+	if _, err := Join(outer, inner, 0, math.MaxInt); !errors.Is(err, set.ErrTooMany) {
 		t.Fatalf("error %v", err)
 	}
 	// Within the limit but not in memory: C(22,11)·3 + C(22,12) =
 	// 2,762,942 quorums over 40,022 nodes would take 13 GiB.
 	wide := family1(40000, 1, []int{1, 2}, []int{1, 3}, []int{2, 3})
 	many, _ := Majority(23)
-	_, err := Join(many, wide, 0, 1<<62)
+	_, err := Join(many, wide, 0, math.MaxInt)
 	if !errors.Is(err, set.ErrTooMany) || !strings.Contains(err.Error(), "2762942 quorums over 40022 nodes need 13196 MiB") {
 		t.Fatalf("error %v, want the memory guard", err)
 	}

@@ -81,10 +81,10 @@ type maekawaPlan struct {
 func checkMaekawaN(n int) error {
 	switch {
 	case n < 3:
-		return fmt.Errorf("construct: maekawa: n = %d: Maekawa's sets need at least 3 nodes", n)
+		return paramErrorf("maekawa", "n", n, "is too small: Maekawa's sets need at least 3 nodes")
 	case n > MaxMaekawaNodes:
-		return fmt.Errorf("construct: maekawa: n = %d is too large: the largest plane coterie builds, of order %d, has %d points",
-			n, MaxPlaneOrder, MaxMaekawaNodes)
+		return paramErrorf("maekawa", "n", n, "is too large: the largest plane coterie builds, of order %d, has %d points",
+			MaxPlaneOrder, MaxMaekawaNodes)
 	}
 	return nil
 }
@@ -375,12 +375,12 @@ func Degenerate(ctx context.Context, f *set.Family, n int, how DegenerateMap) (*
 		return nil, fmt.Errorf("construct: degenerate: a threshold family (all %d-subsets) has no explicit quorums to map; enumerate it first", f.Threshold)
 	}
 	if n < 1 || n > f.N {
-		return nil, fmt.Errorf("construct: degenerate: n = %d is out of range 1..%d", n, f.N)
+		return nil, paramErrorf("degenerate", "n", n, "is out of range 1..%d", f.N)
 	}
 	removed := f.N - n
 	if removed > n {
-		return nil, fmt.Errorf("construct: degenerate: n = %d keeps fewer nodes than it removes (%d): Method 1 replaces each removed node by a distinct kept one, so n must be at least %d",
-			n, removed, (f.N+1)/2)
+		return nil, paramErrorf("degenerate", "n", n, "keeps fewer nodes than it removes (%d): Method 1 replaces each removed node by a distinct kept one, so n must be at least %d",
+			removed, (f.N+1)/2)
 	}
 	if how != MapMin && how != MapPaper {
 		return nil, fmt.Errorf("construct: degenerate: unknown map %v", how)

@@ -13,7 +13,7 @@ import (
 )
 
 // messages is Maekawa's light-demand message count per critical section,
-// 3·(mean |S_i| − 1) (Section 8.1; the CONTRACT's messages_per_entry).
+// 3·(mean |S_i| − 1) (Section 8.1; the messages_per_entry of coterie info).
 func messages(f *set.Family) float64 {
 	return 3 * (float64(totalSize(f))/float64(len(f.Quorums)) - 1)
 }
@@ -216,8 +216,8 @@ func TestMaekawaErrors(t *testing.T) {
 		n    int
 		want string
 	}{
-		{2, "construct: maekawa: n = 2: Maekawa's sets need at least 3 nodes"},
-		{-5, "construct: maekawa: n = -5: Maekawa's sets need at least 3 nodes"},
+		{2, "construct: maekawa: n = 2 is too small: Maekawa's sets need at least 3 nodes"},
+		{-5, "construct: maekawa: n = -5 is too small: Maekawa's sets need at least 3 nodes"},
 		{MaxMaekawaNodes + 1, "construct: maekawa: n = 1049602 is too large: the largest plane coterie builds, of order 1024, has 1049601 points"},
 		{100000, "construct: maekawa: n = 100000: 100000 quorums over 100000 nodes take 1.16 GiB in memory"},
 	} {

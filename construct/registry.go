@@ -48,14 +48,14 @@ func NewArgs(spec Spec, vals map[string]any) (Args, error) {
 	a := Args{vals: map[string]any{}, given: map[string]bool{}}
 	for name := range vals {
 		if !slices.ContainsFunc(spec.Params, func(p Param) bool { return p.Name == name }) {
-			return a, fmt.Errorf("construct: %s has no parameter --%s", spec.Name, name)
+			return a, paramErrorf(spec.Name, name, vals[name], "is not a parameter of %s", spec.Name)
 		}
 	}
 	for _, p := range spec.Params {
 		v, ok := vals[p.Name]
 		if !ok {
 			if p.Required {
-				return a, fmt.Errorf("construct: %s needs --%s (%s)", spec.Name, p.Name, p.Usage)
+				return a, paramErrorf(spec.Name, p.Name, nil, "is required (%s)", p.Usage)
 			}
 			a.vals[p.Name] = p.Default
 			continue
@@ -65,18 +65,18 @@ func NewArgs(spec Spec, vals map[string]any) (Args, error) {
 		case Int:
 			i, ok := v.(int)
 			if !ok {
-				return a, fmt.Errorf("construct: %s: --%s must be an integer", spec.Name, p.Name)
+				return a, paramErrorf(spec.Name, p.Name, v, "must be an integer")
 			}
 			if i < p.Min || (p.Max != 0 && i > p.Max) {
-				return a, fmt.Errorf("construct: %s: --%s %d is out of range %s", spec.Name, p.Name, i, p.Range())
+				return a, paramErrorf(spec.Name, p.Name, i, "is out of range %s", p.Range())
 			}
 		case Bool:
 			if _, ok := v.(bool); !ok {
-				return a, fmt.Errorf("construct: %s: --%s must be true or false", spec.Name, p.Name)
+				return a, paramErrorf(spec.Name, p.Name, v, "must be true or false")
 			}
 		case String:
 			if _, ok := v.(string); !ok {
-				return a, fmt.Errorf("construct: %s: --%s must be a string", spec.Name, p.Name)
+				return a, paramErrorf(spec.Name, p.Name, v, "must be a string")
 			}
 		}
 		a.vals[p.Name] = v

@@ -3,7 +3,6 @@ package construct
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/coterie-dev/coterie/set"
@@ -99,28 +98,28 @@ func TestSpecBuild(t *testing.T) {
 
 func TestSpecErrors(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		vals map[string]any
-		want string
+		name        string
+		vals        map[string]any
+		param, want string
 	}{
-		{"billiard", map[string]any{"q": 8}, "q = 8 must be odd"},
-		{"billiard", map[string]any{"q": 1}, "--q 1 is out of range 3..5791"},
-		{"billiard", map[string]any{}, "billiard needs --q"},
-		{"majority", map[string]any{"n": 0}, "--n 0 is out of range"},
-		{"uniform", map[string]any{"n": 5, "k": 0}, "--k 0 is out of range"},
-		{"uniform", map[string]any{"n": 5, "k": 2, "h": 3}, "h = 3 is out of range 1..k = 2"},
-		{"uniform", map[string]any{"n": 5, "k": 2, "h": 1, "hk": true}, "not both"},
-		{"uniform", map[string]any{"n": 5}, "uniform needs --k"},
-		{"cube", map[string]any{"a": 1, "k": 2}, "--a 1 is out of range"},
-		{"cube", map[string]any{"a": 3, "k": 0}, "--k 0 is out of range"},
-		{"cube", map[string]any{"a": 3, "k": 2, "h": 3}, "h = 3 is out of range 1..k = 2"},
-		{"cube", map[string]any{"k": 2}, "give --a A"},
-		{"cube", map[string]any{"a": 3, "k": 2, "n": 5}, "use --a 2"},
-		{"cube", map[string]any{"a": 3, "k": 2, "h": 1, "hk": true}, "not both"},
+		{"billiard", map[string]any{"q": 8}, "q", "q = 8 must be odd"},
+		{"billiard", map[string]any{"q": 1}, "q", "q = 1 is out of range 3..5791"},
+		{"billiard", map[string]any{}, "q", "billiard: q is required"},
+		{"billiard", map[string]any{"q": "x"}, "q", "q = x must be an integer"},
+		{"billiard", map[string]any{"p": 3}, "p", "p = 3 is not a parameter of billiard"},
+		{"majority", map[string]any{"n": 0}, "n", "n = 0 is out of range"},
+		{"uniform", map[string]any{"n": 5, "k": 0}, "k", "k = 0 is out of range"},
+		{"uniform", map[string]any{"n": 5, "k": 2, "h": 3}, "h", "h = 3 is out of range 1..k = 2"},
+		{"uniform", map[string]any{"n": 5, "k": 2, "h": 1, "hk": true}, "hk", "hk excludes h"},
+		{"uniform", map[string]any{"n": 5}, "k", "uniform: k is required"},
+		{"cube", map[string]any{"a": 1, "k": 2}, "a", "a = 1 is out of range"},
+		{"cube", map[string]any{"a": 3, "k": 0}, "k", "k = 0 is out of range"},
+		{"cube", map[string]any{"a": 3, "k": 2, "h": 3}, "h", "h = 3 is out of range 1..k = 2"},
+		{"cube", map[string]any{"k": 2}, "a", "a is required unless n is given"},
+		{"cube", map[string]any{"a": 3, "k": 2, "n": 5}, "n", "take a = 2"},
+		{"cube", map[string]any{"a": 3, "k": 2, "h": 1, "hk": true}, "hk", "hk excludes h"},
 	} {
 		_, err := build(tt.name, tt.vals)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s %v: error %v, want %q", tt.name, tt.vals, err, tt.want)
-		}
+		checkParamError(t, err, tt.param, tt.want)
 	}
 }

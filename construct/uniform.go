@@ -11,7 +11,7 @@ import (
 // Tajima, Section 2.3). Nothing is enumerated; see [set.Family.Enumerate].
 func Majority(n int) (*set.Family, error) {
 	if n < 1 || n > set.MaxNodes {
-		return nil, fmt.Errorf("construct: majority: n = %d is out of range 1..%d", n, set.MaxNodes)
+		return nil, paramErrorf("majority", "n", n, "is out of range 1..%d", set.MaxNodes)
 	}
 	f := set.NewThreshold(n, n/2+1)
 	f.Kind = "majority"
@@ -33,10 +33,10 @@ func UniformSize(n, k, h int) int {
 // checkNK validates the node count and k of a uniform arbiter.
 func checkNK(what string, n, k int) error {
 	if n < 1 || n > set.MaxNodes {
-		return fmt.Errorf("construct: %s: n = %d is out of range 1..%d", what, n, set.MaxNodes)
+		return paramErrorf(what, "n", n, "is out of range 1..%d", set.MaxNodes)
 	}
 	if k < 1 || k > set.MaxNodes {
-		return fmt.Errorf("construct: %s: k = %d is out of range 1..%d", what, k, set.MaxNodes)
+		return paramErrorf(what, "k", k, "is out of range 1..%d", set.MaxNodes)
 	}
 	return nil
 }
@@ -44,7 +44,7 @@ func checkNK(what string, n, k int) error {
 // checkH validates a level h of a k-arbiter.
 func checkH(what string, h, k int) error {
 	if h < 1 || h > k {
-		return fmt.Errorf("construct: %s: h = %d is out of range 1..k = %d", what, h, k)
+		return paramErrorf(what, "h", h, "is out of range 1..k = %d", k)
 	}
 	return nil
 }
@@ -74,7 +74,7 @@ func UniformHK(n, k int) (*set.HK, error) {
 		return nil, err
 	}
 	if k > maxLevels {
-		return nil, fmt.Errorf("construct: uniform: k = %d: an (h,k)-arbiter has at most %d levels; use --h for one level", k, maxLevels)
+		return nil, paramErrorf("uniform", "k", k, "is more levels than an (h,k)-arbiter may have (%d); build one level h instead", maxLevels)
 	}
 	a := &set.HK{N: n, K: k, Kind: "uniform", Params: set.Params{"n": n, "k": k}}
 	for h := 1; h <= k; h++ {
@@ -109,7 +109,7 @@ func levelArgs(what string, a Args, k int) (h int, all bool, err error) {
 	h, all = a.Int("h"), a.Bool("hk")
 	switch {
 	case a.IsSet("h") && all:
-		return 0, false, fmt.Errorf("construct: %s: give --h H for one level or --hk for all, not both", what)
+		return 0, false, paramErrorf(what, "hk", nil, "excludes h: h builds one level, hk all of them")
 	case a.IsSet("h"):
 		if err := checkH(what, h, k); err != nil {
 			return 0, false, err

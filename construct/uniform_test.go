@@ -175,14 +175,11 @@ func TestUniformErrors(t *testing.T) {
 		{5, 2, 0, "h = 0 is out of range 1..k = 2"},
 	} {
 		_, err := UniformLevel(tt.n, tt.k, tt.h)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("UniformLevel(%d, %d, %d) error %v, want %q", tt.n, tt.k, tt.h, err, tt.want)
-		}
+		checkParamError(t, err, tt.want[:1], tt.want)
 	}
 	if _, err := Uniform(5, 0); err == nil {
 		t.Error("Uniform(5, 0) did not fail")
 	}
-	if _, err := UniformHK(5, maxLevels+1); err == nil || !strings.Contains(err.Error(), "use --h") {
-		t.Errorf("UniformHK with %d levels: %v", maxLevels+1, err)
-	}
+	_, err := UniformHK(5, maxLevels+1)
+	checkParamError(t, err, "k", "build one level h instead")
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -99,44 +100,8 @@ func newGF(q int) (*gf, error) {
 	return nil, fmt.Errorf("no irreducible polynomial for %d", q)
 }
 
-// pg returns the lines of PG(2,q): points and lines are the normalised
-// nonzero triples over GF(q) (first nonzero coordinate 1), a point on a line
-// when their dot product is 0.
-func pg(t testing.TB, q int) *set.Family {
-	t.Helper()
-	g, err := newGF(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pts [][3]int
-	for x := range q {
-		for y := range q {
-			for z := range q {
-				v := [3]int{x, y, z}
-				first := 0
-				for first < 3 && v[first] == 0 {
-					first++
-				}
-				if first < 3 && v[first] == 1 {
-					pts = append(pts, v)
-				}
-			}
-		}
-	}
-	f := set.NewFamily(len(pts))
-	f.Kind = "fpp"
-	for _, l := range pts {
-		s := set.New(len(pts))
-		for i, pt := range pts {
-			d := g.add[g.add[g.mul[l[0]][pt[0]]][g.mul[l[1]][pt[1]]]][g.mul[l[2]][pt[2]]]
-			if d == 0 {
-				s.Add(i)
-			}
-		}
-		f.Add(s, set.NoOwner)
-	}
-	return f
-}
+// pg returns PG(2,q).
+func pg(t testing.TB, q int) *set.Family { return testsys.Plane(t, q) }
 
 // grid returns Maekawa's r×c grid: node (i,j) is i*c+j; quorum (i,j) is row
 // i together with column j.
@@ -221,19 +186,7 @@ func join(c1 *set.Family, x int, c2 *set.Family) *set.Family {
 // randomFamily returns a random minimal family of at most m quorums over n
 // nodes, each node in a quorum with probability p. It need not intersect.
 func randomFamily(r *rand.Rand, n, m int, p float64) *set.Family {
-	f := set.NewFamily(n)
-	for range m {
-		s := set.New(n)
-		for v := range n {
-			if r.Float64() < p {
-				s.Add(v)
-			}
-		}
-		if s.IsEmpty() {
-			s.Add(r.IntN(n))
-		}
-		f.Add(s, set.NoOwner)
-	}
+	f := testsys.Family(r, n, m, p)
 	f.Minimalize()
 	return f
 }

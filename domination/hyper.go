@@ -53,7 +53,6 @@ func isZero(a []uint64) bool {
 }
 
 func setBit(a []uint64, i int)      { a[i/64] |= 1 << (i % 64) }
-func clearBit(a []uint64, i int)    { a[i/64] &^= 1 << (i % 64) }
 func hasBit(a []uint64, i int) bool { return a[i/64]&(1<<(i%64)) != 0 }
 
 // fill sets the first n bits of a and clears the rest.

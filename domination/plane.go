@@ -3,7 +3,7 @@ package domination
 import (
 	"context"
 
-	"github.com/coterie-dev/coterie/galois"
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -127,33 +127,14 @@ func (p *plane) quadrangle() [4]int {
 	return [4]int{0, 1, c, d}
 }
 
-// desarguesian returns PG(2,q), the plane of the 1- and 2-dimensional
-// subspaces of GF(q)³: points and lines are the nonzero triples whose first
-// nonzero coordinate is 1, a point on a line when their dot product is 0.
+// desarguesian returns PG(2,q) as construct builds it (the plane of the
+// 1- and 2-dimensional subspaces of GF(q)³).
 func desarguesian(q int) (*plane, error) {
-	f, err := galois.New(q)
+	f, err := construct.ProjectivePlane(q)
 	if err != nil {
 		return nil, err
 	}
-	var tri [][3]int
-	for x := range q {
-		for y := range q {
-			for z := range q {
-				if (x == 1) || (x == 0 && y == 1) || (x == 0 && y == 0 && z == 1) {
-					tri = append(tri, [3]int{x, y, z})
-				}
-			}
-		}
-	}
-	lines := make([][]int32, len(tri))
-	for l, u := range tri {
-		for v, w := range tri {
-			if f.Add(f.Add(f.Mul(u[0], w[0]), f.Mul(u[1], w[1])), f.Mul(u[2], w[2])) == 0 {
-				lines[l] = append(lines[l], int32(v))
-			}
-		}
-	}
-	return newPlane(q, lines), nil
+	return asPlane(f), nil
 }
 
 // isoState is a partial map from the points and lines of plane a to those

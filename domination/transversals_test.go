@@ -90,7 +90,7 @@ func TestTransversalsBruteForce(t *testing.T) {
 	}
 }
 
-// The counts of the issue's reference runs (Murakami and Uno's MMCS):
+// Reference counts, as Murakami and Uno's MMCS gives them:
 // PG(2,5) has 506,106 minimal transversals, the smallest of size 6 (a line);
 // the r×r grid has 2·r^r − r! (sets meeting every row or every column, minimally).
 func TestCountTransversalsKnown(t *testing.T) {
@@ -141,7 +141,7 @@ func TestTransversalsStop(t *testing.T) {
 	}
 }
 
-// BenchmarkCountTransversals times the counts the issue compares with
+// BenchmarkCountTransversals times the counts to compare with
 // Murakami and Uno's C MMCS, and checks them (the same counts MMCS gives).
 func BenchmarkCountTransversals(b *testing.B) {
 	for _, bb := range []struct {

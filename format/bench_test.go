@@ -35,9 +35,9 @@ var big = sync.OnceValue(func() set.System {
 
 var bigFiles = sync.OnceValue(func() map[format.Format][]byte {
 	m := map[format.Format][]byte{}
-	for _, f := range format.Formats {
+	for _, f := range format.Formats() {
 		var buf bytes.Buffer
-		if err := format.Write(&buf, big(), f, format.DefaultOptions); err != nil {
+		if err := format.Write(&buf, big(), f, format.DefaultOptions()); err != nil {
 			panic(err)
 		}
 		m[f] = buf.Bytes()
@@ -47,11 +47,11 @@ var bigFiles = sync.OnceValue(func() map[format.Format][]byte {
 
 func BenchmarkWriteLarge(b *testing.B) {
 	sys, files := big(), bigFiles()
-	for _, f := range format.Formats {
+	for _, f := range format.Formats() {
 		b.Run(string(f), func(b *testing.B) {
 			b.SetBytes(int64(len(files[f])))
 			for b.Loop() {
-				if err := format.Write(io.Discard, sys, f, format.DefaultOptions); err != nil {
+				if err := format.Write(io.Discard, sys, f, format.DefaultOptions()); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -61,12 +61,12 @@ func BenchmarkWriteLarge(b *testing.B) {
 
 func BenchmarkReadLarge(b *testing.B) {
 	files := bigFiles()
-	for _, f := range format.Formats {
+	for _, f := range format.Formats() {
 		data := files[f]
 		b.Run(string(f), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				if _, err := format.ReadBytes(data, f, format.DefaultOptions); err != nil {
+				if _, err := format.ReadBytes(data, f, format.DefaultOptions()); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -38,7 +38,7 @@ import (
 // Format names a file format.
 type Format string
 
-// The formats of CONTRACT.md.
+// The four file formats (docs/formats.md describes them).
 const (
 	JSON Format = "json"
 	Text Format = "text"
@@ -49,8 +49,8 @@ const (
 // Tag is the value of the "format" field of coterie's JSON files.
 const Tag = "coterie/1"
 
-// Formats lists the formats in the order help texts show them.
-var Formats = []Format{JSON, Text, CSV, Dat}
+// Formats returns the formats in the order help texts show them.
+func Formats() []Format { return []Format{JSON, Text, CSV, Dat} }
 
 // Parse returns the format called name: "json", "text" (or "txt", "q"),
 // "csv" or "dat".
@@ -115,7 +115,7 @@ func Sniff(data []byte) Format {
 type Options struct {
 	// Base is the number of the first node in a .dat file: 1 (the
 	// default, also when zero-valued Options are used through
-	// [DefaultOptions]) or 0.
+	// [DefaultOptions()]) or 0.
 	Base int
 	// Name is the input's name in errors ([SyntaxError.File]); "" leaves
 	// errors as "line N: what".
@@ -128,9 +128,9 @@ type Options struct {
 	MaxMemory int64
 }
 
-// DefaultOptions are the options used when none are given: .dat nodes
+// DefaultOptions() returns the options used when none are given: .dat nodes
 // numbered from 1.
-var DefaultOptions = Options{Base: 1}
+func DefaultOptions() Options { return Options{Base: 1} }
 
 // Read parses a whole input in format f. Every problem in the input is a
 // [*SyntaxError] with its line. The result passes [set.System.Validate]

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -56,32 +57,6 @@ func sameSystem(a, b set.System, quorumsOnly bool) string {
 	return ""
 }
 
-// randomFamily returns a random explicit or threshold family over n nodes.
-func randomFamily(r *rand.Rand, n, k int) *set.Family {
-	f := &set.Family{N: n, K: k}
-	if r.IntN(6) == 0 {
-		f.Threshold = 1 + r.IntN(n)
-		return f
-	}
-	owned := r.IntN(2) == 0
-	for range 1 + r.IntN(20) {
-		q := set.New(n)
-		for q.IsEmpty() {
-			for v := range n {
-				if r.IntN(3) == 0 {
-					q.Add(v)
-				}
-			}
-		}
-		o := set.NoOwner
-		if owned && r.IntN(5) != 0 {
-			o = r.IntN(n)
-		}
-		f.Add(q, o)
-	}
-	return f
-}
-
 func randomLabels(r *rand.Rand, n int) []string {
 	if r.IntN(3) != 0 {
 		return nil
@@ -111,11 +86,11 @@ func randomSystem(r *rand.Rand) set.System {
 			if h > 1 && r.IntN(3) == 0 {
 				continue
 			}
-			a.AddLevel(h, randomFamily(r, n, k))
+			a.AddLevel(h, testsys.Varied(r, n, k))
 		}
 		return set.System{HK: a}
 	}
-	f := randomFamily(r, n, k)
+	f := testsys.Varied(r, n, k)
 	f.Kind, f.Params, f.Labels = kind, params, labels
 	return set.System{Family: f}
 }
@@ -125,9 +100,9 @@ func TestRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for i := range 2000 {
 		sys := randomSystem(r)
-		for _, f := range format.Formats {
+		for _, f := range format.Formats() {
 			var buf bytes.Buffer
-			err := format.Write(&buf, sys, f, format.DefaultOptions)
+			err := format.Write(&buf, sys, f, format.DefaultOptions())
 			if f == format.Dat && (sys.HK != nil || sys.Family.IsThreshold()) {
 				if err == nil {
 					t.Fatalf("system %d: .dat accepted an (h,k)-arbiter or a threshold", i)
@@ -137,7 +112,7 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("system %d, %s: %v", i, f, err)
 			}
-			back, err := format.Read(bytes.NewReader(buf.Bytes()), f, format.DefaultOptions)
+			back, err := format.Read(bytes.NewReader(buf.Bytes()), f, format.DefaultOptions())
 			if err != nil {
 				t.Fatalf("system %d, %s: reading back: %v\n%s", i, f, err, buf.String())
 			}
@@ -146,7 +121,7 @@ func TestRoundTrip(t *testing.T) {
 			}
 			// Writing again gives the same bytes.
 			var again bytes.Buffer
-			if err := format.Write(&again, back, f, format.DefaultOptions); err != nil {
+			if err := format.Write(&again, back, f, format.DefaultOptions()); err != nil {
 				t.Fatal(err)
 			}
 			if f != format.Dat && !bytes.Equal(buf.Bytes(), again.Bytes()) {
@@ -207,9 +182,9 @@ func goldenSystems() map[string]set.System {
 func TestGolden(t *testing.T) {
 	ext := map[format.Format]string{format.JSON: ".json", format.Text: ".txt", format.CSV: ".csv", format.Dat: ".dat"}
 	for name, sys := range goldenSystems() {
-		for _, f := range format.Formats {
+		for _, f := range format.Formats() {
 			var buf bytes.Buffer
-			if err := format.Write(&buf, sys, f, format.DefaultOptions); err != nil {
+			if err := format.Write(&buf, sys, f, format.DefaultOptions()); err != nil {
 				if f == format.Dat {
 					continue
 				}
@@ -229,7 +204,7 @@ func TestGolden(t *testing.T) {
 			if !bytes.Equal(buf.Bytes(), want) {
 				t.Errorf("%s: output differs from the golden file\n got:\n%s\nwant:\n%s", path, buf.String(), want)
 			}
-			back, err := format.ReadBytes(want, f, format.DefaultOptions)
+			back, err := format.ReadBytes(want, f, format.DefaultOptions())
 			if err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
@@ -312,7 +287,7 @@ func TestBadInput(t *testing.T) {
 		{"dat word", format.Dat, "1 2\n1 a\n", 2, "not a node id"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := format.ReadBytes([]byte(tt.in), tt.f, format.DefaultOptions)
+			_, err := format.ReadBytes([]byte(tt.in), tt.f, format.DefaultOptions())
 			if err == nil {
 				t.Fatalf("no error for %q", tt.in)
 			}
@@ -341,7 +316,7 @@ func TestLenientInput(t *testing.T) {
 		{format.JSON, `{"n": 2, "format": "coterie/1", "quorums": [[2,1]], "owners": null}`, "n=2 k=1 [{0 1}]"},
 		{format.Dat, "3 1\n2\n", "n=3 k=1 [{0 2} {1}]"},
 	} {
-		sys, err := format.ReadBytes([]byte(tt.in), tt.f, format.DefaultOptions)
+		sys, err := format.ReadBytes([]byte(tt.in), tt.f, format.DefaultOptions())
 		if err != nil {
 			t.Errorf("%s %q: %v", tt.f, tt.in, err)
 			continue

@@ -22,7 +22,7 @@ func fuzzRead(f *testing.F, ft format.Format, ext string, seeds ...string) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sys, err := format.ReadBytes(data, ft, format.DefaultOptions)
+		sys, err := format.ReadBytes(data, ft, format.DefaultOptions())
 		if err != nil {
 			if _, ok := err.(*format.SyntaxError); !ok {
 				t.Fatalf("error %v is %T, want *format.SyntaxError", err, err)
@@ -30,13 +30,13 @@ func fuzzRead(f *testing.F, ft format.Format, ext string, seeds ...string) {
 			return
 		}
 		var buf bytes.Buffer
-		if err := format.Write(&buf, sys, ft, format.DefaultOptions); err != nil {
+		if err := format.Write(&buf, sys, ft, format.DefaultOptions()); err != nil {
 			if ft == format.Dat {
 				return
 			}
 			t.Fatalf("writing what was read: %v", err)
 		}
-		back, err := format.ReadBytes(buf.Bytes(), ft, format.DefaultOptions)
+		back, err := format.ReadBytes(buf.Bytes(), ft, format.DefaultOptions())
 		if err != nil {
 			t.Fatalf("reading back: %v\n%s", err, buf.Bytes())
 		}

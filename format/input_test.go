@@ -62,7 +62,7 @@ func TestHostileInput(t *testing.T) {
 		{"dat id 2^63", format.Dat, "1\n9223372036854775808\n", 2, "too large"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			opt := format.DefaultOptions
+			opt := format.DefaultOptions()
 			opt.Name = "in.x"
 			_, err := format.ReadBytes([]byte(tt.in), tt.f, opt)
 			var se *format.SyntaxError
@@ -91,13 +91,13 @@ func TestHostileInput(t *testing.T) {
 // ends read as LF.
 func TestBOMAndCRLF(t *testing.T) {
 	fano := "1 2 4\n2 3 5\n3 4 6\n4 5 7\n1 5 6\n2 6 7\n1 3 7\n"
-	want, err := format.ReadBytes([]byte(fano), format.Text, format.DefaultOptions)
+	want, err := format.ReadBytes([]byte(fano), format.Text, format.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range format.Formats {
+	for _, f := range format.Formats() {
 		var buf bytes.Buffer
-		if err := format.Write(&buf, want, f, format.DefaultOptions); err != nil {
+		if err := format.Write(&buf, want, f, format.DefaultOptions()); err != nil {
 			t.Fatal(err)
 		}
 		crlf := bytes.ReplaceAll(buf.Bytes(), []byte("\n"), []byte("\r\n"))
@@ -110,7 +110,7 @@ func TestBOMAndCRLF(t *testing.T) {
 			if (f == format.JSON || f == format.CSV) && format.Sniff(in) != f {
 				t.Errorf("%s %s: sniffed as %s", f, name, format.Sniff(in))
 			}
-			got, err := format.ReadBytes(in, f, format.DefaultOptions)
+			got, err := format.ReadBytes(in, f, format.DefaultOptions())
 			if err != nil {
 				t.Errorf("%s %s: %v", f, name, err)
 				continue
@@ -121,7 +121,7 @@ func TestBOMAndCRLF(t *testing.T) {
 		}
 	}
 	// A BOM anywhere but at the start is not white space.
-	if _, err := format.ReadBytes([]byte("1 2\n\ufeff3\n"), format.Text, format.DefaultOptions); err == nil {
+	if _, err := format.ReadBytes([]byte("1 2\n\ufeff3\n"), format.Text, format.DefaultOptions()); err == nil {
 		t.Error("a BOM inside a line was accepted")
 	}
 }
@@ -200,12 +200,12 @@ func TestBudgetLine(t *testing.T) {
 	for _, f := range []format.Format{format.Text, format.Dat, format.JSON, format.CSV} {
 		in := data
 		if f != format.Text && f != format.Dat {
-			sys, err := format.ReadBytes(data, format.Text, format.DefaultOptions)
+			sys, err := format.ReadBytes(data, format.Text, format.DefaultOptions())
 			if err != nil {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			if err := format.Write(&buf, sys, f, format.DefaultOptions); err != nil {
+			if err := format.Write(&buf, sys, f, format.DefaultOptions()); err != nil {
 				t.Fatal(err)
 			}
 			in = buf.Bytes()
@@ -292,7 +292,7 @@ func manyLevels(f format.Format, m int) []byte {
 func TestManyLevels(t *testing.T) {
 	const m = 20000
 	for _, f := range []format.Format{format.JSON, format.Text, format.CSV} {
-		sys, err := format.ReadBytes(manyLevels(f, m), f, format.DefaultOptions)
+		sys, err := format.ReadBytes(manyLevels(f, m), f, format.DefaultOptions())
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -306,7 +306,7 @@ func TestManyLevels(t *testing.T) {
 		}
 	}
 	dup := append(manyLevels(format.Text, 100), "# h: 50\n1\n"...)
-	_, err := format.ReadBytes(dup, format.Text, format.DefaultOptions)
+	_, err := format.ReadBytes(dup, format.Text, format.DefaultOptions())
 	var se *format.SyntaxError
 	if !errors.As(err, &se) || se.Line != 203 || !strings.Contains(se.Msg, "h = 50 given twice (first on line 103)") {
 		t.Errorf("a level given twice: %v", err)

@@ -99,9 +99,9 @@ func checkWriteRead(t *testing.T, seed uint64, kind, label, key, value string) {
 		if err := sys.Validate(); err != nil {
 			return
 		}
-		for _, ft := range format.Formats {
+		for _, ft := range format.Formats() {
 			var buf bytes.Buffer
-			if err := format.Write(&buf, sys, ft, format.DefaultOptions); err != nil {
+			if err := format.Write(&buf, sys, ft, format.DefaultOptions()); err != nil {
 				if ft == format.Dat {
 					continue // thresholds and (h,k)-arbiters have no .dat form
 				}
@@ -115,7 +115,7 @@ func checkWriteRead(t *testing.T, seed uint64, kind, label, key, value string) {
 			if bytes.Contains(buf.Bytes(), []byte("\u0085")) || bytes.Contains(buf.Bytes(), []byte("\u009b")) {
 				t.Fatalf("%s: raw C1 control written:\n%q", ft, buf.Bytes())
 			}
-			back, err := format.ReadBytes(buf.Bytes(), ft, format.DefaultOptions)
+			back, err := format.ReadBytes(buf.Bytes(), ft, format.DefaultOptions())
 			if err != nil {
 				if _, ok := err.(*format.Error); ok && !clean(sys) {
 					continue // a reader may refuse control characters
@@ -139,7 +139,7 @@ func TestCSVLabelsNeutralised(t *testing.T) {
 	q.Add(1)
 	sys.Family.Add(q, set.NoOwner)
 	var buf bytes.Buffer
-	if err := format.Write(&buf, sys, format.CSV, format.DefaultOptions); err != nil {
+	if err := format.Write(&buf, sys, format.CSV, format.DefaultOptions()); err != nil {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(buf.String(), "\n") {
@@ -150,7 +150,7 @@ func TestCSVLabelsNeutralised(t *testing.T) {
 			}
 		}
 	}
-	back, err := format.ReadBytes(buf.Bytes(), format.CSV, format.DefaultOptions)
+	back, err := format.ReadBytes(buf.Bytes(), format.CSV, format.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestCSVLabelsNeutralised(t *testing.T) {
 // TestHeaderValueBackwardCompatible checks that a plain kind is still
 // written and read as it is, and an old unquoted header still reads.
 func TestHeaderValueBackwardCompatible(t *testing.T) {
-	sys, err := format.ReadBytes([]byte("# kind: my plane (v2)\n1 2\n"), format.Text, format.DefaultOptions)
+	sys, err := format.ReadBytes([]byte("# kind: my plane (v2)\n1 2\n"), format.Text, format.DefaultOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,13 +170,13 @@ func TestHeaderValueBackwardCompatible(t *testing.T) {
 		t.Errorf("kind %q", sys.Kind())
 	}
 	var buf bytes.Buffer
-	if err := format.Write(&buf, sys, format.Text, format.DefaultOptions); err != nil {
+	if err := format.Write(&buf, sys, format.Text, format.DefaultOptions()); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "# kind: my plane (v2)\n") {
 		t.Errorf("a plain kind was rewritten:\n%s", buf.String())
 	}
-	if _, err := format.ReadBytes([]byte("# kind: \"open\n1 2\n"), format.Text, format.DefaultOptions); err == nil {
+	if _, err := format.ReadBytes([]byte("# kind: \"open\n1 2\n"), format.Text, format.DefaultOptions()); err == nil {
 		t.Error("a kind with an unterminated JSON string was accepted")
 	}
 }
@@ -193,13 +193,13 @@ func TestKindNewlineKeepsQuorums(t *testing.T) {
 	sys := set.System{Family: f}
 	for _, ft := range []format.Format{format.JSON, format.Text, format.CSV} {
 		var buf bytes.Buffer
-		if err := format.Write(&buf, sys, ft, format.DefaultOptions); err != nil {
+		if err := format.Write(&buf, sys, ft, format.DefaultOptions()); err != nil {
 			t.Fatal(err)
 		}
 		if bytes.Count(buf.Bytes(), []byte(`\n2 3`)) != 1 || bytes.ContainsRune(buf.Bytes(), 0x1b) {
 			t.Errorf("%s: the kind is not escaped:\n%s", ft, buf.Bytes())
 		}
-		back, err := format.ReadBytes(buf.Bytes(), ft, format.DefaultOptions)
+		back, err := format.ReadBytes(buf.Bytes(), ft, format.DefaultOptions())
 		if err != nil {
 			if _, ok := err.(*format.Error); !ok {
 				t.Fatalf("%s: %v", ft, err)
@@ -221,22 +221,22 @@ func TestHeaderKindStable(t *testing.T) {
 			if ft == format.CSV {
 				in = "# kind: " + kind + "\nquorum,node\n1,1\n1,2\n"
 			}
-			sys, err := format.ReadBytes([]byte(in), ft, format.DefaultOptions)
+			sys, err := format.ReadBytes([]byte(in), ft, format.DefaultOptions())
 			if err != nil {
 				continue // a reader may refuse it
 			}
 			var first, second bytes.Buffer
-			if err := format.Write(&first, sys, ft, format.DefaultOptions); err != nil {
+			if err := format.Write(&first, sys, ft, format.DefaultOptions()); err != nil {
 				t.Fatal(err)
 			}
-			back, err := format.ReadBytes(first.Bytes(), ft, format.DefaultOptions)
+			back, err := format.ReadBytes(first.Bytes(), ft, format.DefaultOptions())
 			if err != nil {
 				t.Fatalf("%s %q: reading back: %v\n%s", ft, kind, err, first.Bytes())
 			}
 			if back.Kind() != sys.Kind() {
 				t.Errorf("%s %q: read %q, then %q", ft, kind, sys.Kind(), back.Kind())
 			}
-			format.Write(&second, back, ft, format.DefaultOptions)
+			format.Write(&second, back, ft, format.DefaultOptions())
 			if !bytes.Equal(first.Bytes(), second.Bytes()) {
 				t.Errorf("%s %q: the second write differs:\n%s\n%s", ft, kind, first.Bytes(), second.Bytes())
 			}

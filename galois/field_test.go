@@ -437,3 +437,15 @@ func ExampleField() {
 	// GF(9) = GF(3)[x]/(x^2 + x + 2)
 	// 7 6 4
 }
+
+// GF(4) = GF(2)[x]/(x² + x + 1): the elements 0, 1, x, x+1 are the
+// integers 0..3, addition is exclusive or, and x·x = x + 1.
+func Example() {
+	f := galois.MustNew(4)
+	fmt.Println(f)
+	x := f.Primitive()
+	fmt.Println(x, f.Mul(x, x), f.Add(x, f.Mul(x, x)), f.Inv(x))
+	// Output:
+	// GF(4) = GF(2)[x]/(x^2 + x + 1)
+	// 2 3 1 3
+}

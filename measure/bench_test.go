@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -55,13 +55,7 @@ func BenchmarkResilienceGrid10(b *testing.B) {
 	}
 }
 
-func mustPlane(b *testing.B, q int) *set.Family {
-	f, err := construct.ProjectivePlane(q)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return f
-}
+func mustPlane(b *testing.B, q int) *set.Family { return testsys.Plane(b, q) }
 
 func BenchmarkResiliencePG16(b *testing.B) {
 	f := mustPlane(b, 16)

@@ -6,7 +6,7 @@ import (
 )
 
 // One million entries of Maekawa's algorithm on PG(2,16) (273 nodes, K = 17)
-// under heavy demand: the speed target is under 10 s. The algorithm
+// under heavy demand; the speed target is under 10 s. The algorithm
 // as printed deadlocks there within a few entries (see
 // TestMaekawaDeadlocksUnderHeavyDemand), so this runs the fixed variant,
 // whose message flow is Maekawa's but for the extra FAILEDs.

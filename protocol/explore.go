@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"runtime"
 	"sync"
 
@@ -412,7 +413,7 @@ func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*E
 	if maxStates <= 0 {
 		maxStates = 4_000_000
 	}
-	maxStates = min(maxStates, 1<<31)
+	maxStates = min(maxStates, math.MaxInt32)
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

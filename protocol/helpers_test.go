@@ -8,6 +8,7 @@ import (
 
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -66,14 +67,8 @@ func cut() *set.Family {
 		[]int{2, 5, 7}, []int{3, 4, 7}, []int{3, 5})
 }
 
-func plane(t testing.TB, q int) *set.Family {
-	t.Helper()
-	f, err := construct.ProjectivePlane(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
+// plane returns PG(2,q).
+func plane(t testing.TB, q int) *set.Family { return testsys.Plane(t, q) }
 
 // method1 is Maekawa's Method 1 with his own map (x ↦ x − (N′−N)) on his
 // Fig. 1 set for K = k: the systems of Table II.

@@ -155,7 +155,7 @@ type Maekawa struct {
 
 func newMaekawa(sys *System) (Protocol, error) {
 	if sys.HK || sys.K != 1 {
-		return nil, fmt.Errorf("protocol: maekawa runs on a coterie (k = 1), not a %d-arbiter; use --protocol hk", sys.K)
+		return nil, fmt.Errorf("protocol: maekawa runs on a coterie (k = 1), not a %d-arbiter; the hk protocol runs on k-arbiters", sys.K)
 	}
 	return &Maekawa{nodes: make([]mkNode, sys.N)}, nil
 }

@@ -48,7 +48,7 @@ type Ordered struct {
 
 func newOrdered(sys *System) (Protocol, error) {
 	if sys.HK || sys.K != 1 {
-		return nil, fmt.Errorf("protocol: ordered runs on a coterie (k = 1), not a %d-arbiter; use --protocol hk", sys.K)
+		return nil, fmt.Errorf("protocol: ordered runs on a coterie (k = 1), not a %d-arbiter; the hk protocol runs on k-arbiters", sys.K)
 	}
 	return &Ordered{nodes: make([]orNode, sys.N)}, nil
 }

@@ -9,6 +9,9 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/coterie-dev/coterie/measure"
+	"github.com/coterie-dev/coterie/set"
 )
 
 // Config is one simulation run.
@@ -22,19 +25,20 @@ type Config struct {
 	// CS is how long a node stays in the critical section; nil means
 	// const:1 (one mean message delay).
 	CS *Dist
-	// Progress, if not nil, is called now and then with the entries done
-	// and the entries asked for.
-	Progress func(done, total int)
+	// Progress, if not nil, is told now and then (stage "simulate") the
+	// entries done and the entries asked for.
+	Progress set.Progress
 }
 
-// Defaults for Config's distributions.
-var (
-	DefaultDelay = Dist{Kind: Exponential, A: 1}
-	DefaultCS    = Dist{Kind: Const, A: 1}
-)
+// DefaultDelay returns the message delay a zero Config uses: exponential
+// with mean 1, so that times are in mean message delays.
+func DefaultDelay() Dist { return Dist{Kind: Exponential, A: 1} }
+
+// DefaultCS returns the critical-section length a zero Config uses: 1.
+func DefaultCS() Dist { return Dist{Kind: Const, A: 1} }
 
 // Result is what a simulation measured. Its JSON form is the report of
-// `coterie simulate --json` (see CONTRACT.md).
+// `coterie simulate --json` (see docs/formats.md).
 type Result struct {
 	Protocol string `json:"protocol"`
 	Load     string `json:"load"`
@@ -106,25 +110,29 @@ type Expectation struct {
 // whose requests used quorums of mean size r.MeanQuorum (r.MeanRemote
 // without the requester).
 func expect(spec Spec, load Load, r *Result) Expectation {
+	count := func(f measure.Formula) float64 { return f.Float(r.N, r.MeanQuorum, r.MeanRemote) }
 	switch spec.Name {
 	case maekawaSpec.Name, maekawaFixedSpec.Name:
-		e := Expectation{Formula: "3(K−1)", Low: 3 * r.MeanRemote, High: 3 * r.MeanRemote, Source: "Maekawa, Section 8.1, Tables I and II"}
+		light := count(measure.MaekawaLight())
+		e := Expectation{Formula: "3(K−1)", Low: light, High: light, Source: "Maekawa, Section 8.1, Tables I and II"}
 		if load.Kind != Light {
-			e = Expectation{Formula: "3(K−1) to 5(K−1), about 4(K−1)", Low: 3 * r.MeanRemote, High: 5 * r.MeanRemote,
+			e = Expectation{Formula: "3(K−1) to 5(K−1), about 4(K−1)", Low: light, High: count(measure.MaekawaHeavyMax()),
 				Source: "Maekawa, Section 8.2 (an estimate)"}
 		}
 		return e
 	case orderedSpec.Name:
-		return Expectation{Formula: "3|q|", Low: 3 * r.MeanQuorum, High: 3 * r.MeanQuorum, Source: "Kakugawa et al., Section 6.1"}
+		m := count(measure.Ordered())
+		return Expectation{Formula: "3|q|", Low: m, High: m, Source: "Kakugawa et al., Section 6.1"}
 	case hkSpec.Name:
-		hi := 3 * r.MeanQuorum
+		lo := count(measure.HKBest())
+		hi := lo
 		if r.Entries > 0 {
 			hi = float64(r.SumHKBound) / float64(r.Entries)
 		}
-		return Expectation{Formula: "3|q| without conflict, at most (3h+3)|q|", Low: 3 * r.MeanQuorum, High: hi,
+		return Expectation{Formula: "3|q| without conflict, at most (3h+3)|q|", Low: lo, High: hi,
 			Source: "Manabe and Tajima, Section 4.3"}
 	case ricartSpec.Name:
-		m := float64(2 * (r.N - 1))
+		m := count(measure.RicartAgrawala())
 		return Expectation{Formula: "2(N−1)", Low: m, High: m, Source: "Ricart and Agrawala; Maekawa, Table I"}
 	}
 	return Expectation{}
@@ -365,7 +373,7 @@ func newSim(ctx context.Context, spec Spec, sys *System, cfg Config) (*sim, erro
 		rng:  rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		drng: rand.New(rand.NewPCG(cfg.Seed^0xd1b54a32d192ed03, cfg.Seed)),
 		srng: rand.New(rand.NewPCG(cfg.Seed, 0x5851f42d4c957f2d))}
-	s.delay, s.cs = DefaultDelay, DefaultCS
+	s.delay, s.cs = DefaultDelay(), DefaultCS()
 	if cfg.Delay != nil {
 		s.delay = *cfg.Delay
 	}
@@ -598,7 +606,7 @@ func (s *sim) request(node int) {
 			r--
 		}
 		s.res.SumRemote += r
-		s.res.SumHKBound += int64(3*h+3) * int64(len(q))
+		s.res.SumHKBound += measure.HKWorst(h).Int(s.sys.N, len(q), int(r))
 	}
 	s.quorum[node] = q
 	s.res.MeanUnits += float64(h)
@@ -649,7 +657,7 @@ func (s *sim) run() error {
 				return s.err
 			}
 			if s.cfg.Progress != nil && s.focus == nil {
-				s.cfg.Progress(s.entered, s.cfg.Entries)
+				s.cfg.Progress("simulate", int64(s.entered), int64(s.cfg.Entries))
 			}
 		}
 		var m Message

@@ -84,12 +84,3 @@ func (st Stats) MeanSize() *big.Rat {
 func (st Stats) MeanDegree() *big.Rat {
 	return new(big.Rat).SetFrac(st.SizeSum, big.NewInt(int64(st.N)))
 }
-
-// MessagesPerEntry is Maekawa's count of messages per critical-section
-// entry under light demand, 3·(mean quorum size − 1) (Tables I and II:
-// K−1 REQUESTs, K−1 LOCKEDs and K−1 RELEASEs, a node's own permission
-// costing no message).
-func (st Stats) MessagesPerEntry() *big.Rat {
-	m := st.MeanSize()
-	return m.Mul(m.Sub(m, big.NewRat(1, 1)), big.NewRat(3, 1))
-}

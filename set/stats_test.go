@@ -14,9 +14,9 @@ func TestStats(t *testing.T) {
 	if st.MinSize != 2 || st.MaxSize != 3 || st.EqualSize() {
 		t.Errorf("sizes %d..%d", st.MinSize, st.MaxSize)
 	}
-	// Table II prints 4.8 messages for N = 5: 3·(13/5 − 1) = 24/5.
-	if got := st.MessagesPerEntry().RatString(); got != "24/5" {
-		t.Errorf("messages = %s, want 24/5", got)
+	// The mean size is 13/5 (Table II's 4.8 messages = 3·(13/5 − 1)).
+	if got := st.MeanSize().RatString(); got != "13/5" {
+		t.Errorf("mean size = %s, want 13/5", got)
 	}
 	if !st.HasOwners || !st.OwnersInQuorums {
 		t.Errorf("owners: %+v", st)

@@ -66,7 +66,7 @@ func findDisjoint(ctx context.Context, f *set.Family, t int, progress func(done,
 		}
 		return all, nil
 	}
-	p := pack(f.N, f.Quorums)
+	p := set.Pack(f.N, f.Quorums)
 	if t == 2 {
 		i, j, err := findPair(ctx, p, progress)
 		if err != nil || i < 0 {

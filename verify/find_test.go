@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/coterie-dev/coterie/internal/testsys"
 )
 
 func TestFindDisjointAgreesWithBrute(t *testing.T) {
@@ -18,7 +20,7 @@ func TestFindDisjointAgreesWithBrute(t *testing.T) {
 		n := 1 + r.IntN(12)
 		m := 1 + r.IntN(14)
 		p := 0.3 + 0.65*r.Float64()
-		f := randomFamily(r, n, m, p)
+		f := testsys.Family(r, n, m, p)
 		tt := 1 + r.IntN(6)
 		got, err := FindDisjoint(ctx, f, tt)
 		if err != nil {

@@ -1,90 +1,11 @@
 package verify
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/coterie-dev/coterie/set"
 )
-
-// field is GF(q) for a prime q or q = 2^e, enough to build test planes
-// until package construct lands.
-type field struct {
-	q    int
-	poly int // for 2^e: the modulus polynomial, bits; 0 for a prime field
-}
-
-func primeField(p int) field { return field{q: p} }
-
-// binaryField returns GF(2^e) modulo a primitive trinomial or pentanomial
-// from the standard tables.
-func binaryField(e int) field {
-	polys := map[int]int{1: 0b11, 2: 0b111, 3: 0b1011, 4: 0b10011, 5: 0b100101, 6: 0b1000011, 7: 0b10000011}
-	return field{q: 1 << e, poly: polys[e]}
-}
-
-func (f field) add(a, b int) int {
-	if f.poly != 0 {
-		return a ^ b
-	}
-	return (a + b) % f.q
-}
-
-func (f field) mul(a, b int) int {
-	if f.poly == 0 {
-		return a * b % f.q
-	}
-	r := 0
-	for b != 0 {
-		if b&1 != 0 {
-			r ^= a
-		}
-		b >>= 1
-		a <<= 1
-		if a&f.q != 0 {
-			a ^= f.poly
-		}
-	}
-	return r
-}
-
-// projectivePlane returns the lines of PG(2,q) over f: points and lines are
-// the normalized homogeneous triples (1,y,z), (0,1,z), (0,0,1), and a point
-// lies on a line when a·x + b·y + c·z = 0. Quorum i is owned by node i only
-// as a test convenience (it need not contain it).
-func projectivePlane(f field) *set.Family {
-	q := f.q
-	var pts [][3]int
-	for y := range q {
-		for z := range q {
-			pts = append(pts, [3]int{1, y, z})
-		}
-	}
-	for z := range q {
-		pts = append(pts, [3]int{0, 1, z})
-	}
-	pts = append(pts, [3]int{0, 0, 1})
-	mul := make([]int, q*q)
-	for a := range q {
-		for b := range q {
-			mul[a*q+b] = f.mul(a, b)
-		}
-	}
-	fam := set.NewFamily(len(pts))
-	for _, l := range pts {
-		s := set.New(len(pts))
-		for i, p := range pts {
-			if f.add(f.add(mul[l[0]*q+p[0]], mul[l[1]*q+p[1]]), mul[l[2]*q+p[2]]) == 0 {
-				s.Add(i)
-			}
-		}
-		fam.Add(s, set.NoOwner)
-	}
-	fam.Kind = "fpp"
-	return fam
-}
 
 // digits returns the base-a digits x_1..x_d of node v (x_1 least
 // significant), the paper's coordinates of a node of the d-cube.
@@ -155,25 +76,6 @@ func cubeHK(a, k int) *set.HK {
 	return hk
 }
 
-// randomFamily returns m random quorums over n nodes, each node in with
-// probability p (an empty draw gets one random node).
-func randomFamily(r *rand.Rand, n, m int, p float64) *set.Family {
-	f := set.NewFamily(n)
-	for range m {
-		s := set.New(n)
-		for v := range n {
-			if r.Float64() < p {
-				s.Add(v)
-			}
-		}
-		if s.IsEmpty() {
-			s.Add(r.IntN(n))
-		}
-		f.Add(s, set.NoOwner)
-	}
-	return f
-}
-
 // fromLists builds a family over n nodes from 1-based node lists, as the
 // papers print them.
 func fromLists(n, k int, lists ...[]int) *set.Family {
@@ -211,5 +113,3 @@ func checkDisjointWitness(tb testing.TB, f *set.Family, t int, w []int) {
 		tb.Fatalf("witness %v: the quorums share %v", w, acc.String())
 	}
 }
-
-func sprint(v any) string { return fmt.Sprint(v) }

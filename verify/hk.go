@@ -74,9 +74,9 @@ func hkIntersection(ctx context.Context, a *set.HK, opts Options) (Check, error)
 			lists = append(lists, l.Quorums)
 		}
 	}
-	var p *packed
+	var p *set.Packed
 	if next > 0 && opts.Method != Brute {
-		p = pack(n, lists...)
+		p = set.Pack(n, lists...)
 	}
 
 	var patterns [][]int
@@ -149,7 +149,7 @@ func hkIntersection(ctx context.Context, a *set.HK, opts Options) (Check, error)
 
 // searchHK looks for a quorum assignment to pattern pat with no common
 // node, returning its requests in pattern order, or nil.
-func searchHK(ctx context.Context, p *packed, n int, levels []*set.Family, byH map[int]int,
+func searchHK(ctx context.Context, p *set.Packed, n int, levels []*set.Family, byH map[int]int,
 	start []int, pat []int, count map[int]int) ([]Request, error) {
 	hs := make([]int, 0, len(count))
 	for h := range count {

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-	"time"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -179,10 +179,10 @@ func randomHK(r *rand.Rand) *set.HK {
 			a.AddLevel(h, set.NewThreshold(n, 1+r.IntN(n)))
 			continue
 		}
-		a.AddLevel(h, randomFamily(r, n, 1+r.IntN(6), 0.4+0.55*r.Float64()))
+		a.AddLevel(h, testsys.Family(r, n, 1+r.IntN(6), 0.4+0.55*r.Float64()))
 	}
 	if len(a.Levels) == 0 {
-		a.AddLevel(k, randomFamily(r, n, 1+r.IntN(4), 0.7))
+		a.AddLevel(k, testsys.Family(r, n, 1+r.IntN(4), 0.7))
 	}
 	return a
 }
@@ -223,8 +223,10 @@ func TestCancellation(t *testing.T) {
 	// proving it 5-wise takes the search a while: cancel it.
 	f := cubeArbiter(4, 3)
 	f.K = 4
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-	defer cancel()
+
+	// Cancelled before it starts.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
 	r, err := Verify(ctx, fam(f), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -233,7 +235,26 @@ func TestCancellation(t *testing.T) {
 	if r.Valid || !r.Undecided || !c.Undecided || c.OK {
 		t.Errorf("cancelled run: valid %v undecided %v check %+v", r.Valid, r.Undecided, c)
 	}
-	if _, err := FindDisjoint(ctx, f, 5); err != context.DeadlineExceeded {
-		t.Errorf("FindDisjoint after the deadline: %v", err)
+	if _, err := FindDisjoint(ctx, f, 5); err != context.Canceled {
+		t.Errorf("FindDisjoint after cancellation: %v", err)
+	}
+
+	// Cancelled in the middle: once the first of the search's tasks is
+	// done, the workers take no more, so the check stays undecided.
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	var calls [][2]int64
+	r, err = Verify(ctx, fam(f), Options{Progress: func(stage string, done, total int64) {
+		if stage == "intersection" {
+			calls = append(calls, [2]int64{done, total})
+			cancel()
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = r.Check("intersection", 0)
+	if r.Valid || !c.Undecided || c.OK || len(calls) == 0 || calls[len(calls)-1][0] >= calls[0][1] {
+		t.Errorf("run cancelled after the first task: valid %v check %+v, progress %v", r.Valid, c, calls)
 	}
 }

@@ -145,7 +145,7 @@ func planeCheck(ctx context.Context, f *set.Family, pair []int, pairwiseOK bool)
 		return c
 	}
 	if pair == nil && !pairwiseOK {
-		p := pack(f.N, f.Quorums)
+		p := set.Pack(f.N, f.Quorums)
 		i, j, err := findPair(ctx, p, nil)
 		if err != nil {
 			undecided(&c, err)

@@ -40,21 +40,16 @@ func findContained(ctx context.Context, f *set.Family) (int, int, error) {
 	}
 	// Subset tests walk P's nodes or compare words, whichever is shorter:
 	// sparse quorums (planes) differ at once, dense ones (cubes) need words.
-	var p *packed
-	if mean := len(f.Quorums[0].Elements()); mean > words(f.N) {
-		p = pack(f.N, f.Quorums)
+	var p *set.Packed
+	nw := set.WordsFor(f.N)
+	if mean := len(f.Quorums[0].Elements()); mean > nw {
+		p = set.Pack(f.N, f.Quorums)
 	}
 	subset := func(i, j int) bool {
-		if p == nil || size[i] <= p.nw {
+		if p == nil || size[i] <= nw {
 			return within(elems[i], &f.Quorums[j])
 		}
-		a, b := p.row(i), p.row(j)
-		for w, x := range a {
-			if x&^b[w] != 0 {
-				return false
-			}
-		}
-		return true
+		return p.Row(i).SubsetOf(p.Row(j))
 	}
 	for j := range f.Quorums {
 		if j&1023 == 0 && ctx.Err() != nil {

@@ -3,10 +3,11 @@ package verify
 import (
 	"context"
 	"math"
-	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // findPair returns the first pair of disjoint quorums (smallest i, then
@@ -19,25 +20,26 @@ import (
 //     sparse quorums such as projective planes;
 //   - direct: test every pair word by word, stopping at the first common
 //     word; best when quorums are dense and meet in their first words.
-func findPair(ctx context.Context, p *packed, progress func(done, total int)) (int, int, error) {
-	if p.m < 2 {
+func findPair(ctx context.Context, p *set.Packed, progress func(done, total int)) (int, int, error) {
+	m := p.Len()
+	if m < 2 {
 		return -1, -1, nil
 	}
-	useIncidence := p.incidenceBytes() <= maxIncidenceBytes && incidenceCheaper(p)
+	useIncidence := p.TableBytes() <= maxIncidenceBytes && incidenceCheaper(p)
 	if useIncidence {
-		if err := p.buildAvoid(); err != nil {
+		if err := buildAvoiders(p); err != nil {
 			return -1, -1, err
 		}
 	}
 	const chunk = 32
-	chunks := (p.m + chunk - 1) / chunk
+	chunks := (m + chunk - 1) / chunk
 	var (
 		best     atomic.Int64 // smallest i known to have a partner
 		next     atomic.Int64
 		done     atomic.Int64
 		mu       sync.Mutex
 		wg       sync.WaitGroup
-		partner  = make([]int32, p.m)
+		partner  = make([]int32, m)
 		canceled atomic.Bool
 	)
 	best.Store(math.MaxInt64)
@@ -46,7 +48,7 @@ func findPair(ctx context.Context, p *packed, progress func(done, total int)) (i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			acc := make([]uint64, p.mw)
+			acc := set.MakeWords(m)
 			for {
 				c := int(next.Add(1) - 1)
 				if c >= chunks {
@@ -56,15 +58,15 @@ func findPair(ctx context.Context, p *packed, progress func(done, total int)) (i
 					canceled.Store(true)
 					return
 				}
-				for i := c * chunk; i < min(p.m, (c+1)*chunk); i++ {
+				for i := c * chunk; i < min(m, (c+1)*chunk); i++ {
 					if int64(i) > best.Load() {
 						break
 					}
 					var j int
 					if useIncidence {
-						j = p.disjointAfterIncidence(i, acc)
+						j = disjointAfterIncidence(p, i, acc)
 					} else {
-						j = p.disjointAfterDirect(i)
+						j = disjointAfterDirect(p, i)
 					}
 					if j >= 0 {
 						partner[i] = int32(j)
@@ -99,14 +101,13 @@ func findPair(ctx context.Context, p *packed, progress func(done, total int)) (i
 // incidenceCheaper estimates whether the incidence strategy beats the
 // direct one: per pair, incidence costs about (mean quorum size)/64 words,
 // direct about the number of words scanned before the first common one.
-func incidenceCheaper(p *packed) bool {
-	total := popcount(p.q)
-	mean := float64(total) / float64(p.m)
-	rho := mean / float64(p.n)
+func incidenceCheaper(p *set.Packed) bool {
+	mean := float64(p.Ones()) / float64(p.Len())
+	rho := mean / float64(p.N())
 	// Probability that a 64-node word holds a node of both quorums, if
 	// nodes were spread evenly.
 	hit := 1 - math.Pow(1-rho*rho, 64)
-	direct := float64(p.nw)
+	direct := float64(set.WordsFor(p.N()))
 	if hit > 0 {
 		direct = math.Min(direct, 1/hit)
 	}
@@ -114,51 +115,32 @@ func incidenceCheaper(p *packed) bool {
 }
 
 // disjointAfterIncidence returns the smallest j > i with Q_j ∩ Q_i = ∅, or -1.
-func (p *packed) disjointAfterIncidence(i int, acc []uint64) int {
+func disjointAfterIncidence(p *set.Packed, i int, acc set.Words) int {
 	lo := (i + 1) >> 6
-	if lo >= p.mw {
+	if lo >= len(acc) {
 		return -1
 	}
 	acc = acc[lo:]
-	for k := range acc {
-		acc[k] = ^uint64(0)
-	}
+	acc.Fill(len(acc) * 64)
 	// Bits 0..i of the first word are quorums already paired with i.
 	acc[0] &^= (uint64(1) << ((i + 1) & 63)) - 1
-	for w, x := range p.row(i) {
-		for x != 0 {
-			v := w<<6 | bits.TrailingZeros64(x)
-			x &= x - 1
-			row := p.avoiders(v)[lo:]
-			var any uint64
-			for k := range acc {
-				acc[k] &= row[k]
-				any |= acc[k]
-			}
-			if any == 0 {
-				return -1
-			}
+	q := p.Row(i)
+	for v := q.Next(0); v >= 0; v = q.Next(v + 1) {
+		if !acc.And(p.Avoiders(v)[lo:]) {
+			return -1
 		}
 	}
-	if j := firstBit(acc); j >= 0 {
+	if j := acc.Next(0); j >= 0 {
 		return lo<<6 + j
 	}
 	return -1
 }
 
 // disjointAfterDirect returns the smallest j > i with Q_j ∩ Q_i = ∅, or -1.
-func (p *packed) disjointAfterDirect(i int) int {
-	a := p.row(i)
-	for j := i + 1; j < p.m; j++ {
-		b := p.row(j)
-		meet := false
-		for k, x := range a {
-			if x&b[k] != 0 {
-				meet = true
-				break
-			}
-		}
-		if !meet {
+func disjointAfterDirect(p *set.Packed, i int) int {
+	a := p.Row(i)
+	for j := i + 1; j < p.Len(); j++ {
+		if !a.Intersects(p.Row(j)) {
 			return j
 		}
 	}

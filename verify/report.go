@@ -3,6 +3,8 @@ package verify
 import (
 	"fmt"
 	"math/big"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // Report is the outcome of [Verify]: the system's size and one [Check] per
@@ -115,23 +117,14 @@ func ParseMethod(s string) (Method, error) {
 // Options tune [Verify]. The zero value uses the search.
 type Options struct {
 	Method Method
-	// Progress, if not nil, is told how a long check is going: Done of
-	// Total units of work (tasks, chunks, patterns or choices). Calls are
-	// serialized but may come from several goroutines.
-	Progress func(Progress)
-}
-
-// Progress describes how far a check has got.
-type Progress struct {
-	Check       string
-	Done, Total int
+	// Progress, if not nil, is told how a long check is going: the stage
+	// is the check's name ("intersection", "minimality"), and the units
+	// of work are tasks, chunks, patterns or choices.
+	Progress set.Progress
 }
 
 func (o Options) progress(check string) func(done, total int) {
-	if o.Progress == nil {
-		return nil
-	}
-	return func(done, total int) { o.Progress(Progress{Check: check, Done: done, Total: total}) }
+	return o.Progress.Stage(check)
 }
 
 // Failed returns the first check that is not informational and does not

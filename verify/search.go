@@ -2,11 +2,12 @@ package verify
 
 import (
 	"context"
-	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // problem is one cover search over a packed system: choose need[l] distinct
@@ -15,9 +16,9 @@ import (
 // exactly when their complements cover the nodes. (A positive slack lets
 // threshold levels of an (h,k)-arbiter, decided by counting, take the rest.)
 type problem struct {
-	p         *packed
-	levelOf   []int32    // level of each quorum, or -1 for quorums not in play
-	levelMask [][]uint64 // the quorums of each level, mw words each
+	p         *set.Packed
+	levelOf   []int32     // level of each quorum, or -1 for quorums not in play
+	levelMask []set.Words // the quorums of each level
 	need      []int
 	slack     int
 	// progress, if not nil, is told how many of the top-level tasks are done.
@@ -26,16 +27,16 @@ type problem struct {
 
 // newProblem returns a problem whose level l is the quorum range
 // [ranges[l][0], ranges[l][1]) of p; quorums outside every range stay out.
-func newProblem(p *packed, ranges [][2]int, need []int, slack int) *problem {
-	pr := &problem{p: p, levelOf: make([]int32, p.m), need: need, slack: slack}
+func newProblem(p *set.Packed, ranges [][2]int, need []int, slack int) *problem {
+	pr := &problem{p: p, levelOf: make([]int32, p.Len()), need: need, slack: slack}
 	for i := range pr.levelOf {
 		pr.levelOf[i] = -1
 	}
 	for l := range need {
-		mask := make([]uint64, p.mw)
+		mask := set.MakeWords(p.Len())
 		for i := ranges[l][0]; i < ranges[l][1]; i++ {
 			pr.levelOf[i] = int32(l)
-			setBit(mask, i)
+			mask.Add(i)
 		}
 		pr.levelMask = append(pr.levelMask, mask)
 	}
@@ -60,10 +61,10 @@ type searcher struct {
 	stopped bool
 	chosen  []int
 
-	iBuf, aBuf, wBuf [][]uint64
+	iBuf, aBuf, wBuf []set.Words
 	needBuf          [][]int
 	candBuf          [][]cand
-	acc              []uint64
+	acc              set.Words
 	top              [][]int
 	remOf            []int
 	nodeCnt          []cand
@@ -71,11 +72,11 @@ type searcher struct {
 
 func newSearcher(pr *problem, depth int, stop func() bool) *searcher {
 	p := pr.p
-	s := &searcher{pr: pr, stop: stop, acc: make([]uint64, p.mw), remOf: make([]int, p.m)}
+	s := &searcher{pr: pr, stop: stop, acc: set.MakeWords(p.Len()), remOf: make([]int, p.Len())}
 	for range depth + 2 {
-		s.iBuf = append(s.iBuf, make([]uint64, p.nw))
-		s.aBuf = append(s.aBuf, make([]uint64, p.mw))
-		s.wBuf = append(s.wBuf, make([]uint64, p.mw))
+		s.iBuf = append(s.iBuf, set.MakeWords(p.N()))
+		s.aBuf = append(s.aBuf, set.MakeWords(p.Len()))
+		s.wBuf = append(s.wBuf, set.MakeWords(p.Len()))
 		s.needBuf = append(s.needBuf, make([]int, len(pr.need)))
 		s.candBuf = append(s.candBuf, nil)
 	}
@@ -93,9 +94,9 @@ func newSearcher(pr *problem, depth int, stop func() bool) *searcher {
 // quorums avoiding one of them. The counting bound: the picks left remove
 // at most the sum, per level, of the need[l] largest |I \ Q|; if that is
 // less than |I| - slack, nothing below can succeed.
-func (s *searcher) step(d int, I, allowed []uint64, need []int, r int) (int, []cand) {
+func (s *searcher) step(d int, I, allowed set.Words, need []int, r int) (int, []cand) {
 	pr, p := s.pr, s.pr.p
-	cnt := popcount(I)
+	cnt := I.Len()
 	if cnt <= pr.slack {
 		return stFound, nil
 	}
@@ -107,22 +108,12 @@ func (s *searcher) step(d int, I, allowed []uint64, need []int, r int) (int, []c
 		// One pick left: it must avoid all of I.
 		acc := s.acc
 		copy(acc, allowed)
-		for w, x := range I {
-			for x != 0 {
-				v := w<<6 | bits.TrailingZeros64(x)
-				x &= x - 1
-				row := p.avoiders(v)
-				var any uint64
-				for i := range acc {
-					acc[i] &= row[i]
-					any |= acc[i]
-				}
-				if any == 0 {
-					return stDead, nil
-				}
+		for v := I.Next(0); v >= 0; v = I.Next(v + 1) {
+			if !acc.And(p.Avoiders(v)) {
+				return stDead, nil
 			}
 		}
-		s.candBuf[d] = append(cands, cand{firstBit(acc), cnt})
+		s.candBuf[d] = append(cands, cand{acc.Next(0), cnt})
 		return stBranch, s.candBuf[d]
 	}
 
@@ -130,15 +121,11 @@ func (s *searcher) step(d int, I, allowed []uint64, need []int, r int) (int, []c
 	for l := range s.top {
 		s.top[l] = s.top[l][:0]
 	}
-	for w, x := range allowed {
-		for x != 0 {
-			q := w<<6 | bits.TrailingZeros64(x)
-			x &= x - 1
-			rem := cnt - popcountAnd(I, p.row(q))
-			s.remOf[q] = rem
-			l := pr.levelOf[q]
-			s.top[l] = pushTop(s.top[l], need[l], rem)
-		}
+	for q := allowed.Next(0); q >= 0; q = allowed.Next(q + 1) {
+		rem := cnt - I.AndLen(p.Row(q))
+		s.remOf[q] = rem
+		l := pr.levelOf[q]
+		s.top[l] = pushTop(s.top[l], need[l], rem)
 	}
 	reach := 0
 	for l, t := range s.top {
@@ -159,26 +146,21 @@ func (s *searcher) step(d int, I, allowed []uint64, need []int, r int) (int, []c
 	acc := s.acc
 	if pr.slack == 0 {
 		best, bestA := -1, int(^uint(0)>>1)
-		for w, x := range I {
-			for x != 0 {
-				v := w<<6 | bits.TrailingZeros64(x)
-				x &= x - 1
-				a := popcountAnd(allowed, p.avoiders(v))
-				if a < bestA {
-					best, bestA = v, a
-					if a == 0 {
-						return stDead, nil
-					}
+		for v := I.Next(0); v >= 0; v = I.Next(v + 1) {
+			a := allowed.AndLen(p.Avoiders(v))
+			if a < bestA {
+				best, bestA = v, a
+				if a == 0 {
+					return stDead, nil
 				}
 			}
 		}
-		row := p.avoiders(best)
-		for i := range acc {
-			acc[i] = allowed[i] & row[i]
-		}
+		acc.Intersect(allowed, p.Avoiders(best))
 	} else {
 		nc := s.nodeCnt[:0]
-		forBits(I, func(v int) { nc = append(nc, cand{v, popcountAnd(allowed, p.avoiders(v))}) })
+		for v := I.Next(0); v >= 0; v = I.Next(v + 1) {
+			nc = append(nc, cand{v, allowed.AndLen(p.Avoiders(v))})
+		}
 		slices.SortFunc(nc, func(a, b cand) int {
 			if a.rem != b.rem {
 				return a.rem - b.rem
@@ -188,13 +170,12 @@ func (s *searcher) step(d int, I, allowed []uint64, need []int, r int) (int, []c
 		s.nodeCnt = nc
 		clear(acc)
 		for _, c := range nc[:pr.slack+1] {
-			row := p.avoiders(c.q)
-			for i := range acc {
-				acc[i] |= allowed[i] & row[i]
-			}
+			acc.OrIntersect(allowed, p.Avoiders(c.q))
 		}
 	}
-	forBits(acc, func(q int) { cands = append(cands, cand{q, s.remOf[q]}) })
+	for q := acc.Next(0); q >= 0; q = acc.Next(q + 1) {
+		cands = append(cands, cand{q, s.remOf[q]})
+	}
 	if len(cands) == 0 {
 		return stDead, nil
 	}
@@ -237,26 +218,20 @@ func pushTop(t []int, k, v int) []int {
 // d, with work the allowed set minus q and every candidate tried before it
 // (the exclusion that makes sibling subtrees disjoint: a completion that
 // uses an earlier candidate was found under that candidate).
-func (pr *problem) child(q int, I, work []uint64, need []int, cI, cA []uint64, cNeed []int) {
-	p := pr.p
+func (pr *problem) child(q int, I, work set.Words, need []int, cI, cA set.Words, cNeed []int) {
 	copy(cNeed, need)
 	l := pr.levelOf[q]
 	cNeed[l]--
 	copy(cA, work)
 	if cNeed[l] == 0 {
-		for i, x := range pr.levelMask[l] {
-			cA[i] &^= x
-		}
+		cA.AndNot(pr.levelMask[l])
 	}
-	row := p.row(q)
-	for i := range cI {
-		cI[i] = I[i] & row[i]
-	}
+	cI.Intersect(I, pr.p.Row(q))
 }
 
 // dfs searches below the state at depth d; on success s.chosen holds the
 // picks made below the caller's prefix.
-func (s *searcher) dfs(d int, I, allowed []uint64, need []int, r int) bool {
+func (s *searcher) dfs(d int, I, allowed set.Words, need []int, r int) bool {
 	s.calls++
 	if s.calls&255 == 0 && s.stop != nil && s.stop() {
 		s.stopped = true
@@ -275,7 +250,7 @@ func (s *searcher) dfs(d int, I, allowed []uint64, need []int, r int) bool {
 	copy(work, allowed)
 	cI, cA, cNeed := s.iBuf[d+1], s.aBuf[d+1], s.needBuf[d+1]
 	for _, c := range cands {
-		clearBit(work, c.q)
+		work.Remove(c.q)
 		s.pr.child(c.q, I, work, need, cI, cA, cNeed)
 		s.chosen = append(s.chosen, c.q)
 		if s.dfs(d+1, cI, cA, cNeed, r-1) {
@@ -291,7 +266,7 @@ func (s *searcher) dfs(d int, I, allowed []uint64, need []int, r int) bool {
 
 // task is a subtree of the search handed to a worker.
 type task struct {
-	I, allowed []uint64
+	I, allowed set.Words
 	need       []int
 	r          int
 	chosen     []int
@@ -306,17 +281,15 @@ type task struct {
 // has one wins.
 func (pr *problem) solve(ctx context.Context) ([]int, error) {
 	p := pr.p
-	if err := p.buildAvoid(); err != nil {
+	if err := buildAvoiders(p); err != nil {
 		return nil, err
 	}
-	root := &task{I: make([]uint64, p.nw), allowed: make([]uint64, p.mw), need: slices.Clone(pr.need)}
-	fillOnes(root.I, p.n)
+	root := &task{I: set.MakeWords(p.N()), allowed: set.MakeWords(p.Len()), need: slices.Clone(pr.need)}
+	root.I.Fill(p.N())
 	for l, k := range pr.need {
 		root.r += k
 		if k > 0 {
-			for i, x := range pr.levelMask[l] {
-				root.allowed[i] |= x
-			}
+			root.allowed.Or(pr.levelMask[l])
 		}
 	}
 	workers := runtime.GOMAXPROCS(0)
@@ -394,13 +367,13 @@ func (pr *problem) split(root *task, target int) []*task {
 	tasks := []*task{root}
 	// Each task holds its own state; a wide top level (one candidate per
 	// quorum) must not multiply that past maxSplitBytes.
-	taskBytes := int64(p.nw+p.mw) * 8
+	taskBytes := int64(set.WordsFor(p.N())+set.WordsFor(p.Len())) * 8
 	maxTasks := max(1, int(maxSplitBytes/taskBytes))
 	for len(tasks) < target {
 		var next []*task
 		expanded := false
 		for _, t := range tasks {
-			if t.found || t.r == 0 || len(next) >= target || len(next)+p.m > maxTasks {
+			if t.found || t.r == 0 || len(next) >= target || len(next)+p.Len() > maxTasks {
 				next = append(next, t)
 				continue
 			}
@@ -417,8 +390,8 @@ func (pr *problem) split(root *task, target int) []*task {
 			expanded = true
 			work := slices.Clone(t.allowed)
 			for _, c := range cands {
-				clearBit(work, c.q)
-				ch := &task{I: make([]uint64, p.nw), allowed: make([]uint64, p.mw),
+				work.Remove(c.q)
+				ch := &task{I: set.MakeWords(p.N()), allowed: set.MakeWords(p.Len()),
 					need: make([]int, len(t.need)), r: t.r - 1,
 					chosen: append(slices.Clone(t.chosen), c.q)}
 				pr.child(c.q, t.I, work, t.need, ch.I, ch.allowed, ch.need)
@@ -439,19 +412,19 @@ func (pr *problem) split(root *task, target int) []*task {
 // sorted.
 func (pr *problem) complete(chosen []int) []int {
 	have := make([]int, len(pr.need))
-	in := make([]uint64, pr.p.mw)
+	in := set.MakeWords(pr.p.Len())
 	for _, q := range chosen {
 		have[pr.levelOf[q]]++
-		setBit(in, q)
+		in.Add(q)
 	}
 	for l, k := range pr.need {
-		for q := range pr.p.m {
+		for q := range pr.p.Len() {
 			if have[l] >= k {
 				break
 			}
-			if pr.levelOf[q] == int32(l) && !hasBit(in, q) {
+			if pr.levelOf[q] == int32(l) && !in.Has(q) {
 				chosen = append(chosen, q)
-				setBit(in, q)
+				in.Add(q)
 				have[l]++
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -222,12 +223,12 @@ func TestMaekawaFigures(t *testing.T) {
 // Dropping a node from one line of PG(2,q) breaks pairwise intersection:
 // the q other lines through that node now miss the shortened line.
 func TestMutationProjectivePlane(t *testing.T) {
-	for _, fl := range []field{primeField(2), primeField(3), binaryField(2), primeField(5), binaryField(3), primeField(7)} {
-		f := projectivePlane(fl)
+	for _, q := range []int{2, 3, 4, 5, 8, 7} {
+		f := testsys.Plane(t, q)
 		r := mustVerify(t, fam(f), Options{})
 		checkReport(t, fam(f), r)
 		if !r.Valid || !r.Check("projective_plane", 0).OK {
-			t.Fatalf("PG(2,%d) fails: %+v", fl.q, r.Checks)
+			t.Fatalf("PG(2,%d) fails: %+v", q, r.Checks)
 		}
 		for _, line := range []int{0, len(f.Quorums) / 2, len(f.Quorums) - 1} {
 			g := f.Clone()
@@ -237,7 +238,7 @@ func TestMutationProjectivePlane(t *testing.T) {
 			checkReport(t, fam(g), r)
 			c := r.Check("intersection", 0)
 			if r.Valid || c.OK || !slices.Contains(c.Witness.Quorums, line) {
-				t.Errorf("PG(2,%d) less node %d of line %d: %+v", fl.q, v, line, c)
+				t.Errorf("PG(2,%d) less node %d of line %d: %+v", q, v, line, c)
 			}
 			// Every other line through v is disjoint from the shortened
 			// line; the witness pairs it with the first of them.
@@ -297,7 +298,7 @@ func TestMutationCube(t *testing.T) {
 }
 
 func TestMutationSuperset(t *testing.T) {
-	f := projectivePlane(primeField(3))
+	f := testsys.Plane(t, 3)
 	g := f.Clone()
 	sup := g.Quorums[4].Clone()
 	sup.Add(0)
@@ -373,7 +374,7 @@ func TestVerifyAgreesWithBrute(t *testing.T) {
 	}
 	for it := range iters {
 		n := 1 + r.IntN(10)
-		f := randomFamily(r, n, 1+r.IntN(12), 0.3+0.65*r.Float64())
+		f := testsys.Family(r, n, 1+r.IntN(12), 0.3+0.65*r.Float64())
 		f.K = 1 + r.IntN(4)
 		a := mustVerify(t, fam(f), Options{})
 		b := mustVerify(t, fam(f), Options{Method: Brute})

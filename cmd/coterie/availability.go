@@ -161,7 +161,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 	plotFormat := ""
 	if o.plot != "" {
 		plotFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(o.plot)), ".")
-		if !slices.Contains(availability.PlotFormats, plotFormat) {
+		if !slices.Contains(availability.PlotFormats(), plotFormat) {
 			return usageErrorf("--plot %s: the file name must end in .svg or .png", o.plot)
 		}
 	}
@@ -601,7 +601,7 @@ type avJSONPoint struct {
 	Seed         *uint64     `json:"seed,omitempty"`
 }
 
-// avJSONFamily is the report on one family, as CONTRACT.md shows it; method
+// avJSONFamily is the report on one family, as docs/formats.md shows it; method
 // and reason appear only when the result is not exact.
 type avJSONFamily struct {
 	File         string             `json:"file,omitempty"`

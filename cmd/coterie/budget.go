@@ -66,9 +66,9 @@ func parseByteSize(s string) (int64, error) {
 // the process runs in) has, between minMemory and maxDefaultMemory;
 // fallbackMemory when neither can be read.
 const (
-	minMemory        = 256 << 20
-	maxDefaultMemory = 64 << 30
-	fallbackMemory   = 4 << 30
+	minMemory        int64 = 256 << 20
+	maxDefaultMemory int64 = 64 << 30
+	fallbackMemory   int64 = 4 << 30
 )
 
 // defaultMaxMemory returns the default of --max-memory.

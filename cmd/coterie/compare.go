@@ -41,7 +41,6 @@ type compareRow struct {
 	Kind string `json:"kind,omitempty"`
 	familyInfo
 	Availability []avPoint `json:"availability,omitempty"`
-	avNote       string
 }
 
 func newCompareCmd(s *streams) *cobra.Command {

@@ -64,7 +64,7 @@ coterie domination x.json --make-nd -o - | coterie verify -
 	return cmd
 }
 
-// dominationReport is the JSON report of CONTRACT.md.
+// dominationReport is the JSON report of docs/formats.md.
 type dominationReport struct {
 	Nondominated bool  `json:"nondominated"`
 	K            int   `json:"k"`
@@ -213,7 +213,7 @@ func makeND(ctx context.Context, s *streams, sys set.System, f *set.Family, o *d
 	return nil
 }
 
-// json writes the report on one line, spaced as in CONTRACT.md:
+// json writes the report on one line, spaced as in docs/formats.md:
 // {"nondominated": false, "k": 1, "witness": [1, 2, 5]}.
 func (rep *dominationReport) json(w io.Writer) error {
 	var b strings.Builder

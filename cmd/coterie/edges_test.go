@@ -721,7 +721,7 @@ func TestWriteSystemCancelled(t *testing.T) {
 	f.Add(q, set.NoOwner)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.json")
-	err := writeSystem(s, out, set.System{Family: f}, format.JSON, format.DefaultOptions)
+	err := writeSystem(s, out, set.System{Family: f}, format.JSON, format.DefaultOptions())
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}

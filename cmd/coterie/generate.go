@@ -153,6 +153,10 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 			}
 			args, err := construct.NewArgs(spec, vals)
 			if err != nil {
+				var pe *construct.ParamError
+				if errors.As(err, &pe) {
+					return usageErrorf("%s: %s", spec.Name, flagError(pe))
+				}
 				return usageErrorf("%s", strings.TrimPrefix(err.Error(), "construct: "))
 			}
 			return runGenerate(cmd.Context(), s, spec, args, &out, force)
@@ -422,9 +426,22 @@ func humanBytes(b int64) string {
 
 // buildError reports a construction's refusal (bad parameters): exit 2.
 func buildError(spec construct.Spec, err error) error {
+	var pe *construct.ParamError
+	if errors.As(err, &pe) {
+		return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, flagError(pe))}
+	}
 	msg := strings.TrimPrefix(err.Error(), "construct: ")
 	msg = strings.TrimPrefix(msg, spec.Name+": ")
 	return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, msg)}
+}
+
+// flagError says what is wrong with a parameter in terms of the flag that
+// sets it: "--q 8 must be odd and at least 3".
+func flagError(pe *construct.ParamError) string {
+	if pe.Value == nil {
+		return fmt.Sprintf("--%s %s", pe.Param, pe.Reason)
+	}
+	return fmt.Sprintf("--%s %v %s", pe.Param, pe.Value, pe.Reason)
 }
 
 func listKinds(s *streams, asJSON bool) error {

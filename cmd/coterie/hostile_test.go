@@ -64,7 +64,7 @@ func runHostile(t *testing.T, dir string, stdin []byte, limit time.Duration, arg
 		t.Fatalf("coterie %s: %v", strings.Join(args, " "), err)
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		o.maxRSS = ru.Maxrss << 10 // KiB on Linux
+		o.maxRSS = int64(ru.Maxrss) << 10 // KiB on Linux
 	}
 	return o
 }

@@ -206,9 +206,9 @@ func newFamilyInfo(f *set.Family) familyInfo {
 		ok := st.OwnersInQuorums
 		fi.Maekawa.OwnerInQuorum = &ok
 	}
-	fi.messagesExact = st.MessagesPerEntry()
-	fi.MessagesPerEntry = fl(fi.messagesExact)
 	fi.msgs = measure.MessagesOf(f)
+	fi.messagesExact = fi.msgs.MaekawaLight
+	fi.MessagesPerEntry = fl(fi.messagesExact)
 	fi.Messages = messagesInfo{
 		MaekawaLight:    fl(fi.msgs.MaekawaLight),
 		MaekawaHeavyMax: fl(fi.msgs.MaekawaHeavyMax),

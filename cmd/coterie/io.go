@@ -50,7 +50,7 @@ func addInputFlags(cmd *cobra.Command, o *inputOptions) {
 
 func completeFormats(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	var names []string
-	for _, f := range format.Formats {
+	for _, f := range format.Formats() {
 		names = append(names, string(f))
 	}
 	return names, cobra.ShellCompDirectiveNoFileComp

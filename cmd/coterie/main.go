@@ -1,6 +1,6 @@
 // Command coterie constructs, verifies and analyses quorum systems:
 // coteries, k-arbiters and (h,k)-arbiters. Run "coterie help" for the
-// commands; CONTRACT.md in the project describes the formats and reports.
+// commands; docs/formats.md in the repository describes the formats and reports.
 package main
 
 import (
@@ -121,7 +121,7 @@ func (s *streams) ctx() context.Context {
 	return s.cmdCtx
 }
 
-// Exit statuses (CONTRACT.md).
+// Exit statuses (docs/formats.md).
 const (
 	exitOK     = 0
 	exitFailed = 1 // verify found a violated property

@@ -19,10 +19,41 @@ func versionString() string {
 	if version != "" {
 		return version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, _ := debug.ReadBuildInfo()
+	return buildVersion(bi)
+}
+
+// buildVersion is the version recorded in the build information: the
+// module version for `go install …@version`, else the VCS revision of a
+// build from a checkout (marked -dirty when it had local changes), else
+// "dev".
+func buildVersion(bi *debug.BuildInfo) string {
+	if bi == nil {
+		return "dev"
 	}
-	return "dev"
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev string
+	dirty := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if dirty {
+		rev += "-dirty"
+	}
+	return "devel-" + rev
 }
 
 // runState is what run needs to know after the command: the --timeout
@@ -31,7 +62,6 @@ type runState struct {
 	timeout context.Context
 }
 
-func newRootCmd(s *streams) *cobra.Command { return newRoot(s, &runState{}) }
 
 func newRoot(s *streams, st *runState) *cobra.Command {
 	var timeout time.Duration

@@ -103,8 +103,8 @@ protocol (.svg, .png or .pdf).`,
 	f.StringVar(&o.load, "load", "light", "light|heavy|poisson:RATE")
 	f.IntVar(&o.entries, "entries", 10000, "critical-section entries to simulate")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed: the same seed gives the same run")
-	f.StringVar(&o.delay, "delay", protocol.DefaultDelay.String(), "message delay: const:X|exp:MEAN|uniform:A:B")
-	f.StringVar(&o.cs, "cs", protocol.DefaultCS.String(), "critical-section length, in the delay's time unit")
+	f.StringVar(&o.delay, "delay", protocol.DefaultDelay().String(), "message delay: const:X|exp:MEAN|uniform:A:B")
+	f.StringVar(&o.cs, "cs", protocol.DefaultCS().String(), "critical-section length, in the delay's time unit")
 	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON (same as --format json)")
 	f.StringVar(&o.format, "format", "table", "report format: table|json|csv")
 	f.StringVar(&o.plot, "plot", "", "plot messages per entry against N to `FILE` (.svg, .png, .pdf)")
@@ -239,7 +239,7 @@ func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []stri
 			bar := newProgress(s, fmt.Sprintf("simulate %s on %s", sp.Name, in.name))
 			res, err := protocol.Simulate(ctx, sp, in.ps, protocol.Config{
 				Load: load, Entries: o.entries, Seed: o.seed, Delay: &delay, CS: &cs,
-				Progress: func(done, total int) { bar.Update(int64(done), int64(total)) },
+				Progress: func(_ string, done, total int64) { bar.Update(done, total) },
 			})
 			bar.Done()
 			if err != nil {
@@ -277,7 +277,7 @@ func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []stri
 	return nil
 }
 
-// simJSON is the report of CONTRACT.md, with the file it ran on.
+// simJSON is the report of docs/formats.md, with the file it ran on.
 type simJSON struct {
 	File string `json:"file"`
 	*protocol.Result

@@ -135,7 +135,7 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 	return werr
 }
 
-// transversalCount marshals as CONTRACT.md's report, with sizes in
+// transversalCount marshals as docs/formats.md's report, with sizes in
 // increasing numeric order and counts as decimal strings.
 type transversalCount struct{ c *domination.TransversalCount }
 

@@ -106,8 +106,8 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 		}
 	}
 	bar := newProgress(s, "verify")
-	rep, err := verify.Verify(ctx, sys, verify.Options{Method: method, Progress: func(p verify.Progress) {
-		bar.Update(int64(p.Done), int64(p.Total))
+	rep, err := verify.Verify(ctx, sys, verify.Options{Method: method, Progress: func(_ string, done, total int64) {
+		bar.Update(done, total)
 	}})
 	bar.Done()
 	if err != nil {
@@ -133,7 +133,7 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 	return nil
 }
 
-// The JSON report of CONTRACT.md: positions and nodes 1-based.
+// The JSON report of docs/formats.md: positions and nodes 1-based.
 type verifyJSON struct {
 	Valid     bool        `json:"valid"`
 	Undecided bool        `json:"undecided,omitempty"`

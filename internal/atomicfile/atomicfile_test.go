@@ -283,7 +283,7 @@ func TestTempNameFits(t *testing.T) {
 			t.Errorf("TempName = %q", n)
 		}
 	}
-	if TempName("a") == TempName("a") {
+	if a, b := TempName("a"), TempName("a"); a == b {
 		t.Error("two temporary names are equal")
 	}
 }
