@@ -1,0 +1,148 @@
+package construct
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// ByzantineSize returns the quorum size of the threshold Byzantine quorum
+// systems of Malkhi and Reiter ("Byzantine quorum systems", Distributed
+// Computing 11(4), 1998, Section 4): ⌈(n+2b+1)/2⌉ for a b-masking system,
+// ⌈(n+b+1)/2⌉ for a b-dissemination system.
+func ByzantineSize(n, b int, masking bool) int {
+	if masking {
+		return (n + 2*b + 2) / 2
+	}
+	return (n + b + 2) / 2
+}
+
+// Byzantine returns the threshold Byzantine quorum system over n nodes
+// tolerating b faulty ones, in threshold form: every subset of
+// [ByzantineSize](n, b, masking) nodes. Two quorums of size q meet in at
+// least 2q − n nodes: ≥ 2b+1 for the masking size (a correct majority of
+// the intersection outvotes b liars) and ≥ b+1 for dissemination (one
+// correct node, whose self-verifying data cannot be forged). Some quorum
+// must avoid any b nodes, n − b ≥ q, which needs n ≥ 4b+1 (masking) or
+// n ≥ 3b+1 (dissemination) — Malkhi and Reiter's bounds; smaller n is
+// refused.
+func Byzantine(n, b int, masking bool) (*set.Family, error) {
+	name, need := "dissemination", 3*b+1
+	if masking {
+		name, need = "masking", 4*b+1
+	}
+	switch {
+	case b < 0:
+		return nil, fmt.Errorf("construct: byzantine: b = %d must be at least 0", b)
+	case n < 1 || n > set.MaxNodes:
+		return nil, fmt.Errorf("construct: byzantine: n = %d is out of range 1..%d", n, set.MaxNodes)
+	case n < need:
+		return nil, fmt.Errorf("construct: byzantine: a b-%s system needs n ≥ %s = %d nodes; n = %d is too small for b = %d",
+			name, map[bool]string{true: "4b+1", false: "3b+1"}[masking], need, n, b)
+	}
+	f := set.NewThreshold(n, ByzantineSize(n, b, masking))
+	f.Kind = "byzantine"
+	f.Params = set.Params{"n": n, "b": b, name: true}
+	return f, nil
+}
+
+// MGridSide returns t = ⌈√(b+1)⌉, the number of rows and of columns in a
+// quorum of the M-Grid for b.
+func MGridSide(b int) int {
+	t := 0
+	for t*t < b+1 {
+		t++
+	}
+	return t
+}
+
+// MGrid returns the M-Grid of Malkhi and Reiter (Distributed Computing 1998,
+// Section 5), a b-masking quorum system: n = s² nodes in an s×s grid,
+// numbered row by row, and a quorum is the union of t = ⌈√(b+1)⌉ full rows
+// and t full columns. Two quorums meet in at least 2t² ≥ 2b+2 nodes (each
+// one's rows cross the other's columns), and b nodes block at most b rows
+// and b columns, so a quorum avoids them when s − b ≥ t; MGrid refuses
+// larger b. n must be a perfect square. The family has C(s, t)² quorums;
+// more than MaxCatalogueQuorums are refused.
+func MGrid(n, b int) (*set.Family, error) {
+	if n < 1 || n > set.MaxNodes {
+		return nil, fmt.Errorf("construct: mgrid: n = %d is out of range 1..%d", n, set.MaxNodes)
+	}
+	s := 0
+	for s*s < n {
+		s++
+	}
+	if s*s != n {
+		return nil, fmt.Errorf("construct: mgrid: n = %d is not a square (the M-Grid is s×s)", n)
+	}
+	if b < 0 {
+		return nil, fmt.Errorf("construct: mgrid: b = %d must be at least 0", b)
+	}
+	t := MGridSide(b)
+	if s-b < t {
+		return nil, fmt.Errorf("construct: mgrid: b = %d on a %d×%d grid: b faulty nodes can block %d rows, leaving fewer than the ⌈√(b+1)⌉ = %d a quorum needs (b ≤ %d here)",
+			b, s, s, b, t, maxMGridB(s))
+	}
+	c := new(big.Int).Binomial(int64(s), int64(t))
+	if err := checkCount(fmt.Sprintf("mgrid: n = %d, b = %d", n, b), c.Mul(c, c), n); err != nil {
+		return nil, err
+	}
+	return collect(n, "mgrid", set.Params{"n": n, "b": b}, func(q *set.Set, emit func()) {
+		combinations(s, t, func(rows []int) {
+			combinations(s, t, func(cols []int) {
+				q.Clear()
+				for _, r := range rows {
+					for c := range s {
+						q.Add(r*s + c)
+					}
+				}
+				for _, c := range cols {
+					for r := range s {
+						q.Add(r*s + c)
+					}
+				}
+				emit()
+			})
+		})
+	}), nil
+}
+
+// maxMGridB returns the largest b the s×s M-Grid tolerates.
+func maxMGridB(s int) int {
+	b := -1
+	for s-(b+1) >= MGridSide(b+1) {
+		b++
+	}
+	return b
+}
+
+var byzantineSpec = Spec{
+	Name:    "byzantine",
+	Summary: "threshold b-masking (n ≥ 4b+1) or b-dissemination (n ≥ 3b+1) quorums (threshold)",
+	Source:  "Malkhi, Reiter 1998",
+	Params: []Param{
+		{Name: "n", Usage: "number of nodes", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
+		{Name: "b", Usage: "faulty nodes tolerated", Type: Int, Required: true, Min: 0, Max: set.MaxNodes},
+		{Name: "masking", Usage: "quorums meet in ≥ 2b+1 nodes: size ⌈(n+2b+1)/2⌉", Type: Bool, Default: false},
+		{Name: "dissemination", Usage: "quorums meet in ≥ b+1 nodes: size ⌈(n+b+1)/2⌉", Type: Bool, Default: false},
+	},
+	Build: func(a Args) (set.System, error) {
+		if a.Bool("masking") == a.Bool("dissemination") {
+			return set.System{}, errors.New("construct: byzantine: give exactly one of --masking and --dissemination")
+		}
+		return system(Byzantine(a.Int("n"), a.Int("b"), a.Bool("masking")))
+	},
+}
+
+var mgridSpec = Spec{
+	Name:    "mgrid",
+	Summary: "M-Grid: ⌈√(b+1)⌉ rows and as many columns of a square grid (b-masking)",
+	Source:  "Malkhi, Reiter 1998, Section 5",
+	Params: []Param{
+		{Name: "n", Usage: "number of nodes (a square)", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
+		{Name: "b", Usage: "faulty nodes tolerated", Type: Int, Default: 0, Min: 0, Max: set.MaxNodes},
+	},
+	Build: func(a Args) (set.System, error) { return system(MGrid(a.Int("n"), a.Int("b"))) },
+}
