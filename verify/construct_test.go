@@ -79,7 +79,7 @@ func constructorParams(short bool) map[string][]map[string]any {
 	for _, w := range []string{"1", "2", "1,2", "1,2,3", "2,2,2", "3,5,2,4", "1,6,6"} {
 		ps["wall"] = append(ps["wall"], map[string]any{"widths": w})
 	}
-	for n := 1; n <= 40; n += 3 {
+	for n := 1; n <= 22; n += 3 {
 		ps["wall"] = append(ps["wall"], map[string]any{"cwlog": true, "n": n})
 	}
 	for d := 1; d <= 7; d++ {
