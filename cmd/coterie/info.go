@@ -124,7 +124,10 @@ type familyInfo struct {
 	Strategy          []strategyEntry `json:"strategy,omitempty"`
 	Resilience        *int            `json:"resilience,omitempty"`
 	ResilienceWitness []int           `json:"resilience_witness,omitempty"`
-	Notes             []string        `json:"notes,omitempty"`
+	// byzantine_b_max: the largest b of a b-masking system (Malkhi–Reiter).
+	ByzantineBMax              *int     `json:"byzantine_b_max,omitempty"`
+	ByzantineBMaxDissemination *int     `json:"byzantine_b_max_dissemination,omitempty"`
+	Notes                      []string `json:"notes,omitempty"`
 
 	messagesExact *big.Rat
 	resWitness    []int // 0-based
@@ -260,7 +263,7 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 			return err
 		}
 	}
-	return nil
+	return fi.measureByzantine(ctx, f, within)
 }
 
 func newInfoReport(ctx context.Context, sys set.System, o figureOptions, strategy bool) (*infoReport, error) {
