@@ -1,11 +1,15 @@
 package availability
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/coterie-dev/coterie/construct"
+)
 
 // BenchmarkWallPolynomialCWlog1000: the exact polynomial of the CWlog wall
 // over 1,000 nodes.
 func BenchmarkWallPolynomialCWlog1000(b *testing.B) {
-	w := cwlogWidths(1000)
+	w := construct.CWlogWidths(1000)
 	for b.Loop() {
 		if _, err := WallPolynomial(w); err != nil {
 			b.Fatal(err)

@@ -169,7 +169,7 @@ func TestCWlogAvailabilityTendsToOne(t *testing.T) {
 	}
 }
 
-func cwlogRows(n int) []int { return cwlogWidths(n) }
+func cwlogRows(n int) []int { return construct.CWlogWidths(n) }
 
 // The tree recurrence on random subsets: a subset is live by the
 // recursive rule exactly when it contains a listed quorum, counted by size.

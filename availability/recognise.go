@@ -129,9 +129,7 @@ func describe(f *set.Family) (catalogue, bool) {
 			}
 		case f.Kind == "wheel":
 			widths = []int{1, n - 1}
-		case f.Params["cwlog"] == true:
-			widths = cwlogWidths(n)
-		default:
+		default: // CWlog files record their widths too
 			widths, _ = paramInts(f, "widths")
 		}
 		if len(widths) == 0 || sum(widths) != n {
@@ -228,31 +226,6 @@ func wallLive(s *set.Set, widths []int) bool {
 		end = start
 	}
 	return false
-}
-
-// cwlogWidths repeats construct.CWlogWidths (row i has ⌈lg 2i⌉ nodes, the
-// rest join the last row); a divergence would only make recognise decline.
-func cwlogWidths(n int) []int {
-	var widths []int
-	used := 0
-	for i := 1; ; i++ {
-		w := 1
-		for 1<<(w-1) < i {
-			w++
-		}
-		if used+w > n {
-			if left := n - used; left > 0 {
-				if len(widths) == 0 {
-					widths = append(widths, left)
-				} else {
-					widths[len(widths)-1] += left
-				}
-			}
-			return widths
-		}
-		widths = append(widths, w)
-		used += w
-	}
 }
 
 func treeNodes(d, h int) int {

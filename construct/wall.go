@@ -153,7 +153,7 @@ func CWlog(n int) (*set.Family, error) {
 	if _, err := checkWidths(widths); err != nil {
 		return nil, err
 	}
-	return wallFamily(n, widths, "wall", set.Params{"cwlog": true, "n": n})
+	return wallFamily(n, widths, "wall", set.Params{"cwlog": true, "n": n, "widths": joinInts(widths)})
 }
 
 // Wheel returns the wheel coterie over n ≥ 3 nodes: node 0 is the hub and
