@@ -307,6 +307,9 @@ func WallPolynomial(widths []int) (*Polynomial, error) {
 // timesBinom returns a·(1+t)^w by w steps of a[i] + a[i−1]: additions
 // only, cheaper than a product for small w.
 func (a poly) timesBinom(w int) poly {
+	if w > 64 {
+		return a.mul(binom(w))
+	}
 	out := zeros(len(a) + w)
 	for i, x := range a {
 		out[i].Set(x)
