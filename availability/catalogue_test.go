@@ -87,7 +87,7 @@ func TestCatalogueRecurrences(t *testing.T) {
 				t.Fatalf("Compute: %+v, %v", r, err)
 			}
 			degenerate := c.f.Kind == "bgrid" && (paramInt(c.f, "cols") < 2 || paramInt(c.f, "band-rows") < 2)
-			if c.f.Kind != "vote" && !degenerate && r.Method != MethodRecurrence && r.Method != MethodThreshold {
+			if !degenerate && r.Method != MethodRecurrence && r.Method != MethodThreshold {
 				t.Errorf("Compute used %s, not the recurrence", r.Method)
 			}
 		})
@@ -104,6 +104,7 @@ func TestRecogniseDeclinesImpostors(t *testing.T) {
 		ok[*set.Family](t)(construct.CGrid(3, 3)),
 		ok[*set.Family](t)(construct.HQC([]int{3, 3})),
 		ok[*set.Family](t)(construct.BGrid(2, 2, 2)),
+		ok[*set.Family](t)(construct.Vote([]int{5, 4, 3, 2, 1, 1}, 0)),
 	} {
 		if _, ok := recognise(f); !ok {
 			t.Errorf("%s %v not recognised", f.Kind, f.Params)

@@ -2,6 +2,7 @@ package availability
 
 import (
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,8 @@ type catalogue struct {
 }
 
 // recognise returns the polynomial of f when f's Kind and Params name a
-// classic construction (tree, hqc, wall, triangle, wheel, cgrid, bgrid) and
+// classic construction (tree, hqc, wall, triangle, wheel, cgrid, bgrid,
+// vote) and
 // f is provably that construction: its quorums are distinct, each is a
 // minimal live set of the construction's predicate, and there are as many
 // as the construction has. Distinct minimal live sets, as many as all of
@@ -170,6 +172,27 @@ func describe(f *set.Family) (catalogue, bool) {
 			count: count.Mul(count, big.NewInt(int64(c))),
 			poly:  func() (*Polynomial, error) { return CGridPolynomial(r, c) },
 		}, true
+	case "vote":
+		weights, ok := paramWeights(f)
+		t := paramInt(f, "threshold")
+		if !ok || len(weights) != n || t < 1 {
+			return catalogue{}, false
+		}
+		count, ok := minimalVoteCount(weights, t)
+		if !ok {
+			return catalogue{}, false
+		}
+		return catalogue{
+			live: func(s *set.Set) bool {
+				votes := 0
+				for v := range s.All() {
+					votes += weights[v]
+				}
+				return votes >= t
+			},
+			count: count,
+			poly:  func() (*Polynomial, error) { return VotePolynomial(weights, t) },
+		}, true
 	case "bgrid":
 		c, b, r := paramInt(f, "cols"), paramInt(f, "bands"), paramInt(f, "band-rows")
 		// Below two columns or two rows per band the count formula does
@@ -274,4 +297,52 @@ func sum(v []int) int {
 		s += x
 	}
 	return s
+}
+
+// paramWeights reads the "weights" of a vote family (0 allowed).
+func paramWeights(f *set.Family) ([]int, bool) {
+	s, ok := f.Params["weights"].(string)
+	if !ok || s == "" {
+		return nil, false
+	}
+	var out []int
+	for _, x := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(x))
+		if err != nil || v < 0 {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+// minimalVoteCount returns the number of minimal sets holding at least t
+// votes. Sorted by decreasing votes, a set is minimal exactly when it
+// reaches t only with its last node k; so the count is, over k with
+// w_k > 0, the number of subsets A of the nodes before k with
+// t − w_k ≤ w(A) < t, from a subset-sum count over the prefix.
+func minimalVoteCount(weights []int, t int) (*big.Int, bool) {
+	if t > 1<<20 || int64(len(weights))*int64(t) > 1<<28 {
+		return nil, false
+	}
+	w := slices.Clone(weights)
+	slices.SortStableFunc(w, func(a, b int) int { return b - a })
+	dp := make([]*big.Int, t) // dp[s]: subsets of the prefix with s < t votes
+	for s := range dp {
+		dp[s] = new(big.Int)
+	}
+	dp[0].SetInt64(1)
+	count := new(big.Int)
+	for _, x := range w {
+		if x == 0 {
+			continue
+		}
+		for s := max(t-x, 0); s < t; s++ {
+			count.Add(count, dp[s])
+		}
+		for s := t - 1; s >= x; s-- {
+			dp[s].Add(dp[s], dp[s-x])
+		}
+	}
+	return count, true
 }
