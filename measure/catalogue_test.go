@@ -100,3 +100,45 @@ func TestCatalogueLoadImpostor(t *testing.T) {
 		t.Fatalf("impostor certified: %v", l.Exact)
 	}
 }
+
+// The fair systems of the catalogue (every quorum of c nodes, every node in
+// as many quorums) have load c/n (Naor and Wool, SIAM J. Comput. 1998: a
+// fair system's load is its quorum size over n): HQC Π(⌊g/2⌋+1)/g — (2/3)^l for groups
+// of three, Kumar's n^−0.37; the B-grid (bands·rows + cols − 1)/n; the
+// M-Grid (2ts − t²)/s² with t = ⌈√(b+1)⌉; the grid protocol (r + c − 1)/rc;
+// Malkhi and Reiter's threshold ⌈(n+2b+1)/2⌉/n. Each against the LP.
+func TestCatalogueFairLoads(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		f    func() (*set.Family, error)
+		want *big.Rat
+	}{
+		{func() (*set.Family, error) { return construct.HQC([]int{3, 3}) }, big.NewRat(4, 9)},
+		{func() (*set.Family, error) { return construct.HQC([]int{3, 3, 3}) }, big.NewRat(8, 27)},
+		{func() (*set.Family, error) { return construct.HQC([]int{5, 3}) }, big.NewRat(3*2, 15)},
+		{func() (*set.Family, error) { return construct.BGrid(3, 2, 2) }, big.NewRat(2*2+3-1, 12)},
+		{func() (*set.Family, error) { return construct.BGrid(2, 3, 2) }, big.NewRat(3*2+2-1, 12)},
+		{func() (*set.Family, error) { return construct.MGrid(16, 1) }, big.NewRat(2*2*4-4, 16)},
+		{func() (*set.Family, error) { return construct.MGrid(25, 0) }, big.NewRat(2*5-1, 25)},
+		{func() (*set.Family, error) { return construct.CGrid(3, 4) }, big.NewRat(3+4-1, 12)},
+		{func() (*set.Family, error) { return construct.Byzantine(9, 2, true) }, big.NewRat(7, 9)},
+	} {
+		f, err := tt.f()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(fmt.Sprint(f.Kind, f.Params), func(t *testing.T) {
+			l, err := LoadOf(ctx, f, LoadOptions{})
+			if err != nil || l.Exact == nil || l.Exact.Cmp(tt.want) != 0 {
+				t.Fatalf("load %v, %v; want %v", l, err, tt.want)
+			}
+			if f.IsThreshold() {
+				return
+			}
+			lp, err := lpLoad(ctx, f, LoadOptions{})
+			if err != nil || lp.Exact == nil || lp.Exact.Cmp(tt.want) != 0 {
+				t.Fatalf("LP %v, %v; want %v", lp, err, tt.want)
+			}
+		})
+	}
+}
