@@ -37,6 +37,14 @@ func ParseInts(what, s string, lo int) ([]int, error) {
 	return out, nil
 }
 
+// shortInts formats a list for a message, eliding the middle of a long one.
+func shortInts(v []int) string {
+	if len(v) <= 12 {
+		return joinInts(v)
+	}
+	return joinInts(v[:5]) + ",…," + joinInts(v[len(v)-5:]) + fmt.Sprintf(" (%d values)", len(v))
+}
+
 // joinInts formats a list as ParseInts reads it.
 func joinInts(v []int) string {
 	s := make([]string, len(v))
@@ -53,8 +61,12 @@ func checkCount(what string, count *big.Int, n int) error {
 		return fmt.Errorf("construct: %s: %d nodes is out of range 1..%d", what, n, set.MaxNodes)
 	}
 	if !count.IsInt64() || count.Int64() > MaxCatalogueQuorums {
-		return fmt.Errorf("construct: %s: %s quorums are more than coterie lists (%d)",
-			what, count, MaxCatalogueQuorums)
+		c := count.String()
+		if count.BitLen() > 64 {
+			c = fmt.Sprintf("more than 2^%d", count.BitLen()-1)
+		}
+		return fmt.Errorf("construct: %s: %s quorums; coterie lists at most %d",
+			what, c, MaxCatalogueQuorums)
 	}
 	return checkExplicit(what, n, int(count.Int64()))
 }
@@ -101,6 +113,10 @@ func combinations(g, m int, k func([]int)) {
 	}
 	rec(0, 0)
 }
+
+// tooMany returns 2^4096, a count past every limit, for families whose
+// exact count is not worth computing.
+func tooMany() *big.Int { return new(big.Int).Lsh(big.NewInt(1), 4096) }
 
 func bigPow(a *big.Int, e int) *big.Int { return new(big.Int).Exp(a, big.NewInt(int64(e)), nil) }
 

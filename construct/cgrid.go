@@ -19,7 +19,10 @@ func CGrid(rows, cols int) (*set.Family, error) {
 		return nil, fmt.Errorf("construct: cgrid: %d rows and %d columns: need both ≥ 1 and at most %d nodes", rows, cols, set.MaxNodes)
 	}
 	n := rows * cols
-	count := new(big.Int).Mul(big.NewInt(int64(cols)), bigPow(big.NewInt(int64(rows)), cols-1))
+	count := tooMany()
+	if cols <= 1<<12 {
+		count.Mul(big.NewInt(int64(cols)), bigPow(big.NewInt(int64(rows)), cols-1))
+	}
 	if err := checkCount(fmt.Sprintf("cgrid: %d×%d", rows, cols), count, n); err != nil {
 		return nil, err
 	}
@@ -45,8 +48,12 @@ func CGrid(rows, cols int) (*set.Family, error) {
 
 // BGridCount returns the number of quorums of [BGrid](cols, bands,
 // bandRows): cols^bands choices of mini-columns, times bands, times
-// bandRows^(cols−1) representatives (for cols, bandRows ≥ 2).
+// bandRows^(cols−1) representatives (for cols, bandRows ≥ 2); with more
+// than 4,096 bands or columns it returns 2^4096 instead.
 func BGridCount(cols, bands, bandRows int) *big.Int {
+	if bands > 1<<12 || cols > 1<<12 {
+		return tooMany()
+	}
 	c := bigPow(big.NewInt(int64(cols)), bands)
 	c.Mul(c, big.NewInt(int64(bands)))
 	return c.Mul(c, bigPow(big.NewInt(int64(bandRows)), cols-1))

@@ -8,16 +8,17 @@ import (
 )
 
 // HQCCount returns the number of quorums of [HQC](levels): at each level,
-// C(g, ⌊g/2⌋+1) choices of subgroups, each with its own quorum.
+// C(g, ⌊g/2⌋+1) choices of subgroups, each with its own quorum; past
+// 2^4096 it returns 2^4096 instead.
 func HQCCount(levels []int) *big.Int {
 	c := big.NewInt(1)
 	for i := len(levels) - 1; i >= 0; i-- {
 		g := levels[i]
 		m := g/2 + 1
-		c = new(big.Int).Mul(new(big.Int).Binomial(int64(g), int64(m)), bigPow(c, m))
-		if c.BitLen() > 1<<16 {
-			return c
+		if g > 1<<10 || (c.BitLen()+1)*m > 1<<12 {
+			return tooMany()
 		}
+		c = new(big.Int).Mul(new(big.Int).Binomial(int64(g), int64(m)), bigPow(c, m))
 	}
 	return c
 }
@@ -45,10 +46,10 @@ func HQC(levels []int) (*set.Family, error) {
 		}
 		n *= g
 		if n > set.MaxNodes {
-			return nil, fmt.Errorf("construct: hqc: levels %s: more than %d nodes", joinInts(levels), set.MaxNodes)
+			return nil, fmt.Errorf("construct: hqc: levels %s: more than %d nodes", shortInts(levels), set.MaxNodes)
 		}
 	}
-	what := "hqc: levels " + joinInts(levels)
+	what := "hqc: levels " + shortInts(levels)
 	if err := checkCount(what, HQCCount(levels), n); err != nil {
 		return nil, err
 	}

@@ -25,15 +25,15 @@ func TreeNodes(d, h int) int {
 }
 
 // TreeCount returns the number of quorums of [Tree](d, h): T(0) = 1 and
-// T(h) = d·T(h−1) + T(h−1)^d.
+// T(h) = d·T(h−1) + T(h−1)^d; past 2^4096 it returns 2^4096 instead.
 func TreeCount(d, h int) *big.Int {
 	t := big.NewInt(1)
 	for range h {
+		if t.BitLen()*d > 1<<12 {
+			return tooMany() // far past any limit; stop before it explodes
+		}
 		all := bigPow(t, d)
 		t = all.Add(all, new(big.Int).Mul(big.NewInt(int64(d)), t))
-		if t.BitLen() > 1<<16 {
-			return t // far past any limit; stop before it explodes
-		}
 	}
 	return t
 }

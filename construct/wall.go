@@ -9,14 +9,14 @@ import (
 )
 
 // WallCount returns the number of quorums of [Wall](widths):
-// Σ_i Π_{j>i} n_j.
+// Σ_i Π_{j>i} n_j; past 2^4096 it returns 2^4096 instead.
 func WallCount(widths []int) *big.Int {
 	total, below := new(big.Int), big.NewInt(1)
 	for i := len(widths) - 1; i >= 0; i-- {
 		total.Add(total, below)
 		below.Mul(below, big.NewInt(int64(widths[i])))
-		if below.BitLen() > 1<<16 {
-			return below
+		if below.BitLen() > 1<<12 {
+			return tooMany()
 		}
 	}
 	return total
@@ -66,7 +66,7 @@ func Wall(widths []int) (*set.Family, error) {
 }
 
 func wallFamily(n int, widths []int, kind string, params set.Params) (*set.Family, error) {
-	what := kind + ": widths " + joinInts(widths)
+	what := kind + ": widths " + shortInts(widths)
 	if kind == "wheel" {
 		what = fmt.Sprintf("wheel: n = %d", n)
 	}
