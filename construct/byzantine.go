@@ -146,3 +146,73 @@ var mgridSpec = Spec{
 	},
 	Build: func(a Args) (set.System, error) { return system(MGrid(a.Int("n"), a.Int("b"))) },
 }
+
+// BoostFPP returns Malkhi and Reiter's boostFPP b-masking system
+// (Distributed Computing 1998, Section 5): every point of the projective
+// plane of order q becomes a group of 4b+1 nodes (point p, 0-based, holds
+// nodes p(4b+1) … p(4b+1)+4b), and a quorum is a line together with, in
+// the group of each of its q+1 points, a threshold masking quorum of 3b+1
+// of the 4b+1 nodes. Two lines share a point, where the two groups'
+// quorums share at least 2b+1 nodes; b faulty nodes leave at least 3b+1
+// correct nodes in every group, so every line keeps a correct quorum.
+// b = 0 gives the plane itself. The family has (q²+q+1)·C(4b+1, 3b+1)^(q+1)
+// quorums; more than MaxCatalogueQuorums are refused.
+func BoostFPP(q, b int) (*set.Family, error) {
+	if b < 0 {
+		return nil, fmt.Errorf("construct: boostfpp: b = %d must be at least 0", b)
+	}
+	plane, err := ProjectivePlane(q)
+	if err != nil {
+		return nil, fmt.Errorf("construct: boostfpp: %w", err)
+	}
+	g, w := 4*b+1, 3*b+1
+	points := plane.N
+	if int64(points)*int64(g) > set.MaxNodes {
+		return nil, fmt.Errorf("construct: boostfpp: more than %d nodes", set.MaxNodes)
+	}
+	n := points * g
+	count := tooMany()
+	if q+1 <= 1<<10 && g <= 1<<10 {
+		count = bigPow(new(big.Int).Binomial(int64(g), int64(w)), q+1)
+		count.Mul(count, big.NewInt(int64(points)))
+	}
+	if err := checkCount(fmt.Sprintf("boostfpp: order %d, b = %d", q, b), count, n); err != nil {
+		return nil, err
+	}
+	var subsets [][]int // the w-subsets of a group, 0-based within it
+	combinations(g, w, func(c []int) { subsets = append(subsets, append([]int(nil), c...)) })
+	return collect(n, "boostfpp", set.Params{"order": q, "b": b}, func(s *set.Set, emit func()) {
+		for i := range plane.Quorums {
+			pts := plane.Quorums[i].Elements()
+			var rec func(k int)
+			rec = func(k int) {
+				if k == len(pts) {
+					emit()
+					return
+				}
+				base := pts[k] * g
+				for _, sub := range subsets {
+					for _, v := range sub {
+						s.Add(base + v)
+					}
+					rec(k + 1)
+					for _, v := range sub {
+						s.Remove(base + v)
+					}
+				}
+			}
+			rec(0)
+		}
+	}), nil
+}
+
+var boostFPPSpec = Spec{
+	Name:    "boostfpp",
+	Summary: "boostFPP: the lines of PG(2,q) over groups of 4b+1 nodes, 3b+1 of each (b-masking)",
+	Source:  "Malkhi, Reiter 1998, Section 5",
+	Params: []Param{
+		{Name: "order", Usage: "prime-power order q of the plane", Type: Int, Default: 2, Min: 1, Max: MaxPlaneOrder},
+		{Name: "b", Usage: "faulty nodes tolerated", Type: Int, Default: 1, Min: 0, Max: 1 << 10},
+	},
+	Build: func(a Args) (set.System, error) { return system(BoostFPP(a.Int("order"), a.Int("b"))) },
+}

@@ -494,3 +494,46 @@ func TestCatalogueSpecs(t *testing.T) {
 		}
 	}
 }
+
+// boostFPP against its predicate: some line of the plane whose every
+// point's group has at least 3b+1 nodes up; b = 0 is the plane itself.
+func TestBoostFPPBrute(t *testing.T) {
+	for _, qb := range [][2]int{{1, 0}, {2, 0}, {1, 1}, {3, 0}} {
+		q, b := qb[0], qb[1]
+		t.Run(fmt.Sprint(qb), func(t *testing.T) {
+			f, err := BoostFPP(q, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plane, err := ProjectivePlane(q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := 4*b + 1
+			sameQuorums(t, f, minimalLive(plane.N*g, func(in []bool) bool {
+				for i := range plane.Quorums {
+					ok := true
+					for p := range plane.Quorums[i].All() {
+						up := 0
+						for v := p * g; v < (p+1)*g; v++ {
+							if in[v] {
+								up++
+							}
+						}
+						ok = ok && up >= 3*b+1
+					}
+					if ok {
+						return true
+					}
+				}
+				return false
+			}))
+			if b == 0 && !slices.EqualFunc(lineSets(f), lineSets(plane), slices.Equal) {
+				t.Errorf("boostFPP with b = 0 is not the plane")
+			}
+		})
+	}
+	if _, err := BoostFPP(6, 1); err == nil {
+		t.Error("order 6 accepted")
+	}
+}

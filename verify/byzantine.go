@@ -215,35 +215,46 @@ func (r *Report) AddChecks(cs ...Check) {
 }
 
 // MaxByzantine returns the largest b for which f is a b-masking (masking)
-// or b-dissemination system, or −1 when there is none (two quorums are
-// disjoint, or no quorum exists): b ≤ (I−1)/2 or b ≤ I−1 for the smallest
-// intersection I, and b < the size of the smallest transversal. It searches
-// transversals of at most that many nodes, and returns an error wrapping
-// [ErrSearchLimit] when the search is too large.
+// or b-dissemination system, or −1 when there is none; see [ByzantineMax].
 func MaxByzantine(ctx context.Context, f *set.Family, masking bool) (int, error) {
+	m, d, err := ByzantineMax(ctx, f)
+	if masking {
+		return m, err
+	}
+	return d, err
+}
+
+// ByzantineMax returns the largest b for which f is a b-masking system and
+// the largest for which it is a b-dissemination system (Malkhi and
+// Reiter), each −1 when there is none (two quorums are disjoint, or no
+// quorum exists): with I the smallest intersection of two quorums and τ
+// the size of the smallest transversal, b ≤ (I−1)/2 (masking) or b ≤ I−1
+// (dissemination), and b < τ. The transversal search goes up to I−1 nodes and
+// returns an error wrapping [ErrSearchLimit] when it is too large; finding
+// I costs m²/2 intersections for m explicit quorums.
+func ByzantineMax(ctx context.Context, f *set.Family) (masking, dissemination int, err error) {
 	if !f.IsThreshold() && len(f.Quorums) == 0 {
-		return -1, nil
+		return -1, -1, nil
 	}
 	size, _, _, _, err := MinIntersection(ctx, f)
 	if err != nil {
-		return 0, err
-	}
-	b := size - 1
-	if masking {
-		b = (size - 1) / 2
+		return 0, 0, err
 	}
 	if size == 0 {
-		return -1, nil
+		return -1, -1, nil
 	}
-	// The smallest transversal: the first k with one of k nodes.
-	for k := 0; k <= b; k++ {
+	// The smallest transversal, up to size−1 nodes (beyond, it no longer
+	// bounds either answer): the first k with one.
+	tau := size
+	for k := 0; k < size; k++ {
 		t, err := SmallTransversal(ctx, f, k)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		if t != nil {
-			return k - 1, nil
+			tau = k
+			break
 		}
 	}
-	return b, nil
+	return min((size-1)/2, tau-1), min(size-1, tau-1), nil
 }

@@ -182,3 +182,23 @@ func TestByzantineCoterie(t *testing.T) {
 		t.Error("a cancelled context went unnoticed")
 	}
 }
+
+// boostFPP is b-masking for its b and no more (Malkhi and Reiter, Section
+// 5): two lines share one point, whose groups' quorums of 3b+1 of 4b+1
+// nodes meet in exactly 2b+1.
+func TestBoostFPPMasking(t *testing.T) {
+	ctx := context.Background()
+	for _, qb := range [][2]int{{2, 1}, {3, 1}, {1, 2}} {
+		f, err := construct.BoostFPP(qb[0], qb[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, _, _, _, err := MinIntersection(ctx, f)
+		if err != nil || size != 2*qb[1]+1 {
+			t.Errorf("boostfpp %v: smallest intersection %d, %v", qb, size, err)
+		}
+		if b, err := MaxByzantine(ctx, f, true); err != nil || b != qb[1] {
+			t.Errorf("boostfpp %v: MaxByzantine = %d, %v", qb, b, err)
+		}
+	}
+}

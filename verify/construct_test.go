@@ -100,6 +100,9 @@ func constructorParams(short bool) map[string][]map[string]any {
 	for _, nb := range [][2]int{{5, 1}, {9, 2}, {13, 3}, {4, 1}, {10, 3}} {
 		ps["byzantine"] = append(ps["byzantine"], map[string]any{"n": nb[0], "b": nb[1], "masking": nb[0] >= 4*nb[1]+1, "dissemination": nb[0] < 4*nb[1]+1})
 	}
+	for _, qb := range [][2]int{{1, 1}, {2, 0}, {2, 1}, {3, 1}} {
+		ps["boostfpp"] = append(ps["boostfpp"], map[string]any{"order": qb[0], "b": qb[1]})
+	}
 	for _, nb := range [][2]int{{1, 0}, {9, 0}, {16, 1}, {25, 2}, {36, 3}} {
 		ps["mgrid"] = append(ps["mgrid"], map[string]any{"n": nb[0], "b": nb[1]})
 	}
