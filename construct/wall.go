@@ -113,12 +113,17 @@ func Triangle(d int) (*set.Family, error) {
 }
 
 // CWlogWidths returns the row widths of the CWlog wall over n nodes: row i
-// (from 1) has ⌈lg 2i⌉ = 1 + ⌈log₂ i⌉ nodes, so the widths are 1, 2, 3, 3,
-// 4, 4, 4, 4, 5, …, and the nodes left over when the next row does not fit
-// join the last row. Peleg and Wool define CWlog by row widths of order
-// log i, so that the wall has Θ(n/log n) rows and its availability tends
-// to 1 as n grows when nodes are up with probability p > 1/2 (package
-// availability computes the exact polynomial).
+// (from 1) has ⌈log₂ 2i⌉ = 1 + ⌈log₂ i⌉ nodes, so the widths are 1, 2, 3,
+// 3, 4, 4, 4, 4, 5, …, and the nodes left over when the next row does not
+// fit join the last row (the paper's walls grow row by row; the remainder
+// rule is coterie's, so that every n has a CWlog). Peleg and Wool ("The
+// availability of crumbling wall quorum systems", DAM 74, 1997) show a sharp
+// threshold: walls with n_i ≤ ⌈log₂ 2i⌉ are Condorcet — their availability
+// tends to 1 as they grow when nodes are up with probability p > 1/2 — and
+// walls with n_i ≥ (1+ε)·log₂ i are not. CWlog sits on the good side of the
+// threshold with the widest rows, hence the smallest number of rows and
+// load for its availability (package availability computes the exact
+// polynomial).
 //
 // n must be at least 1; n = 2 gives the single row of width 2.
 func CWlogWidths(n int) []int {
