@@ -120,9 +120,8 @@ func Triangle(d int) (*set.Family, error) {
 // availability of crumbling wall quorum systems", DAM 74, 1997) show a sharp
 // threshold: walls with n_i ≤ ⌈log₂ 2i⌉ are Condorcet — their availability
 // tends to 1 as they grow when nodes are up with probability p > 1/2 — and
-// walls with n_i ≥ (1+ε)·log₂ i are not. CWlog sits on the good side of the
-// threshold with the widest rows, hence the smallest number of rows and
-// load for its availability (package availability computes the exact
+// walls with n_i ≥ (1+ε)·log₂ i are not. CWlog has the widest rows on the
+// good side of the threshold (package availability computes its exact
 // polynomial).
 //
 // n must be at least 1; n = 2 gives the single row of width 2.
