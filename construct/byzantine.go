@@ -58,14 +58,16 @@ func MGridSide(b int) int {
 	return t
 }
 
-// MGrid returns the M-Grid of Malkhi and Reiter (Distributed Computing 1998,
-// Section 5), a b-masking quorum system: n = s² nodes in an s×s grid,
-// numbered row by row, and a quorum is the union of t = ⌈√(b+1)⌉ full rows
-// and t full columns. Two quorums meet in at least 2t² ≥ 2b+2 nodes (each
-// one's rows cross the other's columns), and b nodes block at most b rows
-// and b columns, so a quorum avoids them when s − b ≥ t; MGrid refuses
-// larger b. n must be a perfect square. The family has C(s, t)² quorums;
-// more than MaxCatalogueQuorums are refused.
+// MGrid returns the M-Grid, a b-masking quorum system of the Malkhi–Reiter
+// line of work (Malkhi, Reiter and Wool, "The load and availability of
+// Byzantine quorum systems", SIAM J. Comput. 29(6), 2000): n = s² nodes in
+// an s×s grid, numbered row by row, and a quorum is the union of
+// t = ⌈√(b+1)⌉ full rows and t full columns. Two quorums meet in at least
+// 2t² ≥ 2b+2 nodes (each one's rows cross the other's columns), and b nodes
+// block at most b rows and b columns, so a quorum avoids them whenever
+// s − b ≥ t, which MGrid requires (b ≤ (s−1)/2 is a simpler sufficient
+// bound). n must be a perfect square. The family has C(s, t)² quorums; more
+// than MaxCatalogueQuorums are refused.
 func MGrid(n, b int) (*set.Family, error) {
 	if n < 1 || n > set.MaxNodes {
 		return nil, fmt.Errorf("construct: mgrid: n = %d is out of range 1..%d", n, set.MaxNodes)
@@ -139,7 +141,7 @@ var byzantineSpec = Spec{
 var mgridSpec = Spec{
 	Name:    "mgrid",
 	Summary: "M-Grid: ⌈√(b+1)⌉ rows and as many columns of a square grid (b-masking)",
-	Source:  "Malkhi, Reiter 1998, Section 5",
+	Source:  "Malkhi, Reiter, Wool 2000",
 	Params: []Param{
 		{Name: "n", Usage: "number of nodes (a square)", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 		{Name: "b", Usage: "faulty nodes tolerated", Type: Int, Default: 0, Min: 0, Max: set.MaxNodes},
@@ -147,8 +149,8 @@ var mgridSpec = Spec{
 	Build: func(a Args) (set.System, error) { return system(MGrid(a.Int("n"), a.Int("b"))) },
 }
 
-// BoostFPP returns Malkhi and Reiter's boostFPP b-masking system
-// (Distributed Computing 1998, Section 5): every point of the projective
+// BoostFPP returns the boostFPP b-masking system (Malkhi, Reiter and Wool,
+// SIAM J. Comput. 29(6), 2000): every point of the projective
 // plane of order q becomes a group of 4b+1 nodes (point p, 0-based, holds
 // nodes p(4b+1) … p(4b+1)+4b), and a quorum is a line together with, in
 // the group of each of its q+1 points, a threshold masking quorum of 3b+1
@@ -209,7 +211,7 @@ func BoostFPP(q, b int) (*set.Family, error) {
 var boostFPPSpec = Spec{
 	Name:    "boostfpp",
 	Summary: "boostFPP: the lines of PG(2,q) over groups of 4b+1 nodes, 3b+1 of each (b-masking)",
-	Source:  "Malkhi, Reiter 1998, Section 5",
+	Source:  "Malkhi, Reiter, Wool 2000",
 	Params: []Param{
 		{Name: "order", Usage: "prime-power order q of the plane", Type: Int, Default: 2, Min: 1, Max: MaxPlaneOrder},
 		{Name: "b", Usage: "faulty nodes tolerated", Type: Int, Default: 1, Min: 0, Max: 1 << 10},

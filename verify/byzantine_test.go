@@ -142,8 +142,8 @@ func mustEnumerate(t *testing.T, f *set.Family) *set.Family {
 	return g
 }
 
-// The M-Grid is b-masking for the b it is built for (Malkhi and Reiter,
-// Section 5), checked against the brute force on small grids.
+// The M-Grid is b-masking for the b it is built for, checked against the
+// brute force on small grids.
 func TestMGridMasking(t *testing.T) {
 	ctx := context.Background()
 	for _, nb := range [][2]int{{4, 0}, {9, 1}, {16, 1}, {16, 2}, {25, 2}, {25, 3}} {
@@ -183,8 +183,7 @@ func TestByzantineCoterie(t *testing.T) {
 	}
 }
 
-// boostFPP is b-masking for its b and no more (Malkhi and Reiter, Section
-// 5): two lines share one point, whose groups' quorums of 3b+1 of 4b+1
+// boostFPP is b-masking for its b and no more: two lines share one point, whose groups' quorums of 3b+1 of 4b+1
 // nodes meet in exactly 2b+1.
 func TestBoostFPPMasking(t *testing.T) {
 	ctx := context.Background()
