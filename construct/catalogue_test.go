@@ -537,3 +537,27 @@ func TestBoostFPPBrute(t *testing.T) {
 		t.Error("order 6 accepted")
 	}
 }
+
+func TestParseInts(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []int
+		ok   bool
+	}{
+		{"1,2,3", []int{1, 2, 3}, true},
+		{" 1, 2 ,3 ", []int{1, 2, 3}, true},
+		{"7", []int{7}, true},
+		{"", nil, false},
+		{" ", nil, false},
+		{"1,,2", nil, false},
+		{"1,x", nil, false},
+		{"0,1", nil, false},
+		{"1,-2", nil, false},
+		{"99999999999999999999", nil, false},
+	} {
+		got, err := ParseInts("test", tt.in, 1)
+		if (err == nil) != tt.ok || !slices.Equal(got, tt.want) {
+			t.Errorf("ParseInts(%q) = %v, %v", tt.in, got, err)
+		}
+	}
+}
