@@ -124,10 +124,12 @@ type familyInfo struct {
 	Strategy          []strategyEntry `json:"strategy,omitempty"`
 	Resilience        *int            `json:"resilience,omitempty"`
 	ResilienceWitness []int           `json:"resilience_witness,omitempty"`
-	// byzantine_b_max: the largest b of a b-masking system (Malkhi–Reiter).
-	ByzantineBMax              *int     `json:"byzantine_b_max,omitempty"`
-	ByzantineBMaxDissemination *int     `json:"byzantine_b_max_dissemination,omitempty"`
-	Notes                      []string `json:"notes,omitempty"`
+	Notes             []string        `json:"notes,omitempty"`
+
+	// The largest b of a b-masking and a b-dissemination system
+	// (Malkhi–Reiter); see measureByzantine.
+	ByzantineBMax              *int `json:"byzantine_b_max,omitempty"`
+	ByzantineBMaxDissemination *int `json:"byzantine_b_max_dissemination,omitempty"`
 
 	messagesExact *big.Rat
 	resWitness    []int // 0-based
