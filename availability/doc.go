@@ -18,6 +18,11 @@
 //   - products of slabs (Maekawa's grid, the (k+1)-cube k-arbiter): an
 //     inclusion–exclusion over the full rows/slabs, collapsed to a sum over
 //     their numbers (see [Product]);
+//   - the classic constructions (tree quorums, hierarchical quorum
+//     consensus, crumbling walls, the grid protocol, the B-grid, weighted
+//     voting): recurrences over their independent parts (see
+//     [TreePolynomial], [WallPolynomial] and their siblings), used once the
+//     family is proved to be the construction its Kind names;
 //   - Kuo's join C1 ⊕x C2: Corollary 5 lifted to coefficient vectors (see
 //     [Compose]);
 //   - projective planes of order 2, 3, 5 and 7: a sweep of the affine plane

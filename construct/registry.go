@@ -149,7 +149,7 @@ func (s Spec) Usage() string {
 }
 
 // specs lists every construction, sorted by name.
-var specs = []Spec{billiardSpec, cubeSpec, fppSpec, gridSpec, maekawaSpec, majoritySpec, uniformSpec}
+var specs = []Spec{bgridSpec, billiardSpec, boostFPPSpec, byzantineSpec, cgridSpec, cubeSpec, fppSpec, gridSpec, hqcSpec, maekawaSpec, majoritySpec, mgridSpec, treeSpec, triangleSpec, uniformSpec, voteSpec, wallSpec, wheelSpec}
 
 // Specs returns every registered construction, sorted by name.
 func Specs() []Spec { return slices.Clone(specs) }

@@ -34,7 +34,8 @@ type Load struct {
 	// Exact is the load as a fraction when it is proved (closed form, or an
 	// LP optimum certified by a dual solution of equal value); nil if not.
 	Exact *big.Rat
-	// Method says how the value was found: "threshold", "regular" or "lp".
+	// Method says how the value was found: "threshold", "regular",
+	// "closed-form" (see [MethodClosedForm]) or "lp".
 	Method string
 	// Strategy is an optimal strategy (quorums with positive weight), nil
 	// for a threshold family (where it is uniform over all w-subsets).
@@ -125,6 +126,9 @@ func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 		return nil, errors.New("measure: load of a family without quorums")
 	}
 	if l := regularLoad(f); l != nil {
+		return l, nil
+	}
+	if l := catalogueLoad(f); l != nil {
 		return l, nil
 	}
 	return lpLoad(ctx, f, opt)

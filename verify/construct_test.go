@@ -70,6 +70,42 @@ func constructorParams(short bool) map[string][]map[string]any {
 		ps["maekawa"] = append(ps["maekawa"], map[string]any{"n": n})
 		ps["maekawa"] = append(ps["maekawa"], map[string]any{"n": n, "map": "paper"})
 	}
+	for _, dh := range [][2]int{{2, 0}, {2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {4, 2}} {
+		ps["tree"] = append(ps["tree"], map[string]any{"degree": dh[0], "height": dh[1]})
+	}
+	for _, l := range []string{"1", "3", "4", "3,3", "2,3", "5,3", "3,3,3", "4,2,3"} {
+		ps["hqc"] = append(ps["hqc"], map[string]any{"levels": l})
+	}
+	for _, w := range []string{"1", "2", "1,2", "1,2,3", "2,2,2", "3,5,2,4", "1,6,6"} {
+		ps["wall"] = append(ps["wall"], map[string]any{"widths": w})
+	}
+	for n := 1; n <= 22; n += 3 {
+		ps["wall"] = append(ps["wall"], map[string]any{"cwlog": true, "n": n})
+	}
+	for d := 1; d <= 7; d++ {
+		ps["triangle"] = append(ps["triangle"], map[string]any{"rows": d})
+	}
+	for n := 3; n <= 30; n += 3 {
+		ps["wheel"] = append(ps["wheel"], map[string]any{"n": n})
+	}
+	for _, w := range []string{"1", "3,1,1,1,1", "2,2,1,1,1", "5,4,3,2,1,1", "1,2,3,4,5,6,7,8,9", "2,2,2,2"} {
+		ps["vote"] = append(ps["vote"], map[string]any{"weights": w})
+	}
+	for _, rc := range [][2]int{{1, 1}, {2, 2}, {3, 4}, {4, 3}, {5, 5}} {
+		ps["cgrid"] = append(ps["cgrid"], map[string]any{"rows": rc[0], "cols": rc[1]})
+	}
+	for _, p := range [][3]int{{2, 2, 2}, {3, 2, 2}, {2, 3, 3}, {4, 2, 1}} {
+		ps["bgrid"] = append(ps["bgrid"], map[string]any{"cols": p[0], "bands": p[1], "band-rows": p[2]})
+	}
+	for _, nb := range [][2]int{{5, 1}, {9, 2}, {13, 3}, {4, 1}, {10, 3}} {
+		ps["byzantine"] = append(ps["byzantine"], map[string]any{"n": nb[0], "b": nb[1], "masking": nb[0] >= 4*nb[1]+1, "dissemination": nb[0] < 4*nb[1]+1})
+	}
+	for _, qb := range [][2]int{{1, 1}, {2, 0}, {2, 1}, {3, 1}} {
+		ps["boostfpp"] = append(ps["boostfpp"], map[string]any{"order": qb[0], "b": qb[1]})
+	}
+	for _, nb := range [][2]int{{1, 0}, {9, 0}, {16, 1}, {25, 2}, {36, 3}} {
+		ps["mgrid"] = append(ps["mgrid"], map[string]any{"n": nb[0], "b": nb[1]})
+	}
 	return ps
 }
 

@@ -8,7 +8,9 @@
 // assigned quorums share a node; Manabe and Tajima, Definitions 3–5 and
 // Theorem 1), the minimality property, and, as information only, Maekawa's
 // properties (b), (c), (d) and the projective-plane property (Maekawa, ACM
-// TOCS 3(2), 1985, Section 2).
+// TOCS 3(2), 1985, Section 2). [Byzantine] checks the b-masking and
+// b-dissemination properties of Malkhi and Reiter (Distributed Computing
+// 11(4), 1998) with witnesses, and [ByzantineMax] finds the largest b.
 //
 // Threshold families ("every w-subset of n nodes") are decided by counting,
 // never by enumeration. Explicit families go through a cover search: t

@@ -159,6 +159,11 @@ type familyInfo struct {
 	ResilienceWitness []int           `json:"resilience_witness,omitempty"`
 	Notes             []string        `json:"notes,omitempty"`
 
+	// The largest b of a b-masking and a b-dissemination system
+	// (Malkhi–Reiter); see measureByzantine.
+	ByzantineBMax              *int `json:"byzantine_b_max,omitempty"`
+	ByzantineBMaxDissemination *int `json:"byzantine_b_max_dissemination,omitempty"`
+
 	messagesExact *big.Rat
 	resWitness    []int // 0-based
 	msgs          measure.Messages
@@ -293,7 +298,7 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 			return err
 		}
 	}
-	return nil
+	return fi.measureByzantine(ctx, f, within)
 }
 
 func newInfoReport(ctx context.Context, sys set.System, o figureOptions, strategy bool) (*infoReport, error) {

@@ -21,6 +21,7 @@ type verifyOptions struct {
 	asJSON   bool
 	method   string
 	patterns int
+	byz      byzantineOptions
 }
 
 func newVerifyCmd(s *streams) *cobra.Command {
@@ -76,6 +77,7 @@ of k = K instead of checking a file.`,
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&o.method, "method", "search", "how to decide intersection: search|brute")
 	cmd.Flags().IntVar(&o.patterns, "patterns", 0, "list the critical request patterns of k = `K` and exit")
+	addByzantineFlags(cmd, &o.byz)
 	_ = cmd.RegisterFlagCompletionFunc("method", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"search", "brute"}, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -112,6 +114,9 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 	bar.Done()
 	if err != nil {
 		return &codeError{code: exitError, err: err}
+	}
+	if err := o.byz.check(ctx, sys, rep); err != nil {
+		return err
 	}
 	if err := writeOutput(s, "", func(w io.Writer) error {
 		if o.asJSON {
@@ -307,10 +312,12 @@ func witnessLines(sys set.System, c verify.Check) []string {
 	if len(w.Nodes) > 0 {
 		what := "nodes "
 		switch c.Name {
-		case "projective_plane":
+		case "projective_plane", "byzantine_intersection":
 			what = "common nodes "
 		case "owner_in_quorum":
 			what = "missing owner "
+		case "byzantine_availability":
+			what = "nodes meeting every quorum "
 		}
 		lines = append(lines, what+nodeList(w.Nodes))
 	}

@@ -1,0 +1,134 @@
+package construct
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// MaxVoteTotal bounds the total number of votes of a weighted voting
+// system, so that the votes dynamic program of package availability stays
+// small.
+const MaxVoteTotal = 1 << 20
+
+// VoteThreshold validates weights and a threshold (0 for the default) and
+// returns the threshold in force: more than half the votes, ⌊W/2⌋+1, by
+// default. A threshold of at most W/2 is refused (two disjoint sets could
+// both reach it), and so is one above W.
+func VoteThreshold(weights []int, t int) (int, error) {
+	if len(weights) == 0 {
+		return 0, errors.New("construct: vote: no weights")
+	}
+	if len(weights) > set.MaxNodes {
+		return 0, fmt.Errorf("construct: vote: %d nodes: more than %d", len(weights), set.MaxNodes)
+	}
+	total := 0
+	for i, w := range weights {
+		if w < 0 {
+			return 0, fmt.Errorf("construct: vote: node %d has %d votes: must be at least 0", i+1, w)
+		}
+		total += w
+		if total > MaxVoteTotal {
+			return 0, fmt.Errorf("construct: vote: more than %d votes in all", MaxVoteTotal)
+		}
+	}
+	if total == 0 {
+		return 0, errors.New("construct: vote: no votes at all")
+	}
+	switch {
+	case t == 0:
+		return total/2 + 1, nil
+	case 2*t <= total:
+		return 0, fmt.Errorf("construct: vote: threshold %d is at most half of the %d votes: two disjoint sets could both reach it", t, total)
+	case t > total:
+		return 0, fmt.Errorf("construct: vote: threshold %d exceeds the %d votes", t, total)
+	}
+	return t, nil
+}
+
+// Vote returns Gifford's weighted voting coterie ("Weighted voting for
+// replicated data", SOSP 1979): node i has weights[i] votes and the quorums
+// are the minimal sets holding at least t votes; t = 0 means more than
+// half, ⌊W/2⌋+1 of the W votes. Any two such sets meet, since together
+// they hold more than W votes.
+//
+// When every node has the same number of votes the family is the threshold
+// system of all ⌈t/w⌉-subsets, stored symbolically like majority. Otherwise
+// the minimal sets are listed (a set sorted by decreasing votes is minimal
+// exactly when it first reaches t at its last node), and more than
+// MaxCatalogueQuorums of them are refused: storing a general weighted
+// threshold symbolically would need a weighted form in package set.
+func Vote(weights []int, t int) (*set.Family, error) {
+	t, err := VoteThreshold(weights, t)
+	if err != nil {
+		return nil, err
+	}
+	n := len(weights)
+	params := set.Params{"weights": joinInts(weights), "threshold": t}
+	if w := weights[0]; w > 0 && !slices.ContainsFunc(weights, func(x int) bool { return x != w }) {
+		f := set.NewThreshold(n, (t+w-1)/w)
+		f.Kind, f.Params = "vote", params
+		return f, nil
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return weights[b] - weights[a] })
+	suffix := make([]int, n+1) // suffix[j] = votes of order[j:]
+	for j := n - 1; j >= 0; j-- {
+		suffix[j] = suffix[j+1] + weights[order[j]]
+	}
+	f := set.NewFamily(n)
+	f.Kind, f.Params = "vote", params
+	s := set.New(n)
+	var tooMany bool
+	var rec func(j, votes int)
+	rec = func(j, votes int) {
+		for k := j; k < n && !tooMany; k++ {
+			w := weights[order[k]]
+			if w == 0 || votes+suffix[k] < t {
+				return
+			}
+			s.Add(order[k])
+			if votes+w >= t {
+				if len(f.Quorums) == MaxCatalogueQuorums {
+					tooMany = true
+				} else {
+					f.Add(s, set.NoOwner)
+				}
+			} else {
+				rec(k+1, votes+w)
+			}
+			s.Remove(order[k])
+		}
+	}
+	rec(0, 0)
+	if tooMany {
+		return nil, fmt.Errorf("construct: vote: more than %d minimal quorums; coterie lists at most that many (availability has a votes recurrence that needs no list)", MaxCatalogueQuorums)
+	}
+	if err := checkExplicit("vote", n, len(f.Quorums)); err != nil {
+		return nil, err
+	}
+	f.Canonical()
+	return f, nil
+}
+
+var voteSpec = Spec{
+	Name:    "vote",
+	Summary: "weighted voting: minimal sets with more than half (or ≥ T) of the votes",
+	Source:  "Gifford 1979",
+	Params: []Param{
+		{Name: "weights", Usage: "votes of nodes 1, 2, …, such as 3,1,1,1,1", Type: String, Required: true},
+		{Name: "threshold", Usage: "votes a quorum needs (default: more than half)", Type: Int, Default: 0, Min: 1, Max: MaxVoteTotal},
+	},
+	Build: func(a Args) (set.System, error) {
+		weights, err := ParseInts("vote: --weights", a.String("weights"), 0)
+		if err != nil {
+			return set.System{}, err
+		}
+		return system(Vote(weights, a.Int("threshold")))
+	},
+}

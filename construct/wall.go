@@ -1,0 +1,222 @@
+package construct
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// WallCount returns the number of quorums of [Wall](widths):
+// Σ_i Π_{j>i} n_j; past 2^4096 it returns 2^4096 instead.
+func WallCount(widths []int) *big.Int {
+	total, below := new(big.Int), big.NewInt(1)
+	for i := len(widths) - 1; i >= 0; i-- {
+		total.Add(total, below)
+		below.Mul(below, big.NewInt(int64(widths[i])))
+		if below.BitLen() > 1<<12 {
+			return tooMany()
+		}
+	}
+	return total
+}
+
+// checkWidths validates the row widths of a crumbling wall.
+func checkWidths(widths []int) (n int, err error) {
+	if len(widths) == 0 {
+		return 0, errors.New("construct: wall: no rows")
+	}
+	for i, w := range widths {
+		switch {
+		case w < 1:
+			return 0, fmt.Errorf("construct: wall: row %d has width %d: must be at least 1", i+1, w)
+		case i > 0 && w < 2:
+			// The quorum starting at a one-node row j lies inside every
+			// quorum starting above it, which is then not minimal.
+			return 0, fmt.Errorf("construct: wall: row %d has width 1: only the top row may (a one-node row below would make every quorum above it non-minimal)", i+1)
+		}
+		n += w
+		if n > set.MaxNodes {
+			return 0, fmt.Errorf("construct: wall: more than %d nodes", set.MaxNodes)
+		}
+	}
+	return n, nil
+}
+
+// Wall returns the crumbling wall of Peleg and Wool ("Crumbling walls: a
+// class of practical and efficient quorum systems", Distributed Computing
+// 10(2), 1997; "The availability of crumbling wall quorum systems", Discrete
+// Applied Mathematics 74, 1997) with rows of widths n_1, …, n_d from the top:
+// the nodes are numbered row by row, and a quorum is one full row i together
+// with one node of every row below it (rows i+1..d). Two quorums with top
+// rows i ≤ j meet in row j, which one holds whole and the other touches.
+// Every row below the first must have at least two nodes (a one-node row j
+// makes the quorum starting at j a subset of those starting above it).
+//
+// Peleg and Wool show that a wall with n_1 = 1 and n_i ≥ 2 is
+// nondominated. The family has [WallCount](widths) quorums; Wall refuses
+// more than MaxCatalogueQuorums.
+func Wall(widths []int) (*set.Family, error) {
+	n, err := checkWidths(widths)
+	if err != nil {
+		return nil, err
+	}
+	return wallFamily(n, widths, "wall", set.Params{"widths": joinInts(widths)})
+}
+
+func wallFamily(n int, widths []int, kind string, params set.Params) (*set.Family, error) {
+	what := kind + ": widths " + shortInts(widths)
+	if kind == "wheel" {
+		what = fmt.Sprintf("wheel: n = %d", n)
+	}
+	if err := checkCount(what, WallCount(widths), n); err != nil {
+		return nil, err
+	}
+	rows := make([][]int, len(widths))
+	v := 0
+	for i, w := range widths {
+		for range w {
+			rows[i] = append(rows[i], v)
+			v++
+		}
+	}
+	return collect(n, kind, params, func(s *set.Set, emit func()) {
+		for i := range rows {
+			for _, v := range rows[i] {
+				s.Add(v)
+			}
+			product(s, rows[i+1:], emit)
+			for _, v := range rows[i] {
+				s.Remove(v)
+			}
+		}
+	}), nil
+}
+
+// Triangle returns the triangular crumbling wall with rows of widths 1, 2,
+// …, d (Peleg and Wool; the triangular system of Lovász and of Erdős and
+// Lovász): d(d+1)/2 nodes, nondominated.
+func Triangle(d int) (*set.Family, error) {
+	if d < 1 {
+		return nil, fmt.Errorf("construct: triangle: %d rows: need at least 1", d)
+	}
+	widths := make([]int, d)
+	for i := range widths {
+		widths[i] = i + 1
+	}
+	n, err := checkWidths(widths)
+	if err != nil {
+		return nil, err
+	}
+	return wallFamily(n, widths, "triangle", set.Params{"rows": d})
+}
+
+// CWlogWidths returns the row widths of the CWlog wall over n nodes: row i
+// (from 1) has ⌈log₂ 2i⌉ = 1 + ⌈log₂ i⌉ nodes, so the widths are 1, 2, 3,
+// 3, 4, 4, 4, 4, 5, …, and the nodes left over when the next row does not
+// fit join the last row (the paper's walls grow row by row; the remainder
+// rule is coterie's, so that every n has a CWlog). Peleg and Wool ("The
+// availability of crumbling wall quorum systems", DAM 74, 1997) show a sharp
+// threshold: walls with n_i ≤ ⌈log₂ 2i⌉ are Condorcet — their availability
+// tends to 1 as they grow when nodes are up with probability p > 1/2 — and
+// walls with n_i ≥ (1+ε)·log₂ i are not. CWlog has the widest rows on the
+// good side of the threshold (package availability computes its exact
+// polynomial).
+//
+// n must be at least 1; n = 2 gives the single row of width 2.
+func CWlogWidths(n int) []int {
+	var widths []int
+	used := 0
+	for i := 1; ; i++ {
+		w := 1
+		for 1<<(w-1) < i {
+			w++
+		}
+		if used+w > n {
+			if left := n - used; left > 0 {
+				if len(widths) == 0 {
+					widths = append(widths, left)
+				} else {
+					widths[len(widths)-1] += left
+				}
+			}
+			return widths
+		}
+		widths = append(widths, w)
+		used += w
+	}
+}
+
+// CWlog returns the CWlog crumbling wall over n nodes (see [CWlogWidths]).
+func CWlog(n int) (*set.Family, error) {
+	if n < 1 || n > set.MaxNodes {
+		return nil, fmt.Errorf("construct: wall: --cwlog n = %d is out of range 1..%d", n, set.MaxNodes)
+	}
+	widths := CWlogWidths(n)
+	if _, err := checkWidths(widths); err != nil {
+		return nil, err
+	}
+	return wallFamily(n, widths, "wall", set.Params{"cwlog": true, "n": n, "widths": joinInts(widths)})
+}
+
+// Wheel returns the wheel coterie over n ≥ 3 nodes: node 0 is the hub and
+// 1..n−1 the rim; the quorums are {hub, r} for every rim node r, and the
+// whole rim. It is the crumbling wall of widths 1, n−1, and nondominated.
+func Wheel(n int) (*set.Family, error) {
+	if n < 3 || n > set.MaxNodes {
+		return nil, fmt.Errorf("construct: wheel: n = %d is out of range 3..%d", n, set.MaxNodes)
+	}
+	return wallFamily(n, []int{1, n - 1}, "wheel", set.Params{"n": n})
+}
+
+var wallSpec = Spec{
+	Name:    "wall",
+	Summary: "crumbling wall: one full row plus one node of every row below",
+	Source:  "Peleg, Wool 1997",
+	Params: []Param{
+		{Name: "widths", Usage: "row widths from the top, such as 1,2,3", Type: String},
+		{Name: "cwlog", Usage: "the CWlog wall over --n nodes (row i has ⌈lg 2i⌉ nodes)", Type: Bool, Default: false},
+		{Name: "n", Usage: "number of nodes of the CWlog wall", Type: Int, Min: 1, Max: set.MaxNodes},
+	},
+	Build: func(a Args) (set.System, error) {
+		switch {
+		case a.Bool("cwlog") && a.IsSet("widths"):
+			return set.System{}, errors.New("construct: wall: give --widths or --cwlog --n N, not both")
+		case a.Bool("cwlog"):
+			if !a.IsSet("n") {
+				return set.System{}, errors.New("construct: wall: --cwlog needs --n N")
+			}
+			return system(CWlog(a.Int("n")))
+		case a.IsSet("n"):
+			return set.System{}, errors.New("construct: wall: --n goes with --cwlog")
+		case !a.IsSet("widths"):
+			return set.System{}, errors.New("construct: wall: give --widths W1,W2,… or --cwlog --n N")
+		}
+		widths, err := ParseInts("wall: --widths", a.String("widths"), 1)
+		if err != nil {
+			return set.System{}, err
+		}
+		return system(Wall(widths))
+	},
+}
+
+var triangleSpec = Spec{
+	Name:    "triangle",
+	Summary: "the crumbling wall of widths 1, 2, …, d",
+	Source:  "Peleg, Wool 1997",
+	Params: []Param{
+		{Name: "rows", Usage: "number of rows d", Type: Int, Required: true, Min: 1, Max: 5792},
+	},
+	Build: func(a Args) (set.System, error) { return system(Triangle(a.Int("rows"))) },
+}
+
+var wheelSpec = Spec{
+	Name:    "wheel",
+	Summary: "hub and one rim node, or the whole rim",
+	Source:  "Peleg, Wool 1997 (the wall 1, n−1)",
+	Params: []Param{
+		{Name: "n", Usage: "number of nodes (the hub and n−1 rim nodes)", Type: Int, Required: true, Min: 3, Max: set.MaxNodes},
+	},
+	Build: func(a Args) (set.System, error) { return system(Wheel(a.Int("n"))) },
+}
