@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -48,7 +49,7 @@ func TestByzantineRandomAgainstBrute(t *testing.T) {
 	r := rand.New(rand.NewPCG(16, 3))
 	for trial := range 300 {
 		n := 4 + r.IntN(9)
-		f := randomFamily(r, n, 1+r.IntN(8), 0.4+0.5*r.Float64())
+		f := testsys.Family(r, n, 1+r.IntN(8), 0.4+0.5*r.Float64())
 		inter, trans := bruteByzantine(f)
 		for _, masking := range []bool{true, false} {
 			for b := 0; b <= 4; b++ {
@@ -168,7 +169,7 @@ func TestMGridMasking(t *testing.T) {
 // and no empty set blocks them; the Fano plane's lines meet in one node, so
 // it is no more.
 func TestByzantineCoterie(t *testing.T) {
-	f := projectivePlane(primeField(2))
+	f := testsys.Plane(t, 2)
 	for _, masking := range []bool{true, false} {
 		if b, err := MaxByzantine(context.Background(), f, masking); err != nil || b != 0 {
 			t.Errorf("Fano, masking %v: MaxByzantine = %d, %v", masking, b, err)
