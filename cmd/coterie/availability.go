@@ -37,6 +37,7 @@ type availabilityOptions struct {
 	samples    int
 	seed       uint64
 	digits     int
+	log        bool
 }
 
 // avDefaultPoints are evaluated when neither --p nor --range is given.
@@ -89,6 +90,7 @@ by --plot OUT.svg or OUT.png.`,
 	f.IntVar(&o.samples, "samples", availability.DefaultSamples, "Monte Carlo samples per point when no exact method fits")
 	f.Uint64Var(&o.seed, "seed", 1, "Monte Carlo seed")
 	f.IntVar(&o.digits, "digits", 10, "significant digits of the values printed")
+	f.BoolVar(&o.log, "log", false, "with --plot, draw the unavailability 1−AV on a log scale")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"table", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -158,6 +160,9 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 	}
 	if o.digits < 1 || o.digits > 17 {
 		return usageErrorf("--digits must be between 1 and 17, not %d", o.digits)
+	}
+	if o.log && o.plot == "" {
+		return usageErrorf("--log draws the --plot on a log scale: give --plot OUT.svg or OUT.png")
 	}
 	plotFormat := ""
 	if o.plot != "" {
@@ -417,8 +422,24 @@ func writeAvPointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) e
 	var cols []func(i int) string
 	for _, in := range inputs {
 		for _, f := range in.fams {
-			header = append(header, in.columnName(f, many))
-			cols = append(cols, func(i int) string { return avCell(f.points[i], o.digits) })
+			name := in.columnName(f, many)
+			prefix := ""
+			if many || in.hk {
+				prefix = name + " "
+			}
+			header = append(header, name, prefix+"1−AV", prefix+"nines", prefix+"downtime/year")
+			cols = append(cols, func(i int) string {
+				if !f.points[i].Exact {
+					return avCell(f.points[i], o.digits)
+				}
+				return avShow(f.points[i], avUnavailability(in, f, f.points[i]), o.digits)
+			}, func(i int) string {
+				return avMark(f.points[i]) + u2s(avUnavailability(in, f, f.points[i]), o.digits)
+			}, func(i int) string {
+				return avMark(f.points[i]) + ninesText(avUnavailability(in, f, f.points[i]))
+			}, func(i int) string {
+				return avMark(f.points[i]) + downtimeText(availability.Downtime(avUnavailability(in, f, f.points[i])))
+			})
 		}
 	}
 	var rows [][]string
@@ -557,6 +578,7 @@ func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) err
 	if inexact {
 		header = append(header, "estimate", "ci_low", "ci_high", "bound_low", "bound_high")
 	}
+	header = append(header, "unavailability", "nines", "downtime_per_year")
 	if hk {
 		header = append([]string{"h"}, header...)
 	}
@@ -567,7 +589,8 @@ func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) err
 	for _, in := range inputs {
 		for _, f := range in.fams {
 			for _, pt := range f.points {
-				row := []string{avP(pt.P), avNum(pt.AV, o.digits)}
+				u := avUnavailability(in, f, pt)
+				row := []string{avP(pt.P), avShow(pt, u, o.digits)}
 				if inexact {
 					if pt.Exact {
 						row = append(row, "false", "", "", "", "")
@@ -576,6 +599,7 @@ func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) err
 							avNum(pt.Lo, o.digits), avNum(pt.Hi, o.digits))
 					}
 				}
+				row = append(row, u2s(u, o.digits), ninesNumber(u), downtimeNumber(u))
 				if hk {
 					row = append([]string{strconv.Itoa(f.h)}, row...)
 				}
@@ -595,7 +619,12 @@ func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) err
 type avJSONPoint struct {
 	P            json.Number `json:"p"`
 	Availability json.Number `json:"availability"`
-	Estimate     bool        `json:"estimate,omitempty"`
+	// Unavailability is 1 − AV, nines −log10(1 − AV) (null when AV = 1)
+	// and downtime_per_year (1 − AV)·365.25 days in seconds.
+	Unavailability  json.Number  `json:"unavailability"`
+	Nines           *json.Number `json:"nines"`
+	DowntimePerYear json.Number  `json:"downtime_per_year"`
+	Estimate        bool         `json:"estimate,omitempty"`
 	CI           *[2]float64 `json:"ci,omitempty"`
 	Bounds       *[2]float64 `json:"bounds,omitempty"`
 	Samples      int         `json:"samples,omitempty"`
@@ -636,7 +665,13 @@ func writeAvailabilityJSON(w io.Writer, o availabilityOptions, inputs []*avInput
 			if withPoints {
 				jf.Points = []avJSONPoint{}
 				for _, pt := range f.points {
-					jp := avJSONPoint{P: json.Number(avP(pt.P)), Availability: json.Number(avNum(pt.AV, o.digits))}
+					u := avUnavailability(in, f, pt)
+					jp := avJSONPoint{P: json.Number(avP(pt.P)), Availability: json.Number(avShow(pt, u, o.digits)),
+						Unavailability: json.Number(u2s(u, o.digits)), DowntimePerYear: json.Number(downtimeNumber(u))}
+					if n := ninesNumber(u); n != "" {
+						num := json.Number(n)
+						jp.Nines = &num
+					}
 					if !pt.Exact {
 						e := pt.Estimate
 						jp.Estimate = true
@@ -704,7 +739,11 @@ func writeAvailabilityPlot(ctx context.Context, s *streams, o availabilityOption
 				c.Label = in.columnName(f, true)
 			}
 			for _, pt := range pts {
-				c.AV = append(c.AV, pt.AV)
+				v := pt.AV
+				if o.log {
+					v, _ = avUnavailability(in, f, pt).Float64()
+				}
+				c.AV = append(c.AV, v)
 				c.Estimate = c.Estimate || !pt.Exact
 			}
 			curves = append(curves, c)
@@ -715,6 +754,9 @@ func writeAvailabilityPlot(ctx context.Context, s *streams, o availabilityOption
 		title += " of " + inputs[0].name
 	}
 	return writeOutput(s, o.plot, func(w io.Writer) error {
+		if o.log {
+			return availability.PlotUnavailability(w, format, "Un"+strings.ToLower(title[:1])+title[1:], curves)
+		}
 		return availability.Plot(w, format, title, curves)
 	})
 }
