@@ -625,10 +625,10 @@ type avJSONPoint struct {
 	Nines           *json.Number `json:"nines"`
 	DowntimePerYear json.Number  `json:"downtime_per_year"`
 	Estimate        bool         `json:"estimate,omitempty"`
-	CI           *[2]float64 `json:"ci,omitempty"`
-	Bounds       *[2]float64 `json:"bounds,omitempty"`
-	Samples      int         `json:"samples,omitempty"`
-	Seed         *uint64     `json:"seed,omitempty"`
+	CI              *[2]float64  `json:"ci,omitempty"`
+	Bounds          *[2]float64  `json:"bounds,omitempty"`
+	Samples         int          `json:"samples,omitempty"`
+	Seed            *uint64      `json:"seed,omitempty"`
 }
 
 // avJSONFamily is the report on one family, as CONTRACT.md shows it; method
