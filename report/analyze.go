@@ -1,0 +1,212 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/draw"
+	"github.com/coterie-dev/coterie/measure"
+	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/verify"
+)
+
+// Options control [Analyze].
+type Options struct {
+	// Budget bounds each figure that may take long (load, resilience,
+	// domination, the exact availability); a figure not found in time is
+	// left out with a note. 0 means DefaultBudget.
+	Budget time.Duration
+	// Points are the p at which the availability table is given; nil
+	// means DefaultPoints.
+	Points []float64
+	// Samples is the number of Monte Carlo samples per point where no
+	// exact availability is found; 0 means 1<<14.
+	Samples int
+}
+
+// DefaultBudget is the time each long figure may take by default.
+const DefaultBudget = 2 * time.Second
+
+// DefaultPoints are the p of the availability table.
+var DefaultPoints = []float64{0.5, 0.9, 0.99, 0.999}
+
+// curvePoints are the node nines −log10(1−p) of the availability curve:
+// p from 0.5 to 0.999.
+var curvePoints = func() []float64 {
+	var ps []float64
+	for x := math.Log10(2); x < 3.0001; x += 0.1 {
+		ps = append(ps, 1-math.Pow(10, -x))
+	}
+	ps[len(ps)-1] = 0.999
+	return ps
+}()
+
+// Family is the metrics of one family (a coterie, a k-arbiter or one level
+// of an (h,k)-arbiter), as `coterie info` gives them.
+type Family struct {
+	F          *set.Family
+	Stats      set.Stats
+	Messages   measure.Messages
+	Load       *measure.Load       // nil if not computed
+	Resilience *measure.Resilience // nil if not computed
+	Notes      []string
+}
+
+// Point is the availability at one p.
+type Point struct {
+	P, AV float64
+	// U is 1 − AV, from the exact polynomial when Exact.
+	U     *big.Float
+	Exact bool
+}
+
+// System is everything the report says about one system.
+type System struct {
+	Name string
+	Sys  set.System
+	// Verify is the verification of the whole system.
+	Verify *verify.Report
+	// Families are the metrics of the system (one per level of an
+	// (h,k)-arbiter).
+	Families []Family
+	// Domination is the verdict on the first family; nil with a note in
+	// DominationNote when it was not decided.
+	Domination     *domination.Result
+	DominationNote string
+	// Availability of the first family: the method, and the table and
+	// curve points.
+	AvMethod    string
+	AvExact     bool
+	Table       []Point
+	Curve       []Point
+	Drawing     *draw.Scene
+	WitnessDraw *draw.Scene // the drawing with the domination witness, or nil
+}
+
+// Analyze computes the report's figures for sys, named name. Bad options
+// and cancellation of ctx are errors; a figure that runs out of its budget
+// or does not apply is a note.
+func Analyze(ctx context.Context, name string, sys set.System, o Options) (*System, error) {
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	if o.Points == nil {
+		o.Points = DefaultPoints
+	}
+	if o.Samples <= 0 {
+		o.Samples = 1 << 14
+	}
+	r := &System{Name: name, Sys: sys}
+	within := func(fn func(context.Context) error) error {
+		c, cancel := context.WithTimeout(ctx, o.Budget)
+		defer cancel()
+		return fn(c)
+	}
+	outOfTime := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
+	var err error
+	sc, err := draw.Draw(sys, draw.Options{Quorum: -1})
+	if err != nil {
+		sc, err = draw.Draw(sys, draw.Options{Quorum: -1, Layout: "matrix"})
+	}
+	if err == nil {
+		r.Drawing = sc
+	}
+	err = within(func(c context.Context) error {
+		var err error
+		r.Verify, err = verify.Verify(c, sys, verify.Options{})
+		return err
+	})
+	if err != nil && !outOfTime(err) {
+		return nil, fmt.Errorf("report: %s: verify: %w", name, err)
+	}
+	for _, f := range sys.Families() {
+		fam := Family{F: f, Stats: f.Stats(), Messages: measure.MessagesOf(f)}
+		err := within(func(c context.Context) error {
+			var err error
+			fam.Load, err = measure.LoadOf(c, f, measure.LoadOptions{})
+			return err
+		})
+		switch {
+		case errors.Is(err, measure.ErrTooLarge), errors.Is(err, measure.ErrLP):
+			fam.Notes = append(fam.Notes, "load: "+strings.TrimPrefix(err.Error(), "measure: ")+"; not computed")
+		case outOfTime(err):
+			fam.Notes = append(fam.Notes, fmt.Sprintf("load: not found within %s", o.Budget))
+		case err != nil:
+			return nil, fmt.Errorf("report: %s: load: %w", name, err)
+		}
+		err = within(func(c context.Context) error {
+			var err error
+			fam.Resilience, err = measure.ResilienceOf(c, f)
+			return err
+		})
+		switch {
+		case outOfTime(err):
+			fam.Notes = append(fam.Notes, fmt.Sprintf("resilience: not found within %s", o.Budget))
+		case err != nil:
+			return nil, fmt.Errorf("report: %s: resilience: %w", name, err)
+		}
+		r.Families = append(r.Families, fam)
+	}
+	f := sys.Families()[0]
+	switch {
+	case sys.HK != nil:
+		r.DominationNote = "domination is decided for coteries and k-arbiters, not (h,k)-arbiters"
+	case r.Verify == nil || !r.Verify.Valid:
+		r.DominationNote = "domination is decided only for a valid system"
+	default:
+		err := within(func(c context.Context) error {
+			var err error
+			r.Domination, err = domination.Decide(c, f)
+			return err
+		})
+		switch {
+		case outOfTime(err):
+			r.DominationNote = fmt.Sprintf("not decided within %s", o.Budget)
+		case err != nil:
+			r.DominationNote = "not decided: " + err.Error()
+		}
+		if r.Domination != nil && r.Domination.Witness != nil {
+			if sc, err := draw.Draw(sys, draw.Options{Quorum: -1, Highlight: r.Domination.Witness.Elements()}); err == nil {
+				r.WitnessDraw = sc
+			} else if sc, err := draw.Draw(sys, draw.Options{Quorum: -1, Layout: "matrix", Highlight: r.Domination.Witness.Elements()}); err == nil {
+				r.WitnessDraw = sc
+			}
+		}
+	}
+	res, err := availability.Compute(ctx, f, availability.Options{Time: o.Budget})
+	if err != nil {
+		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
+	}
+	r.AvExact, r.AvMethod = res.Exact, string(res.Method)
+	if !res.Exact {
+		r.AvMethod = "Monte Carlo estimate"
+	}
+	eval := func(ps []float64) ([]Point, error) {
+		pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Samples: o.Samples, Seed: 1})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Point, len(pts))
+		for i, pt := range pts {
+			out[i] = Point{P: pt.P, AV: pt.AV, Exact: pt.Exact, U: big.NewFloat(math.Max(0, 1-pt.AV))}
+			if pt.Exact && res.Exact {
+				out[i].U = res.Poly.Unavailability(pt.P)
+			}
+		}
+		return out, nil
+	}
+	if r.Table, err = eval(o.Points); err != nil {
+		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
+	}
+	if r.Curve, err = eval(curvePoints); err != nil {
+		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
+	}
+	return r, nil
+}
