@@ -63,7 +63,7 @@ func TestReportMarkdownMatchesInfo(t *testing.T) {
 				"load":                           exactOr(rep, "load"),
 				"capacity":                       exactOr(rep, "capacity"),
 				"Maekawa, light demand: 3(K−1)":  fmt.Sprint(msgs["maekawa_light"]),
-				"Maekawa, heavy demand, worst case: 5(K−1)":                   fmt.Sprint(msgs["maekawa_heavy_max"]),
+				"Maekawa, heavy demand, worst case: 5(K−1)":                    fmt.Sprint(msgs["maekawa_heavy_max"]),
 				`ordered locking without timestamps (Kakugawa et al.): 3\|q\|`: fmt.Sprint(msgs["ordered_locking"]),
 			}
 			if w, ok := rep["resilience_witness"].([]any); ok {
