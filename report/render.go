@@ -68,83 +68,108 @@ table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding
 th{background:#f3f3f3}section.system{border-top:2px solid #888;margin-top:2em}
 .verdict{font-weight:bold}.fail{color:#b00}svg{max-width:100%;height:auto}`
 
+// htmlWriter writes HTML pieces.
+type htmlWriter struct{ *bufio.Writer }
+
+func (hw htmlWriter) p(format string, args ...any) { fmt.Fprintf(hw, format, args...) }
+
+func (hw htmlWriter) table(t table) {
+	e := html.EscapeString
+	hw.p("<table>\n<tr>")
+	for _, h := range t.head {
+		hw.p("<th>%s</th>", e(h))
+	}
+	hw.p("</tr>\n")
+	for _, r := range t.rows {
+		hw.p("<tr>")
+		for _, c := range r {
+			if c == "FAIL" {
+				hw.p("<td class=\"fail\">%s</td>", e(c))
+				continue
+			}
+			hw.p("<td>%s</td>", e(c))
+		}
+		hw.p("</tr>\n")
+	}
+	hw.p("</table>\n")
+}
+
+func (hw htmlWriter) svg(sc *draw.Scene, id string) {
+	_ = sc.WriteSVGOptions(hw, draw.SVGOptions{Inline: true, ID: id})
+}
+
+// system writes the sections on one system; id prefixes the element ids.
+func (hw htmlWriter) system(s *System, id string) {
+	e := html.EscapeString
+	hw.p("<section class=\"system\" id=\"%s\">\n<h2>%s</h2>\n", id, e(s.Name))
+	hw.p("<p>n = %d, k = %d", s.Sys.N(), s.Sys.K())
+	if k := s.Sys.Kind(); k != "" {
+		hw.p(", kind %s", e(k))
+	}
+	hw.p("</p>\n")
+	hw.p("<section class=\"drawing\">\n<h3>Drawing</h3>\n")
+	if s.Drawing != nil {
+		hw.svg(s.Drawing, id+"-drawing")
+	} else {
+		hw.p("<p>too large to draw</p>\n")
+	}
+	hw.p("</section>\n<section class=\"verify\">\n<h3>Verification</h3>\n<p class=\"verdict\">%s</p>\n", e(Verdict(s.Sys, s.Verify)))
+	hw.table(checksTable(s.Sys, s.Verify))
+	hw.p("</section>\n<section class=\"metrics\">\n<h3>Metrics</h3>\n")
+	for _, f := range s.Families {
+		hw.table(metricsTable(f))
+	}
+	hw.p("</section>\n<section class=\"domination\">\n<h3>Domination</h3>\n<p>%s</p>\n", e(dominationText(s)))
+	if s.WitnessDraw != nil {
+		hw.svg(s.WitnessDraw, id+"-witness")
+	}
+	hw.p("</section>\n<section class=\"availability\">\n<h3>Availability in nines</h3>\n<p>AV(p): %s.</p>\n", e(s.AvMethod))
+	hw.svg(Chart(s), id+"-nines")
+	hw.table(availabilityTable(s))
+	hw.p("</section>\n<section class=\"messages\">\n<h3>Messages per entry</h3>\n")
+	hw.table(messagesTable(s.Families[0]))
+	hw.p("</section>\n</section>\n")
+}
+
+// WriteSections writes the HTML sections on one system (as in
+// [WriteHTML], without the page around them); id prefixes the element
+// ids.
+func WriteSections(w io.Writer, s *System, id string) error {
+	hw := htmlWriter{bufio.NewWriter(w)}
+	hw.system(s, id)
+	return hw.Flush()
+}
+
+// ComparisonRow returns the head and the row of s in the comparison table.
+func ComparisonRow(s *System) (head, row []string) {
+	t := comparisonTable([]*System{s})
+	return t.head, t.rows[0]
+}
+
 // WriteHTML writes the report on systems as one self-contained HTML page:
 // inline CSS and SVG, no script, no link to anything outside the page.
 func WriteHTML(w io.Writer, systems []*System) error {
-	bw := bufio.NewWriter(w)
-	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
+	hw := htmlWriter{bufio.NewWriter(w)}
 	e := html.EscapeString
-	p("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>coterie report</title>\n<style>%s</style>\n</head>\n<body>\n", css)
-	p("<h1>Quorum systems</h1>\n<ul class=\"toc\">\n")
+	hw.p("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>coterie report</title>\n<style>%s</style>\n</head>\n<body>\n", css)
+	hw.p("<h1>Quorum systems</h1>\n<ul class=\"toc\">\n")
 	for i, s := range systems {
-		p("<li><a href=\"#system-%d\">%s</a></li>\n", i+1, e(s.Name))
+		hw.p("<li><a href=\"#system-%d\">%s</a></li>\n", i+1, e(s.Name))
 	}
 	if len(systems) > 1 {
-		p("<li><a href=\"#comparison\">Comparison</a></li>\n")
+		hw.p("<li><a href=\"#comparison\">Comparison</a></li>\n")
 	}
-	p("</ul>\n")
-	tableHTML := func(t table) {
-		p("<table>\n<tr>")
-		for _, h := range t.head {
-			p("<th>%s</th>", e(h))
-		}
-		p("</tr>\n")
-		for _, r := range t.rows {
-			p("<tr>")
-			for _, c := range r {
-				if c == "FAIL" {
-					p("<td class=\"fail\">%s</td>", e(c))
-					continue
-				}
-				p("<td>%s</td>", e(c))
-			}
-			p("</tr>\n")
-		}
-		p("</table>\n")
-	}
-	svg := func(sc *draw.Scene, id string) {
-		var sb strings.Builder
-		_ = sc.WriteSVGOptions(&sb, draw.SVGOptions{Inline: true, ID: id})
-		bw.WriteString(sb.String())
-	}
+	hw.p("</ul>\n")
 	for i, s := range systems {
-		id := fmt.Sprintf("system-%d", i+1)
-		p("<section class=\"system\" id=\"%s\">\n<h2>%s</h2>\n", id, e(s.Name))
-		p("<p>n = %d, k = %d", s.Sys.N(), s.Sys.K())
-		if k := s.Sys.Kind(); k != "" {
-			p(", kind %s", e(k))
-		}
-		p("</p>\n")
-		p("<section class=\"drawing\">\n<h3>Drawing</h3>\n")
-		if s.Drawing != nil {
-			svg(s.Drawing, id+"-drawing")
-		} else {
-			p("<p>too large to draw</p>\n")
-		}
-		p("</section>\n<section class=\"verify\">\n<h3>Verification</h3>\n<p class=\"verdict\">%s</p>\n", e(Verdict(s.Sys, s.Verify)))
-		tableHTML(checksTable(s.Sys, s.Verify))
-		p("</section>\n<section class=\"metrics\">\n<h3>Metrics</h3>\n")
-		for _, f := range s.Families {
-			tableHTML(metricsTable(f))
-		}
-		p("</section>\n<section class=\"domination\">\n<h3>Domination</h3>\n<p>%s</p>\n", e(dominationText(s)))
-		if s.WitnessDraw != nil {
-			svg(s.WitnessDraw, id+"-witness")
-		}
-		p("</section>\n<section class=\"availability\">\n<h3>Availability in nines</h3>\n<p>AV(p): %s.</p>\n", e(s.AvMethod))
-		svg(Chart(s), id+"-nines")
-		tableHTML(availabilityTable(s))
-		p("</section>\n<section class=\"messages\">\n<h3>Messages per entry</h3>\n")
-		tableHTML(messagesTable(s.Families[0]))
-		p("</section>\n</section>\n")
+		hw.system(s, fmt.Sprintf("system-%d", i+1))
 	}
 	if len(systems) > 1 {
-		p("<section class=\"comparison\" id=\"comparison\">\n<h2>Comparison</h2>\n")
-		tableHTML(comparisonTable(systems))
-		p("</section>\n")
+		hw.p("<section class=\"comparison\" id=\"comparison\">\n<h2>Comparison</h2>\n")
+		hw.table(comparisonTable(systems))
+		hw.p("</section>\n")
 	}
-	p("<footer><p>Made by coterie.</p></footer>\n</body>\n</html>\n")
-	return bw.Flush()
+	hw.p("<footer><p>Made by coterie.</p></footer>\n</body>\n</html>\n")
+	return hw.Flush()
 }
 
 // mdCell escapes a Markdown table cell.
