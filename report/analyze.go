@@ -29,6 +29,10 @@ type Options struct {
 	// Samples is the number of Monte Carlo samples per point where no
 	// exact availability is found; 0 means 1<<14.
 	Samples int
+	// AvailabilityBudget, when positive, bounds the exact availability
+	// instead of Budget (an interactive caller wants an estimate now
+	// rather than the exact value later).
+	AvailabilityBudget time.Duration
 }
 
 // DefaultBudget is the time each long figure may take by default.
@@ -90,6 +94,37 @@ type System struct {
 	WitnessDraw *draw.Scene // the drawing with the domination witness, or nil
 }
 
+// within2 runs fn with a context that ends after d.
+func within2(ctx context.Context, d time.Duration, fn func(context.Context) error) error {
+	c, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	return fn(c)
+}
+
+// computeWithin returns the availability of f, or an error wrapping
+// context.DeadlineExceeded as soon as d has passed: some exact methods
+// look at their context only now and then, and the caller should not wait
+// for them (they stop on their own when they do look).
+func computeWithin(ctx context.Context, f *set.Family, d time.Duration) (*availability.Result, error) {
+	type result struct {
+		res *availability.Result
+		err error
+	}
+	c, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	ch := make(chan result, 1)
+	go func() {
+		res, err := availability.Compute(c, f, availability.Options{Time: d})
+		ch <- result{res, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.res, r.err
+	case <-c.Done():
+		return nil, fmt.Errorf("availability: %w", c.Err())
+	}
+}
+
 // Analyze computes the report's figures for sys, named name. Bad options
 // and cancellation of ctx are errors; a figure that runs out of its budget
 // or does not apply is a note.
@@ -104,11 +139,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 		o.Samples = 1 << 14
 	}
 	r := &System{Name: name, Sys: sys}
-	within := func(fn func(context.Context) error) error {
-		c, cancel := context.WithTimeout(ctx, o.Budget)
-		defer cancel()
-		return fn(c)
-	}
+	within := func(fn func(context.Context) error) error { return within2(ctx, o.Budget, fn) }
 	outOfTime := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
 	var err error
 	sc, err := draw.Draw(sys, draw.Options{Quorum: -1})
@@ -180,20 +211,42 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 			}
 		}
 	}
-	res, err := availability.Compute(ctx, f, availability.Options{Time: o.Budget})
-	if err != nil {
+	avBudget := o.Budget
+	if o.AvailabilityBudget > 0 {
+		avBudget = o.AvailabilityBudget
+	}
+	res, err := computeWithin(ctx, f, avBudget)
+	switch {
+	case outOfTime(err):
+		res = nil
+		r.AvMethod = fmt.Sprintf("Monte Carlo estimate, %d samples a point (no exact result within %s)", o.Samples, avBudget)
+	case err != nil:
 		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
+	case res.Exact:
+		r.AvExact, r.AvMethod = true, string(res.Method)
+	default:
+		r.AvMethod = fmt.Sprintf("Monte Carlo estimate, %d samples a point (%s)", o.Samples, res.Reason)
 	}
-	r.AvExact, r.AvMethod = res.Exact, string(res.Method)
-	if !res.Exact {
-		r.AvMethod = "Monte Carlo estimate"
-	}
-	eval := func(ps []float64) ([]Point, error) {
-		pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Samples: o.Samples, Seed: 1})
+	eval := func(ps []float64, samples int) ([]Point, error) {
+		out := make([]Point, len(ps))
+		if res == nil {
+			vec := make([]float64, f.N)
+			for i, p := range ps {
+				for v := range vec {
+					vec[v] = p
+				}
+				e, err := availability.EstimateAV(ctx, f, vec, samples, 1)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = Point{P: p, AV: e.Value, U: big.NewFloat(math.Max(0, 1-e.Value))}
+			}
+			return out, nil
+		}
+		pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Samples: samples, Seed: 1})
 		if err != nil {
 			return nil, err
 		}
-		out := make([]Point, len(pts))
 		for i, pt := range pts {
 			out[i] = Point{P: pt.P, AV: pt.AV, Exact: pt.Exact, U: big.NewFloat(math.Max(0, 1-pt.AV))}
 			if pt.Exact && res.Exact {
@@ -202,10 +255,12 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 		}
 		return out, nil
 	}
-	if r.Table, err = eval(o.Points); err != nil {
+	if r.Table, err = eval(o.Points, o.Samples); err != nil {
 		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
 	}
-	if r.Curve, err = eval(curvePoints); err != nil {
+	// The curve's estimates take a quarter of the samples: 28 points, each
+	// drawn, none read off as a number.
+	if r.Curve, err = eval(curvePoints, max(o.Samples/4, 1024)); err != nil {
 		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
 	}
 	return r, nil

@@ -38,6 +38,10 @@ type Options struct {
 	// Budget bounds each long figure of an analysis (see report.Options);
 	// Timeout bounds a whole request. Defaults 2 s and 30 s.
 	Budget, Timeout time.Duration
+	// AvailabilityBudget bounds the exact availability; past it the
+	// explorer shows a Monte Carlo estimate. Default 50 ms, so that a
+	// construction change is answered at once.
+	AvailabilityBudget time.Duration
 	// Workers is how many analyses may run at once. Default 2.
 	Workers int
 	// Cache is how many analysed systems are kept for downloads. Default 64.
@@ -74,6 +78,9 @@ func New(o Options) *Server {
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 30 * time.Second
+	}
+	if o.AvailabilityBudget <= 0 {
+		o.AvailabilityBudget = 50 * time.Millisecond
 	}
 	if o.Workers <= 0 {
 		o.Workers = 2
@@ -344,7 +351,7 @@ func (s *Server) analyze(ctx context.Context, name string, sys set.System) (*Ana
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("cancelled: %w", err)
 	}
-	rep, err := report.Analyze(ctx, name, sys, report.Options{Budget: s.o.Budget})
+	rep, err := report.Analyze(ctx, name, sys, report.Options{Budget: s.o.Budget, AvailabilityBudget: s.o.AvailabilityBudget})
 	if err != nil {
 		return nil, err
 	}
