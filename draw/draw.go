@@ -20,7 +20,9 @@ const MaxQuorums = 20000
 type Options struct {
 	// Layout is one of [Layouts]; "" means "auto": the layout the
 	// system's kind and parameters call for (grid, billiard, cube for
-	// k ≤ 2, the Fano plane or a small projective plane), else the matrix.
+	// k ≤ 2, the Fano plane or a small projective plane), else the matrix;
+	// a threshold system (every w-subset) is drawn as its nodes on a
+	// circle, without listing its quorums.
 	Layout string
 	// Quorum, when ≥ 0, is the 0-based position of the quorum to
 	// highlight; −1 for none.
@@ -65,6 +67,9 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 		return nil, errors.New("draw: empty system")
 	}
 	f := fams[0]
+	if f.IsThreshold() && (opts.Layout == "" || opts.Layout == "auto") {
+		return drawThreshold(f, opts)
+	}
 	if f.IsThreshold() {
 		var err error
 		if f, err = f.Enumerate(MaxQuorums); err != nil {
@@ -199,4 +204,47 @@ func sortedQuorums(f *set.Family) []int {
 	}
 	slices.SortStableFunc(idx, func(a, b int) int { return set.Compare(&f.Quorums[a], &f.Quorums[b]) })
 	return idx
+}
+
+// MaxThresholdNodes bounds the nodes of a threshold system drawn on a
+// circle.
+const MaxThresholdNodes = 5000
+
+// drawThreshold draws a threshold system, every w-subset of n nodes, as
+// its nodes on a circle with the rule written in the middle.
+func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
+	if opts.Quorum >= 0 {
+		return nil, errors.New("draw: a threshold system's quorums are not listed: --quorum needs --layout matrix")
+	}
+	if f.N > MaxThresholdNodes {
+		return nil, fmt.Errorf("draw: %d nodes: more than the %d a drawing shows", f.N, MaxThresholdNodes)
+	}
+	d := &drawing{f: f, opts: opts, marked: make([]bool, f.N)}
+	for _, v := range opts.Highlight {
+		if v < 0 || v >= f.N {
+			return nil, fmt.Errorf("draw: node %d is out of range 1..%d", v+1, f.N)
+		}
+		d.marked[v] = true
+	}
+	R := max(100, 5*float64(f.N)/math.Pi)
+	const margin, top = 40.0, 20.0
+	c := margin + R
+	d.sc = &Scene{W: 2 * c, H: 2*c + top}
+	d.title(fmt.Sprintf("%s: n = %d, every %d nodes form a quorum", kindOr(f.Kind, "threshold"), f.N, f.Threshold))
+	d.sc.add(Shape{Kind: Circle, Role: "edge", X: c, Y: top + c, R: R, Style: Style{Stroke: colFaint, Width: 1}})
+	d.sc.add(Shape{Kind: Text, Role: "label", X: c, Y: top + c + 4, Text: fmt.Sprintf("any %d of %d", f.Threshold, f.N),
+		Style: Style{Fill: colInk, FontSize: 14, Anchor: "middle"}})
+	r := math.Max(2, math.Min(9, 300/float64(f.N)))
+	for v := range f.N {
+		a := -math.Pi/2 + 2*math.Pi*float64(v)/float64(f.N)
+		d.node(v, Point{c + R*math.Cos(a), top + c + R*math.Sin(a)}, r)
+	}
+	return d.sc, nil
+}
+
+func kindOr(kind, def string) string {
+	if kind == "" {
+		return def
+	}
+	return kind
 }

@@ -502,3 +502,33 @@ func BenchmarkDrawPG16(b *testing.B) {
 		})
 	}
 }
+
+// TestThreshold: majority of 101 is drawn as 101 nodes on a circle without
+// listing its C(101, 51) quorums.
+func TestThreshold(t *testing.T) {
+	sys := system(t, "majority", map[string]any{"n": 101})
+	sc, err := draw.Draw(sys, draw.Options{Quorum: -1, Highlight: []int{0, 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	_ = sc.WriteSVG(&buf)
+	es := parseSVG(t, buf.Bytes())
+	pos := nodeCentres(t, es)
+	if len(pos) != 101 {
+		t.Fatalf("%d nodes, want 101", len(pos))
+	}
+	ring := filter(es, "circle", "edge")[0]
+	cx, cy, r := ring.f(t, "cx"), ring.f(t, "cy"), ring.f(t, "r")
+	for v, p := range pos {
+		if math.Abs(math.Hypot(p.X-cx, p.Y-cy)-r) > 0.05 {
+			t.Errorf("node %d is off the circle", v+1)
+		}
+	}
+	if _, err := draw.Draw(sys, draw.Options{Quorum: 0}); err == nil {
+		t.Error("--quorum on a threshold system: no error")
+	}
+	if _, err := draw.Draw(sys, draw.Options{Quorum: -1, Layout: "matrix"}); err == nil {
+		t.Error("the matrix of C(101, 51) quorums: no error")
+	}
+}
