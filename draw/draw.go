@@ -22,7 +22,8 @@ type Options struct {
 	// system's kind and parameters call for (grid, billiard, cube for
 	// k ≤ 2, the Fano plane or a small projective plane), else the matrix;
 	// a threshold system (every w-subset) is drawn as its nodes on a
-	// circle, without listing its quorums.
+	// circle, without listing its quorums, and Kuo's join as the outer
+	// system with the joined node expanded into the inner one.
 	Layout string
 	// Quorum, when ≥ 0, is the 0-based position of the quorum to
 	// highlight; −1 for none.
@@ -105,6 +106,8 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 		err = d.plane()
 	case "cube":
 		err = d.cube()
+	case "join":
+		err = d.join()
 	default:
 		return nil, fmt.Errorf("draw: layout %q: want one of %v", opts.Layout, Layouts)
 	}
@@ -128,6 +131,10 @@ func autoLayout(f *set.Family) string {
 	case "cube":
 		if _, _, ok := cubeShape(f); ok {
 			return "cube"
+		}
+	case "join":
+		if _, _, _, ok := joinShape(f); ok {
+			return "join"
 		}
 	}
 	if q, ok := planeOrder(f); ok && q <= 4 {

@@ -532,3 +532,52 @@ func TestThreshold(t *testing.T) {
 		t.Error("the matrix of C(101, 51) quorums: no error")
 	}
 }
+
+// TestJoin draws the Fano plane joined with the 3×3 grid at node 3: the
+// six other outer nodes on the outer circle in their own places, the nine
+// grid nodes inside the dashed circle that stands where node 3 was.
+func TestJoin(t *testing.T) {
+	fano := system(t, "fpp", map[string]any{"order": 2}).Family
+	grid := system(t, "grid", map[string]any{"rows": 3, "cols": 3}).Family
+	j, err := construct.Join(fano, grid, 2, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := draw.Draw(set.System{Family: j}, draw.Options{Quorum: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	_ = sc.WriteSVG(&buf)
+	es := parseSVG(t, buf.Bytes())
+	pos := nodeCentres(t, es)
+	if len(pos) != 15 {
+		t.Fatalf("%d nodes, want 6 + 9", len(pos))
+	}
+	ring := filter(es, "circle", "edge")[0]
+	hub := filter(es, "circle", "joined")[0]
+	cx, cy, R := ring.f(t, "cx"), ring.f(t, "cy"), ring.f(t, "r")
+	hx, hy, r := hub.f(t, "cx"), hub.f(t, "cy"), hub.f(t, "r")
+	// Node 3's place: the third of seven slots from the top, clockwise.
+	a := -math.Pi/2 + 2*math.Pi*2/7
+	if !near(hx, cx+R*math.Cos(a)) || !near(hy, cy+R*math.Sin(a)) {
+		t.Errorf("the joined circle is at (%v, %v), not in node 3's place", hx, hy)
+	}
+	for v, p := range pos {
+		inner := v >= 6
+		if in := math.Hypot(p.X-hx, p.Y-hy) < r; in != inner {
+			t.Errorf("node %d inside the joined circle = %v", v+1, in)
+		}
+		if !inner {
+			// Join node v is outer node v (v < 2) or v+1 (after node 3).
+			u := v
+			if v >= 2 {
+				u = v + 1
+			}
+			b := -math.Pi/2 + 2*math.Pi*float64(u)/7
+			if !near(p.X, cx+R*math.Cos(b)) || !near(p.Y, cy+R*math.Sin(b)) {
+				t.Errorf("node %d is not in outer node %d's place", v+1, u+1)
+			}
+		}
+	}
+}
