@@ -3,7 +3,9 @@
 // Agrawal, Eğecioğlu and El Abbadi with each quorum's broken path (their
 // Fig. 6), projective planes (the Fano plane as the classic triangle with
 // its inscribed circle, larger planes on a circle), and the (k+1)-cube of
-// a k-arbiter as its lattice for k ≤ 2.
+// a k-arbiter as its lattice for k ≤ 2, threshold systems as their nodes
+// on a circle, and Kuo's join as the outer system with the joined node
+// expanded into the inner one.
 //
 // [Draw] builds a [Scene], a list of shapes in a fixed coordinate system;
 // the scene is then written as SVG by a deterministic writer

@@ -61,6 +61,10 @@ When no exact method fits, the output says so: the coefficients that can be
 proved, bounds, and a Monte Carlo estimate with a 95% interval (--samples,
 --seed), always labelled as an estimate.
 
+Each p also gets 1−AV (from the exact polynomial, so that 0.99999999998 is not
+rounded to 1), the number of nines −log10(1−AV) and the expected downtime per
+year of 365.25 days; --log plots 1−AV on a log scale.
+
 --p-node gives some nodes their own probability: "3=0.9,5=0.8" (nodes 1..n,
 or labels) or a file with one "NODE PROB" per line; the other nodes take p.
 

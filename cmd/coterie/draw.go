@@ -39,6 +39,8 @@ Layouts (--layout, default auto: chosen from the system's kind and structure):
   plane     the Fano plane as the triangle with its inscribed circle; larger
             projective planes with the points on a circle
   cube      the a^(k+1) lattice of a (k+1)-cube k-arbiter, k ≤ 2
+auto also draws a threshold system (majority) as its nodes on a circle, and
+Kuo's join as the outer system with the joined node expanded.
 
 --quorum I highlights the I-th quorum (1-based, in file order) and --highlight
 a set of nodes, such as the witness of 'domination --json' or a failure set.
