@@ -33,6 +33,10 @@ type Options struct {
 	// instead of Budget (an interactive caller wants an estimate now
 	// rather than the exact value later).
 	AvailabilityBudget time.Duration
+	// Progress, if not nil, is told the name of each stage as it starts:
+	// "drawing", "verify", "load", "resilience", "domination",
+	// "availability", "availability points".
+	Progress func(stage string)
 }
 
 // DefaultBudget is the time each long figure may take by default.
@@ -140,8 +144,14 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	}
 	r := &System{Name: name, Sys: sys}
 	within := func(fn func(context.Context) error) error { return within2(ctx, o.Budget, fn) }
+	stage := func(name string) {
+		if o.Progress != nil {
+			o.Progress(name)
+		}
+	}
 	outOfTime := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
 	var err error
+	stage("drawing")
 	sc, err := draw.Draw(sys, draw.Options{Quorum: -1})
 	if err != nil {
 		sc, err = draw.Draw(sys, draw.Options{Quorum: -1, Layout: "matrix"})
@@ -149,6 +159,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	if err == nil {
 		r.Drawing = sc
 	}
+	stage("verify")
 	err = within(func(c context.Context) error {
 		var err error
 		r.Verify, err = verify.Verify(c, sys, verify.Options{})
@@ -159,6 +170,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	}
 	for _, f := range sys.Families() {
 		fam := Family{F: f, Stats: f.Stats(), Messages: measure.MessagesOf(f)}
+		stage("load")
 		err := within(func(c context.Context) error {
 			var err error
 			fam.Load, err = measure.LoadOf(c, f, measure.LoadOptions{})
@@ -172,6 +184,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 		case err != nil:
 			return nil, fmt.Errorf("report: %s: load: %w", name, err)
 		}
+		stage("resilience")
 		err = within(func(c context.Context) error {
 			var err error
 			fam.Resilience, err = measure.ResilienceOf(c, f)
@@ -192,6 +205,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	case r.Verify == nil || !r.Verify.Valid:
 		r.DominationNote = "domination is decided only for a valid system"
 	default:
+		stage("domination")
 		err := within(func(c context.Context) error {
 			var err error
 			r.Domination, err = domination.Decide(c, f)
@@ -215,6 +229,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	if o.AvailabilityBudget > 0 {
 		avBudget = o.AvailabilityBudget
 	}
+	stage("availability")
 	res, err := computeWithin(ctx, f, avBudget)
 	switch {
 	case outOfTime(err):
@@ -255,6 +270,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 		}
 		return out, nil
 	}
+	stage("availability points")
 	if r.Table, err = eval(o.Points, o.Samples); err != nil {
 		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
 	}

@@ -327,31 +327,58 @@ func (s *Server) analyzeAndReply(w http.ResponseWriter, r *http.Request, name st
 		return
 	}
 	ctx := r.Context()
+	// With ?stream=1 the answer is NDJSON: {"progress": stage} lines as
+	// the analysis goes, then {"result": ...} or {"error": ...}.
+	var progress func(string)
+	stream := r.URL.Query().Get("stream") == "1"
+	if stream {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.WriteHeader(http.StatusOK)
+		rc := http.NewResponseController(w)
+		enc := json.NewEncoder(w)
+		progress = func(stage string) {
+			_ = enc.Encode(map[string]string{"progress": stage})
+			_ = rc.Flush()
+		}
+		progress("waiting for a worker")
+	}
+	reply := func(code int, v any) {
+		if !stream {
+			writeJSON(w, code, v)
+			return
+		}
+		if e, ok := v.(apiError); ok {
+			_ = json.NewEncoder(w).Encode(e)
+			return
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"result": v})
+	}
 	select {
 	case s.sem <- struct{}{}:
 		defer func() { <-s.sem }()
 	case <-ctx.Done():
-		fail(w, http.StatusServiceUnavailable, "cancelled while waiting: %v", ctx.Err())
+		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled while waiting: " + ctx.Err().Error()})
 		return
 	}
-	a, err := s.analyze(ctx, name, sys)
+	a, err := s.analyze(ctx, name, sys, progress)
 	if err != nil {
 		code := http.StatusBadRequest
 		if ctx.Err() != nil {
 			code = http.StatusServiceUnavailable
 		}
-		fail(w, code, "%v", err)
+		reply(code, apiError{Error: err.Error()})
 		return
 	}
-	writeJSON(w, http.StatusOK, a)
+	reply(http.StatusOK, a)
 }
 
 // analyze runs the report's analysis on sys and keeps it for downloads.
-func (s *Server) analyze(ctx context.Context, name string, sys set.System) (*Analysis, error) {
+func (s *Server) analyze(ctx context.Context, name string, sys set.System, progress func(string)) (*Analysis, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("cancelled: %w", err)
 	}
-	rep, err := report.Analyze(ctx, name, sys, report.Options{Budget: s.o.Budget, AvailabilityBudget: s.o.AvailabilityBudget})
+	rep, err := report.Analyze(ctx, name, sys, report.Options{Budget: s.o.Budget,
+		AvailabilityBudget: s.o.AvailabilityBudget, Progress: progress})
 	if err != nil {
 		return nil, err
 	}

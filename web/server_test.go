@@ -199,3 +199,47 @@ func BenchmarkGeneratePG7(b *testing.B) {
 		}
 	}
 }
+
+// TestStream: with ?stream=1 the answer is the stages of the analysis, in
+// order, then the result.
+func TestStream(t *testing.T) {
+	h := web.New(web.Options{})
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/generate?stream=1", strings.NewReader(`{"kind":"fpp","params":{"order":"2"}}`)))
+	if ct := rec.Header().Get("Content-Type"); ct != "application/x-ndjson" {
+		t.Fatalf("content type %q", ct)
+	}
+	var stages []string
+	var result map[string]any
+	dec := json.NewDecoder(rec.Body)
+	for dec.More() {
+		var msg struct {
+			Progress string
+			Result   map[string]any
+			Error    string
+		}
+		if err := dec.Decode(&msg); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case msg.Progress != "":
+			stages = append(stages, msg.Progress)
+		case msg.Result != nil:
+			result = msg.Result
+		default:
+			t.Fatalf("error %q", msg.Error)
+		}
+	}
+	want := []string{"waiting for a worker", "drawing", "verify", "load", "resilience", "domination", "availability", "availability points"}
+	if fmt.Sprint(stages) != fmt.Sprint(want) {
+		t.Errorf("stages %q, want %q", stages, want)
+	}
+	if result == nil || !strings.HasPrefix(result["verdict"].(string), "valid as a coterie") {
+		t.Errorf("result %v", result)
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/upload?stream=1&name=bad.txt", strings.NewReader("1 x\n")))
+	if rec.Code != 400 || !strings.Contains(rec.Body.String(), "bad.txt:1: ") {
+		t.Errorf("a bad file before the analysis: %d %s", rec.Code, rec.Body)
+	}
+}

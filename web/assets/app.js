@@ -9,19 +9,41 @@ let controller = null;   // aborts the request in flight
 
 function showError(msg) { $("error").textContent = msg || ""; }
 
+// call posts body to url and reads the streamed answer: progress lines,
+// then the result or an error. The Cancel button aborts the request, which
+// cancels the work on the server.
 async function call(url, body) {
   if (controller) controller.abort();
   controller = new AbortController();
   const started = Date.now();
+  let stage = "starting";
   $("busy").hidden = false;
-  const tick = setInterval(() => {
-    $("busy-text").textContent = "computing… " + ((Date.now() - started) / 1000).toFixed(1) + " s";
-  }, 100);
+  const show = () => {
+    $("busy-text").textContent = stage + "… " + ((Date.now() - started) / 1000).toFixed(1) + " s";
+  };
+  const tick = setInterval(show, 100);
   try {
-    const resp = await fetch(url, {method: "POST", body: body, signal: controller.signal});
-    const data = await resp.json();
-    if (!resp.ok) throw new Error(data.error || resp.statusText);
-    return data;
+    const resp = await fetch(url + (url.includes("?") ? "&" : "?") + "stream=1", {method: "POST", body: body, signal: controller.signal});
+    if (!resp.ok || !(resp.headers.get("Content-Type") || "").startsWith("application/x-ndjson")) {
+      const data = await resp.json();
+      throw new Error(data.error || resp.statusText);
+    }
+    const reader = resp.body.getReader();
+    const decoder = new TextDecoder();
+    let buf = "";
+    for (;;) {
+      const {value, done} = await reader.read();
+      if (value) buf += decoder.decode(value, {stream: true});
+      let nl;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const msg = JSON.parse(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+        if (msg.progress) { stage = msg.progress; show(); }
+        if (msg.error) throw new Error(msg.error);
+        if (msg.result) return msg.result;
+      }
+      if (done) throw new Error("the server closed the connection");
+    }
   } finally {
     clearInterval(tick);
     $("busy").hidden = true;
