@@ -82,7 +82,7 @@ func (d *drawing) billiard() error {
 		return Point{margin + cell*(float64(j)-0.5), top + cell*(float64(i)-0.5)}
 	}
 	for qi, p := range paths {
-		if d.quorum != nil && qi != d.opts.Quorum {
+		if d.quorum != nil && qi != d.sel {
 			continue
 		}
 		pts := make([]Point, len(p))

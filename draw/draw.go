@@ -25,9 +25,9 @@ type Options struct {
 	// circle, without listing its quorums, and Kuo's join as the outer
 	// system with the joined node expanded into the inner one.
 	Layout string
-	// Quorum, when ≥ 0, is the 0-based position of the quorum to
-	// highlight; −1 for none.
-	Quorum int
+	// ShowQuorum highlights the quorum at 0-based position Quorum.
+	ShowQuorum bool
+	Quorum     int
 	// Highlight lists 0-based nodes to mark (a witness, a failure set).
 	Highlight []int
 	// Labels writes each node's label (or 1-based number) beside it.
@@ -53,6 +53,7 @@ type drawing struct {
 	f      *set.Family
 	opts   Options
 	quorum *set.Set // the highlighted quorum, or nil
+	sel    int      // its position, or −1
 	marked []bool   // highlighted nodes
 	sc     *Scene
 }
@@ -77,12 +78,12 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 			return nil, fmt.Errorf("draw: %w", err)
 		}
 	}
-	d := &drawing{f: f, opts: opts, marked: make([]bool, f.N)}
-	if opts.Quorum >= 0 {
-		if opts.Quorum >= len(f.Quorums) {
+	d := &drawing{f: f, opts: opts, marked: make([]bool, f.N), sel: -1}
+	if opts.ShowQuorum {
+		if opts.Quorum < 0 || opts.Quorum >= len(f.Quorums) {
 			return nil, fmt.Errorf("draw: quorum %d is out of range 1..%d", opts.Quorum+1, len(f.Quorums))
 		}
-		d.quorum = &f.Quorums[opts.Quorum]
+		d.quorum, d.sel = &f.Quorums[opts.Quorum], opts.Quorum
 	}
 	for _, v := range opts.Highlight {
 		if v < 0 || v >= f.N {
@@ -220,13 +221,13 @@ const MaxThresholdNodes = 5000
 // drawThreshold draws a threshold system, every w-subset of n nodes, as
 // its nodes on a circle with the rule written in the middle.
 func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
-	if opts.Quorum >= 0 {
+	if opts.ShowQuorum {
 		return nil, errors.New("draw: a threshold system's quorums are not listed: --quorum needs --layout matrix")
 	}
 	if f.N > MaxThresholdNodes {
 		return nil, fmt.Errorf("draw: %d nodes: more than the %d a drawing shows", f.N, MaxThresholdNodes)
 	}
-	d := &drawing{f: f, opts: opts, marked: make([]bool, f.N)}
+	d := &drawing{f: f, opts: opts, marked: make([]bool, f.N), sel: -1}
 	for _, v := range opts.Highlight {
 		if v < 0 || v >= f.N {
 			return nil, fmt.Errorf("draw: node %d is out of range 1..%d", v+1, f.N)

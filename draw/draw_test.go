@@ -172,7 +172,7 @@ func system(t testing.TB, name string, vals map[string]any) set.System {
 func TestFano(t *testing.T) {
 	sys := system(t, "fpp", map[string]any{"order": 2})
 	f := sys.Family
-	es := svgOf(t, sys, draw.Options{Quorum: -1}, "fano.svg")
+	es := svgOf(t, sys, draw.Options{}, "fano.svg")
 	pos := nodeCentres(t, es)
 	if len(pos) != 7 {
 		t.Fatalf("%d node circles, want 7", len(pos))
@@ -223,7 +223,7 @@ func TestGrid(t *testing.T) {
 	sys := system(t, "grid", map[string]any{"rows": 3, "cols": 3})
 	f := sys.Family
 	qi := slices.Index(f.Owners, 4) // the centre node's quorum
-	es := svgOf(t, sys, draw.Options{Quorum: qi}, "grid3.svg")
+	es := svgOf(t, sys, draw.Options{ShowQuorum: true, Quorum: qi}, "grid3.svg")
 	pos := nodeCentres(t, es)
 	if len(pos) != 9 {
 		t.Fatalf("%d nodes, want 9", len(pos))
@@ -269,7 +269,7 @@ func TestGrid(t *testing.T) {
 func TestBilliard(t *testing.T) {
 	sys := system(t, "billiard", map[string]any{"q": 5})
 	f := sys.Family
-	es := svgOf(t, sys, draw.Options{Quorum: -1}, "billiard5.svg")
+	es := svgOf(t, sys, draw.Options{}, "billiard5.svg")
 	cells := filter(es, "rect", "cell")
 	if len(cells) != 25 {
 		t.Fatalf("%d cells, want 25", len(cells))
@@ -324,7 +324,7 @@ func TestBilliardPaperPath(t *testing.T) {
 	sys := system(t, "billiard", map[string]any{"q": 9})
 	f := sys.Family
 	qi := slices.Index(f.Owners, 10)
-	sc, err := draw.Draw(sys, draw.Options{Quorum: qi})
+	sc, err := draw.Draw(sys, draw.Options{ShowQuorum: true, Quorum: qi})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +360,7 @@ func TestWitness(t *testing.T) {
 		t.Fatal("the 3×3 grid is dominated (Maekawa's grids are), but no witness")
 	}
 	h := res.Witness.Elements()
-	es := svgOf(t, sys, draw.Options{Quorum: -1, Highlight: h, Labels: true}, "grid3-witness.svg")
+	es := svgOf(t, sys, draw.Options{Highlight: h, Labels: true}, "grid3-witness.svg")
 	red := set.New(9)
 	for _, e := range filter(es, "circle", "node") {
 		if e.attrs["fill"] == "#d62728" {
@@ -379,7 +379,7 @@ func TestWitness(t *testing.T) {
 // the cube, each joining two tuples one apart in one coordinate.
 func TestCube(t *testing.T) {
 	sys := system(t, "cube", map[string]any{"a": 2, "k": 2})
-	sc, err := draw.Draw(sys, draw.Options{Quorum: 0})
+	sc, err := draw.Draw(sys, draw.Options{ShowQuorum: true, Quorum: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,7 +403,7 @@ func TestCube(t *testing.T) {
 // incidence, (q+1)·n = 52, in the row of its node.
 func TestMatrix(t *testing.T) {
 	sys := system(t, "fpp", map[string]any{"order": 3})
-	sc, err := draw.Draw(sys, draw.Options{Layout: "matrix", Quorum: -1})
+	sc, err := draw.Draw(sys, draw.Options{Layout: "matrix"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,13 +436,13 @@ func TestErrors(t *testing.T) {
 		sys  set.System
 		o    draw.Options
 	}{
-		{"unknown layout", fano, draw.Options{Layout: "spiral", Quorum: -1}},
-		{"quorum out of range", fano, draw.Options{Quorum: 7}},
-		{"node out of range", fano, draw.Options{Quorum: -1, Highlight: []int{7}}},
-		{"billiard of a plane", fano, draw.Options{Layout: "billiard", Quorum: -1}},
-		{"plane of a grid", grid, draw.Options{Layout: "plane", Quorum: -1}},
-		{"cube of a grid", grid, draw.Options{Layout: "cube", Quorum: -1}},
-		{"grid of a plane", fano, draw.Options{Layout: "grid", Quorum: -1}},
+		{"unknown layout", fano, draw.Options{Layout: "spiral"}},
+		{"quorum out of range", fano, draw.Options{ShowQuorum: true, Quorum: 7}},
+		{"node out of range", fano, draw.Options{Highlight: []int{7}}},
+		{"billiard of a plane", fano, draw.Options{Layout: "billiard"}},
+		{"plane of a grid", grid, draw.Options{Layout: "plane"}},
+		{"cube of a grid", grid, draw.Options{Layout: "cube"}},
+		{"grid of a plane", fano, draw.Options{Layout: "grid"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, err := draw.Draw(tt.sys, tt.o); err == nil {
@@ -456,7 +456,7 @@ func TestErrors(t *testing.T) {
 // the scene's size at 96 dpi, a PDF header.
 func TestRaster(t *testing.T) {
 	sys := system(t, "billiard", map[string]any{"q": 5})
-	sc, err := draw.Draw(sys, draw.Options{Quorum: 2, Labels: true})
+	sc, err := draw.Draw(sys, draw.Options{ShowQuorum: true, Quorum: 2, Labels: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,7 +490,7 @@ func BenchmarkDrawPG16(b *testing.B) {
 		b.Run(layout, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				sc, err := draw.Draw(sys, draw.Options{Layout: layout, Quorum: 0})
+				sc, err := draw.Draw(sys, draw.Options{Layout: layout, ShowQuorum: true, Quorum: 0})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -507,7 +507,7 @@ func BenchmarkDrawPG16(b *testing.B) {
 // listing its C(101, 51) quorums.
 func TestThreshold(t *testing.T) {
 	sys := system(t, "majority", map[string]any{"n": 101})
-	sc, err := draw.Draw(sys, draw.Options{Quorum: -1, Highlight: []int{0, 50}})
+	sc, err := draw.Draw(sys, draw.Options{Highlight: []int{0, 50}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -525,10 +525,10 @@ func TestThreshold(t *testing.T) {
 			t.Errorf("node %d is off the circle", v+1)
 		}
 	}
-	if _, err := draw.Draw(sys, draw.Options{Quorum: 0}); err == nil {
+	if _, err := draw.Draw(sys, draw.Options{ShowQuorum: true, Quorum: 0}); err == nil {
 		t.Error("--quorum on a threshold system: no error")
 	}
-	if _, err := draw.Draw(sys, draw.Options{Quorum: -1, Layout: "matrix"}); err == nil {
+	if _, err := draw.Draw(sys, draw.Options{Layout: "matrix"}); err == nil {
 		t.Error("the matrix of C(101, 51) quorums: no error")
 	}
 }
@@ -543,7 +543,7 @@ func TestJoin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := draw.Draw(set.System{Family: j}, draw.Options{Quorum: -1})
+	sc, err := draw.Draw(set.System{Family: j}, draw.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func (d *drawing) lattice(pos []Point, edges [][2]int, lines [][]int, r float64)
 			}
 			if in {
 				d.sc.add(Shape{Kind: Line, Role: "quorum-line", Pts: []Point{pos[l[0]], pos[l[len(l)-1]]},
-					Style: Style{Stroke: colQuorum, Width: 4}, Quorum: d.opts.Quorum + 1})
+					Style: Style{Stroke: colQuorum, Width: 4}, Quorum: d.sel + 1})
 			}
 		}
 	}

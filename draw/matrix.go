@@ -21,7 +21,7 @@ func (d *drawing) matrix() {
 		Style: Style{Fill: colPaper, Stroke: colFaint, Width: 1}})
 	order := sortedQuorums(f)
 	for col, qi := range order {
-		if d.opts.Quorum == qi {
+		if d.sel == qi {
 			d.sc.add(Shape{Kind: Rect, Role: "cell", X: left + cell*float64(col), Y: top, W: cell, H: cell * float64(f.N),
 				Style: Style{Fill: colQuorumBg}, Quorum: qi + 1})
 		}
@@ -32,7 +32,7 @@ func (d *drawing) matrix() {
 			switch {
 			case d.marked[v]:
 				fill = colHighlight
-			case d.opts.Quorum == qi:
+			case d.sel == qi:
 				fill = colQuorum
 			}
 			d.sc.add(Shape{Kind: Rect, Role: "incidence", X: left + cell*float64(col), Y: top + cell*float64(v),
@@ -50,8 +50,8 @@ func (d *drawing) matrix() {
 				Style: Style{Fill: fill, FontSize: fs, Anchor: "end"}, Node: v + 1})
 		}
 	}
-	if d.opts.Quorum >= 0 {
-		d.sc.add(Shape{Kind: Text, Role: "label", X: left, Y: top - 4, Text: fmt.Sprintf("quorum %d", d.opts.Quorum+1),
+	if d.sel >= 0 {
+		d.sc.add(Shape{Kind: Text, Role: "label", X: left, Y: top - 4, Text: fmt.Sprintf("quorum %d", d.sel+1),
 			Style: Style{Fill: colQuorum, FontSize: 11}})
 	}
 }

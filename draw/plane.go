@@ -51,7 +51,7 @@ func (d *drawing) plane() error {
 
 // lineStyle is the look of line qi: the chosen quorum thick and blue.
 func (d *drawing) lineStyle(qi int, width float64) Style {
-	if qi == d.opts.Quorum {
+	if qi == d.sel {
 		return Style{Stroke: colQuorum, Width: 3.5}
 	}
 	return Style{Stroke: colInk, Width: width}
@@ -117,12 +117,12 @@ func (d *drawing) fano() {
 		d.sc.add(Shape{Kind: Line, Role: "line", Pts: []Point{pos[best[0]], pos[best[1]]}, Style: d.lineStyle(i, 1.5), Quorum: i + 1})
 	}
 	for i := range f.Quorums {
-		if i != d.opts.Quorum {
+		if i != d.sel {
 			draw(i)
 		}
 	}
-	if d.opts.Quorum >= 0 {
-		draw(d.opts.Quorum) // on top
+	if d.sel >= 0 {
+		draw(d.sel) // on top
 	}
 	for v := range f.N {
 		d.node(v, pos[v], 9)
@@ -152,18 +152,18 @@ func (d *drawing) circular() {
 			pts = append(pts, pos[v])
 		}
 		st := Style{Stroke: pathColours[i%len(pathColours)], Width: width}
-		if i == d.opts.Quorum {
+		if i == d.sel {
 			st = Style{Stroke: colQuorum, Width: 3}
 		}
 		d.sc.add(Shape{Kind: Polygon, Role: "line", Pts: pts, Style: st, Quorum: i + 1})
 	}
 	for i := range f.Quorums {
-		if i != d.opts.Quorum {
+		if i != d.sel {
 			draw(i)
 		}
 	}
-	if d.opts.Quorum >= 0 {
-		draw(d.opts.Quorum)
+	if d.sel >= 0 {
+		draw(d.sel)
 	}
 	r := math.Max(2, math.Min(8, 300/float64(f.N)))
 	for v := range f.N {

@@ -152,9 +152,9 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	outOfTime := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
 	var err error
 	stage("drawing")
-	sc, err := draw.Draw(sys, draw.Options{Quorum: -1})
+	sc, err := draw.Draw(sys, draw.Options{})
 	if err != nil {
-		sc, err = draw.Draw(sys, draw.Options{Quorum: -1, Layout: "matrix"})
+		sc, err = draw.Draw(sys, draw.Options{Layout: "matrix"})
 	}
 	if err == nil {
 		r.Drawing = sc
@@ -218,9 +218,9 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 			r.DominationNote = "not decided: " + err.Error()
 		}
 		if r.Domination != nil && r.Domination.Witness != nil {
-			if sc, err := draw.Draw(sys, draw.Options{Quorum: -1, Highlight: r.Domination.Witness.Elements()}); err == nil {
+			if sc, err := draw.Draw(sys, draw.Options{Highlight: r.Domination.Witness.Elements()}); err == nil {
 				r.WitnessDraw = sc
-			} else if sc, err := draw.Draw(sys, draw.Options{Quorum: -1, Layout: "matrix", Highlight: r.Domination.Witness.Elements()}); err == nil {
+			} else if sc, err := draw.Draw(sys, draw.Options{Layout: "matrix", Highlight: r.Domination.Witness.Elements()}); err == nil {
 				r.WitnessDraw = sc
 			}
 		}

@@ -91,7 +91,7 @@ func runDraw(s *streams, o drawOptions, path string) error {
 	if err != nil {
 		return usageErrorf("--highlight: %v", err)
 	}
-	sc, err := draw.Draw(sys, draw.Options{Layout: o.layout, Quorum: o.quorum - 1, Highlight: nodes, Labels: o.labels})
+	sc, err := draw.Draw(sys, draw.Options{Layout: o.layout, ShowQuorum: o.quorum > 0, Quorum: o.quorum - 1, Highlight: nodes, Labels: o.labels})
 	if err != nil {
 		return &codeError{code: exitError, err: fmt.Errorf("%s: %w", displayName(path), err)}
 	}
