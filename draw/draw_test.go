@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -487,6 +488,17 @@ func TestRaster(t *testing.T) {
 func BenchmarkDrawPG16(b *testing.B) {
 	sys := system(b, "fpp", map[string]any{"order": 16})
 	for _, layout := range []string{"matrix", "plane"} {
+		b.Run(layout+"/png", func(b *testing.B) {
+			for b.Loop() {
+				sc, err := draw.Draw(sys, draw.Options{Layout: layout, ShowQuorum: true, Quorum: 0})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sc.WritePNG(io.Discard); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		b.Run(layout, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
