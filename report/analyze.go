@@ -96,6 +96,9 @@ type System struct {
 	Curve       []Point
 	Drawing     *draw.Scene
 	WitnessDraw *draw.Scene // the drawing with the domination witness, or nil
+	// FailDraw shows two quorums that do not meet, when verify found
+	// them: the first highlighted, the nodes of the second marked.
+	FailDraw *draw.Scene
 }
 
 // within2 runs fn with a context that ends after d.
@@ -127,6 +130,31 @@ func computeWithin(ctx context.Context, f *set.Family, d time.Duration) (*availa
 	case <-c.Done():
 		return nil, fmt.Errorf("availability: %w", c.Err())
 	}
+}
+
+// disjointDrawing draws the first two quorums of a failed intersection
+// check: the first highlighted, the second's nodes marked; nil when there
+// is no such pair to draw.
+func disjointDrawing(sys set.System, rep *verify.Report) *draw.Scene {
+	if rep == nil || sys.HK != nil || sys.Family.IsThreshold() {
+		return nil
+	}
+	c := rep.Check("intersection", 0)
+	if c == nil || c.OK || c.Witness == nil || len(c.Witness.Quorums) < 2 {
+		return nil
+	}
+	f := sys.Family
+	a, b := c.Witness.Quorums[0], c.Witness.Quorums[1]
+	if a < 0 || b < 0 || a >= len(f.Quorums) || b >= len(f.Quorums) {
+		return nil
+	}
+	o := draw.Options{ShowQuorum: true, Quorum: a, Highlight: f.Quorums[b].Elements()}
+	if sc, err := draw.Draw(sys, o); err == nil {
+		return sc
+	}
+	o.Layout = "matrix"
+	sc, _ := draw.Draw(sys, o)
+	return sc
 }
 
 // Analyze computes the report's figures for sys, named name. Bad options
@@ -168,6 +196,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	if err != nil && !outOfTime(err) {
 		return nil, fmt.Errorf("report: %s: verify: %w", name, err)
 	}
+	r.FailDraw = disjointDrawing(sys, r.Verify)
 	for _, f := range sys.Families() {
 		fam := Family{F: f, Stats: f.Stats(), Messages: measure.MessagesOf(f)}
 		stage("load")

@@ -115,6 +115,10 @@ func (hw htmlWriter) system(s *System, id string) {
 	}
 	hw.p("</section>\n<section class=\"verify\">\n<h3>Verification</h3>\n<p class=\"verdict\">%s</p>\n", e(Verdict(s.Sys, s.Verify)))
 	hw.table(checksTable(s.Sys, s.Verify))
+	if s.FailDraw != nil {
+		hw.p("<p>Two quorums that do not meet: the first in blue, the nodes of the second in red.</p>\n")
+		hw.svg(s.FailDraw, id+"-disjoint")
+	}
 	hw.p("</section>\n<section class=\"metrics\">\n<h3>Metrics</h3>\n")
 	for _, f := range s.Families {
 		hw.table(metricsTable(f))

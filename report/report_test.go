@@ -202,3 +202,46 @@ func BenchmarkReportFive(b *testing.B) {
 		}
 	}
 }
+
+// TestDisjoint: a system whose quorums 1 and 2 do not meet is INVALID, and
+// the page draws the pair: quorum 1's nodes blue, quorum 2's red.
+func TestDisjoint(t *testing.T) {
+	f := set.NewFamily(4)
+	f.Add(set.Of(0, 1), set.NoOwner)
+	f.Add(set.Of(2, 3), set.NoOwner)
+	f.Add(set.Of(1, 2), set.NoOwner)
+	r := analyze(t, []string{"broken"}, []set.System{{Family: f}})[0]
+	if r.FailDraw == nil {
+		t.Fatal("no drawing of the disjoint pair")
+	}
+	// A small system without structure is drawn as its incidence matrix:
+	// quorum 1's cells are blue, the cells of quorum 2's nodes red.
+	blue, red := "#1f77b4", "#d62728"
+	cells := 0
+	for _, s := range r.FailDraw.Shapes {
+		if s.Role != "incidence" {
+			continue
+		}
+		cells++
+		want := "#333333"
+		switch {
+		case s.Node == 3 || s.Node == 4:
+			want = red
+		case s.Quorum == 1:
+			want = blue
+		}
+		if s.Style.Fill != want {
+			t.Errorf("node %d in quorum %d filled %s, want %s", s.Node, s.Quorum, s.Style.Fill, want)
+		}
+	}
+	if cells != 6 {
+		t.Errorf("%d incidences, want 6", cells)
+	}
+	var buf bytes.Buffer
+	if err := report.WriteHTML(&buf, []*report.System{r}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "INVALID as a coterie") || !strings.Contains(buf.String(), `id="system-1-disjoint"`) {
+		t.Error("the page does not show the failure and its drawing")
+	}
+}
