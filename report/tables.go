@@ -234,8 +234,11 @@ func NinesText(pt Point) string {
 }
 
 // DowntimeText is the expected downtime per year in a readable unit.
-func DowntimeText(pt Point) string {
-	sec := availability.Downtime(pt.U)
+func DowntimeText(pt Point) string { return Seconds(availability.Downtime(pt.U)) }
+
+// Seconds formats a duration in seconds in the largest unit that keeps
+// the figure at least 1, three significant digits: "8.77 h", "31.6 ms".
+func Seconds(sec float64) string {
 	if sec == 0 {
 		return "0"
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/report"
 )
 
 // avUnavailability returns 1 − AV at pt: from the exact polynomial when
@@ -82,19 +83,5 @@ func downtimeNumber(u *big.Float) string {
 	return strconv.FormatFloat(availability.Downtime(u), 'g', 6, 64)
 }
 
-// downtimeText formats seconds of downtime a year in the largest unit
-// that keeps the figure at least 1: "8.77 h", "31.6 ms".
-func downtimeText(sec float64) string {
-	if sec == 0 {
-		return "0"
-	}
-	for _, u := range []struct {
-		name string
-		s    float64
-	}{{"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}, {"ms", 1e-3}, {"µs", 1e-6}, {"ns", 1e-9}} {
-		if sec >= u.s {
-			return strconv.FormatFloat(sec/u.s, 'g', 3, 64) + " " + u.name
-		}
-	}
-	return strconv.FormatFloat(sec, 'g', 3, 64) + " s"
-}
+// downtimeText formats seconds of downtime a year: "8.77 h", "31.6 ms".
+func downtimeText(sec float64) string { return report.Seconds(sec) }
