@@ -54,7 +54,7 @@ func Chart(s *System) *draw.Scene {
 	text(left-40, top-8, "nines of AV", "start")
 	line(draw.Point{X: sx(x0), Y: sy(x0)}, draw.Point{X: sx(x1), Y: sy(x1)},
 		draw.Style{Stroke: "#999999", Width: 1, Dash: true}, "reference")
-	lx := w - right - 150
+	lx := left + 12 // top left: the curves rise to the right
 	line(draw.Point{X: lx, Y: top + 8}, draw.Point{X: lx + 20, Y: top + 8}, draw.Style{Stroke: "#1f77b4", Width: 2, Dash: !s.AvExact}, "legend")
 	text(lx+26, top+12, "this system", "start")
 	line(draw.Point{X: lx, Y: top + 24}, draw.Point{X: lx + 20, Y: top + 24}, draw.Style{Stroke: "#999999", Width: 1, Dash: true}, "legend")
