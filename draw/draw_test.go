@@ -17,6 +17,7 @@ import (
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/draw"
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -172,8 +173,33 @@ func system(t testing.TB, name string, vals map[string]any) set.System {
 // three points and no other.
 func TestFano(t *testing.T) {
 	sys := system(t, "fpp", map[string]any{"order": 2})
-	f := sys.Family
-	es := svgOf(t, sys, draw.Options{}, "fano.svg")
+	checkFano(t, sys.Family, svgOf(t, sys, draw.Options{}, "fano.svg"))
+}
+
+// TestMaekawaFig1 draws Maekawa's Fig. 1(b), the sets S_1..S_7 for K = 3
+// as the paper prints them (the repository's testdata): the auto layout
+// recognises the Fano plane and draws it as such.
+func TestMaekawaFig1(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "maekawa-fig1-k3.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := format.ReadBytes(data, format.Text, format.DefaultOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := draw.Draw(sys, draw.Options{Labels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	_ = sc.WriteSVG(&buf)
+	checkFano(t, sys.Family, parseSVG(t, buf.Bytes()))
+}
+
+// checkFano checks a drawing of the Fano plane f.
+func checkFano(t *testing.T, f *set.Family, es []elem) {
+	t.Helper()
 	pos := nodeCentres(t, es)
 	if len(pos) != 7 {
 		t.Fatalf("%d node circles, want 7", len(pos))
