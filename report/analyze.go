@@ -95,6 +95,9 @@ type System struct {
 	Table       []Point
 	Curve       []Point
 	Drawing     *draw.Scene
+
+	points  []float64 // the p of Table
+	samples int       // Monte Carlo samples a point
 	WitnessDraw *draw.Scene // the drawing with the domination witness, or nil
 	// FailDraw shows two quorums that do not meet, when verify found
 	// them: the first highlighted, the nodes of the second marked.
@@ -170,7 +173,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	if o.Samples <= 0 {
 		o.Samples = 1 << 14
 	}
-	r := &System{Name: name, Sys: sys}
+	r := &System{Name: name, Sys: sys, points: o.Points, samples: o.Samples}
 	within := func(fn func(context.Context) error) error { return within2(ctx, o.Budget, fn) }
 	stage := func(name string) {
 		if o.Progress != nil {
@@ -260,12 +263,28 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	}
 	stage("availability")
 	res, err := computeWithin(ctx, f, avBudget)
-	switch {
-	case outOfTime(err):
-		res = nil
-		r.AvMethod = fmt.Sprintf("Monte Carlo estimate, %d samples a point (no exact result within %s)", o.Samples, avBudget)
-	case err != nil:
+	if err != nil && !outOfTime(err) {
 		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
+	}
+	if outOfTime(err) {
+		res = nil
+	}
+	stage("availability points")
+	if err := r.setAvailability(ctx, res, avBudget, o); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// setAvailability fills in the availability of the system's first family
+// from res, or from Monte Carlo estimates when res is nil (no result
+// within budget) or not exact.
+func (r *System) setAvailability(ctx context.Context, res *availability.Result, budget time.Duration, o Options) error {
+	f := r.Sys.Families()[0]
+	r.AvExact = false
+	switch {
+	case res == nil:
+		r.AvMethod = fmt.Sprintf("Monte Carlo estimate, %d samples a point (no exact result within %s)", o.Samples, budget)
 	case res.Exact:
 		r.AvExact, r.AvMethod = true, string(res.Method)
 	default:
@@ -299,14 +318,32 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 		}
 		return out, nil
 	}
-	stage("availability points")
-	if r.Table, err = eval(o.Points, o.Samples); err != nil {
-		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
+	var err error
+	if r.Table, err = eval(r.points, o.Samples); err != nil {
+		return fmt.Errorf("report: %s: availability: %w", r.Name, err)
 	}
 	// The curve's estimates take a quarter of the samples: 28 points, each
 	// drawn, none read off as a number.
 	if r.Curve, err = eval(curvePoints, max(o.Samples/4, 1024)); err != nil {
-		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
+		return fmt.Errorf("report: %s: availability: %w", r.Name, err)
 	}
-	return r, nil
+	return nil
+}
+
+// WithExactAvailability looks again for the exact availability of the
+// system's first family, for as long as ctx allows (no budget of its
+// own), telling progress how it goes, and returns a copy of s with the
+// exact values in place of the estimates. s itself is not changed, so
+// that others may read it meanwhile.
+func (s *System) WithExactAvailability(ctx context.Context, progress availability.Progress) (*System, error) {
+	f := s.Sys.Families()[0]
+	res, err := availability.Compute(ctx, f, availability.Options{Progress: progress})
+	if err != nil {
+		return nil, fmt.Errorf("report: %s: availability: %w", s.Name, err)
+	}
+	c := *s
+	if err := c.setAvailability(ctx, res, 0, Options{Samples: s.samples}); err != nil {
+		return nil, err
+	}
+	return &c, nil
 }

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/format"
@@ -96,6 +97,7 @@ func New(o Options) *Server {
 	s.mux.HandleFunc("POST /api/upload", s.upload)
 	s.mux.HandleFunc("GET /api/system/{id}", s.download)
 	s.mux.HandleFunc("GET /api/report", s.report)
+	s.mux.HandleFunc("POST /api/exact/{id}", s.exact)
 	return s
 }
 
@@ -312,6 +314,8 @@ type Analysis struct {
 	Compare  []string   `json:"compare"` // the comparison row
 	Head     []string   `json:"compare_head"`
 	Nines    []NinesRow `json:"nines"`
+	// Exact reports that the availability is exact (not an estimate).
+	Exact bool `json:"exact"`
 }
 
 // NinesRow is the availability at one p.
@@ -327,32 +331,7 @@ func (s *Server) analyzeAndReply(w http.ResponseWriter, r *http.Request, name st
 		return
 	}
 	ctx := r.Context()
-	// With ?stream=1 the answer is NDJSON: {"progress": stage} lines as
-	// the analysis goes, then {"result": ...} or {"error": ...}.
-	var progress func(string)
-	stream := r.URL.Query().Get("stream") == "1"
-	if stream {
-		w.Header().Set("Content-Type", "application/x-ndjson")
-		w.WriteHeader(http.StatusOK)
-		rc := http.NewResponseController(w)
-		enc := json.NewEncoder(w)
-		progress = func(stage string) {
-			_ = enc.Encode(map[string]string{"progress": stage})
-			_ = rc.Flush()
-		}
-		progress("waiting for a worker")
-	}
-	reply := func(code int, v any) {
-		if !stream {
-			writeJSON(w, code, v)
-			return
-		}
-		if e, ok := v.(apiError); ok {
-			_ = json.NewEncoder(w).Encode(e)
-			return
-		}
-		_ = json.NewEncoder(w).Encode(map[string]any{"result": v})
-	}
+	progress, reply := streamer(w, r)
 	select {
 	case s.sem <- struct{}{}:
 		defer func() { <-s.sem }()
@@ -367,6 +346,94 @@ func (s *Server) analyzeAndReply(w http.ResponseWriter, r *http.Request, name st
 			code = http.StatusServiceUnavailable
 		}
 		reply(code, apiError{Error: err.Error()})
+		return
+	}
+	reply(http.StatusOK, a)
+}
+
+// streamer sets up the answer to r: with ?stream=1 NDJSON, progress
+// lines {"progress": stage} as the work goes, then {"result": ...} or
+// {"error": ...}; otherwise one JSON value. progress is nil when not
+// streaming.
+func streamer(w http.ResponseWriter, r *http.Request) (progress func(string), reply func(code int, v any)) {
+	if r.URL.Query().Get("stream") != "1" {
+		return nil, func(code int, v any) { writeJSON(w, code, v) }
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	enc := json.NewEncoder(w)
+	progress = func(stage string) {
+		_ = enc.Encode(map[string]string{"progress": stage})
+		_ = rc.Flush()
+	}
+	progress("waiting for a worker")
+	reply = func(code int, v any) {
+		if e, ok := v.(apiError); ok {
+			_ = enc.Encode(e)
+			return
+		}
+		_ = enc.Encode(map[string]any{"result": v})
+	}
+	return progress, reply
+}
+
+// exact looks for the exact availability of a kept system for as long as
+// the request allows, streaming the availability computation's progress,
+// and answers with the system's analysis updated.
+func (s *Server) exact(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	e, ok := s.lookup(id)
+	if !ok {
+		fail(w, http.StatusNotFound, "no such system (analyse it again)")
+		return
+	}
+	ctx := r.Context()
+	progress, reply := streamer(w, r)
+	select {
+	case s.sem <- struct{}{}:
+		defer func() { <-s.sem }()
+	case <-ctx.Done():
+		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled while waiting: " + ctx.Err().Error()})
+		return
+	}
+	if err := ctx.Err(); err != nil {
+		// The client has gone: do not start (the cheap exact methods do
+		// not look at the context).
+		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled: " + err.Error()})
+		return
+	}
+	var avProgress availability.Progress
+	if progress != nil {
+		last := ""
+		avProgress = func(stage string, done, total int64) {
+			msg := stage
+			if total > 0 {
+				msg = fmt.Sprintf("%s: %d%%", stage, done*100/total)
+			}
+			if msg != last {
+				last = msg
+				progress(msg)
+			}
+		}
+	}
+	rep, err := e.rep.WithExactAvailability(ctx, avProgress)
+	if err != nil {
+		code := http.StatusBadRequest
+		if ctx.Err() != nil {
+			code = http.StatusServiceUnavailable
+		}
+		reply(code, apiError{Error: err.Error()})
+		return
+	}
+	s.mu.Lock()
+	if cur, ok := s.keep[id]; ok {
+		cur.rep = rep
+	}
+	s.mu.Unlock()
+	a, err := answer(id, e.name, e.sys, rep)
+	if err != nil {
+		reply(http.StatusInternalServerError, apiError{Error: err.Error()})
 		return
 	}
 	reply(http.StatusOK, a)
@@ -398,7 +465,11 @@ func (s *Server) analyze(ctx context.Context, name string, sys set.System, progr
 	}
 	s.keep[id] = &entry{name: name, sys: sys, rep: rep}
 	s.mu.Unlock()
+	return answer(id, name, sys, rep)
+}
 
+// answer is the page's view of an analysed system.
+func answer(id, name string, sys set.System, rep *report.System) (*Analysis, error) {
 	a := &Analysis{ID: id, Name: name, N: sys.N(), K: sys.K(), Kind: sys.Kind(),
 		Verdict: report.Verdict(sys, rep.Verify), Valid: rep.Verify != nil && rep.Verify.Valid}
 	var page bytes.Buffer
@@ -426,6 +497,7 @@ func (s *Server) analyze(ctx context.Context, name string, sys set.System, progr
 			a.Owners = append(a.Owners, o+1)
 		}
 	}
+	a.Exact = rep.AvExact
 	a.Head, a.Compare = report.ComparisonRow(rep)
 	for _, pt := range rep.Table {
 		a.Nines = append(a.Nines, NinesRow{P: pt.P, AV: report.AVText(pt), Nines: report.NinesText(pt)})

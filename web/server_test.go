@@ -243,3 +243,31 @@ func TestStream(t *testing.T) {
 		t.Errorf("a bad file before the analysis: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// TestExact: /api/exact recomputes the availability without a budget and
+// answers with the analysis; a cancelled request changes nothing.
+func TestExact(t *testing.T) {
+	h := web.New(web.Options{})
+	a := generate(t, h, "grid", map[string]string{"rows": "3", "cols": "3"})
+	id := a["id"].(string)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/exact/"+id, nil).WithContext(ctx))
+	if rec.Code != http.StatusServiceUnavailable {
+		t.Errorf("cancelled: %d %s", rec.Code, rec.Body)
+	}
+	rec, v := post(t, h, "/api/exact/"+id, "")
+	if rec.Code != 200 || v["exact"] != true || v["id"] != id {
+		t.Fatalf("exact: %d %v", rec.Code, v)
+	}
+	// The 3×3 grid at p = 0.9: AV = 0.966691179 (product form; the same
+	// value compare prints).
+	if nines := v["nines"].([]any); nines[1].(map[string]any)["av"] != "0.966691179" {
+		t.Errorf("AV(0.9) = %v", nines[1])
+	}
+	rec, _ = post(t, h, "/api/exact/nope", "")
+	if rec.Code != 404 {
+		t.Errorf("unknown id: %d", rec.Code)
+	}
+}

@@ -87,6 +87,7 @@ function show(a) {
   $("drawing").innerHTML = a.drawing;
   $("sections").innerHTML = a.sections;
   for (const f of ["json", "text", "csv", "dat"]) $("dl-" + f).href = "/api/system/" + a.id + "?format=" + f;
+  $("estimate-note").hidden = a.exact;
   $("dl-html").href = "/api/report?ids=" + a.id;
   $("dl-md").href = "/api/report?format=md&ids=" + a.id;
   updateFailures();
@@ -178,6 +179,16 @@ async function init() {
     updateFailures();
   });
   $("reset").addEventListener("click", () => { failed = new Set(); updateFailures(); });
+  $("exact").addEventListener("click", async () => {
+    if (!current) return;
+    showError("");
+    try {
+      const a = await call("/api/exact/" + current.id, "");
+      compared = compared.map((c) => (c.id === a.id ? a : c));
+      renderCompare();
+      show(a);
+    } catch (e) { if (e.name !== "AbortError") showError(e.message); }
+  });
   $("add-compare").addEventListener("click", () => {
     if (current && !compared.some((a) => a.id === current.id)) compared.push(current);
     renderCompare();
