@@ -90,14 +90,14 @@ type System struct {
 	DominationNote string
 	// Availability of the first family: the method, and the table and
 	// curve points.
-	AvMethod    string
-	AvExact     bool
-	Table       []Point
-	Curve       []Point
-	Drawing     *draw.Scene
+	AvMethod string
+	AvExact  bool
+	Table    []Point
+	Curve    []Point
+	Drawing  *draw.Scene
 
-	points  []float64 // the p of Table
-	samples int       // Monte Carlo samples a point
+	points      []float64   // the p of Table
+	samples     int         // Monte Carlo samples a point
 	WitnessDraw *draw.Scene // the drawing with the domination witness, or nil
 	// FailDraw shows two quorums that do not meet, when verify found
 	// them: the first highlighted, the nodes of the second marked.
