@@ -38,7 +38,9 @@ type Style struct {
 // circle), "edge" (scaffolding such as lattice lines), "line" (a line of a
 // projective plane), "quorum-line" (a row or column that lies in the chosen
 // quorum), "path" (a billiard path), "cell" (a board or matrix cell),
-// "incidence" (a matrix entry), "label" and "title".
+// "incidence" (a matrix entry), "joined" (the circle that holds a join's
+// inner system), "frame", "label" and "title"; charts built on a scene
+// add their own ("axis", "grid", "curve", ...).
 type Shape struct {
 	Kind   Kind
 	Role   string
