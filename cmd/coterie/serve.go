@@ -83,5 +83,6 @@ func runServe(ctx context.Context, s *streams, o serveOptions) error {
 	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	return nil
+	// Stopped by Ctrl-C or --timeout: the exit status says which.
+	return ctx.Err()
 }
