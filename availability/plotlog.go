@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -27,7 +28,7 @@ func PlotUnavailability(w io.Writer, format, title string, curves []Curve) error
 	p.Y.Label.Text = "unavailability 1 − AV(p)"
 	p.X.Min, p.X.Max = 0, 1
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = decades{}
 	p.Add(plotter.NewGrid())
 	p.Legend.Top = false
 	p.Legend.Left = true
@@ -71,4 +72,25 @@ func PlotUnavailability(w io.Writer, format, title string, curves []Curve) error
 		return fmt.Errorf("availability: plot: %w", err)
 	}
 	return nil
+}
+
+// decades marks the powers of ten of a log axis, labelled "0.01" down to
+// a thousandth and "1e-5" below, with no rounding noise.
+type decades struct{}
+
+// Ticks returns a tick at each power of ten in [lo, hi].
+func (decades) Ticks(lo, hi float64) []plot.Tick {
+	var ticks []plot.Tick
+	for k := int(math.Floor(math.Log10(lo))); k <= int(math.Ceil(math.Log10(hi))); k++ {
+		v := math.Pow10(k)
+		if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+			continue
+		}
+		label := "1e" + strconv.Itoa(k)
+		if k >= -3 && k <= 3 {
+			label = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: label})
+	}
+	return ticks
 }
