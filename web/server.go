@@ -34,7 +34,8 @@ type Options struct {
 	// MaxBody bounds a request body (an uploaded file); larger requests
 	// get 413. Default 4 MiB.
 	MaxBody int64
-	// MaxNodes bounds the systems the explorer analyses. Default 4096.
+	// MaxNodes bounds the systems the explorer analyses. Default 1500
+	// (PG(2,37) has 1407 points).
 	MaxNodes int
 	// Budget bounds each long figure of an analysis (see report.Options);
 	// Timeout bounds a whole request. Defaults 2 s and 30 s.
@@ -72,7 +73,7 @@ func New(o Options) *Server {
 		o.MaxBody = 4 << 20
 	}
 	if o.MaxNodes <= 0 {
-		o.MaxNodes = 4096
+		o.MaxNodes = 1500
 	}
 	if o.Budget <= 0 {
 		o.Budget = 2 * time.Second
