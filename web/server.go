@@ -248,9 +248,15 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkSize refuses, before building, the constructions whose size a
-// parameter makes too large for the explorer: an order, a side or a node
-// count beyond MaxNodes.
+// parameter makes too large for the explorer: an order, a side, a grid's
+// rows × columns or a node count beyond MaxNodes. (Constructions refuse
+// what would not fit in memory on their own.)
 func (s *Server) checkSize(spec construct.Spec, vals map[string]any) error {
+	rows, ok1 := vals["rows"].(int)
+	cols, ok2 := vals["cols"].(int)
+	if ok1 && ok2 && int64(rows)*int64(cols) > int64(s.o.MaxNodes) {
+		return fmt.Errorf("%s: %d × %d is more than %d nodes, the explorer's limit (use the command line)", spec.Name, rows, cols, s.o.MaxNodes)
+	}
 	for name, v := range vals {
 		i, ok := v.(int)
 		if !ok {

@@ -99,6 +99,7 @@ func TestBadInput(t *testing.T) {
 		{"/api/upload?name=bad.json", `{"format": "coterie/1", "n": 3, "quorums": [[1, 4]]}`, "bad.json"},
 		{"/api/generate", `{"kind":"fpp","params":{"order":"6"}}`, "prime power"},
 		{"/api/generate", `{"kind":"fpp","params":{"order":"101"}}`, "explorer's limit"},
+		{"/api/generate", `{"kind":"grid","params":{"rows":"100","cols":"100"}}`, "100 × 100 is more than 1000 nodes"},
 		{"/api/generate", `{"kind":"nope","params":{}}`, `no construction "nope"`},
 		{"/api/generate", `{"kind":"fpp","params":{"order":"x"}}`, "want an integer"},
 		{"/api/generate", `not json`, "malformed request"},
