@@ -5,11 +5,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/coterie-dev/coterie/format"
@@ -63,20 +66,39 @@ func TestBrowser(t *testing.T) {
 	bctx, bcancel := chromedp.NewContext(actx)
 	defer bcancel()
 
+	// The first Run starts the browser, tied to the context it is given:
+	// start it on bctx so that the steps' own timeouts do not end it.
+	if err := chromedp.Run(bctx); err != nil {
+		t.Fatalf("starting %s: %v", path, err)
+	}
 	done := make(chan string, 1)
+	var mu sync.Mutex
+	var jsErrors []string
 	chromedp.ListenTarget(bctx, func(ev any) {
-		if e, ok := ev.(*browser.EventDownloadProgress); ok && e.State == browser.DownloadProgressStateCompleted {
-			select {
-			case done <- e.GUID:
-			default:
+		switch e := ev.(type) {
+		case *browser.EventDownloadProgress:
+			if e.State == browser.DownloadProgressStateCompleted {
+				select {
+				case done <- e.GUID:
+				default:
+				}
 			}
+		case *runtime.EventExceptionThrown:
+			mu.Lock()
+			jsErrors = append(jsErrors, e.ExceptionDetails.Error())
+			mu.Unlock()
 		}
 	})
 	step := func(what string, actions ...chromedp.Action) {
 		t.Helper()
-		if err := chromedp.Run(bctx, actions...); err != nil {
+		// A guard against a hung page, not a measurement.
+		sctx, cancel := context.WithTimeout(bctx, time.Minute)
+		defer cancel()
+		if err := chromedp.Run(sctx, actions...); err != nil {
 			shot := screenshot(t, bctx)
-			t.Fatalf("%s: %v (screenshot %s)", what, err, shot)
+			mu.Lock()
+			defer mu.Unlock()
+			t.Fatalf("%s: %v (JavaScript errors: %q; screenshot %s)", what, err, jsErrors, shot)
 		}
 	}
 	check := func(what string, ok bool, format string, args ...any) {
@@ -120,6 +142,17 @@ func TestBrowser(t *testing.T) {
 	// Without node 4 failed, the lines through 4 that miss 1, 2 and 3 are
 	// the q = 3 lines other than {1,2,3,4} through node 4.
 	check("after reviving 4", strings.HasPrefix(survivors, "3 of 13 quorums survive"), "survivors %q", survivors)
+	var alive []string
+	step("list the survivors", chromedp.Evaluate(`[...document.querySelectorAll("#alive li")].map((li) => li.textContent)`, &alive))
+	check("after reviving 4", len(alive) == 3, "survivors listed: %q", alive)
+	for _, q := range alive {
+		// "quorum I: {4 a b c}": it holds 4 and none of 1, 2, 3.
+		_, list, _ := strings.Cut(q, "{")
+		nodes := strings.Fields(strings.TrimSuffix(list, "}"))
+		check("after reviving 4", slices.Contains(nodes, "4") && !slices.ContainsFunc(nodes, func(v string) bool {
+			return v == "1" || v == "2" || v == "3"
+		}), "survivor %q", q)
+	}
 	step("compare", chromedp.Click("#add-compare", chromedp.ByID),
 		generate("grid", map[string]string{"rows": "4", "cols": "4"}),
 		waitText("#verdict", "valid as a coterie (n = 16"), chromedp.Click("#add-compare", chromedp.ByID))

@@ -121,6 +121,24 @@ function updateFailures() {
   const s = $("survivors");
   if (alive === 0) s.textContent = "no quorum survives: the system is down";
   else s.textContent = alive + " of " + total + " quorums survive" + (failed.size ? "" : " (no node has failed)");
+  const aliveList = $("alive");
+  aliveList.textContent = "";
+  if (!a.threshold && failed.size && alive) {
+    let shown = 0;
+    a.quorums.forEach((q, i) => {
+      if (shown < 12 && q.every((v) => !failed.has(v))) {
+        const li = document.createElement("li");
+        li.textContent = "quorum " + (i + 1) + ": {" + q.join(" ") + "}";
+        aliveList.appendChild(li);
+        shown++;
+      }
+    });
+    if (alive > shown) {
+      const li = document.createElement("li");
+      li.textContent = "… and " + (alive - shown) + " more";
+      aliveList.appendChild(li);
+    }
+  }
 }
 
 function renderCompare() {
