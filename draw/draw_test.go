@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -615,6 +616,60 @@ func TestJoin(t *testing.T) {
 			b := -math.Pi/2 + 2*math.Pi*float64(u)/7
 			if !near(p.X, cx+R*math.Cos(b)) || !near(p.Y, cy+R*math.Sin(b)) {
 				t.Errorf("node %d is not in outer node %d's place", v+1, u+1)
+			}
+		}
+	}
+}
+
+// TestAnySystem: every layout on random small systems (and on systems
+// whose params lie about their shape) gives a drawing or an error, never
+// a panic; auto always draws.
+func TestAnySystem(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	kinds := []struct {
+		kind   string
+		params set.Params
+	}{
+		{"", nil},
+		{"grid", set.Params{"rows": 3, "cols": 3}},
+		{"grid", set.Params{"rows": 0, "cols": -1}},
+		{"billiard", set.Params{"q": 5}},
+		{"cube", set.Params{"a": 2, "k": 2}},
+		{"join", set.Params{"at": 2, "outer_n": 3, "inner_n": 3}},
+		{"join", set.Params{"at": 9, "outer_n": 3, "inner_n": 3}},
+		{"fpp", set.Params{"order": 2.0}},
+	}
+	for i := range 300 {
+		n := 1 + rng.IntN(14)
+		f := set.NewFamily(n)
+		k := kinds[i%len(kinds)]
+		f.Kind, f.Params = k.kind, k.params
+		for range 1 + rng.IntN(12) {
+			q := set.New(n)
+			for v := range n {
+				if rng.IntN(3) == 0 {
+					q.Add(v)
+				}
+			}
+			if q.IsEmpty() {
+				q.Add(rng.IntN(n))
+			}
+			f.Add(q, set.NoOwner)
+		}
+		sys := set.System{Family: f}
+		for _, layout := range draw.Layouts {
+			o := draw.Options{Layout: layout, ShowQuorum: rng.IntN(2) == 0, Quorum: rng.IntN(len(f.Quorums)), Labels: true,
+				Highlight: []int{rng.IntN(n)}}
+			sc, err := draw.Draw(sys, o)
+			if layout == "auto" && err != nil {
+				t.Errorf("auto on %v: %v", f, err)
+			}
+			if err == nil {
+				var buf bytes.Buffer
+				if err := sc.WriteSVG(&buf); err != nil {
+					t.Fatal(err)
+				}
+				parseSVG(t, buf.Bytes())
 			}
 		}
 	}
