@@ -44,7 +44,8 @@ Kuo's join as the outer system with the joined node expanded.
 
 --quorum I highlights the I-th quorum (1-based, in file order) and --highlight
 a set of nodes, such as the witness of 'domination --json' or a failure set.
-The same input gives the same bytes.`,
+An (h,k)-arbiter is drawn by its lowest level. The same input gives the same
+bytes.`,
 		Example: `  coterie generate fpp --q 2 -o fano.json && coterie draw fano.json -o fano.svg
   coterie draw grid.json -o grid.png --quorum 5
   coterie draw plane.json -o witness.pdf --layout matrix --highlight 1,4,7 --labels`,
