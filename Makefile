@@ -9,7 +9,7 @@ FUZZTIME ?= 1m
 BENCH    ?= .
 DEMO     := demo-out
 
-.PHONY: all build test bench fuzz lint demo install clean
+.PHONY: all build test bench fuzz lint demo install clean browser-deps
 
 all: build
 
@@ -17,9 +17,25 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/coterie
 
 # The test suite, as CI runs it: vet, format check, then every test
-# (unit, golden, fuzz seed corpora, end-to-end CLI scripts).
-test: lint
+# (unit, golden, fuzz seed corpora, end-to-end CLI scripts, and the
+# explorer driven by headless Chromium).
+test: lint browser-deps
 	$(GO) test ./...
+
+# Chromium for the browser test (cmd/coterie TestBrowser): installed with
+# apt-get when missing and running as root; otherwise a message says how.
+# COTERIE_CHROMIUM may name another Chromium binary.
+browser-deps:
+	@if [ -n "$$COTERIE_CHROMIUM" ] || command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
+		exit 0; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing chromium for the browser test"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else \
+		echo "The browser test needs Chromium and will fail without it."; \
+		echo "Install it (Debian/Ubuntu: sudo apt-get install -y chromium) or set COTERIE_CHROMIUM to a Chromium binary."; \
+	fi
+
 
 # staticcheck is pinned and installed from the Go module proxy on first use,
 # so that `make lint` (and `make test`) need nothing but Go.

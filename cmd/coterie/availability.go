@@ -36,6 +36,7 @@ type availabilityOptions struct {
 	samples    int
 	seed       uint64
 	digits     int
+	log        bool
 }
 
 // avDefaultPoints are evaluated when neither --p nor --range is given.
@@ -58,6 +59,10 @@ closed forms or dedicated counts; any other system a BDD within --max-nodes.
 When no exact method fits, the output says so: the coefficients that can be
 proved, bounds, and a Monte Carlo estimate with a 95% interval (--samples,
 --seed), always labelled as an estimate.
+
+Each p also gets 1−AV (from the exact polynomial, so that 0.99999999998 is not
+rounded to 1), the number of nines −log10(1−AV) and the expected downtime per
+year of 365.25 days; --log plots 1−AV on a log scale.
 
 --p-node gives some nodes their own probability: "3=0.9,5=0.8" (nodes 1..n,
 or labels) or a file with one "NODE PROB" per line; the other nodes take p.
@@ -88,6 +93,7 @@ by --plot OUT.svg or OUT.png.`,
 	f.IntVar(&o.samples, "samples", availability.DefaultSamples, "Monte Carlo samples per point when no exact method fits")
 	f.Uint64Var(&o.seed, "seed", 1, "Monte Carlo seed")
 	f.IntVar(&o.digits, "digits", 10, "significant digits of the values printed")
+	f.BoolVar(&o.log, "log", false, "with --plot, draw the unavailability 1−AV on a log scale")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"table", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -157,6 +163,9 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 	}
 	if o.digits < 1 || o.digits > 17 {
 		return usageErrorf("--digits must be between 1 and 17, not %d", o.digits)
+	}
+	if o.log && o.plot == "" {
+		return usageErrorf("--log draws the --plot on a log scale: give --plot OUT.svg or OUT.png")
 	}
 	plotFormat := ""
 	if o.plot != "" {
@@ -416,8 +425,24 @@ func writeAvPointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) e
 	var cols []func(i int) string
 	for _, in := range inputs {
 		for _, f := range in.fams {
-			header = append(header, in.columnName(f, many))
-			cols = append(cols, func(i int) string { return avCell(f.points[i], o.digits) })
+			name := in.columnName(f, many)
+			prefix := ""
+			if many || in.hk {
+				prefix = name + " "
+			}
+			header = append(header, name, prefix+"1−AV", prefix+"nines", prefix+"downtime/year")
+			cols = append(cols, func(i int) string {
+				if !f.points[i].Exact {
+					return avCell(f.points[i], o.digits)
+				}
+				return avShow(f.points[i], avUnavailability(in, f, f.points[i]), o.digits)
+			}, func(i int) string {
+				return avMark(f.points[i]) + u2s(avUnavailability(in, f, f.points[i]), o.digits)
+			}, func(i int) string {
+				return avMark(f.points[i]) + ninesText(avUnavailability(in, f, f.points[i]))
+			}, func(i int) string {
+				return avMark(f.points[i]) + downtimeText(availability.Downtime(avUnavailability(in, f, f.points[i])))
+			})
 		}
 	}
 	var rows [][]string
@@ -556,6 +581,7 @@ func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) err
 	if inexact {
 		header = append(header, "estimate", "ci_low", "ci_high", "bound_low", "bound_high")
 	}
+	header = append(header, "unavailability", "nines", "downtime_per_year")
 	if hk {
 		header = append([]string{"h"}, header...)
 	}
@@ -566,7 +592,8 @@ func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) err
 	for _, in := range inputs {
 		for _, f := range in.fams {
 			for _, pt := range f.points {
-				row := []string{avP(pt.P), avNum(pt.AV, o.digits)}
+				u := avUnavailability(in, f, pt)
+				row := []string{avP(pt.P), avShow(pt, u, o.digits)}
 				if inexact {
 					if pt.Exact {
 						row = append(row, "false", "", "", "", "")
@@ -575,6 +602,7 @@ func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) err
 							avNum(pt.Lo, o.digits), avNum(pt.Hi, o.digits))
 					}
 				}
+				row = append(row, u2s(u, o.digits), ninesNumber(u), downtimeNumber(u))
 				if hk {
 					row = append([]string{strconv.Itoa(f.h)}, row...)
 				}
@@ -594,11 +622,16 @@ func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) err
 type avJSONPoint struct {
 	P            json.Number `json:"p"`
 	Availability json.Number `json:"availability"`
-	Estimate     bool        `json:"estimate,omitempty"`
-	CI           *[2]float64 `json:"ci,omitempty"`
-	Bounds       *[2]float64 `json:"bounds,omitempty"`
-	Samples      int         `json:"samples,omitempty"`
-	Seed         *uint64     `json:"seed,omitempty"`
+	// Unavailability is 1 − AV, nines −log10(1 − AV) (null when AV = 1)
+	// and downtime_per_year (1 − AV)·365.25 days in seconds.
+	Unavailability  json.Number  `json:"unavailability"`
+	Nines           *json.Number `json:"nines"`
+	DowntimePerYear json.Number  `json:"downtime_per_year"`
+	Estimate        bool         `json:"estimate,omitempty"`
+	CI              *[2]float64  `json:"ci,omitempty"`
+	Bounds          *[2]float64  `json:"bounds,omitempty"`
+	Samples         int          `json:"samples,omitempty"`
+	Seed            *uint64      `json:"seed,omitempty"`
 }
 
 // avJSONFamily is the report on one family, as docs/formats.md shows it; method
@@ -635,7 +668,13 @@ func writeAvailabilityJSON(w io.Writer, o availabilityOptions, inputs []*avInput
 			if withPoints {
 				jf.Points = []avJSONPoint{}
 				for _, pt := range f.points {
-					jp := avJSONPoint{P: json.Number(avP(pt.P)), Availability: json.Number(avNum(pt.AV, o.digits))}
+					u := avUnavailability(in, f, pt)
+					jp := avJSONPoint{P: json.Number(avP(pt.P)), Availability: json.Number(avShow(pt, u, o.digits)),
+						Unavailability: json.Number(u2s(u, o.digits)), DowntimePerYear: json.Number(downtimeNumber(u))}
+					if n := ninesNumber(u); n != "" {
+						num := json.Number(n)
+						jp.Nines = &num
+					}
 					if !pt.Exact {
 						e := pt.Estimate
 						jp.Estimate = true
@@ -703,7 +742,11 @@ func writeAvailabilityPlot(ctx context.Context, s *streams, o availabilityOption
 				c.Label = in.columnName(f, true)
 			}
 			for _, pt := range pts {
-				c.AV = append(c.AV, pt.AV)
+				v := pt.AV
+				if o.log {
+					v, _ = avUnavailability(in, f, pt).Float64()
+				}
+				c.AV = append(c.AV, v)
 				c.Estimate = c.Estimate || !pt.Exact
 			}
 			curves = append(curves, c)
@@ -714,6 +757,9 @@ func writeAvailabilityPlot(ctx context.Context, s *streams, o availabilityOption
 		title += " of " + inputs[0].name
 	}
 	return writeOutput(s, o.plot, func(w io.Writer) error {
+		if o.log {
+			return availability.PlotUnavailability(w, format, "Un"+strings.ToLower(title[:1])+title[1:], curves)
+		}
 		return availability.Plot(w, format, title, curves)
 	})
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,13 @@ type avPoint struct {
 	P            float64 `json:"p"`
 	Availability float64 `json:"availability"`
 	Exact        bool    `json:"exact"`
+	// Unavailability is 1 − AV (from the exact polynomial when exact),
+	// Nines −log10(1 − AV) (null when AV = 1), DowntimePerYear the
+	// expected seconds down in a year of 365.25 days.
+	Unavailability  json.Number  `json:"unavailability"`
+	Nines           *json.Number `json:"nines"`
+	DowntimePerYear json.Number  `json:"downtime_per_year"`
+	u               *big.Float
 }
 
 // compareRow is one system (or one level of an (h,k)-arbiter) in a
@@ -137,7 +145,17 @@ func (r *compareRow) availability(ctx context.Context, f *set.Family, ps []float
 		var pts []availability.Point
 		pts, err = res.Evaluate(c, ps, availability.EvalOptions{Seed: 1})
 		for _, pt := range pts {
-			r.Availability = append(r.Availability, avPoint{P: pt.P, Availability: pt.AV, Exact: pt.Exact})
+			u := big.NewFloat(math.Max(0, 1-pt.AV))
+			if pt.Exact && res.Exact {
+				u = res.Poly.Unavailability(pt.P)
+			}
+			a := avPoint{P: pt.P, Availability: pt.AV, Exact: pt.Exact, u: u,
+				Unavailability: json.Number(u2s(u, 10)), DowntimePerYear: json.Number(downtimeNumber(u))}
+			if n := ninesNumber(u); n != "" {
+				num := json.Number(n)
+				a.Nines = &num
+			}
+			r.Availability = append(r.Availability, a)
 		}
 	}
 	switch {
@@ -194,10 +212,15 @@ func compareAVCell(r compareRow, i int) string {
 	}
 	a := r.Availability[i]
 	// Six decimals, or enough to show how far from 1 a highly available
-	// system is (0.999999850 rather than 1.000000).
+	// system is (0.999999850 rather than 1.000000), from the exact 1 − AV.
 	digits := 6
-	if u := 1 - a.Availability; u > 0 && u < 1e-4 {
-		digits = min(15, int(math.Ceil(-math.Log10(u)))+2)
+	u, _ := a.u.Float64()
+	if u > 0 && u < 1e-4 {
+		digits = int(math.Ceil(availability.Nines(a.u))) + 2
+	}
+	if digits > 15 {
+		one := new(big.Float).SetPrec(a.u.Prec()).SetInt64(1)
+		return one.Sub(one, a.u).Text('f', min(digits, 60))
 	}
 	v := strconv.FormatFloat(a.Availability, 'f', digits, 64)
 	if !a.Exact {
@@ -210,7 +233,8 @@ func compareTable(w io.Writer, rows []compareRow) error {
 	header := []string{"system", "kind", "n", "k", "quorums", "mean |Q|", "messages", "load", "capacity", "net load", "resilience"}
 	ps := avHeaders(rows)
 	for _, p := range ps {
-		header = append(header, "AV("+strconv.FormatFloat(p, 'g', -1, 64)+")")
+		v := strconv.FormatFloat(p, 'g', -1, 64)
+		header = append(header, "AV("+v+")", "nines("+v+")", "downtime/year("+v+")")
 	}
 	var cells [][]string
 	for _, r := range rows {
@@ -228,7 +252,16 @@ func compareTable(w io.Writer, rows []compareRow) error {
 			figure(r.Load, r.LoadExact), figure(r.Capacity, r.CapacityExact), net, res,
 		})
 		for i := range ps {
-			cells[len(cells)-1] = append(cells[len(cells)-1], compareAVCell(r, i))
+			nines, down := "–", "–"
+			if i < len(r.Availability) {
+				a := r.Availability[i]
+				mark := ""
+				if !a.Exact {
+					mark = "≈"
+				}
+				nines, down = mark+ninesText(a.u), mark+downtimeText(availability.Downtime(a.u))
+			}
+			cells[len(cells)-1] = append(cells[len(cells)-1], compareAVCell(r, i), nines, down)
 		}
 	}
 	if err := renderTable(w, header, cells); err != nil {
@@ -250,7 +283,8 @@ func compareCSV(w io.Writer, rows []compareRow) error {
 		"load", "load_exact", "capacity", "network_load", "resilience"}
 	ps := avHeaders(rows)
 	for _, p := range ps {
-		header = append(header, "av_"+strconv.FormatFloat(p, 'g', -1, 64), "av_exact_"+strconv.FormatFloat(p, 'g', -1, 64))
+		v := strconv.FormatFloat(p, 'g', -1, 64)
+		header = append(header, "av_"+v, "av_exact_"+v, "unavailability_"+v, "nines_"+v, "downtime_per_year_"+v)
 	}
 	_ = cw.Write(header)
 	opt := func(v *float64) string {
@@ -273,9 +307,10 @@ func compareCSV(w io.Writer, rows []compareRow) error {
 		for i := range ps {
 			if i < len(r.Availability) {
 				a := r.Availability[i]
-				rec = append(rec, strconv.FormatFloat(a.Availability, 'g', -1, 64), strconv.FormatBool(a.Exact))
+				rec = append(rec, strconv.FormatFloat(a.Availability, 'g', -1, 64), strconv.FormatBool(a.Exact),
+					string(a.Unavailability), ninesNumber(a.u), string(a.DowntimePerYear))
 			} else {
-				rec = append(rec, "", "")
+				rec = append(rec, "", "", "", "", "")
 			}
 		}
 		_ = cw.Write(rec)

@@ -127,6 +127,9 @@ leaves the old file as it was.`,
 		newTransversalsCmd(s),
 		newSimulateCmd(s),
 		newAvailabilityCmd(s),
+		newDrawCmd(s),
+		newReportCmd(s),
+		newServeCmd(s),
 	)
 	return root
 }

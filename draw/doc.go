@@ -1,0 +1,18 @@
+// Package draw turns a quorum system into a picture: the incidence matrix
+// of any system, Maekawa's grid as rows and columns, the billiard board of
+// Agrawal, Eğecioğlu and El Abbadi with each quorum's broken path (their
+// Fig. 6), projective planes (the Fano plane as the classic triangle with
+// its inscribed circle, larger planes on a circle), and the (k+1)-cube of
+// a k-arbiter as its lattice for k ≤ 2, threshold systems as their nodes
+// on a circle, and Kuo's join as the outer system with the joined node
+// expanded into the inner one.
+//
+// [Draw] builds a [Scene], a list of shapes in a fixed coordinate system;
+// the scene is then written as SVG by a deterministic writer
+// ([Scene.WriteSVG]), or rasterised to PNG and PDF through gonum's vg
+// backends ([Scene.WritePNG], [Scene.WritePDF]). The same system and
+// options always give the same bytes.
+//
+// Nodes are numbered 1..n in every label and attribute a user sees;
+// [Options] takes them 0-based, as the rest of the library does.
+package draw

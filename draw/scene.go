@@ -1,0 +1,188 @@
+package draw
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Kind is the kind of a [Shape].
+type Kind int
+
+// The shapes a scene is made of.
+const (
+	Circle   Kind = iota // centre (X, Y), radius R
+	Line                 // from Pts[0] to Pts[1]
+	Polyline             // open path through Pts
+	Polygon              // closed path through Pts
+	Rect                 // corner (X, Y), size W × H
+	Text                 // Text anchored at (X, Y)
+)
+
+// Point is a point of a scene; y grows downwards, as in SVG.
+type Point struct{ X, Y float64 }
+
+// Style is how a shape is painted. Colours are "#rrggbb" or "none".
+type Style struct {
+	Fill, Stroke string
+	Width        float64 // stroke width
+	Dash         bool
+	FontSize     float64 // text only
+	Anchor       string  // text only: "start", "middle" or "end"
+}
+
+// Shape is one element of a scene. Role says what it stands for, so that
+// tests, the report and the explorer can find it: "node" (a node's
+// circle), "edge" (scaffolding such as lattice lines), "line" (a line of a
+// projective plane), "quorum-line" (a row or column that lies in the chosen
+// quorum), "path" (a billiard path), "cell" (a board or matrix cell),
+// "incidence" (a matrix entry), "joined" (the circle that holds a join's
+// inner system), "frame", "label" and "title"; charts built on a scene
+// add their own ("axis", "grid", "curve", ...).
+type Shape struct {
+	Kind   Kind
+	Role   string
+	X, Y   float64
+	R      float64
+	W, H   float64
+	Pts    []Point
+	Text   string
+	Style  Style
+	Node   int // 1-based node this shape stands for, 0 if none
+	Quorum int // 1-based quorum this shape stands for, 0 if none
+}
+
+// Scene is a drawing: shapes painted in order on a W × H canvas (in CSS
+// pixels for SVG, points for PDF and PNG).
+type Scene struct {
+	W, H   float64
+	Title  string
+	Shapes []Shape
+}
+
+func (sc *Scene) add(s Shape) { sc.Shapes = append(sc.Shapes, s) }
+
+// num formats a coordinate with at most two decimals and no trailing
+// zeros, so that the SVG bytes are the same on every platform.
+func num(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 2, 64)
+	s = strings.TrimRight(s, "0")
+	s = strings.TrimSuffix(s, ".")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
+}
+
+// SVGOptions control [Scene.WriteSVGOptions].
+type SVGOptions struct {
+	// Inline omits the XML declaration and namespace, for an <svg> element
+	// inside an HTML page.
+	Inline bool
+	// ID, when not empty, is the svg element's id.
+	ID string
+}
+
+// WriteSVG writes sc as a standalone SVG document.
+func (sc *Scene) WriteSVG(w io.Writer) error {
+	return sc.WriteSVGOptions(w, SVGOptions{})
+}
+
+// WriteSVGOptions writes sc as SVG: every shape becomes one element with
+// presentation attributes (no style sheet), and node and quorum numbers as
+// data-node and data-quorum attributes.
+func (sc *Scene) WriteSVGOptions(w io.Writer, o SVGOptions) error {
+	bw := bufio.NewWriter(w)
+	if !o.Inline {
+		bw.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+		bw.WriteString(`<svg xmlns="http://www.w3.org/2000/svg"`)
+	} else {
+		bw.WriteString(`<svg`)
+	}
+	if o.ID != "" {
+		fmt.Fprintf(bw, ` id="%s"`, escape(o.ID))
+	}
+	fmt.Fprintf(bw, ` width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif">`+"\n",
+		num(sc.W), num(sc.H), num(sc.W), num(sc.H))
+	if sc.Title != "" {
+		fmt.Fprintf(bw, "<title>%s</title>\n", escape(sc.Title))
+	}
+	for i := range sc.Shapes {
+		writeShape(bw, &sc.Shapes[i])
+	}
+	bw.WriteString("</svg>\n")
+	return bw.Flush()
+}
+
+func writeShape(w *bufio.Writer, s *Shape) {
+	switch s.Kind {
+	case Circle:
+		fmt.Fprintf(w, `<circle cx="%s" cy="%s" r="%s"`, num(s.X), num(s.Y), num(s.R))
+	case Line:
+		fmt.Fprintf(w, `<line x1="%s" y1="%s" x2="%s" y2="%s"`,
+			num(s.Pts[0].X), num(s.Pts[0].Y), num(s.Pts[1].X), num(s.Pts[1].Y))
+	case Polyline, Polygon:
+		tag := "polyline"
+		if s.Kind == Polygon {
+			tag = "polygon"
+		}
+		fmt.Fprintf(w, `<%s points="`, tag)
+		for i, p := range s.Pts {
+			if i > 0 {
+				w.WriteByte(' ')
+			}
+			w.WriteString(num(p.X))
+			w.WriteByte(',')
+			w.WriteString(num(p.Y))
+		}
+		w.WriteByte('"')
+	case Rect:
+		fmt.Fprintf(w, `<rect x="%s" y="%s" width="%s" height="%s"`, num(s.X), num(s.Y), num(s.W), num(s.H))
+	case Text:
+		fmt.Fprintf(w, `<text x="%s" y="%s"`, num(s.X), num(s.Y))
+	}
+	fmt.Fprintf(w, ` class="%s"`, s.Role)
+	if s.Node > 0 {
+		fmt.Fprintf(w, ` data-node="%d"`, s.Node)
+	}
+	if s.Quorum > 0 {
+		fmt.Fprintf(w, ` data-quorum="%d"`, s.Quorum)
+	}
+	st := s.Style
+	fill := st.Fill
+	if fill == "" {
+		fill = "none"
+	}
+	fmt.Fprintf(w, ` fill="%s"`, fill)
+	if st.Stroke != "" && st.Stroke != "none" && st.Width > 0 {
+		fmt.Fprintf(w, ` stroke="%s" stroke-width="%s"`, st.Stroke, num(st.Width))
+		if st.Dash {
+			w.WriteString(` stroke-dasharray="4 3"`)
+		}
+	}
+	if s.Kind == Text {
+		fmt.Fprintf(w, ` font-size="%s"`, num(st.FontSize))
+		if st.Anchor != "" && st.Anchor != "start" {
+			fmt.Fprintf(w, ` text-anchor="%s"`, st.Anchor)
+		}
+		fmt.Fprintf(w, ">%s</text>\n", escape(s.Text))
+		return
+	}
+	w.WriteString("/>\n")
+}
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
+
+// escape escapes s for XML text and attributes, and drops control
+// characters, which XML 1.0 cannot hold.
+func escape(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' {
+			return -1
+		}
+		return r
+	}, s)
+	return xmlEscaper.Replace(s)
+}

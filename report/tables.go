@@ -1,0 +1,318 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/measure"
+	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/verify"
+)
+
+// table is a titled table that both renderers print.
+type table struct {
+	head []string
+	rows [][]string
+}
+
+// fl formats a float as encoding/json does for the values of `info --json`.
+func fl(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// rat formats an exact value as its float (as `info --json` does) with
+// the fraction when it is not an integer: "3/7 = 0.42857142857142855".
+func rat(r *big.Rat) string {
+	v, _ := r.Float64()
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	return r.RatString() + " ≈ " + fl(v)
+}
+
+// nodes formats 0-based nodes 1-based: "{1 2 3}".
+func nodes(vs []int) string {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i, v := range vs {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if i == 40 {
+			fmt.Fprintf(&sb, "… (%d nodes)", len(vs))
+			break
+		}
+		sb.WriteString(strconv.Itoa(v + 1))
+	}
+	sb.WriteByte('}')
+	return sb.String()
+}
+
+// Verdict is the first line of `coterie verify`: "valid as a coterie (n =
+// 7, 7 quorums)", "INVALID as a 2-arbiter ...".
+func Verdict(sys set.System, r *verify.Report) string {
+	if r == nil {
+		return "not verified within the time budget"
+	}
+	verdict := "valid"
+	switch {
+	case r.Failed() != nil:
+		verdict = "INVALID"
+	case r.Undecided:
+		verdict = "UNDECIDED within the limit"
+	}
+	what := "a coterie"
+	switch {
+	case sys.HK != nil:
+		what = fmt.Sprintf("an (h,%d)-arbiter", r.K)
+	case r.K > 1:
+		what = fmt.Sprintf("a %d-arbiter", r.K)
+	}
+	count := "too many to count"
+	if r.Quorums != nil {
+		count = r.Quorums.String()
+	}
+	return fmt.Sprintf("%s as %s (n = %d, %s quorums)", verdict, what, r.N, count)
+}
+
+// checksTable lists the checks of a verification with their witnesses.
+func checksTable(sys set.System, r *verify.Report) table {
+	t := table{head: []string{"status", "check", "detail", "witness"}}
+	if r == nil {
+		return t
+	}
+	for _, c := range r.Checks {
+		status := "ok"
+		switch {
+		case c.Undecided:
+			status = "??"
+		case c.Info && c.OK:
+			status = "yes"
+		case c.Info:
+			status = "no"
+		case !c.OK:
+			status = "FAIL"
+		}
+		name := c.Name
+		if c.H > 0 {
+			name += fmt.Sprintf(" (h = %d)", c.H)
+		}
+		if c.Info {
+			name = "info: " + name
+		}
+		w := ""
+		if c.Witness != nil && !c.OK {
+			w = strings.Join(witness(sys, c), "; ")
+		}
+		t.rows = append(t.rows, []string{status, name, c.Detail, w})
+	}
+	return t
+}
+
+// witness describes a check's witness: quorums by position and nodes.
+func witness(sys set.System, c verify.Check) []string {
+	w := c.Witness
+	var out []string
+	fam := sys.Families()[0]
+	if sys.HK != nil && c.H > 0 {
+		fam = sys.HK.Level(c.H)
+	}
+	if len(w.Pattern) > 0 {
+		out = append(out, "request pattern "+verify.FormatPattern(w.Pattern))
+		for _, rq := range w.Requests {
+			out = append(out, fmt.Sprintf("h = %d: %s", rq.H, nodes(rq.Set)))
+		}
+		return out
+	}
+	for _, s := range w.Sets {
+		out = append(out, "quorum "+nodes(s))
+	}
+	if fam != nil && !fam.IsThreshold() {
+		for _, i := range w.Quorums {
+			if i >= 0 && i < len(fam.Quorums) {
+				out = append(out, fmt.Sprintf("quorum %d %s", i+1, nodes(fam.Quorums[i].Elements())))
+			}
+		}
+	}
+	if len(w.Nodes) > 0 {
+		out = append(out, "nodes "+nodes(w.Nodes))
+	}
+	return out
+}
+
+// metricsTable gives the figures of `coterie info` for one family, with
+// the numbers `info --json` prints.
+func metricsTable(f Family) table {
+	st := f.Stats
+	t := table{head: []string{"metric", "value"}}
+	add := func(k, v string) { t.rows = append(t.rows, []string{k, v}) }
+	if f.F.H > 0 {
+		add("level h", strconv.Itoa(f.F.H))
+	}
+	add("quorums", st.Quorums.String())
+	if f.F.Threshold > 0 {
+		add("threshold", strconv.Itoa(f.F.Threshold))
+	}
+	mean := func(r *big.Rat) string { v, _ := r.Float64(); return fl(v) }
+	add("quorum size (min / mean / max)", fmt.Sprintf("%d / %s / %d", st.MinSize, mean(st.MeanSize()), st.MaxSize))
+	add("degree (min / mean / max)", fmt.Sprintf("%s / %s / %s", st.MinDegree, mean(st.MeanDegree()), st.MaxDegree))
+	add("messages per entry", mean(measure.MessagesOf(f.F).MaekawaLight))
+	if l := f.Load; l != nil {
+		cv, ce := l.Capacity()
+		if l.Exact != nil {
+			add("load", rat(l.Exact))
+			add("capacity", rat(ce))
+		} else {
+			add("load", fl(l.Value))
+			add("capacity", fl(cv))
+		}
+		add("network load", fl(l.NetworkLoad))
+	}
+	if r := f.Resilience; r != nil {
+		add("resilience", strconv.Itoa(r.F))
+		if r.Witness != nil && !f.F.IsThreshold() {
+			add("resilience witness (these failing stop every quorum)", nodes(r.Witness.Elements()))
+		}
+	}
+	for _, n := range f.Notes {
+		add("note", n)
+	}
+	return t
+}
+
+// messagesTable gives the messages per critical-section entry of each
+// protocol (measure.Messages).
+func messagesTable(f Family) table {
+	m := f.Messages
+	v := func(r *big.Rat) string { x, _ := r.Float64(); return fl(x) }
+	t := table{head: []string{"protocol", "messages per entry"}}
+	t.rows = append(t.rows,
+		[]string{"Maekawa, light demand: 3(K−1)", v(m.MaekawaLight)},
+		[]string{"Maekawa, heavy demand, worst case: 5(K−1)", v(m.MaekawaHeavyMax)},
+		[]string{"ordered locking without timestamps (Kakugawa et al.): 3|q|", v(m.Ordered)})
+	if m.HKBest != nil {
+		t.rows = append(t.rows,
+			[]string{"h-out of-k, best: 3|q|", v(m.HKBest)},
+			[]string{"h-out of-k, worst: (3h+3)|q|", v(m.HKWorst)})
+	}
+	return t
+}
+
+// AVText formats AV so that a value below 1 never prints as 1.
+func AVText(pt Point) string {
+	s := strconv.FormatFloat(pt.AV, 'g', 10, 64)
+	if !pt.Exact {
+		return "≈" + strconv.FormatFloat(pt.AV, 'g', 6, 64)
+	}
+	if pt.U.Sign() == 0 || (s != "1" && !strings.HasPrefix(s, "0.9999")) {
+		return s
+	}
+	dec := int(math.Floor(availability.Nines(pt.U))) + 3
+	if dec <= 10 || dec > 60 {
+		return s
+	}
+	one := new(big.Float).SetPrec(pt.U.Prec()).SetInt64(1)
+	t := strings.TrimRight(one.Sub(one, pt.U).Text('f', dec), "0")
+	return strings.TrimSuffix(t, ".")
+}
+
+// NinesText is −log10(1 − AV) with two decimals, "∞" when AV = 1.
+func NinesText(pt Point) string {
+	n := availability.Nines(pt.U)
+	if math.IsInf(n, 1) {
+		return "∞"
+	}
+	if n == 0 {
+		n = 0
+	}
+	s := strconv.FormatFloat(n, 'f', 2, 64)
+	if !pt.Exact {
+		s = "≈" + s
+	}
+	return s
+}
+
+// DowntimeText is the expected downtime per year in a readable unit.
+func DowntimeText(pt Point) string { return Seconds(availability.Downtime(pt.U)) }
+
+// Seconds formats a duration in seconds in the largest unit that keeps
+// the figure at least 1, three significant digits: "8.77 h", "31.6 ms".
+func Seconds(sec float64) string {
+	if sec == 0 {
+		return "0"
+	}
+	for _, u := range []struct {
+		name string
+		s    float64
+	}{{"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}, {"ms", 1e-3}, {"µs", 1e-6}, {"ns", 1e-9}} {
+		if sec >= u.s {
+			return strconv.FormatFloat(sec/u.s, 'g', 3, 64) + " " + u.name
+		}
+	}
+	return strconv.FormatFloat(sec, 'g', 3, 64) + " s"
+}
+
+// availabilityTable lists AV, 1 − AV, nines and downtime at each p.
+func availabilityTable(s *System) table {
+	t := table{head: []string{"p", "AV", "1 − AV", "nines", "downtime per year"}}
+	for _, pt := range s.Table {
+		u := "0"
+		if pt.U.Sign() != 0 {
+			u = pt.U.Text('g', 6)
+		}
+		t.rows = append(t.rows, []string{fl(pt.P), AVText(pt), u, NinesText(pt), DowntimeText(pt)})
+	}
+	return t
+}
+
+// dominationText says whether the system is dominated, with the witness.
+func dominationText(s *System) string {
+	switch {
+	case s.Domination == nil:
+		return s.DominationNote
+	case s.Domination.Witness == nil:
+		return "nondominated: no coterie is strictly better"
+	}
+	return "dominated; witness H = " + nodes(s.Domination.Witness.Elements()) +
+		" (H contains no quorum and meets every quorum, so adding H as a quorum gives a better system)"
+}
+
+// comparisonTable puts the systems side by side.
+func comparisonTable(systems []*System) table {
+	t := table{head: []string{"system", "n", "k", "quorums", "mean |Q|", "messages", "load", "resilience"}}
+	var ps []float64
+	if len(systems) > 0 {
+		for _, pt := range systems[0].Table {
+			ps = append(ps, pt.P)
+			t.head = append(t.head, "AV("+fl(pt.P)+")", "nines("+fl(pt.P)+")")
+		}
+	}
+	for _, s := range systems {
+		f := s.Families[0]
+		mean, _ := f.Stats.MeanSize().Float64()
+		msg, _ := measure.MessagesOf(f.F).MaekawaLight.Float64()
+		load, res := "–", "–"
+		if f.Load != nil {
+			load = fl(f.Load.Value)
+			if f.Load.Exact != nil {
+				load = rat(f.Load.Exact)
+			}
+		}
+		if f.Resilience != nil {
+			res = strconv.Itoa(f.Resilience.F)
+		}
+		row := []string{s.Name, strconv.Itoa(s.Sys.N()), strconv.Itoa(s.Sys.K()), f.Stats.Quorums.String(),
+			fl(mean), fl(msg), load, res}
+		for i := range ps {
+			if i < len(s.Table) {
+				row = append(row, AVText(s.Table[i]), NinesText(s.Table[i]))
+			} else {
+				row = append(row, "–", "–")
+			}
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
