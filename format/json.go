@@ -403,12 +403,20 @@ func readJSON(data []byte, b *budget) (set.System, error) {
 			if raw[0] != '{' {
 				return errorf(line, "params must be an object {...}")
 			}
+			hd.seen["params"] = line
 			hd.params, err = decodeParams(raw, line)
 			return err
 		case "n":
 			n, err := s.count("n", 1, set.MaxNodes)
 			hd.n, hd.seen["n"], hasN = n, line, true
 			return err
+		case "implicit":
+			hd.seen["implicit"] = line
+			raw, err := s.skip()
+			if err != nil {
+				return err
+			}
+			return hd.setImplicit(string(raw), line)
 		case "k":
 			k, err := s.count("k", 1, set.MaxNodes)
 			hd.k = k
@@ -483,6 +491,9 @@ func readJSON(data []byte, b *budget) (set.System, error) {
 	}
 	if !hasN {
 		return set.System{}, errorf(1, "missing \"n\", the number of nodes")
+	}
+	if hd.implicit {
+		return hd.implicitJSON(top, hasArbiters)
 	}
 	if hasArbiters {
 		if top.listed || top.threshold > 0 || len(top.owners) > 0 {

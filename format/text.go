@@ -24,6 +24,7 @@ type header struct {
 	hasLevels  bool     // an (h,k)-arbiter
 	topQuorums bool     // quorums before any "# h:" line
 	csv        bool     // labels carry the CSV writer's ' before formula-like text
+	implicit   bool     // "implicit": true: the construction defines the quorums
 }
 
 // level is one family being read: the whole system, or one (h,k) level.
@@ -62,7 +63,7 @@ func (l *level) add(b *budget, qb *quorumBuilder, line int) error {
 // ignored.
 var metaKeys = map[string]bool{
 	"format": true, "kind": true, "params": true, "n": true, "k": true,
-	"labels": true, "threshold": true, "h": true,
+	"labels": true, "threshold": true, "h": true, "implicit": true,
 }
 
 // splitMeta recognises a comment "# key: value" with a known key.
@@ -154,6 +155,8 @@ func (hd *header) meta(key, value string, line int) error {
 		hd.n, err = parseCount("n", value, line, 1, set.MaxNodes)
 	case "k":
 		hd.k, err = parseCount("k", value, line, 1, set.MaxNodes)
+	case "implicit":
+		err = hd.setImplicit(value, line)
 	case "labels":
 		if err := json.Unmarshal([]byte(value), &hd.labels); err != nil {
 			return errorf(line, "labels: want a JSON array of strings: %v", err)
@@ -203,6 +206,9 @@ func (hd *header) quorum(qb *quorumBuilder, owner, line, ownerLine int) error {
 // system checks what was read against n and builds the system. lastLine is
 // where errors about the file as a whole point.
 func (hd *header) system(lastLine int) (set.System, error) {
+	if hd.implicit {
+		return hd.implicitSystem()
+	}
 	if len(hd.levels) == 0 {
 		return set.System{}, errorf(0, "no quorums (and no threshold) in the file")
 	}

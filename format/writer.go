@@ -34,6 +34,9 @@ type Writer struct {
 // A threshold family takes no quorums. The .dat format refuses a threshold
 // family.
 func NewWriter(w io.Writer, f Format, meta *set.Family, opt Options) (*Writer, error) {
+	if f == Dat && meta.IsImplicit() {
+		return nil, fmt.Errorf("format: the .dat format lists quorums, and this is an implicit %s family (its quorums are defined by its parameters, too many to list): materialise it first (--enumerate with --limit), or write JSON, text or CSV", meta.Kind)
+	}
 	if f == Dat && meta.IsThreshold() {
 		return nil, fmt.Errorf("format: the .dat format lists quorums; enumerate the threshold family (all %d-subsets of %d nodes) first, or write JSON, text or CSV",
 			meta.Threshold, meta.N)
@@ -66,11 +69,18 @@ func (sw *Writer) header() {
 			sw.str(fmt.Sprintf("  \"threshold\": %d\n}\n", m.Threshold))
 			return
 		}
+		if m.IsImplicit() {
+			sw.str("  \"implicit\": true\n}\n")
+			return
+		}
 		sw.str("  \"quorums\": [")
 	case Text, CSV:
 		sw.textMeta(m.Kind, m.Params, m.N, m.K, m.Labels)
 		if m.IsThreshold() {
 			sw.str(fmt.Sprintf("# threshold: %d\n", m.Threshold))
+		}
+		if m.IsImplicit() {
+			sw.str("# implicit: true\n")
 		}
 		if sw.f == CSV {
 			if sw.csvOwn {
@@ -145,6 +155,9 @@ func (sw *Writer) Quorum(q *set.Set, owner int) error {
 	}
 	if sw.meta.IsThreshold() {
 		return errors.New("format: a threshold family lists no quorums")
+	}
+	if sw.meta.IsImplicit() {
+		return errors.New("format: an implicit family lists no quorums")
 	}
 	if q.IsEmpty() {
 		return fmt.Errorf("format: quorum %d is empty", sw.count+1)
@@ -221,7 +234,7 @@ func (sw *Writer) Close() error {
 	if sw.err != nil {
 		return sw.err
 	}
-	if sw.f == JSON && !sw.meta.IsThreshold() {
+	if sw.f == JSON && !sw.meta.IsThreshold() && !sw.meta.IsImplicit() {
 		if sw.count > 0 {
 			sw.str("\n  ]")
 		} else {

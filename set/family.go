@@ -45,6 +45,12 @@ type Family struct {
 	// Threshold, when positive, makes this the family of all
 	// Threshold-subsets of the N nodes; Quorums and Owners are then nil.
 	Threshold int
+	// Implicit, when true, makes this the family the construction Kind
+	// builds from Params (a tree, a crumbling wall, ...), stored without its
+	// quorums because it has too many to list; Quorums and Owners are then
+	// nil. Package construct counts and materialises it
+	// (construct.Materialize); package set never lists it.
+	Implicit bool
 }
 
 // NewFamily returns an empty explicit coterie (K = 1) over n nodes.
@@ -55,6 +61,10 @@ func NewThreshold(n, w int) *Family { return &Family{N: n, K: 1, Threshold: w} }
 
 // IsThreshold reports whether f is in threshold form.
 func (f *Family) IsThreshold() bool { return f.Threshold > 0 }
+
+// IsImplicit reports whether f is in implicit form: defined by its Kind and
+// Params, with no quorums listed.
+func (f *Family) IsImplicit() bool { return f.Implicit }
 
 // Add appends quorum q, owned by owner (or NoOwner), and returns its index.
 // Owners is created on the first owned quorum.
@@ -82,8 +92,12 @@ func (f *Family) Owner(i int) int {
 }
 
 // Len returns the number of quorums as an int. For a threshold family too
-// large to count in an int it returns -1; use [Family.Count].
+// large to count in an int, and for an implicit family, it returns -1; use
+// [Family.Count] (construct.Count for an implicit family).
 func (f *Family) Len() int {
+	if f.IsImplicit() {
+		return -1
+	}
 	if !f.IsThreshold() {
 		return len(f.Quorums)
 	}
@@ -95,8 +109,12 @@ func (f *Family) Len() int {
 }
 
 // Count returns the number of quorums exactly: C(N, Threshold) for a
-// threshold family.
+// threshold family. An implicit family's count is its construction's, which
+// package set does not know: Count returns −1 (construct.Count knows it).
 func (f *Family) Count() *big.Int {
+	if f.IsImplicit() {
+		return big.NewInt(-1)
+	}
 	if !f.IsThreshold() {
 		return big.NewInt(int64(len(f.Quorums)))
 	}
@@ -110,10 +128,18 @@ func (f *Family) Count() *big.Int {
 // quorums than the limit allows.
 var ErrTooMany = errors.New("too many quorums")
 
+// ErrImplicit is wrapped by [Family.Enumerate] for an implicit family, whose
+// quorums only its construction can list (construct.Materialize).
+var ErrImplicit = errors.New("implicit family")
+
 // Enumerate returns f as an explicit family: a copy of f if it is explicit,
 // otherwise every Threshold-subset of the N nodes in lexicographic order. It
-// refuses, wrapping [ErrTooMany], if that would be more than limit quorums.
+// refuses, wrapping [ErrTooMany], if that would be more than limit quorums,
+// and refuses an implicit family, wrapping [ErrImplicit].
 func (f *Family) Enumerate(limit int) (*Family, error) {
+	if f.IsImplicit() {
+		return nil, fmt.Errorf("set: %s: its construction lists the quorums (construct.Materialize): %w", f.Kind, ErrImplicit)
+	}
 	g := f.CloneMeta()
 	if !f.IsThreshold() {
 		g.Quorums = make([]Set, len(f.Quorums))
@@ -158,10 +184,10 @@ func (f *Family) Enumerate(limit int) (*Family, error) {
 }
 
 // CloneMeta returns a family with f's metadata (N, K, H, Kind, Params,
-// Labels, Threshold) and no quorums.
+// Labels, Threshold, Implicit) and no quorums.
 func (f *Family) CloneMeta() *Family {
 	g := &Family{N: f.N, K: f.K, H: f.H, Kind: f.Kind, Threshold: f.Threshold,
-		Labels: slices.Clone(f.Labels)}
+		Implicit: f.Implicit, Labels: slices.Clone(f.Labels)}
 	if f.Params != nil {
 		g.Params = make(Params, len(f.Params))
 		for k, v := range f.Params {
@@ -186,7 +212,9 @@ func (f *Family) Clone() *Family {
 
 // Validate checks that f is well formed: 1 ≤ N ≤ MaxNodes, K ≥ 1, every
 // quorum non-empty and within 0..N-1, owners within range, labels one per
-// node, and a threshold between 1 and N. It says nothing about intersection.
+// node, and a threshold between 1 and N. An implicit family must name its
+// Kind and list no quorums, owners or threshold (that Kind and Params make a
+// construction is construct's to check). It says nothing about intersection.
 func (f *Family) Validate() error {
 	if f.N < 1 || f.N > MaxNodes {
 		return fmt.Errorf("set: n = %d is out of range 1..%d", f.N, MaxNodes)
@@ -196,6 +224,15 @@ func (f *Family) Validate() error {
 	}
 	if f.Labels != nil && len(f.Labels) != f.N {
 		return fmt.Errorf("set: %d labels for %d nodes", len(f.Labels), f.N)
+	}
+	if f.IsImplicit() {
+		switch {
+		case f.Kind == "":
+			return errors.New("set: an implicit family needs the kind of its construction")
+		case f.Quorums != nil || f.Owners != nil || f.Threshold != 0:
+			return errors.New("set: an implicit family lists no quorums, owners or threshold")
+		}
+		return nil
 	}
 	if f.IsThreshold() {
 		if f.Threshold > f.N {
@@ -233,7 +270,7 @@ func (f *Family) Validate() error {
 // removes exact repeats (the same nodes and the same owner). Constructors
 // return canonical families, so equal systems give identical files.
 func (f *Family) Canonical() {
-	if f.IsThreshold() || len(f.Quorums) == 0 {
+	if f.IsThreshold() || f.IsImplicit() || len(f.Quorums) == 0 {
 		return
 	}
 	idx := make([]int, len(f.Quorums))
@@ -281,7 +318,7 @@ func (f *Family) Canonical() {
 // are tested for inclusion — near linear for the structured systems coterie
 // builds, O(m²) word operations at worst.
 func (f *Family) Minimalize() int {
-	if f.IsThreshold() || len(f.Quorums) < 2 {
+	if f.IsThreshold() || f.IsImplicit() || len(f.Quorums) < 2 {
 		return 0
 	}
 	m := len(f.Quorums)
@@ -341,8 +378,8 @@ func (f *Family) Minimalize() int {
 // Degrees returns, for each node, the number of quorums that contain it. It
 // panics on a threshold family, whose degrees are all C(N-1, w-1).
 func (f *Family) Degrees() []int {
-	if f.IsThreshold() {
-		panic("set: Degrees of a threshold family")
+	if f.IsThreshold() || f.IsImplicit() {
+		panic("set: Degrees of a threshold or implicit family")
 	}
 	d := make([]int, f.N)
 	for i := range f.Quorums {
@@ -374,6 +411,10 @@ func (f *Family) String() string {
 	}
 	if f.IsThreshold() {
 		fmt.Fprintf(&sb, " threshold=%d", f.Threshold)
+		return sb.String()
+	}
+	if f.IsImplicit() {
+		fmt.Fprintf(&sb, " implicit %s %v", f.Kind, f.Params)
 		return sb.String()
 	}
 	sb.WriteString(" [")
