@@ -95,6 +95,9 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 			opts.Progress(fmt.Sprintf(format, args...), done, total)
 		}
 	}
+	if f.IsImplicit() {
+		return computeImplicit(f, opts)
+	}
 	r := &Result{N: f.N, f: f}
 	if !f.IsThreshold() {
 		if len(f.Quorums) == 0 {

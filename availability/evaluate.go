@@ -47,6 +47,9 @@ func (r *Result) Evaluate(ctx context.Context, ps []float64, o EvalOptions) ([]P
 			return nil, fmt.Errorf("availability: probability %v of node %d is not in [0, 1]", x, v+1)
 		}
 	}
+	if len(o.Override) > 0 && r.f != nil && r.f.IsImplicit() {
+		return nil, fmt.Errorf("availability: per-node probabilities need the quorums, and this %s family is implicit (defined by its parameters): materialise it first", r.f.Kind)
+	}
 	var eval func(float64) float64
 	if r.Exact {
 		eval = r.Poly.Evaluator()

@@ -96,6 +96,14 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	if err != nil {
 		return err
 	}
+	if g, ok, err := materializeImplicit(ctx, sys.Family, o.out.limit); err != nil {
+		return err
+	} else if ok {
+		implicitNote(s, displayName(path), g)
+		sys.Family = g
+	} else if g != nil && g.IsImplicit() {
+		return writeImplicitDomination(s, displayName(path), g, o)
+	}
 	f, err := judgedFamily(sys, o.k, kSet)
 	if err != nil {
 		return err

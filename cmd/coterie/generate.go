@@ -24,6 +24,7 @@ type outputOptions struct {
 	enumerate bool
 	limit     int
 	progress  bool // progress lines on stderr even off a terminal
+	implicit  bool // generate: write the implicit form (see implicit.go)
 }
 
 func addOutputFlags(cmd *cobra.Command, o *outputOptions) {
@@ -56,8 +57,14 @@ func (o *outputOptions) prepare(ctx context.Context, sys *set.System) (format.Fo
 		if err := enumerateThresholds(ctx, sys, o.limit); err != nil {
 			return "", err
 		}
+		if err := enumerateImplicit(ctx, sys, o.limit); err != nil {
+			return "", err
+		}
 	}
 	if f == format.Dat {
+		if err := refuseImplicitDat(*sys); err != nil {
+			return "", err
+		}
 		for _, fam := range sys.Families() {
 			if fam.IsThreshold() {
 				return "", usageErrorf("the .dat format lists quorums, and this is a threshold system (all %d-subsets of %d nodes, %s quorums): add --enumerate (with --limit if needed), or write json, text or csv",
@@ -181,6 +188,7 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 		}
 	}
 	addOutputFlags(cmd, &out)
+	addImplicitFlag(cmd, spec, &out)
 	cmd.Flags().BoolVar(&force, "force", false, "write the output even if it would be larger than 1 GiB")
 	return cmd
 }
@@ -192,6 +200,9 @@ const maxOutput = 1 << 30
 const sampleQuorums = 1000
 
 func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args construct.Args, out *outputOptions, force bool) error {
+	if done, err := generateImplicit(ctx, s, spec, args, out); done {
+		return err
+	}
 	if spec.Stream != nil {
 		f, err := outputFormat(out.path, out.format)
 		if err != nil {

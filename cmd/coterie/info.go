@@ -60,6 +60,19 @@ stops every quorum. "-" reads standard input.`,
 			if err != nil {
 				return err
 			}
+			if g, ok, err := materializeImplicit(cmd.Context(), sys.Family, implicitCheckLimit); err != nil {
+				return err
+			} else if ok {
+				implicitNote(s, displayName(args[0]), g)
+				sys.Family = g
+			} else if g != nil && g.IsImplicit() {
+				return writeOutput(s, "", func(w io.Writer) error {
+					if o.asJSON {
+						return writeJSON(w, newImplicitInfo(g))
+					}
+					return newImplicitInfo(g).table(w, displayName(args[0]))
+				})
+			}
 			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy)
 			if err != nil {
 				return err

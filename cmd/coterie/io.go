@@ -138,7 +138,7 @@ func readInput(s *streams, path string, o inputOptions) (set.System, error) {
 		}
 		var sys set.System
 		if sys, err = format.ReadBytes(data, f, opt); err == nil {
-			return sys, nil
+			return sys, checkImplicitInput(o.cmd, name, sys)
 		}
 	}
 	var se *format.SyntaxError

@@ -93,6 +93,11 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 	if err != nil {
 		return err
 	}
+	kind := sys.Kind()
+	implicitRep, listed, err := implicitVerify(ctx, s, displayName(path), &sys, o.byz.given != nil && o.byz.given())
+	if err != nil {
+		return err
+	}
 	if kGiven {
 		if o.k < 1 {
 			return usageErrorf("--k must be at least 1, not %d", o.k)
@@ -108,12 +113,18 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 		}
 	}
 	bar := newProgress(s, "verify")
-	rep, err := verify.Verify(ctx, sys, verify.Options{Method: method, Progress: func(_ string, done, total int64) {
-		bar.Update(done, total)
-	}})
+	rep, err := implicitRep, error(nil)
+	if rep == nil {
+		rep, err = verify.Verify(ctx, sys, verify.Options{Method: method, Progress: func(_ string, done, total int64) {
+			bar.Update(done, total)
+		}})
+	}
 	bar.Done()
 	if err != nil {
 		return &codeError{code: exitError, err: err}
+	}
+	if listed {
+		rep.Checks = append(rep.Checks, constructionCheck(kind))
 	}
 	if err := o.byz.check(ctx, sys, rep); err != nil {
 		return err

@@ -1,0 +1,30 @@
+package availability
+
+import (
+	"fmt"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// computeImplicit returns the exact polynomial of an implicit family (a
+// construction stored by its Kind and Params, without quorums) from the
+// construction's recurrence: [TreePolynomial], [HQCPolynomial],
+// [WallPolynomial] or [VotePolynomial]. Only the automatic method applies:
+// the other methods need the quorums.
+func computeImplicit(f *set.Family, opts Options) (*Result, error) {
+	if opts.Method != MethodAuto {
+		return nil, fmt.Errorf("availability: the %s method needs the quorums, and this %s family is implicit (defined by its parameters): leave the method automatic, or materialise the family first", opts.Method, f.Kind)
+	}
+	c, ok := describe(f)
+	if !ok {
+		return nil, fmt.Errorf("availability: implicit %s family with params %v over %d nodes: no recurrence for it", f.Kind, f.Params, f.N)
+	}
+	p, err := c.poly()
+	if err != nil {
+		return nil, fmt.Errorf("availability: implicit %s family: %w", f.Kind, err)
+	}
+	if p.N != f.N {
+		return nil, fmt.Errorf("availability: implicit %s family: the recurrence has %d nodes, the family %d", f.Kind, p.N, f.N)
+	}
+	return &Result{N: f.N, f: f, Exact: true, Method: MethodRecurrence, Poly: p}, nil
+}

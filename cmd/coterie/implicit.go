@@ -1,0 +1,380 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/measure"
+	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/verify"
+)
+
+// An implicit family (docs/formats.md) is a construction stored by its kind
+// and params, without its quorums. availability and convert take it as it
+// is; verify, info and domination list its quorums when there are at most
+// implicitCheckLimit of them (--limit where the command has it) and judge
+// the list, and otherwise answer from the construction; every other command
+// refuses it.
+
+// implicitCheckLimit is how many quorums verify, info and domination list
+// to check an implicit family on its quorums.
+const implicitCheckLimit = 100000
+
+// implicitCommands are the commands that read an implicit family.
+var implicitCommands = []string{"availability", "convert", "domination", "info", "verify"}
+
+// implicitProofs says why each implicit construction is a coterie: any two
+// quorums meet, and the quorums are minimal.
+var implicitProofs = map[string]string{
+	"tree":     "Agrawal and El Abbadi 1991: two quorums of a subtree meet at its root or inside a child subtree that both use",
+	"hqc":      "Kumar 1991: two majorities of the same groups share a group, level by level down to a node",
+	"wall":     "Peleg and Wool 1997: two quorums with top rows i ≤ j meet in row j, which one holds whole and the other touches",
+	"triangle": "Peleg and Wool 1997: two quorums with top rows i ≤ j meet in row j, which one holds whole and the other touches",
+	"vote":     "Gifford 1979: two sets of at least t > W/2 votes hold more than W votes together, so they share a node",
+}
+
+// checkImplicitInput refuses an implicit family for a command that needs
+// its quorums listed.
+func checkImplicitInput(cmd *cobra.Command, name string, sys set.System) error {
+	f := sys.Family
+	if f == nil || !f.IsImplicit() || cmd == nil || slices.Contains(implicitCommands, cmd.Name()) {
+		return nil
+	}
+	return usageErrorf("%s: an implicit %s family (%s): %s needs its quorums listed; list them with 'coterie convert %s --enumerate --limit N -o FILE' when there are few enough, or use availability, info, verify or domination, which take it as it is",
+		name, f.Kind, implicitCount(f), cmd.Name(), name)
+}
+
+// implicitCount says how many quorums an implicit family has, in words.
+func implicitCount(f *set.Family) string {
+	c, ok := construct.Count(f)
+	if !ok {
+		return "its quorums are not counted without listing them"
+	}
+	return approxCount(c) + " quorums"
+}
+
+// materializeImplicit returns f listed when it is implicit and has at most
+// limit quorums; ok is false when it has more (or is not implicit).
+func materializeImplicit(ctx context.Context, f *set.Family, limit int) (g *set.Family, ok bool, err error) {
+	if f == nil || !f.IsImplicit() {
+		return f, false, nil
+	}
+	g, err = abandonable(ctx, func() (*set.Family, error) { return construct.Materialize(f, limit) })
+	if errors.Is(err, set.ErrTooMany) {
+		return f, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return g, true, nil
+}
+
+// enumerateImplicit lists an implicit family for convert and generate
+// --enumerate, refusing above limit.
+func enumerateImplicit(ctx context.Context, sys *set.System, limit int) error {
+	f := sys.Family
+	if f == nil || !f.IsImplicit() {
+		return nil
+	}
+	g, ok, err := materializeImplicit(ctx, f, limit)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return usageErrorf("the implicit %s family (%s) has more quorums than --limit %d: raise --limit, or keep the implicit form, which availability, info, verify and domination take",
+			f.Kind, implicitCount(f), limit)
+	}
+	sys.Family = g
+	return nil
+}
+
+// refuseImplicitDat refuses to write an implicit family as .dat.
+func refuseImplicitDat(sys set.System) error {
+	if f := sys.Family; f != nil && f.IsImplicit() {
+		return usageErrorf("the .dat format lists quorums, and this is an implicit %s family (%s, defined by its parameters): add --enumerate (with --limit) when it is small enough, or write json, text or csv",
+			f.Kind, implicitCount(f))
+	}
+	return nil
+}
+
+// implicitNote tells on stderr that an implicit family was listed to be
+// checked.
+func implicitNote(s *streams, name string, f *set.Family) {
+	fmt.Fprintf(s.err, "coterie: note: %s: an implicit %s family; its %d quorums were listed from the construction and checked as a list\n",
+		name, f.Kind, len(f.Quorums))
+}
+
+// constructionCheck is verify's informational check naming the proof that
+// the construction is a coterie.
+func constructionCheck(kind string) verify.Check {
+	return verify.Check{Name: "construction", OK: true, Info: true,
+		Detail: fmt.Sprintf("valid by construction (%s): %s", kind, implicitProofs[kind])}
+}
+
+// implicitVerify prepares verify's input: an implicit family with at most
+// implicitCheckLimit quorums is listed (and checked as a list); a larger
+// one gets the report of its construction, rep != nil.
+func implicitVerify(ctx context.Context, s *streams, name string, sys *set.System, byzantine bool) (rep *verify.Report, listed bool, err error) {
+	f := sys.Family
+	if f == nil || !f.IsImplicit() {
+		return nil, false, nil
+	}
+	g, ok, err := materializeImplicit(ctx, f, implicitCheckLimit)
+	if err != nil {
+		return nil, false, err
+	}
+	if ok {
+		implicitNote(s, name, g)
+		sys.Family = g
+		return nil, true, nil
+	}
+	if byzantine {
+		return nil, false, usageErrorf("%s: --byzantine needs the quorums, and this implicit %s family has more than %d (%s)", name, f.Kind, implicitCheckLimit, implicitCount(f))
+	}
+	c, _ := construct.Count(f)
+	why := fmt.Sprintf("by construction; not checked on the quorums (%s, more than %d)", implicitCount(f), implicitCheckLimit)
+	return &verify.Report{Valid: true, N: f.N, K: f.K, Quorums: c, Checks: []verify.Check{
+		{Name: "intersection", OK: true, Detail: why},
+		{Name: "minimality", OK: true, Detail: why},
+		constructionCheck(f.Kind),
+	}}, false, nil
+}
+
+// implicitDomination returns the verdict on an implicit family too large to
+// list, where a theorem gives it.
+func implicitDomination(name string, f *set.Family) (*dominationReport, string, error) {
+	switch f.Kind {
+	case "triangle":
+		return &dominationReport{Nondominated: true, K: 1, Proof: "theorem"},
+			"Peleg and Wool 1997: a crumbling wall whose top row has one node and every other row at least two is nondominated", nil
+	case "wall":
+		widths := paramInts(f, "widths")
+		if len(widths) > 0 && widths[0] == 1 && !slices.ContainsFunc(widths[1:], func(w int) bool { return w < 2 }) {
+			return &dominationReport{Nondominated: true, K: 1, Proof: "theorem"},
+				"Peleg and Wool 1997: a crumbling wall whose top row has one node and every other row at least two is nondominated", nil
+		}
+	case "vote":
+		weights := paramInts(f, "weights")
+		total := 0
+		for _, w := range weights {
+			total += w
+		}
+		if t, _ := f.Params["threshold"].(int); total%2 == 1 && t == total/2+1 {
+			// Of a set and its complement, exactly one holds more than
+			// half of an odd total, so it holds a quorum: the coterie is
+			// self-dual, hence nondominated.
+			return &dominationReport{Nondominated: true, K: 1, Proof: "theorem"},
+				"Garcia-Molina and Barbara 1985: majority voting with an odd total of votes is nondominated (of every set and its complement, one holds a majority)", nil
+		}
+	}
+	return nil, "", usageErrorf("%s: an implicit %s family with %s: no theorem gives its domination verdict here, and listing it for the algorithm exceeds the limit of %d quorums",
+		name, f.Kind, implicitCount(f), implicitCheckLimit)
+}
+
+// paramInts reads a comma-separated list parameter.
+func paramInts(f *set.Family, key string) []int {
+	s, _ := f.Params[key].(string)
+	var out []int
+	for _, x := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(x))
+		if err != nil {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// implicitInfo is the info report of an implicit family too large to list.
+type implicitInfo struct {
+	N             int        `json:"n"`
+	K             int        `json:"k"`
+	Kind          string     `json:"kind"`
+	Params        set.Params `json:"params,omitempty"`
+	Implicit      bool       `json:"implicit"`
+	Quorums       any        `json:"quorums,omitempty"`
+	QuorumSize    *sizeRange `json:"quorum_size,omitempty"`
+	Load          *float64   `json:"load,omitempty"`
+	LoadExact     string     `json:"load_exact,omitempty"`
+	LoadMethod    string     `json:"load_method,omitempty"`
+	Capacity      *float64   `json:"capacity,omitempty"`
+	CapacityExact string     `json:"capacity_exact,omitempty"`
+	Notes         []string   `json:"notes"`
+}
+
+// sizeRange is the smallest and largest quorum of a construction.
+type sizeRange struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
+}
+
+// newImplicitInfo describes an implicit family from its construction.
+func newImplicitInfo(f *set.Family) *implicitInfo {
+	r := &implicitInfo{N: f.N, K: f.K, Kind: f.Kind, Params: f.Params, Implicit: true}
+	if c, ok := construct.Count(f); ok {
+		r.Quorums = number{c}
+	}
+	var load *big.Rat
+	switch f.Kind {
+	case "tree":
+		d, h := intParam(f, "degree"), intParam(f, "height")
+		// A path has h+1 nodes; replacing every inner node gives all
+		// d^h leaves, which is never smaller.
+		r.QuorumSize = &sizeRange{Min: h + 1, Max: f.N - (f.N-1)/d}
+		load = measure.TreeLoad(d, h)
+	case "wall", "triangle":
+		var widths []int
+		if f.Kind == "triangle" {
+			for i := 1; i <= intParam(f, "rows"); i++ {
+				widths = append(widths, i)
+			}
+		} else {
+			widths = paramInts(f, "widths")
+		}
+		sz := &sizeRange{Min: f.N}
+		for i, w := range widths {
+			s := w + len(widths) - 1 - i
+			sz.Min, sz.Max = min(sz.Min, s), max(sz.Max, s)
+		}
+		r.QuorumSize = sz
+		if l, ok := measure.WallLoad(widths); ok {
+			load = l
+		}
+	case "hqc":
+		size := 1
+		for _, g := range paramInts(f, "levels") {
+			size *= g/2 + 1
+		}
+		r.QuorumSize = &sizeRange{Min: size, Max: size}
+	}
+	if load != nil {
+		l, _ := load.Float64()
+		c, _ := new(big.Rat).Inv(load).Float64()
+		r.Load, r.LoadExact, r.LoadMethod = &l, load.RatString(), "closed-form"
+		r.Capacity, r.CapacityExact = &c, new(big.Rat).Inv(load).RatString()
+	} else {
+		r.Notes = append(r.Notes, "load: no closed form for this construction, and the linear program needs the quorums")
+	}
+	r.Notes = append(r.Notes,
+		fmt.Sprintf("an implicit family with more than %d quorums: figures come from the construction; node degrees, messages and resilience need the quorums and are not computed", implicitCheckLimit))
+	return r
+}
+
+func intParam(f *set.Family, key string) int {
+	v, _ := f.Params[key].(int)
+	return v
+}
+
+// table writes the report for people.
+func (r *implicitInfo) table(w io.Writer, name string) error {
+	fmt.Fprintf(w, "%s: implicit %s %s\n", name, r.Kind, paramsString(r.Params))
+	fmt.Fprintf(w, "  nodes        %d\n", r.N)
+	if c, ok := r.Quorums.(number); ok {
+		fmt.Fprintf(w, "  quorums      %s\n", approxCount(c.v))
+	} else {
+		fmt.Fprintf(w, "  quorums      not counted\n")
+	}
+	if r.QuorumSize != nil {
+		fmt.Fprintf(w, "  quorum size  %d..%d\n", r.QuorumSize.Min, r.QuorumSize.Max)
+	}
+	if r.Load != nil {
+		fmt.Fprintf(w, "  load         %s = %.6g (closed form)\n  capacity     %.6g\n", r.LoadExact, *r.Load, *r.Capacity)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	return nil
+}
+
+// paramsString formats params as key=value pairs in key order.
+func paramsString(p set.Params) string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var parts []string
+	for _, k := range keys {
+		v := fmt.Sprint(p[k])
+		if len(v) > 40 {
+			v = v[:37] + "…"
+		}
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, " ")
+}
+
+// writeImplicitDomination reports the theorem's verdict on an implicit
+// family too large to list.
+func writeImplicitDomination(s *streams, name string, f *set.Family, o *dominationOptions) error {
+	if o.smallest || o.makeND {
+		return usageErrorf("%s: --smallest and --make-nd need the quorums, and this implicit %s family has %s, more than --limit %d", name, f.Kind, implicitCount(f), o.out.limit)
+	}
+	rep, why, err := implicitDomination(name, f)
+	if err != nil {
+		return err
+	}
+	return writeOutput(s, "", func(w io.Writer) error {
+		if o.asJSON {
+			return rep.json(w)
+		}
+		_, err := fmt.Fprintf(w, "%s: nondominated, by a theorem: %s\n", name, why)
+		return err
+	})
+}
+
+// addImplicitFlag adds --implicit to the generate subcommands of the
+// constructions that may be stored implicitly.
+func addImplicitFlag(cmd *cobra.Command, spec construct.Spec, o *outputOptions) {
+	if construct.CanImplicit(spec.Name) {
+		cmd.Flags().BoolVar(&o.implicit, "implicit", false, fmt.Sprintf("write the implicit form (kind and params, no quorums) even when the quorums could be listed; it is written anyway past %d quorums", construct.MaxCatalogueQuorums))
+	}
+}
+
+// generateImplicit writes the implicit form of a construction when
+// --implicit asks for it or when the construction has more quorums than
+// it lists (construct.MaxCatalogueQuorums); done is false when the quorums
+// are to be listed as usual.
+func generateImplicit(ctx context.Context, s *streams, spec construct.Spec, args construct.Args, out *outputOptions) (done bool, err error) {
+	if !construct.CanImplicit(spec.Name) {
+		return false, nil
+	}
+	fam, err := construct.ImplicitFamily(spec, args)
+	if err != nil {
+		if out.implicit {
+			return true, buildError(spec, err)
+		}
+		return false, nil // Build says what is wrong
+	}
+	if !out.implicit {
+		c, known := construct.Count(fam)
+		if !known {
+			// Weighted voting: its quorums are counted by listing them.
+			if _, err := abandonable(ctx, func() (set.System, error) { return spec.Build(args) }); err == nil || ctx.Err() != nil {
+				return false, nil
+			}
+		} else if c.Cmp(big.NewInt(construct.MaxCatalogueQuorums)) <= 0 {
+			return false, nil
+		}
+		if !out.enumerate {
+			fmt.Fprintf(s.err, "coterie: note: generate %s: %s, too many to list: writing the implicit form (kind and params; docs/formats.md), which availability, info, verify and domination take\n",
+				spec.Name, implicitCount(fam))
+		}
+	}
+	sys := set.System{Family: fam}
+	f, err := out.prepare(ctx, &sys)
+	if err != nil {
+		return true, err
+	}
+	return true, writeSystemProgress(s, out.path, sys, f, format.Options{Base: out.base}, out.progress)
+}
