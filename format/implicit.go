@@ -57,6 +57,8 @@ func (hd *header) implicitSystem() (set.System, error) {
 		var pe *construct.ParamError
 		if l, ok := hd.seen["params"]; ok && errors.As(err, &pe) {
 			at = l
+		} else if l, ok := hd.seen["kind"]; ok && !construct.CanImplicit(hd.kind) {
+			at = l
 		}
 		return set.System{}, errorf(at, "%s", strings.TrimPrefix(err.Error(), "construct: "))
 	}

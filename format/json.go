@@ -390,7 +390,7 @@ func readJSON(data []byte, b *budget) (set.System, error) {
 			if err != nil {
 				return err
 			}
-			hd.kind = v
+			hd.kind, hd.seen["kind"] = v, line
 			return checkName("kind", v, line)
 		case "params":
 			if s.isNull() {
