@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -161,8 +162,19 @@ func Implicit(kind string, params set.Params) (*set.Family, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ImplicitFamily(spec, a)
+	f, err := ImplicitFamily(spec, a)
+	var pe *ParamError
+	if err != nil && !errors.As(err, &pe) {
+		// A combination of values no single flag is to blame for.
+		err = &ParamError{Kind: kind, Param: "params", Reason: "are refused: " + strings.TrimPrefix(err.Error(), "construct: "+kind+": "), Err: err}
+	}
+	return f, err
 }
+
+// Parameter returns the name of the parameter at fault, so that a reader
+// of files can tell a parameter's error from others without importing
+// this package.
+func (e *ParamError) Parameter() string { return e.Param }
 
 // Count returns the number of quorums of f: an explicit or threshold
 // family's own count, or an implicit family's from its construction's

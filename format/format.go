@@ -126,6 +126,13 @@ type Options struct {
 	// stops with a [*SyntaxError] at the line of the quorum that crossed
 	// it, wrapping [set.ErrMemoryBudget]. 0 means no limit.
 	MaxMemory int64
+	// Implicit, if not nil, checks the kind and params of an implicit
+	// family (one stored as "implicit": true, without quorums) and returns
+	// the family they define, or an error that the reader reports at the
+	// line of the params or the kind; construct.Implicit is the function
+	// coterie's commands use. When nil, an implicit file is read with its
+	// n as given and only its shape is checked (a kind, no quorums).
+	Implicit func(kind string, params set.Params) (*set.Family, error)
 }
 
 // DefaultOptions() returns the options used when none are given: .dat nodes
@@ -165,6 +172,7 @@ func readBytes(data []byte, f Format, opt Options) (set.System, error) {
 		return set.System{}, err
 	}
 	b := newBudget(opt.MaxMemory, data)
+	b.implicit = opt.Implicit
 	var sys set.System
 	var err error
 	switch f {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -46,27 +45,34 @@ func (hd *header) implicitSystem() (set.System, error) {
 		}
 	}
 	if hd.kind == "" {
-		return set.System{}, errorf(line, "an implicit family needs the kind of its construction (one of %s)", strings.Join(construct.ImplicitKinds(), ", "))
+		return set.System{}, errorf(line, "an implicit family needs the kind of its construction")
 	}
 	if hd.k > 1 {
 		return set.System{}, errorf(hd.seen["k"], "an implicit family is a coterie: k = %d", hd.k)
 	}
-	f, err := construct.Implicit(hd.kind, hd.params)
-	if err != nil {
-		at := line
-		var pe *construct.ParamError
-		if l, ok := hd.seen["params"]; ok && errors.As(err, &pe) {
-			at = l
-		} else if l, ok := hd.seen["kind"]; ok && !construct.CanImplicit(hd.kind) {
-			at = l
-		}
-		return set.System{}, errorf(at, "%s", strings.TrimPrefix(err.Error(), "construct: "))
-	}
 	if hd.n == 0 {
-		return set.System{}, errorf(line, "an implicit family needs n (here %d)", f.N)
+		return set.System{}, errorf(line, "an implicit family needs n")
 	}
-	if hd.n != f.N {
-		return set.System{}, errorf(hd.seen["n"], "n = %d, but %s %s has %d nodes", hd.n, hd.kind, paramsText(f.Params), f.N)
+	f := &set.Family{N: hd.n, K: 1, Kind: hd.kind, Params: hd.params, Implicit: true}
+	if check := hd.budget.implicit; check != nil {
+		g, err := check(hd.kind, hd.params)
+		if err != nil {
+			// An error naming a parameter points at the params, any
+			// other at the kind.
+			at, key := line, "kind"
+			var pe interface{ Parameter() string }
+			if errors.As(err, &pe) {
+				key = "params"
+			}
+			if l, ok := hd.seen[key]; ok {
+				at = l
+			}
+			return set.System{}, errorf(at, "%s", strings.TrimPrefix(err.Error(), "construct: "))
+		}
+		if hd.n != g.N {
+			return set.System{}, errorf(hd.seen["n"], "n = %d, but %s %s has %d nodes", hd.n, hd.kind, paramsText(g.Params), g.N)
+		}
+		f = g
 	}
 	f.Labels = hd.labels
 	if hd.labels != nil && len(hd.labels) != f.N {

@@ -253,6 +253,9 @@ type budget struct {
 	max  int64  // 0: no limit
 	used int64  // input and the bit sets of the quorums so far
 	data []byte // the input, to estimate the whole from the part read
+	// implicit is Options.Implicit, which the readers of every format
+	// reach through the budget they all hold.
+	implicit func(kind string, params set.Params) (*set.Family, error)
 }
 
 func newBudget(maxMemory int64, data []byte) *budget {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/internal/atomicfile"
 	"github.com/coterie-dev/coterie/set"
@@ -119,7 +120,7 @@ func readSystem(s *streams, path string, o inputOptions) (set.System, error) {
 // readInput is readSystem's work, without the context.
 func readInput(s *streams, path string, o inputOptions) (set.System, error) {
 	name := displayName(path)
-	opt := format.Options{Base: o.base, Name: name, MaxMemory: maxMemory(o.cmd)}
+	opt := format.Options{Base: o.base, Name: name, MaxMemory: maxMemory(o.cmd), Implicit: construct.Implicit}
 	var data []byte
 	var err error
 	if path == "-" {
