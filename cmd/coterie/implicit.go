@@ -124,7 +124,7 @@ func constructionCheck(kind string) verify.Check {
 // implicitVerify prepares verify's input: an implicit family with at most
 // implicitCheckLimit quorums is listed (and checked as a list); a larger
 // one gets the report of its construction, rep != nil.
-func implicitVerify(ctx context.Context, s *streams, name string, sys *set.System, byzantine bool) (rep *verify.Report, listed bool, err error) {
+func implicitVerify(ctx context.Context, s *streams, name string, sys *set.System, byzantine, otherK bool) (rep *verify.Report, listed bool, err error) {
 	f := sys.Family
 	if f == nil || !f.IsImplicit() {
 		return nil, false, nil
@@ -137,6 +137,9 @@ func implicitVerify(ctx context.Context, s *streams, name string, sys *set.Syste
 		implicitNote(s, name, g)
 		sys.Family = g
 		return nil, true, nil
+	}
+	if otherK {
+		return nil, false, usageErrorf("%s: --k needs the quorums, and this implicit %s family has more than %d (%s); by construction it is a coterie", name, f.Kind, implicitCheckLimit, implicitCount(f))
 	}
 	if byzantine {
 		return nil, false, usageErrorf("%s: --byzantine needs the quorums, and this implicit %s family has more than %d (%s)", name, f.Kind, implicitCheckLimit, implicitCount(f))
