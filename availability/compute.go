@@ -96,7 +96,7 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		}
 	}
 	if f.IsImplicit() {
-		return computeImplicit(f, opts)
+		return computeImplicit(ctx, f, opts)
 	}
 	r := &Result{N: f.N, f: f}
 	if !f.IsThreshold() {

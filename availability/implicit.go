@@ -1,6 +1,7 @@
 package availability
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/coterie-dev/coterie/set"
@@ -10,8 +11,12 @@ import (
 // construction stored by its Kind and Params, without quorums) from the
 // construction's recurrence: [TreePolynomial], [HQCPolynomial],
 // [WallPolynomial] or [VotePolynomial]. Only the automatic method applies:
-// the other methods need the quorums.
-func computeImplicit(f *set.Family, opts Options) (*Result, error) {
+// the other methods need the quorums. The recurrences take no context: a
+// cancelled ctx is honoured before they start and when they end.
+func computeImplicit(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if opts.Method != MethodAuto {
 		return nil, fmt.Errorf("availability: the %s method needs the quorums, and this %s family is implicit (defined by its parameters): leave the method automatic, or materialise the family first", opts.Method, f.Kind)
 	}
@@ -20,6 +25,9 @@ func computeImplicit(f *set.Family, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("availability: implicit %s family with params %v over %d nodes: no recurrence for it", f.Kind, f.Params, f.N)
 	}
 	p, err := c.poly()
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("availability: implicit %s family: %w", f.Kind, err)
 	}

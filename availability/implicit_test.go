@@ -73,6 +73,11 @@ func TestImplicitRefusals(t *testing.T) {
 	if _, err := r.Evaluate(ctx, []float64{0.9}, EvalOptions{Override: map[int]float64{0: 0.5}}); err == nil {
 		t.Error("per-node probabilities on an implicit family gave an answer")
 	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Compute(done, f, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v, want context.Canceled", err)
+	}
 	if _, err := f.Enumerate(10); !errors.Is(err, set.ErrImplicit) {
 		t.Errorf("Enumerate: %v, want ErrImplicit", err)
 	}
