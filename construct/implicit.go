@@ -190,7 +190,7 @@ func Count(f *set.Family) (count *big.Int, ok bool) {
 		return nil, false
 	}
 	spec, _ := Lookup(g.Kind)
-	a, err := NewArgs(spec, argVals(spec, g.Params))
+	a, err := NewArgs(spec, argVals(g.Params))
 	if err != nil {
 		return nil, false
 	}
@@ -202,7 +202,7 @@ func Count(f *set.Family) (count *big.Int, ok bool) {
 }
 
 // argVals turns canonical params (ints as int) into NewArgs values.
-func argVals(spec Spec, params set.Params) map[string]any {
+func argVals(params set.Params) map[string]any {
 	vals := make(map[string]any, len(params))
 	for name, v := range params {
 		vals[name] = v
@@ -231,7 +231,7 @@ func Materialize(f *set.Family, limit int) (*set.Family, error) {
 		return nil, fmt.Errorf("construct: %s: %s quorums exceed the limit of %d: %w", f.Kind, approx(c), limit, set.ErrTooMany)
 	}
 	spec, _ := Lookup(g.Kind)
-	a, err := NewArgs(spec, argVals(spec, g.Params))
+	a, err := NewArgs(spec, argVals(g.Params))
 	if err != nil {
 		return nil, err
 	}
