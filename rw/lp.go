@@ -286,3 +286,71 @@ func (p *lp) value(j int) *big.Rat {
 	}
 	return ratZero
 }
+
+// install makes the given basis current: fbasis[r] lists the columns of a
+// basis found elsewhere (the floating-point twin), numbered as there; a
+// number below m is row r's starting column, and exact maps the others to
+// this program's columns. It pivots each into a row whose starting column
+// is not wanted, then checks that the basis is primal feasible with every
+// artificial at zero, and moves to phase 2. It returns false (the program
+// is then unusable) when the basis is singular or infeasible in exact
+// arithmetic.
+func (p *lp) install(fbasis []int, exact map[int]int) bool {
+	want := map[int]bool{}
+	for _, fj := range fbasis {
+		if fj < p.m {
+			want[fj] = true
+		} else {
+			want[exact[fj]] = true
+		}
+	}
+	// Pivot the wanted columns in, Markowitz's way: the entry whose row
+	// and column have the fewest other nonzeros first, to keep the
+	// rationals small.
+	var todo []int
+	for _, fj := range fbasis {
+		if fj >= p.m {
+			todo = append(todo, exact[fj])
+		}
+	}
+	for len(todo) > 0 {
+		rowCount := make([]int, p.m)
+		for i := range p.m {
+			for _, v := range p.tab[i] {
+				if v != nil {
+					rowCount[i]++
+				}
+			}
+		}
+		bestK, bestRow, bestScore := -1, -1, -1
+		for k, j := range todo {
+			colCount := 0
+			for i := range p.m {
+				if p.tab[i][j] != nil {
+					colCount++
+				}
+			}
+			for i := range p.m {
+				if b := p.basis[i]; b >= p.m || want[b] || p.tab[i][j] == nil {
+					continue
+				}
+				score := (rowCount[i] - 1) * (colCount - 1)
+				if bestK < 0 || score < bestScore {
+					bestK, bestRow, bestScore = k, i, score
+				}
+			}
+		}
+		if bestK < 0 {
+			return false
+		}
+		p.pivot(bestRow, todo[bestK])
+		todo = append(todo[:bestK], todo[bestK+1:]...)
+	}
+	for i := range p.m {
+		if p.rhs[i].Sign() < 0 || p.art[p.basis[i]] && p.rhs[i].Sign() != 0 {
+			return false
+		}
+	}
+	p.endPhase1()
+	return true
+}

@@ -3,6 +3,7 @@ package rw
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 
@@ -43,6 +44,11 @@ func (s *System) Optimal(ctx context.Context, opts Options) (*Strategy, *Metrics
 	for _, l := range []*big.Rat{opts.LoadLimit, opts.LatencyLimit, opts.NetworkLimit} {
 		if l != nil && l.Sign() < 0 {
 			return nil, nil, fmt.Errorf("%w: a limit is negative", ErrNoStrategy)
+		}
+	}
+	if s.N > closedFormNodes {
+		if m, ok := s.ClosedForm(opts); ok {
+			return &Strategy{Uniform: true}, m, nil
 		}
 	}
 	limit := opts.ListLimit
@@ -102,9 +108,9 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 	loadRow = addLimit(opts.LoadLimit)
 	latRow = addLimit(opts.LatencyLimit)
 	netRow = addLimit(opts.NetworkLimit)
-	p := newLP(kinds, rhs)
-	cols := map[int]column{}
-
+	// The load variables, one per read fraction.
+	var lcols [][]*big.Rat
+	var lcost []*big.Rat
 	if needLoad {
 		minusOne := big.NewRat(-1, 1)
 		for fi, f := range w {
@@ -119,13 +125,13 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 			if obj == MinLoad {
 				c = f.Weight
 			}
-			p.addColumn(a, c)
+			lcols, lcost = append(lcols, a), append(lcost, c)
 		}
 	}
 
 	// price returns the best column of one side under duals y (nil y:
 	// all zero) and its reduced cost.
-	price := func(write bool, y []*big.Rat) (*set.Set, *big.Rat, []*big.Rat) {
+	price := func(write bool, y []*big.Rat, phase2 bool) (*set.Set, *big.Rat, []*big.Rat) {
 		o, frac, sumRow := ro, fr, 0
 		if write {
 			o, frac, sumRow = wo, fw, 1
@@ -136,7 +142,6 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 			}
 			return y[r]
 		}
-		phase2 := p.phase == 2
 		var prod big.Rat
 		weight := make([]*big.Rat, n)
 		perNode := new(big.Rat)
@@ -222,16 +227,72 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 		}
 		return ratZero
 	}
-	add := func(write bool, q *set.Set, a []*big.Rat) {
-		j := p.addColumn(a, cost(write, q))
-		cols[j] = column{write: write, q: q.Clone()}
-	}
-	for _, write := range []bool{false, true} {
-		q, _, a := price(write, nil)
-		if q == nil {
-			return nil, fmt.Errorf("rw: a side has no quorum: %w", ErrNoStrategy)
+	// Column generation in floating point finds the quorums and an
+	// optimal basis fast; the exact program then starts from that basis
+	// and runs the same column generation in rationals, which proves the
+	// optimum (usually without a pivot) or corrects it.
+	var found []column
+	var foundA [][]*big.Rat
+	seed := func() []int {
+		var js []int
+		for _, write := range []bool{false, true} {
+			q, _, a := price(write, nil, false)
+			if q == nil {
+				return nil
+			}
+			found = append(found, column{write: write, q: q.Clone()})
+			foundA = append(foundA, a)
+			js = append(js, len(found)-1)
 		}
-		add(write, q, a)
+		return js
+	}
+	if seed() == nil {
+		return nil, fmt.Errorf("rw: a side has no quorum: %w", ErrNoStrategy)
+	}
+	fbasis, err := s.floatPhase(ctx, kinds, rhs, lcols, lcost, &found, &foundA, price, cost)
+	if err != nil {
+		return nil, err
+	}
+
+	p := newLP(kinds, rhs)
+	cols := map[int]column{}
+	for i, a := range lcols {
+		p.addColumn(a, lcost[i])
+	}
+	add := func(c column, a []*big.Rat) int {
+		j := p.addColumn(a, cost(c.write, c.q))
+		cols[j] = c
+		return j
+	}
+	if fbasis != nil {
+		// Only the columns basic in the float optimum, pivoted in.
+		exact := map[int]int{} // float column → exact column
+		nl := len(lcols)
+		for _, fj := range fbasis {
+			switch {
+			case fj < len(kinds):
+				continue // a slack or artificial: already there
+			case fj < len(kinds)+nl:
+				exact[fj] = fj
+			default:
+				k := fj - len(kinds) - nl
+				exact[fj] = add(found[k], foundA[k])
+			}
+		}
+		if !p.install(fbasis, exact) {
+			p = nil
+		}
+	}
+	if p == nil || fbasis == nil {
+		// Start afresh with every column the float phase found.
+		p = newLP(kinds, rhs)
+		cols = map[int]column{}
+		for i, a := range lcols {
+			p.addColumn(a, lcost[i])
+		}
+		for k := range found {
+			add(found[k], foundA[k])
+		}
 	}
 
 	for {
@@ -241,9 +302,9 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 		y := p.duals()
 		improved := false
 		for _, write := range []bool{false, true} {
-			q, c, a := price(write, y)
+			q, c, a := price(write, y, p.phase == 2)
 			if q != nil && c.Sign() < 0 {
-				add(write, q, a)
+				add(column{write: write, q: q.Clone()}, a)
 				improved = true
 			}
 		}
@@ -284,4 +345,82 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 // output does not depend on the order columns were found.
 func sortChoices(cs []Choice) {
 	slices.SortFunc(cs, func(a, b Choice) int { return set.Compare(a.Quorum, b.Quorum) })
+}
+
+// priceFunc prices one side under duals y (nil: all zero) in phase 1 or 2:
+// the best quorum, its reduced cost and its LP column.
+type priceFunc func(write bool, y []*big.Rat, phase2 bool) (*set.Set, *big.Rat, []*big.Rat)
+
+// floatPhase runs column generation in floating point from the seed
+// columns in *found, appending the columns it generates, and returns the
+// optimal basis as float column indices (rows' slack or artificial
+// columns first, then the load columns, then found's), or nil when it
+// gives up or finds the program infeasible (the exact phase decides).
+func (s *System) floatPhase(ctx context.Context, kinds []rowKind, rhs []*big.Rat, lcols [][]*big.Rat, lcost []*big.Rat,
+	found *[]column, foundA *[][]*big.Rat, price priceFunc, cost func(bool, *set.Set) *big.Rat) ([]int, error) {
+	toF := func(x *big.Rat) float64 {
+		if x == nil {
+			return 0
+		}
+		f, _ := x.Float64()
+		return f
+	}
+	col := func(a []*big.Rat) []float64 {
+		out := make([]float64, len(kinds))
+		for r, v := range a {
+			out[r] = toF(v)
+		}
+		return out
+	}
+	b := make([]float64, len(rhs))
+	for r := range rhs {
+		b[r] = toF(rhs[r])
+	}
+	p := newFLP(kinds, b)
+	for i, a := range lcols {
+		p.addColumn(col(a), toF(lcost[i]))
+	}
+	for k, c := range *found {
+		p.addColumn(col((*foundA)[k]), toF(cost(c.write, c.q)))
+	}
+	negEps := big.NewRat(-1, 1_000_000_000)
+	for range 10000 {
+		ok, err := p.optimise(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, nil
+		}
+		yf := p.duals()
+		y := make([]*big.Rat, len(yf))
+		for r, v := range yf {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, nil
+			}
+			y[r] = new(big.Rat).SetFloat64(v)
+		}
+		improved := false
+		for _, write := range []bool{false, true} {
+			q, c, a := price(write, y, p.phase == 2)
+			if q != nil && c.Cmp(negEps) < 0 {
+				*found = append(*found, column{write: write, q: q.Clone()})
+				*foundA = append(*foundA, a)
+				p.addColumn(col(a), toF(cost(write, q)))
+				improved = true
+			}
+		}
+		if improved {
+			continue
+		}
+		if p.phase == 1 {
+			if p.objective() > eps {
+				return nil, nil
+			}
+			p.endPhase1()
+			continue
+		}
+		return append([]int(nil), p.basis...), nil
+	}
+	return nil, nil
 }

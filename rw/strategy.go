@@ -21,6 +21,11 @@ type Choice struct {
 // picks larger sets).
 type Strategy struct {
 	Reads, Writes []Choice
+	// Uniform, when set, stands for the uniform strategy over the smallest
+	// quorums of each side, which [System.ClosedForm] proves optimal on
+	// symmetric systems; Reads and Writes are then empty (there may be far
+	// too many quorums to list).
+	Uniform bool
 }
 
 // Objective names what [System.Optimal] minimises.
@@ -88,6 +93,13 @@ func (s *System) quorumLatency(side *Side, q *set.Set) *big.Rat {
 // if a chosen set holds no quorum of its side, a probability is negative,
 // or a side's probabilities do not sum to 1.
 func (s *System) Evaluate(st *Strategy, w Workload) (*Metrics, error) {
+	if st.Uniform {
+		m, ok := s.ClosedForm(Options{Workload: w})
+		if !ok {
+			return nil, fmt.Errorf("rw: strategy: the uniform strategy is only evaluated on symmetric systems with equal capacities")
+		}
+		return m, nil
+	}
 	n := s.N
 	rp, wp := make([]*big.Rat, n), make([]*big.Rat, n)
 	for i := range n {
