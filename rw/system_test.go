@@ -84,7 +84,7 @@ func TestLargeGrid(t *testing.T) {
 func TestResilienceStrings(t *testing.T) {
 	ctx := context.Background()
 	for _, tt := range []struct {
-		reads        string
+		reads         string
 		n, rres, wres int
 	}{
 		{"a*b*c + d*e*f", 6, 1, 2},
