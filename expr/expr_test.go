@@ -266,3 +266,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		n := 2 + r.IntN(7)
+		nodes := r.Perm(n)[:1+r.IntN(n)]
+		e := readOnce(r, nodes)
+		c, ok := e.Count()
+		if !ok {
+			t.Fatalf("%s: not read-once", e)
+		}
+		if want := len(bruteMinimal(e, n)); c.Int64() != int64(want) {
+			t.Fatalf("%s: Count = %v, brute force %d", e, c, want)
+		}
+	}
+	if _, ok := mustParse(t, "a*b + a*c").Count(); ok {
+		t.Error("Count of a repeated node")
+	}
+}
+
+// readOnce builds a random expression using each of nodes once.
+func readOnce(r *rand.Rand, nodes []int) *Expr {
+	if len(nodes) == 1 {
+		return Node(nodes[0])
+	}
+	cut := 1 + r.IntN(len(nodes)-1)
+	args := []*Expr{readOnce(r, nodes[:cut]), readOnce(r, nodes[cut:])}
+	switch r.IntN(3) {
+	case 0:
+		return NewOr(args...)
+	case 1:
+		return NewAnd(args...)
+	default:
+		e, _ := NewChoose(1+r.IntN(2), args...)
+		return e
+	}
+}

@@ -332,3 +332,48 @@ func labelled(v int, labels []string) *Expr {
 	}
 	return l
 }
+
+// Count returns the number of minimal quorums of a read-once expression
+// ([Expr.ReadOnce]) without listing them: ors add, ands multiply, and
+// choose(k) takes the k-th elementary symmetric sum of its arguments'
+// counts. ok is false for an expression that is not read-once.
+func (e *Expr) Count() (c *big.Int, ok bool) {
+	if !e.ReadOnce() {
+		return nil, false
+	}
+	return e.count(), true
+}
+
+func (e *Expr) count() *big.Int {
+	switch e.Op {
+	case Leaf:
+		return big.NewInt(1)
+	case Or:
+		c := new(big.Int)
+		for _, a := range e.Args {
+			c.Add(c, a.count())
+		}
+		return c
+	case And:
+		c := big.NewInt(1)
+		for _, a := range e.Args {
+			c.Mul(c, a.count())
+		}
+		return c
+	default:
+		// es[j] is the j-th elementary symmetric sum of the counts so far.
+		es := make([]*big.Int, e.K+1)
+		for j := range es {
+			es[j] = new(big.Int)
+		}
+		es[0].SetInt64(1)
+		var t big.Int
+		for _, a := range e.Args {
+			c := a.count()
+			for j := e.K; j >= 1; j-- {
+				es[j].Add(es[j], t.Mul(es[j-1], c))
+			}
+		}
+		return es[e.K]
+	}
+}

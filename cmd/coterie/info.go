@@ -20,8 +20,9 @@ import (
 type infoOptions struct {
 	in       inputOptions
 	asJSON   bool
-	strategy bool
+	strategy string // "print" for the bare flag, or a strategy file
 	figures  figureOptions
+	rw       rwOptions
 }
 
 // figureOptions control the figures that can take long: load (a linear
@@ -53,13 +54,16 @@ strategy, exact as a fraction when proved), capacity = 1/load, network load
 (expected quorum size under that strategy), and resilience (the most node
 failures that always leave a live quorum), with the nodes whose failure
 stops every quorum. "-" reads standard input.`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.RangeArgs(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rwWanted(cmd, s, args) || len(args) != 1 || o.strategy != "" && o.strategy != "print" {
+				return runRWInfoArgs(cmd.Context(), s, o.rw, o.in, args, o.strategy, o.asJSON)
+			}
 			sys, err := readSystem(s, args[0], o.in)
 			if err != nil {
 				return err
 			}
-			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy)
+			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy != "")
 			if err != nil {
 				return err
 			}
@@ -73,7 +77,11 @@ stops every quorum. "-" reads standard input.`,
 	}
 	addInputFlags(cmd, &o.in)
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
-	cmd.Flags().BoolVar(&o.strategy, "strategy", false, "also print an optimal access strategy (the quorums' probabilities)")
+	cmd.Flags().StringVar(&o.strategy, "strategy", "", "also print an optimal access strategy (the quorums' probabilities); --strategy=FILE evaluates a saved read-write strategy under --read-fraction")
+	cmd.Flags().Lookup("strategy").NoOptDefVal = "print"
+	addRWSystemFlags(cmd, &o.rw)
+	addWorkloadFlags(cmd, &o.rw)
+	cmd.Flags().BoolVar(&o.rw.requireWW, "require-ww", false, "read-write systems: report whether every two write quorums meet")
 	addFigureFlags(cmd, &o.figures)
 	return cmd
 }

@@ -16,6 +16,7 @@ import (
 )
 
 type verifyOptions struct {
+	rw       rwOptions
 	in       inputOptions
 	k        int
 	asJSON   bool
@@ -65,6 +66,9 @@ of k = K instead of checking a file.`,
 				}
 				return runPatterns(cmd.Context(), s, o)
 			}
+			if rwWanted(cmd, s, args) {
+				return runRWVerify(cmd.Context(), s, o.rw, o.in, args, o.asJSON)
+			}
 			if len(args) == 0 {
 				return usageErrorf("verify needs a quorum file (or --patterns K)")
 			}
@@ -72,6 +76,8 @@ of k = K instead of checking a file.`,
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	addRWSystemFlags(cmd, &o.rw)
+	cmd.Flags().BoolVar(&o.rw.requireWW, "require-ww", false, "read-write systems: fail unless every two write quorums meet too")
 	cmd.Flags().IntVar(&o.k, "k", 0, "check as a k-arbiter: every k+1 quorums must share a node (default: the file's k)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&o.method, "method", "search", "how to decide intersection: search|brute")
