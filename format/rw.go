@@ -314,9 +314,9 @@ func lineAt(data []byte, off int) int {
 
 // NodeAttrs is one row of a nodes file; nil fields were left empty.
 type NodeAttrs struct {
-	Node  int // 0-based
-	Line  int
-	Label string
+	Node                                              int // 0-based
+	Line                                              int
+	Label                                             string
 	Capacity, ReadCapacity, WriteCapacity, Latency, P *big.Rat
 }
 
