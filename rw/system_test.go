@@ -226,3 +226,41 @@ func BenchmarkMajority1001(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTutorial runs each of quoracle's tutorial computations once.
+func BenchmarkTutorial(b *testing.B) {
+	ctx := context.Background()
+	s := grid(b, tutorialNodes())
+	plain := grid(b, nil)
+	w2, _ := New(5, nil, letters(b, "choose(2, a, b, c, d, e)"), tutorialNodes()[:5])
+	half := Fixed(big.NewRat(1, 2))
+	for _, bb := range []struct {
+		name string
+		run  func() error
+	}{
+		{"load", func() error { _, _, err := plain.Optimal(ctx, Options{Workload: Fixed(big.NewRat(1, 4))}); return err }},
+		{"resilience", func() error {
+			_, err := plain.ReadResilience(ctx)
+			if err == nil {
+				_, err = plain.WriteResilience(ctx)
+			}
+			return err
+		}},
+		{"capacities", func() error { _, _, err := s.Optimal(ctx, Options{Workload: half}); return err }},
+		{"f=1", func() error { _, _, err := s.Optimal(ctx, Options{Workload: Fixed(new(big.Rat)), F: 1}); return err }},
+		{"latency", func() error { _, _, err := s.Optimal(ctx, Options{Workload: half, Optimize: MinLatency}); return err }},
+		{"load-within-4s", func() error {
+			_, _, err := s.Optimal(ctx, Options{Workload: half, LatencyLimit: big.NewRat(4, 1)})
+			return err
+		}},
+		{"write2-f=1", func() error { _, _, err := w2.Optimal(ctx, Options{Workload: Fixed(new(big.Rat)), F: 1}); return err }},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := bb.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
