@@ -23,6 +23,7 @@ import (
 )
 
 type availabilityOptions struct {
+	rw         rwOptions
 	in         inputOptions
 	ps         string
 	rng        string
@@ -69,12 +70,19 @@ by --plot OUT.svg or OUT.png.`,
   coterie availability grid.json --range 0.5:1:0.05 --format csv
   coterie availability maj.json grid.json plane.json --plot compare.svg
   coterie availability plane.json --polynomial --format json`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rwWanted(cmd, s, args) {
+				return runRWAvailability(cmd.Context(), s, o, o.rw, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
+			}
+			if len(args) == 0 {
+				return usageErrorf("availability needs at least one quorum file (or --reads/--writes)")
+			}
 			return runAvailability(cmd.Context(), s, o, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	addRWSystemFlags(cmd, &o.rw)
 	f := cmd.Flags()
 	f.StringVar(&o.ps, "p", "", "probabilities to evaluate, comma-separated (default 0.5,0.6,0.7,0.8,0.9,0.95,0.99)")
 	f.StringVar(&o.rng, "range", "", "probabilities A, A+STEP, ... up to B, written `A:B:STEP`")
