@@ -74,6 +74,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newSimulateCmd(s),
 		newAvailabilityCmd(s),
 		newStrategyCmd(s),
+		newSearchCmd(s),
 	)
 	return root
 }
