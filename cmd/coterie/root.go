@@ -75,6 +75,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newAvailabilityCmd(s),
 		newStrategyCmd(s),
 		newSearchCmd(s),
+		newPlotCmd(s),
 	)
 	return root
 }
