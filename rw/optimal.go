@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -63,7 +64,21 @@ func (s *System) Optimal(ctx context.Context, opts Options) (*Strategy, *Metrics
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := s.solve(ctx, ro, wo, obj, opts)
+	// A side that is a product of disjoint sums of nodes (one node of each
+	// group, like a grid's write quorums) enters by its node marginals:
+	// one variable per node, one row per group, instead of a column per
+	// quorum; the optimum is then split into quorums exactly. The latency
+	// of such a quorum is not a function of the marginals, so latency
+	// objectives and limits, and f > 0, keep the quorum columns.
+	var marg [2][][]int
+	if opts.F == 0 && obj != MinLatency && opts.LatencyLimit == nil && !opts.noMarginals {
+		for i, sd := range []*Side{&s.Reads, &s.Writes} {
+			if b, ok := productBlocks(sd.Expr); ok {
+				marg[i] = b
+			}
+		}
+	}
+	st, err := s.solve(ctx, ro, wo, obj, opts, marg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -80,7 +95,7 @@ type column struct {
 	q     *set.Set
 }
 
-func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts Options) (*Strategy, error) {
+func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts Options, marg [2][][]int) (*Strategy, error) {
 	n, w := s.N, opts.Workload
 	fr := w.Mean()
 	fw := new(big.Rat).Sub(ratOne, fr)
@@ -108,6 +123,19 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 	loadRow = addLimit(opts.LoadLimit)
 	latRow = addLimit(opts.LatencyLimit)
 	netRow = addLimit(opts.NetworkLimit)
+	// Group rows of marginal sides: group 0 uses the side's sum row.
+	var groupRow [2][]int
+	for side := range 2 {
+		for b := range marg[side] {
+			if b == 0 {
+				groupRow[side] = append(groupRow[side], side)
+				continue
+			}
+			kinds = append(kinds, rowEq)
+			rhs = append(rhs, ratOne)
+			groupRow[side] = append(groupRow[side], len(kinds)-1)
+		}
+	}
 	// The load variables, one per read fraction.
 	var lcols [][]*big.Rat
 	var lcost []*big.Rat
@@ -129,12 +157,62 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 		}
 	}
 
+	// The marginal variables: node v's probability of being in the
+	// side's quorum.
+	type zvar struct {
+		write bool
+		group int
+		node  int
+	}
+	var zvars []zvar
+	zstart := len(lcols)
+	for side := range 2 {
+		write := side == 1
+		frac := fr
+		if write {
+			frac = fw
+		}
+		for b, grp := range marg[side] {
+			for _, v := range grp {
+				a := make([]*big.Rat, len(kinds))
+				a[groupRow[side][b]] = ratOne
+				if needLoad {
+					capv := s.Nodes[v].ReadCapacity
+					if write {
+						capv = s.Nodes[v].WriteCapacity
+					}
+					for fi, f := range w {
+						share := f.Read
+						if write {
+							share = new(big.Rat).Sub(ratOne, f.Read)
+						}
+						if share.Sign() != 0 {
+							a[nodeRow(fi, v)] = new(big.Rat).Quo(share, capv)
+						}
+					}
+				}
+				if netRow >= 0 {
+					a[netRow] = frac
+				}
+				c := ratZero
+				if obj == MinNetwork {
+					c = frac
+				}
+				lcols, lcost = append(lcols, a), append(lcost, c)
+				zvars = append(zvars, zvar{write: write, group: b, node: v})
+			}
+		}
+	}
+
 	// price returns the best column of one side under duals y (nil y:
 	// all zero) and its reduced cost.
 	price := func(write bool, y []*big.Rat, phase2 bool) (*set.Set, *big.Rat, []*big.Rat) {
 		o, frac, sumRow := ro, fr, 0
 		if write {
 			o, frac, sumRow = wo, fw, 1
+		}
+		if marg[sumRow] != nil {
+			return nil, nil, nil // the marginals cover the side
 		}
 		dual := func(r int) *big.Rat {
 			if y == nil || r < 0 {
@@ -233,20 +311,21 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 	// optimum (usually without a pivot) or corrects it.
 	var found []column
 	var foundA [][]*big.Rat
-	seed := func() []int {
-		var js []int
-		for _, write := range []bool{false, true} {
+	seed := func() bool {
+		for i, write := range []bool{false, true} {
+			if marg[i] != nil {
+				continue
+			}
 			q, _, a := price(write, nil, false)
 			if q == nil {
-				return nil
+				return false
 			}
 			found = append(found, column{write: write, q: q.Clone()})
 			foundA = append(foundA, a)
-			js = append(js, len(found)-1)
 		}
-		return js
+		return true
 	}
-	if seed() == nil {
+	if !seed() {
 		return nil, fmt.Errorf("rw: a side has no quorum: %w", ErrNoStrategy)
 	}
 	fbasis, err := s.floatPhase(ctx, kinds, rhs, lcols, lcost, &found, &foundA, price, cost)
@@ -333,6 +412,30 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 				st.Writes = append(st.Writes, ch)
 			} else {
 				st.Reads = append(st.Reads, ch)
+			}
+		}
+	}
+	// Split the marginals into quorums.
+	if len(zvars) > 0 {
+		m := len(kinds)
+		for side := range 2 {
+			if marg[side] == nil {
+				continue
+			}
+			groups := make([][]zmass, len(marg[side]))
+			for k, z := range zvars {
+				if z.write != (side == 1) {
+					continue
+				}
+				if v := p.value(m + zstart + k); v.Sign() > 0 {
+					groups[z.group] = append(groups[z.group], zmass{z.node, v})
+				}
+			}
+			cs := splitMarginals(groups, s.N)
+			if side == 1 {
+				st.Writes = append(st.Writes, cs...)
+			} else {
+				st.Reads = append(st.Reads, cs...)
 			}
 		}
 	}
@@ -423,4 +526,92 @@ func (s *System) floatPhase(ctx context.Context, kinds []rowKind, rhs []*big.Rat
 		return append([]int(nil), p.basis...), nil
 	}
 	return nil, nil
+}
+
+// productBlocks reports whether e is a product of sums of nodes over
+// disjoint groups ((a + b)*(c + d), a lone sum, or a lone node), and returns
+// the groups.
+func productBlocks(e *expr.Expr) ([][]int, bool) {
+	if !e.ReadOnce() {
+		return nil, false
+	}
+	group := func(g *expr.Expr) ([]int, bool) {
+		switch g.Op {
+		case expr.Leaf:
+			return []int{g.Node}, true
+		case expr.Or:
+			var out []int
+			for _, a := range g.Args {
+				if a.Op != expr.Leaf {
+					return nil, false
+				}
+				out = append(out, a.Node)
+			}
+			return out, true
+		}
+		return nil, false
+	}
+	if e.Op != expr.And {
+		g, ok := group(e)
+		if !ok {
+			return nil, false
+		}
+		return [][]int{g}, true
+	}
+	var out [][]int
+	for _, a := range e.Args {
+		g, ok := group(a)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, g)
+	}
+	return out, true
+}
+
+// zmass is one node's marginal in its group.
+type zmass struct {
+	node int
+	p    *big.Rat
+}
+
+// splitMarginals turns per-group marginals (each group's masses sum to 1)
+// into a distribution over quorums with one node per group and exactly
+// those marginals: lay each group's masses end to end on [0, 1), cut at
+// every group's boundaries, and take from each piece the node of every
+// group that covers it. There are at most Σ(group sizes) − groups + 1
+// quorums.
+func splitMarginals(groups [][]zmass, n int) []Choice {
+	var cuts []*big.Rat
+	for _, g := range groups {
+		c := new(big.Rat)
+		for _, z := range g[:len(g)-1] {
+			c = new(big.Rat).Add(c, z.p)
+			cuts = append(cuts, c)
+		}
+	}
+	slices.SortFunc(cuts, func(a, b *big.Rat) int { return a.Cmp(b) })
+	cuts = slices.CompactFunc(cuts, func(a, b *big.Rat) bool { return a.Cmp(b) == 0 })
+	cuts = append(cuts, big.NewRat(1, 1))
+	var out []Choice
+	start := new(big.Rat)
+	for _, end := range cuts {
+		if end.Cmp(start) <= 0 {
+			continue
+		}
+		q := set.New(n)
+		for _, g := range groups {
+			c := new(big.Rat)
+			for i, z := range g {
+				c.Add(c, z.p)
+				if c.Cmp(start) > 0 || i == len(g)-1 {
+					q.Add(z.node)
+					break
+				}
+			}
+		}
+		out = append(out, Choice{Quorum: q, P: new(big.Rat).Sub(end, start)})
+		start = end
+	}
+	return out
 }

@@ -52,6 +52,8 @@ type Options struct {
 	// ListLimit bounds the quorums listed where the structure does not
 	// allow pricing by formula; 0 means DefaultListLimit.
 	ListLimit int
+
+	noMarginals bool // tests: price every side by quorum columns
 }
 
 // ErrNoStrategy is returned when no strategy meets the limits.

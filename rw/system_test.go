@@ -264,3 +264,46 @@ func BenchmarkTutorial(b *testing.B) {
 		})
 	}
 }
+
+// TestMarginalsMatchColumns solves grids with unequal capacities both by
+// node marginals (the write side, a product of rows) and by quorum columns,
+// and checks the optimum and the strategy's marginals.
+func TestMarginalsMatchColumns(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct{ r, c int }{{2, 3}, {3, 3}, {3, 4}, {4, 2}} {
+		s, err := New(tt.r*tt.c, gridExpr(tt.r, tt.c), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for v := range s.Nodes {
+			s.Nodes[v].WriteCapacity = big.NewRat(int64(1+(v*7)%3), 1)
+			s.Nodes[v].ReadCapacity = big.NewRat(int64(2+(v*5)%4), 1)
+		}
+		for _, o := range []Options{
+			{Workload: Fixed(rat("1/3"))},
+			{Workload: Fixed(rat("0"))},
+			{Workload: Fixed(rat("3/4")), Optimize: MinNetwork, LoadLimit: rat("2/3")},
+		} {
+			st, m, err := s.Optimal(ctx, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.noMarginals = true
+			_, m2, err := s.Optimal(ctx, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Load.Cmp(m2.Load) != 0 || m.Network.Cmp(m2.Network) != 0 {
+				t.Errorf("%d×%d %+v: marginals load %v network %v, columns %v %v", tt.r, tt.c, o, m.Load, m.Network, m2.Load, m2.Network)
+			}
+			if len(st.Writes) > tt.r*tt.c-tt.r+1 {
+				t.Errorf("%d×%d: %d write quorums, more than the split allows", tt.r, tt.c, len(st.Writes))
+			}
+			for _, c := range st.Writes {
+				if !s.Writes.IsQuorum(c.Quorum) || c.Quorum.Len() != tt.r {
+					t.Errorf("%v is not one node per row", c.Quorum)
+				}
+			}
+		}
+	}
+}
