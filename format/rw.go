@@ -131,7 +131,7 @@ type RWFile struct {
 // "writes" field: a read-write system rather than a coterie.
 func IsRW(data []byte) bool {
 	t := bytes.TrimLeft(data, " \t\r\n")
-	if len(t) == 0 || t[0] != '{' {
+	if len(t) == 0 || t[0] != '{' || !bytes.Contains(t, []byte(`"reads"`)) && !bytes.Contains(t, []byte(`"writes"`)) {
 		return false
 	}
 	var top map[string]json.RawMessage
@@ -198,22 +198,13 @@ func ReadRW(data []byte) (*RWFile, error) {
 	if fixed && len(f.Labels) > f.N {
 		return nil, errorf(line("labels"), "%d labels for %d nodes", len(f.Labels), f.N)
 	}
-	u := NewUniverse(max(f.N, len(f.Labels)), f.Labels, fixed)
-	f.ReadsLine, f.WritesLine = line("reads"), line("writes")
-	type sideSpec struct {
-		key   string
-		ln    int
-		e     **expr.Expr
-		list  **set.Family
-		lists [][]string
-	}
-	sides := []*sideSpec{{key: "reads", ln: f.ReadsLine, e: &f.Reads, list: &f.ReadList}, {key: "writes", ln: f.WritesLine, e: &f.Writes, list: &f.WriteList}}
-	var thresholds [2]int
-	for si, sd := range sides {
+	sides := [2]*rawSide{{key: "reads", line: line("reads")}, {key: "writes", line: line("writes")}}
+	for _, sd := range sides {
 		raw, ok := top[sd.key]
 		if !ok {
 			continue
 		}
+		sd.given = true
 		var text string
 		var th struct {
 			Threshold int `json:"threshold"`
@@ -223,71 +214,97 @@ func ReadRW(data []byte) (*RWFile, error) {
 		case json.Unmarshal(raw, &text) == nil:
 			e, err := expr.Parse(text)
 			if err != nil {
-				return nil, errorf(sd.ln, "%q: %v", sd.key, strings.TrimPrefix(err.Error(), "expr: "))
+				return nil, errorf(sd.line, "%q: %v", sd.key, strings.TrimPrefix(err.Error(), "expr: "))
 			}
-			*sd.e = e
+			sd.expr = e
 		case json.Unmarshal(raw, &th) == nil && th.Threshold > 0:
-			thresholds[si] = th.Threshold
+			sd.threshold = th.Threshold
 		case json.Unmarshal(raw, &list) == nil:
-			if len(list) == 0 {
-				return nil, errorf(sd.ln, "%q has no quorums", sd.key)
-			}
 			for qi, q := range list {
-				if len(q) == 0 {
-					return nil, errorf(sd.ln, "%q: quorum %d is empty", sd.key, qi+1)
-				}
 				var names []string
 				for _, v := range q {
 					var name string
 					if json.Unmarshal(v, &name) != nil {
 						var id int
 						if json.Unmarshal(v, &id) != nil || id < 1 {
-							return nil, errorf(sd.ln, "%q: quorum %d: %s is not a node id (1..n) or label", sd.key, qi+1, v)
+							return nil, errorf(sd.line, "%q: quorum %d: %s is not a node id (1..n) or label", sd.key, qi+1, v)
 						}
 						name = strconv.Itoa(id)
 					}
 					names = append(names, name)
 				}
 				sd.lists = append(sd.lists, names)
+				sd.lines = append(sd.lines, sd.line)
+			}
+		default:
+			return nil, errorf(sd.line, "%q must be an expression string, a list of quorums or {\"threshold\": k}", sd.key)
+		}
+	}
+	return buildRW(f.N, fixed, f.Labels, sides)
+}
+
+// rawSide is one side of a read-write file as read, before binding.
+type rawSide struct {
+	key       string
+	line      int // where the side starts
+	given     bool
+	expr      *expr.Expr
+	lists     [][]string // quorums as node names
+	lines     []int      // each quorum's line
+	threshold int
+}
+
+// buildRW binds the sides of a read-write file to its nodes.
+func buildRW(n int, fixed bool, labels []string, sides [2]*rawSide) (*RWFile, error) {
+	if !sides[0].given && !sides[1].given {
+		return nil, errorf(1, "a read-write system needs reads or writes")
+	}
+	u := NewUniverse(max(n, len(labels)), labels, fixed)
+	f := &RWFile{ReadsLine: sides[0].line, WritesLine: sides[1].line}
+	for _, sd := range sides {
+		if sd.given && sd.expr == nil && sd.threshold == 0 {
+			if len(sd.lists) == 0 {
+				return nil, errorf(sd.line, "%s: no quorums", sd.key)
 			}
 			var terms []*expr.Expr
-			for _, names := range sd.lists {
+			for qi, names := range sd.lists {
+				if len(names) == 0 {
+					return nil, errorf(sd.lines[qi], "%s: quorum %d is empty", sd.key, qi+1)
+				}
 				var leaves []*expr.Expr
 				for _, name := range names {
 					leaves = append(leaves, expr.Named(name))
 				}
 				terms = append(terms, expr.NewAnd(leaves...))
 			}
-			*sd.e = expr.NewOr(terms...)
-		default:
-			return nil, errorf(sd.ln, "%q must be an expression string, a list of quorums or {\"threshold\": k}", sd.key)
+			sd.expr = expr.NewOr(terms...)
 		}
-	}
-	if f.Reads == nil && f.Writes == nil && thresholds == [2]int{} {
-		return nil, errorf(1, "a read-write system needs \"reads\" or \"writes\"")
-	}
-	for _, sd := range sides {
-		if *sd.e == nil {
+		if sd.expr == nil {
 			continue
 		}
-		b, err := u.Bind(*sd.e)
+		b, err := u.Bind(sd.expr)
 		if err != nil {
-			return nil, errorf(sd.ln, "%q: %v", sd.key, err)
+			return nil, errorf(sd.line, "%s: %v", sd.key, err)
 		}
-		*sd.e = b[0]
+		sd.expr = b[0]
 	}
 	if u.N == 0 {
-		return nil, errorf(1, "a threshold side needs \"n\"")
+		return nil, errorf(1, "a threshold side needs n")
 	}
 	f.N, f.Labels = u.N, u.Labels
 	for si, sd := range sides {
+		e, list := &f.Reads, &f.ReadList
+		if si == 1 {
+			e, list = &f.Writes, &f.WriteList
+		}
+		*e = sd.expr
 		switch {
-		case thresholds[si] > 0:
-			if thresholds[si] > f.N {
-				return nil, errorf(sd.ln, "%q: threshold %d is more than n = %d", sd.key, thresholds[si], f.N)
+		case sd.threshold > 0:
+			if sd.threshold > f.N {
+				return nil, errorf(sd.line, "%s: threshold %d is more than n = %d", sd.key, sd.threshold, f.N)
 			}
-			*sd.list = set.NewThreshold(f.N, thresholds[si])
-			*sd.e = expr.Threshold(f.N, thresholds[si])
+			*list = set.NewThreshold(f.N, sd.threshold)
+			*e = expr.Threshold(f.N, sd.threshold)
 		case sd.lists != nil:
 			fam := set.NewFamily(f.N)
 			for qi, names := range sd.lists {
@@ -295,16 +312,118 @@ func ReadRW(data []byte) (*RWFile, error) {
 				for _, name := range names {
 					v, _ := u.Lookup(name)
 					if q.Has(v) {
-						return nil, errorf(sd.ln, "%q: quorum %d: node %s appears twice", sd.key, qi+1, name)
+						return nil, errorf(sd.lines[qi], "%s: quorum %d: node %s appears twice", sd.key, qi+1, name)
 					}
 					q.Add(v)
 				}
 				fam.Add(q, set.NoOwner)
 			}
-			*sd.list = fam
+			*list = fam
 		}
 	}
 	return f, nil
+}
+
+// IsRWText reports whether data is a text file with a "# reads" or
+// "# writes" section line: a read-write system in text form.
+func IsRWText(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) > 0 && t[0] == '{' {
+		return false
+	}
+	for line := range bytes.SplitSeq(data, []byte{'\n'}) {
+		if _, _, ok := sectionLine(string(line)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// sectionLine recognises "# reads", "# writes", optionally with ": EXPR".
+func sectionLine(line string) (key, rest string, ok bool) {
+	l := strings.TrimSpace(line)
+	if !strings.HasPrefix(l, "#") {
+		return "", "", false
+	}
+	l = strings.TrimSpace(l[1:])
+	for _, k := range []string{"reads", "writes"} {
+		if l == k {
+			return k, "", true
+		}
+		if strings.HasPrefix(l, k) && strings.HasPrefix(strings.TrimSpace(l[len(k):]), ":") {
+			return k, strings.TrimSpace(strings.TrimSpace(l[len(k):])[1:]), true
+		}
+	}
+	return "", "", false
+}
+
+// ReadRWText reads a read-write system in text form: optional header
+// comments "# n: 6" and "# labels: [\"a\", …]", then a section per side —
+// a line "# reads" followed by one quorum per line (node ids or labels,
+// separated by spaces or commas), or "# reads: EXPR" with an expression;
+// the same for "# writes". Other "#" lines and blank lines are ignored.
+func ReadRWText(data []byte) (*RWFile, error) {
+	sides := [2]*rawSide{{key: "reads"}, {key: "writes"}}
+	var cur *rawSide
+	n, fixed := 0, false
+	var labels []string
+	for i, line := range strings.Split(string(data), "\n") {
+		ln := i + 1
+		if key, rest, ok := sectionLine(line); ok {
+			cur = sides[0]
+			if key == "writes" {
+				cur = sides[1]
+			}
+			if cur.given {
+				return nil, errorf(ln, "a second %s section", key)
+			}
+			cur.given, cur.line = true, ln
+			if rest != "" {
+				e, err := expr.Parse(rest)
+				if err != nil {
+					return nil, errorf(ln, "%s: %v", key, strings.TrimPrefix(err.Error(), "expr: "))
+				}
+				cur.expr = e
+				cur = nil // no quorum lines follow an expression
+			}
+			continue
+		}
+		l := strings.TrimSpace(line)
+		if l == "" {
+			continue
+		}
+		if strings.HasPrefix(l, "#") {
+			key, value, ok := strings.Cut(strings.TrimSpace(l[1:]), ":")
+			switch strings.TrimSpace(key) {
+			case "n":
+				v, err := strconv.Atoi(strings.TrimSpace(value))
+				if !ok || err != nil || v < 1 || v > set.MaxNodes {
+					return nil, errorf(ln, "n must be a whole number in 1..%d", set.MaxNodes)
+				}
+				n, fixed = v, true
+			case "labels":
+				if err := json.Unmarshal([]byte(value), &labels); err != nil {
+					return nil, errorf(ln, "labels: want a JSON array of strings: %v", err)
+				}
+			}
+			continue
+		}
+		if cur == nil {
+			return nil, errorf(ln, "a quorum outside a \"# reads\" or \"# writes\" section")
+		}
+		names := strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' || r == '\r' })
+		for _, name := range names {
+			if v, err := strconv.Atoi(name); err == nil && v < 1 {
+				return nil, errorf(ln, "node id %d is not in 1..n", v)
+			}
+		}
+		cur.lists = append(cur.lists, names)
+		cur.lines = append(cur.lines, ln)
+	}
+	if fixed && len(labels) > n {
+		return nil, errorf(1, "%d labels for %d nodes", len(labels), n)
+	}
+	return buildRW(n, fixed, labels, sides)
 }
 
 func lineAt(data []byte, off int) int {

@@ -97,3 +97,41 @@ func FuzzReadRW(f *testing.F) {
 		_, _ = ReadRW(data) // must not panic
 	})
 }
+
+func TestReadRWText(t *testing.T) {
+	in := `# n: 6
+# labels: ["a", "b", "c", "d", "e", "f"]
+# reads
+a b c
+4,5,6
+# writes: (a + b + c)*(d + e + f)
+`
+	if !IsRWText([]byte(in)) || IsRWText([]byte("1 2\n# comment\n")) {
+		t.Fatal("IsRWText")
+	}
+	f, err := ReadRWText([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.N != 6 || len(f.ReadList.Quorums) != 2 || f.Writes.String() != "(a + b + c)*(d + e + f)" || f.ReadList.Quorums[1].String() != "{3 4 5}" {
+		t.Fatalf("got n %d reads %v writes %s", f.N, f.ReadList, f.Writes)
+	}
+	for _, tt := range []struct {
+		in   string
+		line int
+		msg  string
+	}{
+		{"# reads\n1 2\n\n1 1\n", 4, "appears twice"},
+		{"1 2\n# reads\n1\n", 1, "outside"},
+		{"# n: 2\n# reads\n1 3\n", 2, "node 3 is not in 1..2"},
+		{"# reads: 1 + \n", 1, "column 4"},
+		{"# reads\n1\n# reads\n2\n", 3, "second reads"},
+		{"# reads\n0 1\n", 2, "not in 1..n"},
+	} {
+		_, err := ReadRWText([]byte(tt.in))
+		var fe *Error
+		if !errors.As(err, &fe) || fe.Line != tt.line || !strings.Contains(fe.Msg, tt.msg) {
+			t.Errorf("ReadRWText(%q) = %v, want line %d with %q", tt.in, err, tt.line, tt.msg)
+		}
+	}
+}

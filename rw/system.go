@@ -94,6 +94,14 @@ func New(n int, reads, writes *expr.Expr, nodes []Node) (*System, error) {
 	if len(s.Nodes) != n {
 		return nil, fmt.Errorf("rw: %d node attributes for %d nodes", len(s.Nodes), n)
 	}
+	for v, nd := range s.Nodes {
+		if nd.ReadCapacity == nil || nd.ReadCapacity.Sign() <= 0 || nd.WriteCapacity == nil || nd.WriteCapacity.Sign() <= 0 {
+			return nil, fmt.Errorf("rw: node %d: capacities must be positive", v+1)
+		}
+		if nd.Latency == nil || nd.Latency.Sign() < 0 {
+			return nil, fmt.Errorf("rw: node %d: latency must be non-negative", v+1)
+		}
+	}
 	for _, e := range []*expr.Expr{reads, writes} {
 		if e != nil && e.MaxNode() >= n {
 			return nil, fmt.Errorf("rw: node %d in %s is not in 1..%d", e.MaxNode()+1, e, n)

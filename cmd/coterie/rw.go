@@ -60,9 +60,13 @@ func rwWanted(cmd *cobra.Command, s *streams, args []string) bool {
 			return true
 		}
 	}
+	// Only a file small enough to read twice is sniffed: read-write files
+	// are small, and a large coterie file is not read an extra time.
 	if len(args) == 1 && args[0] != "-" {
-		if data, err := os.ReadFile(args[0]); err == nil {
-			return format.IsRW(data)
+		if st, err := os.Stat(args[0]); err == nil && st.Mode().IsRegular() && st.Size() < 16<<20 {
+			if data, err := os.ReadFile(args[0]); err == nil {
+				return format.IsRW(data) || format.IsRWText(data)
+			}
 		}
 	}
 	return false
@@ -153,8 +157,12 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 		if err != nil {
 			return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
 		}
-		if format.IsRW(data) {
-			f, err := format.ReadRW(data)
+		if format.IsRW(data) || format.IsRWText(data) {
+			read := format.ReadRW
+			if !format.IsRW(data) {
+				read = format.ReadRWText
+			}
+			f, err := read(data)
 			if err != nil {
 				var fe *format.Error
 				if errors.As(err, &fe) {
