@@ -222,6 +222,9 @@ func TestCoterieMatchesMeasure(t *testing.T) {
 			if m.Load.Cmp(load.Exact) != 0 {
 				t.Errorf("%s at %s: rw load %v, measure %v", c.name, fr, m.Load, load.Exact)
 			}
+			if _, capExact := load.Capacity(); capExact == nil || m.Capacity.Cmp(capExact) != 0 {
+				t.Errorf("%s at %s: rw capacity %v, measure %v", c.name, fr, m.Capacity, capExact)
+			}
 		}
 		for _, side := range []func(context.Context) (Resilience, error){s.ReadResilience, s.WriteResilience} {
 			r, err := side(ctx)

@@ -306,6 +306,17 @@ type rwCheckJSON struct {
 	Info    bool           `json:"info,omitempty"`
 	Witness map[string]any `json:"witness,omitempty"`
 	Detail  string         `json:"detail,omitempty"`
+
+	text string // the witness for people, with labels
+}
+
+// nodeNames formats a set with the system's labels: {a, b}.
+func nodeNames(sys *rw.System, q *set.Set) string {
+	var names []string
+	for _, v := range q.Elements() {
+		names = append(names, sys.Label(v))
+	}
+	return "{" + strings.Join(names, ", ") + "}"
 }
 
 // runRWVerify checks a read-write system: every read quorum meets every
@@ -327,6 +338,7 @@ func runRWVerify(ctx context.Context, s *streams, o rwOptions, in inputOptions, 
 	c := rwCheckJSON{Name: "intersection", OK: rwRes.OK}
 	if !rwRes.OK {
 		c.Witness = map[string]any{"read": ids(rwRes.Read), "write": ids(rwRes.Write)}
+		c.text = fmt.Sprintf("read quorum %s misses write quorum %s", nodeNames(sys, rwRes.Read), nodeNames(sys, rwRes.Write))
 		rep.Valid = false
 	}
 	rep.Checks = append(rep.Checks, c)
@@ -335,6 +347,7 @@ func runRWVerify(ctx context.Context, s *streams, o rwOptions, in inputOptions, 
 		c := rwCheckJSON{Name: "write_intersection", OK: ww.OK, Info: !o.requireWW}
 		if !ww.OK {
 			c.Witness = map[string]any{"writes": [][]int{ids(ww.Read), ids(ww.Write)}}
+			c.text = fmt.Sprintf("write quorums %s and %s do not meet", nodeNames(sys, ww.Read), nodeNames(sys, ww.Write))
 			if o.requireWW {
 				rep.Valid = false
 			}
@@ -356,11 +369,8 @@ func runRWVerify(ctx context.Context, s *streams, o rwOptions, in inputOptions, 
 				}
 			}
 			fmt.Fprintf(w, "%-20s %s", c.Name, verdict)
-			if r, ok := c.Witness["read"]; ok {
-				fmt.Fprintf(w, ": read quorum %v misses write quorum %v", r, c.Witness["write"])
-			}
-			if ws, ok := c.Witness["writes"]; ok {
-				fmt.Fprintf(w, ": write quorums %v are disjoint", ws)
+			if c.text != "" {
+				fmt.Fprintf(w, ": %s", c.text)
 			}
 			fmt.Fprintln(w)
 		}

@@ -53,6 +53,11 @@ Long runs show progress on a terminal; --timeout or Ctrl-C ends them with an
 Exit status: 0 every property holds, 1 a property fails, 2 usage or input
 error, or undecided within the time limit.
 
+A read-write system (--reads/--writes, or a file with "reads" and "writes")
+is checked for read-write intersection, with a read and a write quorum that
+do not meet as the witness; write-write intersection is information, or a
+check with --require-ww.
+
 "coterie verify --patterns K" lists the critical conflicting request patterns
 of k = K instead of checking a file.`,
 		Example: `  coterie generate fpp --order 3 -o p3.json && coterie verify p3.json
