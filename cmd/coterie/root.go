@@ -76,6 +76,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newStrategyCmd(s),
 		newSearchCmd(s),
 		newPlotCmd(s),
+		newQuorumsCmd(s),
 	)
 	return root
 }
