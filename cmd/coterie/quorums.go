@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-
 )
 
 type quorumsOptions struct {
@@ -125,4 +124,3 @@ func runQuorums(ctx context.Context, s *streams, o quorumsOptions, args []string
 		return nil
 	})
 }
-
