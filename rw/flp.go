@@ -93,6 +93,7 @@ func (p *flp) optimise(ctx context.Context) (bool, error) {
 		isBasic[j] = true
 	}
 	degenerate := 0
+	var d []float64
 	for iter := 0; ; iter++ {
 		if iter%64 == 63 {
 			if err := ctx.Err(); err != nil {
@@ -103,18 +104,30 @@ func (p *flp) optimise(ctx context.Context) (bool, error) {
 			return false, nil
 		}
 		bland := degenerate > 20
+		// Reduced costs d = c − c_B·T, row by row: only the rows whose
+		// basic column costs something contribute.
+		if cap(d) < len(p.cost) {
+			d = make([]float64, len(p.cost))
+		}
+		d = d[:len(p.cost)]
+		for j := range d {
+			d[j] = p.phaseCost(j)
+		}
+		for i := range p.m {
+			if cb := p.phaseCost(p.basis[i]); cb != 0 {
+				for j, t := range p.tab[i] {
+					if t != 0 {
+						d[j] -= cb * t
+					}
+				}
+			}
+		}
 		enter, best := -1, -eps
 		for j := range p.cost {
 			if isBasic[j] || (p.phase == 2 && p.art[j]) {
 				continue
 			}
-			d := p.phaseCost(j)
-			for i := range p.m {
-				if t := p.tab[i][j]; t != 0 {
-					d -= p.phaseCost(p.basis[i]) * t
-				}
-			}
-			if d < best {
+			if d := d[j]; d < best {
 				enter, best = j, d
 				if bland {
 					break

@@ -3,6 +3,7 @@ package rw
 import (
 	"context"
 	"math/big"
+	"slices"
 )
 
 // rowKind is a constraint's sense.
@@ -146,7 +147,8 @@ func (p *lp) optimise(ctx context.Context) (bool, error) {
 		isBasic[j] = true
 	}
 	degenerate := 0
-	var prod, d, best, ratio, bestRatio big.Rat
+	var prod, best, ratio, bestRatio big.Rat
+	var red []*big.Rat
 	for iter := 0; ; iter++ {
 		if iter%64 == 63 {
 			if err := ctx.Err(); err != nil {
@@ -154,23 +156,34 @@ func (p *lp) optimise(ctx context.Context) (bool, error) {
 			}
 		}
 		bland := degenerate > 20
-		// Reduced costs d_j = c_j − Σ_i c_B(i) t_ij.
+		// Reduced costs d_j = c_j − Σ_i c_B(i) t_ij, row by row: only the
+		// rows whose basic column costs something contribute.
+		for len(red) < len(p.cost) {
+			red = append(red, new(big.Rat))
+		}
+		for j := range p.cost {
+			red[j].Set(p.phaseCost(j))
+		}
+		for i := range p.m {
+			cb := p.phaseCost(p.basis[i])
+			if cb.Sign() == 0 {
+				continue
+			}
+			for j, t := range p.tab[i] {
+				if t != nil {
+					red[j].Sub(red[j], prod.Mul(cb, t))
+				}
+			}
+		}
 		enter := -1
 		for j := range p.cost {
 			if isBasic[j] || (p.phase == 2 && p.art[j]) {
 				continue
 			}
-			d.Set(p.phaseCost(j))
-			for i := range p.m {
-				if t := p.tab[i][j]; t != nil {
-					if cb := p.phaseCost(p.basis[i]); cb.Sign() != 0 {
-						d.Sub(&d, prod.Mul(cb, t))
-					}
-				}
-			}
+			d := red[j]
 			if d.Sign() < 0 && (enter < 0 || (!bland && d.Cmp(&best) < 0)) {
 				enter = j
-				best.Set(&d)
+				best.Set(d)
 				if bland {
 					break
 				}
@@ -296,7 +309,7 @@ func (p *lp) value(j int) *big.Rat {
 // is then unusable) when the basis is singular or infeasible in exact
 // arithmetic.
 func (p *lp) install(fbasis []int, exact map[int]int) bool {
-	want := map[int]bool{}
+	want := make([]bool, len(p.cost))
 	for _, fj := range fbasis {
 		if fj < p.m {
 			want[fj] = true
@@ -304,47 +317,46 @@ func (p *lp) install(fbasis []int, exact map[int]int) bool {
 			want[exact[fj]] = true
 		}
 	}
-	// Pivot the wanted columns in, Markowitz's way: the entry whose row
-	// and column have the fewest other nonzeros first, to keep the
-	// rationals small.
-	var todo []int
-	for _, fj := range fbasis {
-		if fj >= p.m {
-			todo = append(todo, exact[fj])
+	// Pivot the wanted columns in, sparsest column first, each into the
+	// free row with the fewest nonzeros (counted once: a cheap Markowitz
+	// rule that keeps the rationals small).
+	rowCount := make([]int, p.m)
+	for i := range p.m {
+		for _, v := range p.tab[i] {
+			if v != nil {
+				rowCount[i]++
+			}
 		}
 	}
-	for len(todo) > 0 {
-		rowCount := make([]int, p.m)
+	type todoCol struct{ j, count int }
+	var todo []todoCol
+	for _, fj := range fbasis {
+		if fj < p.m {
+			continue
+		}
+		j, c := exact[fj], 0
 		for i := range p.m {
-			for _, v := range p.tab[i] {
-				if v != nil {
-					rowCount[i]++
-				}
+			if p.tab[i][j] != nil {
+				c++
 			}
 		}
-		bestK, bestRow, bestScore := -1, -1, -1
-		for k, j := range todo {
-			colCount := 0
-			for i := range p.m {
-				if p.tab[i][j] != nil {
-					colCount++
-				}
+		todo = append(todo, todoCol{j, c})
+	}
+	slices.SortStableFunc(todo, func(a, b todoCol) int { return a.count - b.count })
+	for _, t := range todo {
+		row := -1
+		for i := range p.m {
+			if b := p.basis[i]; b >= p.m || want[b] || p.tab[i][t.j] == nil {
+				continue
 			}
-			for i := range p.m {
-				if b := p.basis[i]; b >= p.m || want[b] || p.tab[i][j] == nil {
-					continue
-				}
-				score := (rowCount[i] - 1) * (colCount - 1)
-				if bestK < 0 || score < bestScore {
-					bestK, bestRow, bestScore = k, i, score
-				}
+			if row < 0 || rowCount[i] < rowCount[row] {
+				row = i
 			}
 		}
-		if bestK < 0 {
+		if row < 0 {
 			return false
 		}
-		p.pivot(bestRow, todo[bestK])
-		todo = append(todo[:bestK], todo[bestK+1:]...)
+		p.pivot(row, t.j)
 	}
 	for i := range p.m {
 		if p.rhs[i].Sign() < 0 || p.art[p.basis[i]] && p.rhs[i].Sign() != 0 {

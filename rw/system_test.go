@@ -307,3 +307,22 @@ func TestMarginalsMatchColumns(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGrid32x32LP is the 32×32 grid (1,024 nodes) with unequal write
+// capacities: node marginals for the writes, columns for the rows.
+func BenchmarkGrid32x32LP(b *testing.B) {
+	s, err := New(1024, gridExpr(32, 32), nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for v := range s.Nodes {
+		s.Nodes[v].WriteCapacity = big.NewRat(int64(1+v%2), 1)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := s.Optimal(ctx, Options{Workload: Fixed(big.NewRat(1, 2))}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
