@@ -22,7 +22,13 @@ import (
 // adds the quorum of least reduced cost, found by the formula of a
 // separable side ([expr.Expr.MinQuorum], so a 10×10 grid's 10^10 write
 // quorums are never listed) or by scanning the listed quorums, until none
-// improves. Latency is priced by trying each node latency as a cap.
+// improves; latency is priced by trying each node latency as a cap. A side
+// that is a product of sums of nodes enters by its node marginals instead.
+// The generation runs first in floating point; the exact program then
+// starts from the basis found and proves it optimal with exact prices (or
+// pivots on to the optimum). Systems of more than 32 nodes that
+// [System.ClosedForm] covers are answered by the closed form, with the
+// uniform strategy.
 func (s *System) Optimal(ctx context.Context, opts Options) (*Strategy, *Metrics, error) {
 	if len(opts.Workload) == 0 {
 		return nil, nil, fmt.Errorf("rw: no workload")

@@ -110,12 +110,36 @@ func New(n int, reads, writes *expr.Expr, nodes []Node) (*System, error) {
 	switch {
 	case writes == nil:
 		s.Reads.Expr, s.Writes.Expr, s.WritesDerived = reads, reads.Dual(), true
+		listDual(n, &s.Reads, &s.Writes)
 	case reads == nil:
 		s.Reads.Expr, s.Writes.Expr, s.ReadsDerived = writes.Dual(), writes, true
+		listDual(n, &s.Writes, &s.Reads)
 	default:
 		s.Reads.Expr, s.Writes.Expr = reads, writes
 	}
 	return s, nil
+}
+
+// listDual lists the dual of a given side that uses some node twice (such
+// as a list of quorums written as a sum of products) by MMCS, up to
+// DefaultListLimit quorums on each side: listing it from the symbolic dual
+// would multiply out every product. A read-once side keeps its symbolic
+// dual, which is read-once too.
+func listDual(n int, given, dual *Side) {
+	if given.Expr.ReadOnce() {
+		return
+	}
+	f, ok := given.Expr.Family(n, DefaultListLimit)
+	if !ok {
+		return
+	}
+	t, err := transversals(context.Background(), f, DefaultListLimit)
+	if err != nil {
+		return
+	}
+	if e := expr.FromFamily(t); e != nil {
+		given.List, dual.List, dual.Expr = f, t, e
+	}
 }
 
 // FromFamilies returns the system with read quorums r and write quorums w
