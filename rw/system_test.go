@@ -326,3 +326,23 @@ func BenchmarkGrid32x32LP(b *testing.B) {
 		}
 	}
 }
+
+func TestDualOfListByMMCS(t *testing.T) {
+	// The Fano plane written as a sum of products: its dual is listed by
+	// MMCS — the seven lines again (a projective plane is self-blocking).
+	fano := letters(t, "a*b*c + a*d*e + a*f*g + b*d*f + b*e*g + c*d*g + c*e*f")
+	s, err := New(7, fano, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Writes.List == nil || len(s.Writes.List.Quorums) != 7 {
+		t.Fatalf("writes %v, want the 7 lines", s.Writes.List)
+	}
+	for i := range s.Writes.List.Quorums {
+		if q := &s.Writes.List.Quorums[i]; q.Len() != 3 || !s.Reads.IsQuorum(q) {
+			t.Errorf("write quorum %v is not a line", q)
+		}
+	}
+	_, m := optimal(t, s, Options{Workload: Fixed(rat("1/2"))})
+	wantRat(t, "Fano load", m.Load, "3/7")
+}
