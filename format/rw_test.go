@@ -93,8 +93,13 @@ func TestReadNodes(t *testing.T) {
 func FuzzReadRW(f *testing.F) {
 	f.Add([]byte(`{"n": 3, "reads": "1*2 + 3"}`))
 	f.Add([]byte(`{"reads": [["a", "b"]], "writes": {"threshold": 1}}`))
+	f.Add([]byte("# reads\n1 2\n# writes: 1 + 2\n"))
+	f.Add([]byte("node,capacity,p\na,1,0.5\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, _ = ReadRW(data) // must not panic
+		// None of the read-write readers may panic.
+		_, _ = ReadRW(data)
+		_, _ = ReadRWText(data)
+		_, _ = ReadNodes(data, func(name string) (int, bool) { return len(name) % 3, name != "" })
 	})
 }
 
