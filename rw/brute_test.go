@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/big"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -233,6 +234,79 @@ func TestCoterieMatchesMeasure(t *testing.T) {
 			}
 			if r.F != res.F {
 				t.Errorf("%s: rw resilience %d, measure %d", c.name, r.F, res.F)
+			}
+		}
+	}
+}
+
+// TestResilientSets checks the f-resilient sets of random small systems
+// against their definition: each survives any f failures, loses that
+// property when any node is dropped, and every set that survives f
+// failures contains one.
+func TestResilientSets(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 3))
+	for range 40 {
+		n := 3 + r.IntN(4)
+		nodes := make([]int, n)
+		for v := range nodes {
+			nodes[v] = v
+		}
+		s, err := New(n, randomSeparable(r, nodes), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := 1 + r.IntN(2)
+		sets, err := s.resilientSets(&s.Reads, f, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Survives any f failures: every subset of at most f of its nodes
+		// removed leaves a quorum (by brute force over subsets).
+		survives := func(q *set.Set) bool {
+			elems := q.Elements()
+			if len(elems) < f {
+				return false
+			}
+			for fail := range 1 << len(elems) {
+				if bits.OnesCount(uint(fail)) > f {
+					continue
+				}
+				rest := q.Clone()
+				for i, v := range elems {
+					if fail&(1<<i) != 0 {
+						rest.Remove(v)
+					}
+				}
+				if !s.Reads.IsQuorum(rest) {
+					return false
+				}
+			}
+			return true
+		}
+		for mask := range 1 << n {
+			q := new(set.Set)
+			for v := range n {
+				if mask&(1<<v) != 0 {
+					q.Add(v)
+				}
+			}
+			contains := false
+			for _, m := range sets {
+				if set.Subset(m, q) {
+					contains = true
+				}
+			}
+			if survives(q) != contains {
+				t.Fatalf("%s, f = %d: %v survives %v, contains a listed set %v", s.Reads.Expr, f, q, survives(q), contains)
+			}
+		}
+		for _, m := range sets {
+			for v := range m.All() {
+				d := m.Clone()
+				d.Remove(v)
+				if survives(d) {
+					t.Fatalf("%s, f = %d: %v is not minimal", s.Reads.Expr, f, m)
+				}
 			}
 		}
 	}
