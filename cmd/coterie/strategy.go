@@ -106,6 +106,12 @@ func runStrategy(ctx context.Context, s *streams, o strategyCmdOptions, args []s
 	if err != nil {
 		return err
 	}
+	if !sys.WritesDerived && !sys.ReadsDerived {
+		if res, err := sys.ReadWrite(ctx, o.rw.limit); err == nil && !res.OK {
+			fmt.Fprintf(s.err, "coterie: note: read quorum %s misses write quorum %s: not a read-write quorum system (see coterie verify)\n",
+				nodeNames(sys, res.Read), nodeNames(sys, res.Write))
+		}
+	}
 	st, m, err := sys.Optimal(ctx, opts)
 	if err != nil {
 		return strategyError(s, err)
