@@ -153,7 +153,7 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 	if err != nil {
 		return err
 	}
-	rep := &rwInfoReport{N: sys.N, Reads: labelled(sys, sys.Reads.Expr), Writes: labelled(sys, sys.Writes.Expr),
+	rep := &rwInfoReport{N: sys.N, Reads: shortExpr(sys, &sys.Reads, "reads"), Writes: shortExpr(sys, &sys.Writes, "writes"),
 		WritesDerived: sys.WritesDerived, ReadsDerived: sys.ReadsDerived}
 	for v := range sys.N {
 		if sys.Nodes[v].Label != "" {
@@ -388,4 +388,18 @@ func runRWVerify(ctx context.Context, s *streams, o rwOptions, in inputOptions, 
 		return failed()
 	}
 	return nil
+}
+
+// maxExprReport is the longest expression info prints; a longer one (a long
+// list of quorums) is summarised.
+const maxExprReport = 4096
+
+// shortExpr prints a side's expression, or says how to list it when it is
+// too long to read.
+func shortExpr(sys *rw.System, sd *rw.Side, name string) string {
+	e := labelled(sys, sd.Expr)
+	if len(e) <= maxExprReport {
+		return e
+	}
+	return fmt.Sprintf("(%d characters; list the quorums with 'coterie quorums --side %s')", len(e), name)
 }
