@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/rw"
@@ -58,10 +60,21 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 	if !pointsGiven {
 		ps = slices.Clone(avDefaultPoints)
 	}
+	if o.pNode != "" {
+		return usageErrorf("--p-node: give a read-write system's node probabilities in the p column of --nodes")
+	}
+	plotFormat := ""
+	if o.plot != "" {
+		plotFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(o.plot)), ".")
+		if !slices.Contains(availability.PlotFormats, plotFormat) {
+			return usageErrorf("--plot %s: the file name must end in .svg or .png", o.plot)
+		}
+	}
 	sys, err := loadRW(ctx, s, ro, o.in, args)
 	if err != nil {
 		return err
 	}
+	var curves []availability.Curve
 	override := map[int]float64{}
 	for v, nd := range sys.Nodes {
 		if nd.P != nil {
@@ -86,12 +99,35 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 		if err != nil {
 			return err
 		}
+		if o.plot != "" {
+			xs := make([]float64, avPlotPoints)
+			for i := range xs {
+				xs[i] = float64(i) / (avPlotPoints - 1)
+			}
+			cpts, err := res.Evaluate(ctx, xs, availability.EvalOptions{Override: override, Samples: max(o.samples/16, 1<<12), Seed: o.seed, Budget: o.maxNodes})
+			if err != nil {
+				return err
+			}
+			c := availability.Curve{Label: side.name, P: xs}
+			for _, pt := range cpts {
+				c.AV = append(c.AV, pt.AV)
+				c.Estimate = c.Estimate || !pt.Exact
+			}
+			curves = append(curves, c)
+		}
 		side.dst.Exact, side.dst.Method = res.Exact, string(res.Method)
 		if res.Exact {
 			side.dst.Coefficients = res.Poly.Strings()
 		}
 		for _, pt := range pts {
 			side.dst.Points = append(side.dst.Points, avPointJ{P: pt.P, Availability: pt.AV})
+		}
+	}
+	if o.plot != "" {
+		if err := writeOutput(s, o.plot, func(w io.Writer) error {
+			return availability.Plot(w, plotFormat, "Availability of reads and writes", curves)
+		}); err != nil {
+			return err
 		}
 	}
 	return writeOutput(s, "", func(w io.Writer) error {
