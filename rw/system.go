@@ -271,6 +271,9 @@ func (s *System) meet(ctx context.Context, a, b *Side, limit int) (Intersection,
 	// List b and test a on the complements; if b is too long, the other
 	// way round.
 	for _, swap := range []bool{false, true} {
+		if swap && a == b {
+			break // listing the same side again cannot help
+		}
 		list, test := b, a
 		if swap {
 			list, test = a, b
