@@ -191,8 +191,8 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 	if re == nil && we == nil {
 		return nil, usageErrorf("no read or write quorums")
 	}
-	// Which nodes the quorums use: a nodes-file row for any other node is
-	// an error.
+	// Which nodes the quorums use: for expressions, a nodes-file row for
+	// any other node is an error (a file's nodes are 1..n).
 	used := new(set.Set)
 	for _, e := range []*expr.Expr{re, we} {
 		if e != nil {
@@ -203,7 +203,7 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 		var err error
 		rows, err = format.ReadNodes(nodesData, func(name string) (int, bool) {
 			v, ok := u.Lookup(name)
-			return v, ok && used.Has(v)
+			return v, ok && (u.Fixed || used.Has(v))
 		})
 		if err != nil {
 			return nil, nodesErr(err)
