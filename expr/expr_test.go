@@ -3,6 +3,7 @@ package expr
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -301,5 +302,48 @@ func readOnce(r *rand.Rand, nodes []int) *Expr {
 	default:
 		e, _ := NewChoose(1+r.IntN(2), args...)
 		return e
+	}
+}
+
+func TestProbabilityAndCoefficients(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		n := 1 + r.IntN(8)
+		e := readOnce(r, r.Perm(n))
+		ps := make([]float64, n)
+		for v := range ps {
+			ps[v] = r.Float64()
+		}
+		// Brute force over all 2^n states.
+		want := 0.0
+		counts := make([]int64, n+1)
+		for mask := range 1 << n {
+			s := new(set.Set)
+			pr := 1.0
+			for v := range n {
+				if mask&(1<<v) != 0 {
+					s.Add(v)
+					pr *= ps[v]
+				} else {
+					pr *= 1 - ps[v]
+				}
+			}
+			if e.IsQuorum(s) {
+				want += pr
+				counts[s.Len()]++
+			}
+		}
+		if got := e.Probability(func(v int) float64 { return ps[v] }); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("%s: Probability = %v, brute force %v", e, got, want)
+		}
+		c := e.Coefficients()
+		if len(c) != n+1 {
+			t.Fatalf("%s: %d coefficients for %d nodes", e, len(c), n)
+		}
+		for i := range c {
+			if c[i].Int64() != counts[i] {
+				t.Fatalf("%s: coefficients %v, brute force %v", e, c, counts)
+			}
+		}
 	}
 }

@@ -66,7 +66,7 @@ type SearchResult struct {
 // this order: thresholds (read k of n, write the dual); every grid shape
 // r×c with r·c = n, rows read or rows written, with the nodes in order of
 // capacity, of latency, and in Shuffles seeded random orders; the
-// projective plane and Maekawa's grid when n fits; and, for n ≤
+// projective plane and Maekawa's grid when n fits (n ≤ 16); and, for n ≤
 // MaxPartitionNodes, quoracle's two-level expressions choose(k, E1, …, Em)
 // over each partition of the nodes (nodes by capacity), each Ei a
 // choose(ki) of its block. Each is scored by [System.Optimal]; systems
@@ -238,6 +238,10 @@ func (s *System) availability(ctx context.Context, p float64) (float64, error) {
 	}
 	least := 1.0
 	for _, sd := range []*Side{&s.Reads, &s.Writes} {
+		if sd.Expr.ReadOnce() {
+			least = min(least, sd.Expr.Probability(func(v int) float64 { return probs[v] }))
+			continue
+		}
 		var fam *set.Family
 		if k, nodes, ok := sd.Expr.AsThreshold(); ok && len(nodes) == s.N {
 			fam = set.NewThreshold(s.N, k)
@@ -347,9 +351,18 @@ func grids(nodes []Node, opts SearchOptions, yield func(*expr.Expr, string) bool
 	return true
 }
 
+// maxConstructionNodes bounds the constructions the search tries: their
+// writes are listed as minimal transversals (MMCS), whose number grows
+// fast with n.
+const maxConstructionNodes = 16
+
 // constructions yields coterie's constructions that fit n nodes exactly:
-// the projective plane (n = q²+q+1) and Maekawa's grid, as read quorums.
+// the projective plane (n = q²+q+1) and Maekawa's grid, as read quorums,
+// for n up to maxConstructionNodes.
 func constructions(n int, yield func(*expr.Expr, string) bool) bool {
+	if n > maxConstructionNodes {
+		return true
+	}
 	for q := 2; q*q+q+1 <= n; q++ {
 		if q*q+q+1 != n {
 			continue

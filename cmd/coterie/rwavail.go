@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/big"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -82,42 +83,66 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 		}
 	}
 	rep := &rwAvReport{N: sys.N}
+	xs := make([]float64, avPlotPoints)
+	for i := range xs {
+		xs[i] = float64(i) / (avPlotPoints - 1)
+	}
 	for _, side := range []struct {
 		name string
 		sd   *rw.Side
 		dst  *rwAvSide
 	}{{"reads", &sys.Reads, &rep.Reads}, {"writes", &sys.Writes, &rep.Writes}} {
-		fam, err := sideFamily(sys, side.sd, ro.limit)
-		if err != nil {
-			return usageErrorf("%s: %v (raise --limit)", side.name, err)
-		}
-		res, err := availability.Compute(ctx, fam, availability.Options{Budget: o.maxNodes, Time: o.exactTime})
-		if err != nil {
-			return err
-		}
-		pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Override: override, Samples: o.samples, Seed: o.seed, Budget: o.maxNodes})
-		if err != nil {
-			return err
-		}
-		if o.plot != "" {
-			xs := make([]float64, avPlotPoints)
-			for i := range xs {
-				xs[i] = float64(i) / (avPlotPoints - 1)
+		var pts, cpts []availability.Point
+		if e := side.sd.Expr; e.ReadOnce() {
+			// A read-once formula: the exact coefficients by composition
+			// and each value by independence, however many quorums.
+			side.dst.Exact, side.dst.Method = true, "read-once formula"
+			side.dst.Coefficients = widen(e.Coefficients(), e.Nodes().Len(), sys.N)
+			at := func(p float64) availability.Point {
+				return availability.Point{P: p, Exact: true, AV: e.Probability(func(v int) float64 {
+					if x, ok := override[v]; ok {
+						return x
+					}
+					return p
+				})}
 			}
-			cpts, err := res.Evaluate(ctx, xs, availability.EvalOptions{Override: override, Samples: max(o.samples/16, 1<<12), Seed: o.seed, Budget: o.maxNodes})
+			for _, p := range ps {
+				pts = append(pts, at(p))
+			}
+			if o.plot != "" {
+				for _, p := range xs {
+					cpts = append(cpts, at(p))
+				}
+			}
+		} else {
+			fam, err := sideFamily(sys, side.sd, ro.limit)
+			if err != nil {
+				return usageErrorf("%s: %v (raise --limit)", side.name, err)
+			}
+			res, err := availability.Compute(ctx, fam, availability.Options{Budget: o.maxNodes, Time: o.exactTime})
 			if err != nil {
 				return err
 			}
+			if pts, err = res.Evaluate(ctx, ps, availability.EvalOptions{Override: override, Samples: o.samples, Seed: o.seed, Budget: o.maxNodes}); err != nil {
+				return err
+			}
+			if o.plot != "" {
+				if cpts, err = res.Evaluate(ctx, xs, availability.EvalOptions{Override: override, Samples: max(o.samples/16, 1<<12), Seed: o.seed, Budget: o.maxNodes}); err != nil {
+					return err
+				}
+			}
+			side.dst.Exact, side.dst.Method = res.Exact, string(res.Method)
+			if res.Exact {
+				side.dst.Coefficients = res.Poly.Strings()
+			}
+		}
+		if o.plot != "" {
 			c := availability.Curve{Label: side.name, P: xs}
 			for _, pt := range cpts {
 				c.AV = append(c.AV, pt.AV)
 				c.Estimate = c.Estimate || !pt.Exact
 			}
 			curves = append(curves, c)
-		}
-		side.dst.Exact, side.dst.Method = res.Exact, string(res.Method)
-		if res.Exact {
-			side.dst.Coefficients = res.Poly.Strings()
 		}
 		for _, pt := range pts {
 			side.dst.Points = append(side.dst.Points, avPointJ{P: pt.P, Availability: pt.AV})
@@ -152,3 +177,19 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 }
 
 func fmtG(x float64, digits int) string { return strconv.FormatFloat(x, 'g', digits, 64) }
+
+// widen turns the coefficients of a formula over m of the n nodes into
+// those over all n: the other n−m nodes are free, so A[i] = Σ_j c[j]·C(n−m, i−j).
+func widen(c []*big.Int, m, n int) []string {
+	out := make([]string, n+1)
+	var t, b big.Int
+	for i := range out {
+		a := new(big.Int)
+		for j := max(0, i-(n-m)); j <= min(i, m); j++ {
+			b.Binomial(int64(n-m), int64(i-j))
+			a.Add(a, t.Mul(c[j], &b))
+		}
+		out[i] = a.String()
+	}
+	return out
+}
