@@ -12,6 +12,7 @@ type SyntaxError struct {
 	Msg string
 }
 
+// Error formats the error as "expr: column N: what".
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("expr: column %d: %s", e.Col, e.Msg)
 }
