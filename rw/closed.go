@@ -52,6 +52,45 @@ func shape(e *expr.Expr) (string, bool) {
 	return b.String(), true
 }
 
+// evenSide returns the size of the side's smallest quorums when a uniform
+// strategy loads every node equally: a symmetric expression (uniform over
+// the smallest quorums), or a listed side whose quorums have one size and
+// whose nodes all lie in equally many of them (uniform over the list, as
+// for a projective plane).
+func evenSide(sd *Side, n int) (int, bool) {
+	if symmetric(sd.Expr, n) {
+		size, _ := sd.Expr.MinSize()
+		return size, true
+	}
+	if sd.List != nil && len(sd.List.Quorums) > 0 && sd.List.N == n {
+		if st := sd.List.Stats(); st.EqualSize() && st.EqualDegree() && st.MinDegree.Sign() > 0 {
+			return st.MinSize, true
+		}
+	}
+	return 0, false
+}
+
+// uniformStrategy returns the strategy ClosedForm describes: explicit when
+// both sides are listed, otherwise marked Uniform.
+func (s *System) uniformStrategy() *Strategy {
+	if s.Reads.List == nil || s.Writes.List == nil || symmetric(s.Reads.Expr, s.N) || symmetric(s.Writes.Expr, s.N) {
+		return &Strategy{Uniform: true}
+	}
+	st := &Strategy{}
+	for _, side := range []struct {
+		f   *Side
+		dst *[]Choice
+	}{{&s.Reads, &st.Reads}, {&s.Writes, &st.Writes}} {
+		p := big.NewRat(1, int64(len(side.f.List.Quorums)))
+		for i := range side.f.List.Quorums {
+			*side.dst = append(*side.dst, Choice{Quorum: side.f.List.Quorums[i].Clone(), P: p})
+		}
+	}
+	sortChoices(st.Reads)
+	sortChoices(st.Writes)
+	return st
+}
+
 // uniformCapacities returns the common read and write capacities, or ok
 // false.
 func (s *System) uniformCapacities() (rc, wc *big.Rat, ok bool) {
@@ -64,27 +103,34 @@ func (s *System) uniformCapacities() (rc, wc *big.Rat, ok bool) {
 	return rc, wc, true
 }
 
-// ClosedForm returns the load-optimal metrics of a symmetric system with
-// equal capacities, without a linear program, or ok false when it does not
-// apply (f > 0, another objective, limits, unequal capacities, or a side
-// whose symmetry the test of shapes cannot see).
+// ClosedForm returns the load-optimal metrics of a system with equal
+// capacities whose sides are each symmetric or regular, without a linear
+// program, or ok false when it does not apply (f > 0, another objective,
+// limits, unequal capacities, or a side whose symmetry the tests cannot
+// see).
 //
 // Every strategy has Σ_x load_x = f·E|r|/rcap + (1−f)·E|w|/wcap ≥
-// f·min|R|/rcap + (1−f)·min|W|/wcap, so the load is at least that over n;
-// on a node-transitive side the uniform strategy over its smallest quorums
-// loads every node equally, which attains the bound at every read fraction
-// at once. Latency is given only when all nodes have the same latency.
+// f·min|R|/rcap + (1−f)·min|W|/wcap, so the load is at least that over n.
+// On a node-transitive side (a symmetric expression) the uniform strategy
+// over its smallest quorums loads every node equally, and so does the
+// uniform strategy over a listed side with quorums of one size and nodes of
+// one degree (a projective plane); that attains the bound at every read
+// fraction at once. Latency is given only when all nodes have the same
+// latency.
 func (s *System) ClosedForm(opts Options) (*Metrics, bool) {
 	if opts.F != 0 || (opts.Optimize != "" && opts.Optimize != MinLoad) ||
 		opts.LoadLimit != nil || opts.LatencyLimit != nil || opts.NetworkLimit != nil || len(opts.Workload) == 0 {
 		return nil, false
 	}
 	rc, wc, ok := s.uniformCapacities()
-	if !ok || !symmetric(s.Reads.Expr, s.N) || !symmetric(s.Writes.Expr, s.N) {
+	if !ok {
 		return nil, false
 	}
-	minR, _ := s.Reads.Expr.MinSize()
-	minW, _ := s.Writes.Expr.MinSize()
+	minR, okR := evenSide(&s.Reads, s.N)
+	minW, okW := evenSide(&s.Writes, s.N)
+	if !okR || !okW {
+		return nil, false
+	}
 	rsize, wsize := big.NewRat(int64(minR), 1), big.NewRat(int64(minW), 1)
 	n := big.NewRat(int64(s.N), 1)
 	m := &Metrics{Load: new(big.Rat), Capacity: new(big.Rat)}

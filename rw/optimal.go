@@ -55,7 +55,15 @@ func (s *System) Optimal(ctx context.Context, opts Options) (*Strategy, *Metrics
 	}
 	if s.N > closedFormNodes {
 		if m, ok := s.ClosedForm(opts); ok {
-			return &Strategy{Uniform: true}, m, nil
+			st := s.uniformStrategy()
+			if !st.Uniform {
+				// Listed: evaluate the strategy itself (latency included).
+				var err error
+				if m, err = s.Evaluate(st, opts.Workload); err != nil {
+					return nil, nil, err
+				}
+			}
+			return st, m, nil
 		}
 	}
 	limit := opts.ListLimit

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"testing"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -186,6 +187,41 @@ func TestClosedFormMatchesLP(t *testing.T) {
 		if cf.Load.Cmp(m.Load) != 0 || cf.Capacity.Cmp(m.Capacity) != 0 {
 			t.Errorf("%s: closed form load %v capacity %v, LP %v %v", tt.name, cf.Load, cf.Capacity, m.Load, m.Capacity)
 		}
+	}
+	// Regular lists: the planes of order 2 and 3 (R = W), uniform
+	// strategies over their lines.
+	for _, q := range []int{2, 3} {
+		f, err := construct.ProjectivePlane(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := FromFamilies(ctx, f, f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cf, ok := s.ClosedForm(Options{Workload: w})
+		if !ok {
+			t.Fatalf("plane of order %d: no closed form", q)
+		}
+		_, m, err := s.Optimal(ctx, Options{Workload: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cf.Load.Cmp(m.Load) != 0 {
+			t.Errorf("plane of order %d: closed form %v, LP %v", q, cf.Load, m.Load)
+		}
+	}
+	// Order 7: 57 nodes, answered by the closed form with the uniform
+	// strategy over the lines listed; load (q+1)/(q²+q+1) = 8/57.
+	p7, _ := construct.ProjectivePlane(7)
+	s7, _ := FromFamilies(ctx, p7, p7, nil)
+	st, m, err := s7.Optimal(ctx, Options{Workload: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRat(t, "plane of order 7", m.Load, "8/57")
+	if st.Uniform || len(st.Reads) != 57 || st.Reads[0].P.Cmp(rat("1/57")) != 0 {
+		t.Errorf("plane of order 7: strategy %d reads, uniform %v", len(st.Reads), st.Uniform)
 	}
 	// Unequal capacities or an asymmetric side: no closed form.
 	s, _ := New(6, letters(t, "a*b*c + d*e"), nil, nil)
