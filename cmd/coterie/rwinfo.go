@@ -258,8 +258,19 @@ func (rep *rwInfoReport) table(w io.Writer) error {
 	if rep.WriteQuorums != nil {
 		add("write quorums", rep.WriteQuorums.String())
 	}
-	add("read resilience", fmt.Sprintf("%d (fail %v)", rep.ReadResilience, rep.ReadFailures))
-	add("write resilience", fmt.Sprintf("%d (fail %v)", rep.WriteResilience, rep.WriteFailures))
+	names := func(ids []int) string {
+		var out []string
+		for _, v := range ids {
+			if v-1 < len(rep.Labels) && rep.Labels[v-1] != "" {
+				out = append(out, rep.Labels[v-1])
+			} else {
+				out = append(out, fmt.Sprint(v))
+			}
+		}
+		return "{" + strings.Join(out, ", ") + "}"
+	}
+	add("read resilience", fmt.Sprintf("%d (%s fail: no read quorum)", rep.ReadResilience, names(rep.ReadFailures)))
+	add("write resilience", fmt.Sprintf("%d (%s fail: no write quorum)", rep.WriteResilience, names(rep.WriteFailures)))
 	add("resilience", fmt.Sprint(rep.Resilience))
 	if rep.Intersection != nil {
 		add("reads meet writes", fmt.Sprint(*rep.Intersection))
