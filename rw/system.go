@@ -24,10 +24,13 @@ type Node struct {
 
 // DefaultNodes returns n nodes of capacity 1 and latency 1 s (quoracle's
 // defaults), unlabelled.
+// The nodes share one value of 1 (the package never modifies attributes);
+// replace a field's pointer, not its value, to change one node.
 func DefaultNodes(n int) []Node {
+	one := big.NewRat(1, 1)
 	nodes := make([]Node, n)
 	for i := range nodes {
-		nodes[i] = Node{ReadCapacity: big.NewRat(1, 1), WriteCapacity: big.NewRat(1, 1), Latency: big.NewRat(1, 1)}
+		nodes[i] = Node{ReadCapacity: one, WriteCapacity: one, Latency: one}
 	}
 	return nodes
 }

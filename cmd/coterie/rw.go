@@ -31,6 +31,10 @@ type rwOptions struct {
 	limit                int
 }
 
+// maxRWNodes bounds the nodes of a read-write system (each carries its
+// attributes).
+const maxRWNodes = 1 << 20
+
 // addRWSystemFlags adds --reads, --writes and --nodes.
 func addRWSystemFlags(cmd *cobra.Command, o *rwOptions) {
 	cmd.Flags().StringVar(&o.reads, "reads", "", "read quorums as an expression, e.g. 'a*b*c + d*e*f' or 'choose(2, a, b, c)' (alone: the writes are its dual)")
@@ -210,6 +214,9 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 		}
 	}
 	n := u.N
+	if n > maxRWNodes {
+		return nil, usageErrorf("%d nodes: read-write systems are limited to %d", n, maxRWNodes)
+	}
 	nodes := rw.DefaultNodes(n)
 	for v := range n {
 		nodes[v].Label = u.Labels[v]
