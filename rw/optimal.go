@@ -501,6 +501,13 @@ func (s *System) floatPhase(ctx context.Context, kinds []rowKind, rhs []*big.Rat
 		p.addColumn(col((*foundA)[k]), toF(cost(c.write, c.q)))
 	}
 	negEps := big.NewRat(-1, 1_000_000_000)
+	// Rounding can make a column already in the program look improving;
+	// it is not added twice.
+	have := map[string]bool{}
+	key := func(write bool, q *set.Set) string { return fmt.Sprint(write, q) }
+	for _, c := range *found {
+		have[key(c.write, c.q)] = true
+	}
 	for range 10000 {
 		ok, err := p.optimise(ctx)
 		if err != nil {
@@ -520,7 +527,8 @@ func (s *System) floatPhase(ctx context.Context, kinds []rowKind, rhs []*big.Rat
 		improved := false
 		for _, write := range []bool{false, true} {
 			q, c, a := price(write, y, p.phase == 2)
-			if q != nil && c.Cmp(negEps) < 0 {
+			if q != nil && c.Cmp(negEps) < 0 && !have[key(write, q)] {
+				have[key(write, q)] = true
 				*found = append(*found, column{write: write, q: q.Clone()})
 				*foundA = append(*foundA, a)
 				p.addColumn(col(a), toF(cost(write, q)))
