@@ -54,8 +54,10 @@ type SearchResult struct {
 	// availability), best objective first.
 	Pareto []*Candidate
 	// Tried counts the candidates evaluated, Feasible those meeting the
-	// resilience and the limits.
-	Tried, Feasible int
+	// resilience and the limits; TriedBy and FeasibleBy split them by
+	// family ("threshold", "grid", "construction", "two-level").
+	Tried, Feasible     int
+	TriedBy, FeasibleBy map[string]int
 	// Complete is false when ctx ended the search before every candidate
 	// was tried.
 	Complete bool
@@ -87,9 +89,10 @@ func Search(ctx context.Context, nodes []Node, opts SearchOptions) (*SearchResul
 	if opts.MaxPartitionNodes == 0 {
 		opts.MaxPartitionNodes = 7
 	}
-	res := &SearchResult{}
+	res := &SearchResult{TriedBy: map[string]int{}, FeasibleBy: map[string]int{}}
 	seen := map[string]bool{}
 	var stop error
+	family := ""
 	try := func(reads *expr.Expr, source string) bool {
 		if err := ctx.Err(); err != nil {
 			stop = err
@@ -101,6 +104,7 @@ func Search(ctx context.Context, nodes []Node, opts SearchOptions) (*SearchResul
 		}
 		seen[key] = true
 		res.Tried++
+		res.TriedBy[family]++
 		c, err := evaluate(ctx, nodes, reads, source, opts)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -110,21 +114,26 @@ func Search(ctx context.Context, nodes []Node, opts SearchOptions) (*SearchResul
 			return true // infeasible or unsupported: skip
 		}
 		res.Feasible++
+		res.FeasibleBy[family]++
 		res.consider(c, opts.Optimize)
 		return true
 	}
-	for _, gen := range []func(func(*expr.Expr, string) bool) bool{
-		func(y func(*expr.Expr, string) bool) bool { return thresholds(n, y) },
-		func(y func(*expr.Expr, string) bool) bool { return grids(nodes, opts, y) },
-		func(y func(*expr.Expr, string) bool) bool { return constructions(n, y) },
-		func(y func(*expr.Expr, string) bool) bool {
+	for _, gen := range []struct {
+		family string
+		run    func(func(*expr.Expr, string) bool) bool
+	}{
+		{"threshold", func(y func(*expr.Expr, string) bool) bool { return thresholds(n, y) }},
+		{"grid", func(y func(*expr.Expr, string) bool) bool { return grids(nodes, opts, y) }},
+		{"construction", func(y func(*expr.Expr, string) bool) bool { return constructions(n, y) }},
+		{"two-level", func(y func(*expr.Expr, string) bool) bool {
 			if n > opts.MaxPartitionNodes {
 				return true
 			}
 			return partitions(byCapacity(nodes), y)
-		},
+		}},
 	} {
-		if !gen(try) {
+		family = gen.family
+		if !gen.run(try) {
 			break
 		}
 	}

@@ -44,6 +44,14 @@ func TestSearchTutorial(t *testing.T) {
 	if !res.Complete {
 		t.Error("incomplete without a deadline")
 	}
+	tried, feasible := 0, 0
+	for f, c := range res.TriedBy {
+		tried += c
+		feasible += res.FeasibleBy[f]
+	}
+	if tried != res.Tried || feasible != res.Feasible || res.TriedBy["two-level"] == 0 || res.TriedBy["grid"] == 0 {
+		t.Errorf("by family %v / %v, totals %d / %d", res.TriedBy, res.FeasibleBy, res.Tried, res.Feasible)
+	}
 }
 
 func TestSearchCancelled(t *testing.T) {

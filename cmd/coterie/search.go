@@ -94,8 +94,11 @@ type searchReport struct {
 	Pareto   []candidateJSON `json:"pareto"`
 	Tried    int             `json:"tried"`
 	Feasible int             `json:"feasible"`
-	Complete bool            `json:"complete"`
-	Partial  bool            `json:"partial,omitempty"`
+	// TriedBy and FeasibleBy split the counts by family of candidates.
+	TriedBy    map[string]int `json:"tried_by"`
+	FeasibleBy map[string]int `json:"feasible_by"`
+	Complete   bool           `json:"complete"`
+	Partial    bool           `json:"partial,omitempty"`
 }
 
 func runSearch(ctx context.Context, s *streams, o searchOptions) error {
@@ -146,7 +149,7 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 			labels[v] = fmt.Sprint(v + 1)
 		}
 	}
-	rep := &searchReport{N: len(nodes), Tried: res.Tried, Feasible: res.Feasible, Complete: res.Complete, Partial: interrupted, Pareto: []candidateJSON{}}
+	rep := &searchReport{N: len(nodes), Tried: res.Tried, Feasible: res.Feasible, TriedBy: res.TriedBy, FeasibleBy: res.FeasibleBy, Complete: res.Complete, Partial: interrupted, Pareto: []candidateJSON{}}
 	if res.Best != nil {
 		b := toCandidateJSON(res.Best, labels)
 		b.Strategy = toStrategyJSON(res.Best.Strategy)
@@ -260,6 +263,13 @@ func (rep *searchReport) table(w io.Writer) error {
 	if !rep.Complete {
 		state = "stopped by the budget"
 	}
-	_, err := fmt.Fprintf(w, "%d systems tried, %d feasible; search %s\n", rep.Tried, rep.Feasible, state)
-	return err
+	if _, err := fmt.Fprintf(w, "%d systems tried, %d feasible; search %s\n", rep.Tried, rep.Feasible, state); err != nil {
+		return err
+	}
+	for _, f := range []string{"threshold", "grid", "construction", "two-level"} {
+		if rep.TriedBy[f] > 0 {
+			fmt.Fprintf(w, "  %-13s %d tried, %d feasible\n", f, rep.TriedBy[f], rep.FeasibleBy[f])
+		}
+	}
+	return nil
 }
