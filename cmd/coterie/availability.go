@@ -22,6 +22,7 @@ import (
 )
 
 type availabilityOptions struct {
+	rw         rwOptions
 	in         inputOptions
 	ps         string
 	rng        string
@@ -67,18 +68,31 @@ year of 365.25 days; --log plots 1−AV on a log scale.
 --p-node gives some nodes their own probability: "3=0.9,5=0.8" (nodes 1..n,
 or labels) or a file with one "NODE PROB" per line; the other nodes take p.
 
+A read-write system (--reads/--writes, or a file with "reads" and "writes")
+gets the availability of reads and of writes separately; the p column of
+--nodes gives nodes their own probability.
+
 Several files are compared side by side, and drawn on one plot with a legend
 by --plot OUT.svg or OUT.png.`,
 		Example: `  coterie availability plane.json --p 0.9,0.99
   coterie availability grid.json --range 0.5:1:0.05 --format csv
   coterie availability maj.json grid.json plane.json --plot compare.svg
   coterie availability plane.json --polynomial --format json`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if rwWanted(cmd, s, args) {
+				return cobra.MaximumNArgs(1)(cmd, args)
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rwWanted(cmd, s, args) {
+				return runRWAvailability(cmd.Context(), s, o, o.rw, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
+			}
 			return runAvailability(cmd.Context(), s, o, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	addRWSystemFlags(cmd, &o.rw)
 	f := cmd.Flags()
 	f.StringVar(&o.ps, "p", "", "probabilities to evaluate, comma-separated (default 0.5,0.6,0.7,0.8,0.9,0.95,0.99)")
 	f.StringVar(&o.rng, "range", "", "probabilities A, A+STEP, ... up to B, written `A:B:STEP`")

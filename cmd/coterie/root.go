@@ -130,6 +130,10 @@ leaves the old file as it was.`,
 		newDrawCmd(s),
 		newReportCmd(s),
 		newServeCmd(s),
+		newStrategyCmd(s),
+		newSearchCmd(s),
+		newPlotCmd(s),
+		newQuorumsCmd(s),
 	)
 	return root
 }
