@@ -59,13 +59,35 @@ type manager struct {
 	tick      int
 	progress  func(nodes int)
 	peak      int
+	// maxBytes bounds the arena, unique table and cache together (0 = no
+	// bound); the cache only grows while it fits.
+	maxBytes int64
+}
+
+// Bytes per entry of the manager's arrays.
+const (
+	nodeBytes  = 12
+	tableBytes = 4
+	cacheBytes = 12
+)
+
+// bytes returns the memory the manager's arrays hold, with the arena at
+// capacity nodes and the table at size slots.
+func (m *manager) bytes(capacity, size int) int64 {
+	return int64(capacity)*nodeBytes + int64(size)*tableBytes + int64(len(m.cache))*cacheBytes
+}
+
+// errMemory is the abort of a manager that would outgrow maxBytes.
+func (m *manager) errMemory(want int64) errAbort {
+	return errAbort{fmt.Errorf("availability: bdd: %d nodes would take %d MiB, over the memory budget of %d MiB: %w",
+		len(m.nodes), want>>20, m.maxBytes>>20, set.ErrMemoryBudget)}
 }
 
 // errAbort carries a budget or context error out of the recursion.
 type errAbort struct{ err error }
 
-func newManager(ctx context.Context, n, budget int) *manager {
-	m := &manager{n: n, budget: budget, ctx: ctx}
+func newManager(ctx context.Context, n, budget int, maxBytes int64) *manager {
+	m := &manager{n: n, budget: budget, ctx: ctx, maxBytes: maxBytes}
 	m.nodes = make([]bddNode, 2, 1024)
 	m.nodes[0] = bddNode{level: int32(n)}
 	m.nodes[1] = bddNode{level: int32(n)}
@@ -123,12 +145,26 @@ func (m *manager) mk(level int32, lo, hi uint32) uint32 {
 		}
 	}
 	i := uint32(len(m.nodes))
+	if len(m.nodes) == cap(m.nodes) {
+		// Grow the arena by hand, so that the budget sees it first.
+		c := 2 * cap(m.nodes)
+		if m.maxBytes > 0 && m.bytes(c, len(m.table)) > m.maxBytes {
+			c = len(m.nodes) + len(m.nodes)/4
+			if want := m.bytes(c, len(m.table)); want > m.maxBytes {
+				panic(m.errMemory(want))
+			}
+		}
+		m.nodes = slices.Grow(m.nodes, c-len(m.nodes))
+	}
 	m.nodes = append(m.nodes, bddNode{level, lo, hi})
 	m.table[h] = i
 	if len(m.nodes) > m.peak {
 		m.peak = len(m.nodes)
 	}
 	if 2*len(m.nodes) > len(m.table) {
+		if want := m.bytes(cap(m.nodes), 2*len(m.table)); m.maxBytes > 0 && want > m.maxBytes {
+			panic(m.errMemory(want))
+		}
 		m.rehash(2 * len(m.table))
 		m.growCache()
 	}
@@ -139,6 +175,11 @@ func (m *manager) growCache() {
 	// Keep the cache at two to four times the node arena, up to 2^25
 	// entries (384 MiB), keeping the entries it has.
 	if len(m.cache) >= 1<<25 || len(m.cache) >= 2*len(m.nodes) {
+		return
+	}
+	if m.maxBytes > 0 && m.bytes(cap(m.nodes), len(m.table))+3*int64(len(m.cache))*cacheBytes > m.maxBytes/2 {
+		// The cache is lossy: a small one costs time, never the answer.
+		// It stays within half the budget, leaving room for the nodes.
 		return
 	}
 	old := m.cache
@@ -294,6 +335,10 @@ type BDDOptions struct {
 	// Progress, if not nil, is called now and then with the number of
 	// nodes held and the number of quorums merged so far.
 	Progress func(nodes, merged, quorums int)
+	// MaxMemory, if positive, bounds the bytes of the node arena, unique
+	// table and operation cache together; past it BuildBDD stops with an
+	// error wrapping [set.ErrMemoryBudget].
+	MaxMemory int64
 }
 
 // DefaultBudget is the node budget of [BuildBDD] when none is given: at
@@ -333,7 +378,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	m := newManager(ctx, n, budget)
+	m := newManager(ctx, n, budget, opts.MaxMemory)
 	defer func() {
 		if r := recover(); r != nil {
 			a, ok := r.(errAbort)
@@ -425,7 +470,7 @@ func (b *BDD) Probability(p []float64) float64 {
 // needs (so no count can overflow; an add that would carry out of the top
 // word is reported as an internal error), level by level across all cores.
 func (b *BDD) Count(ctx context.Context) (*Polynomial, error) {
-	return b.count(ctx, nil)
+	return b.count(ctx, nil, 0)
 }
 
 // MaxCountBytes bounds the memory the counting pass of [BDD.Count] may
@@ -433,10 +478,12 @@ func (b *BDD) Count(ctx context.Context) (*Polynomial, error) {
 // counted yet); beyond it Count refuses with an error wrapping [ErrBudget].
 const MaxCountBytes = 4 << 30
 
-func (b *BDD) count(ctx context.Context, progress func(done, total int)) (*Polynomial, error) {
+// count is Count with progress and, if maxBytes is positive, a bound on
+// the bytes of the pass beyond the diagram itself.
+func (b *BDD) count(ctx context.Context, progress func(done, total int), maxBytes int64) (*Polynomial, error) {
 	n := b.n
 	words := (binomialRow(n)[n/2].BitLen() + 64) / 64
-	c := counter{n: n, w: words, progress: progress}
+	c := counter{n: n, w: words, progress: progress, maxBytes: maxBytes}
 	res, err := c.run(ctx, b)
 	if err != nil {
 		return nil, err
@@ -450,6 +497,7 @@ type counter struct {
 	// binom[g] is (1+t)^g in limbs, for the edges into the true terminal.
 	binom    [][]uint64
 	progress func(done, total int)
+	maxBytes int64
 }
 
 // poly layout: coefficient j occupies words [j*w, (j+1)*w), little-endian.
@@ -509,6 +557,12 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 					}
 				}
 			}
+		}
+		// The bookkeeping above: 4+1 bytes a node, 4 more for byLevel.
+		peak += 9 * len(nodes)
+		if c.maxBytes > 0 && int64(peak) > c.maxBytes {
+			return nil, fmt.Errorf("availability: counting the paths of a BDD of %d nodes would hold %d MiB at once, over the memory budget of %d MiB: %w",
+				len(nodes), peak>>20, c.maxBytes>>20, set.ErrMemoryBudget)
 		}
 		if peak > MaxCountBytes {
 			return nil, fmt.Errorf("availability: counting the paths of a BDD of %d nodes would hold %d MiB at once, over the limit of %d MiB: %w",

@@ -38,6 +38,12 @@ type Options struct {
 	Time time.Duration
 	// Progress, if not nil, is called now and then during long work.
 	Progress Progress
+	// MaxMemory, if positive, bounds the bytes held at once by the exact
+	// methods (the BDD's arena, unique table and operation cache, its
+	// counting pass, the plane sweep's states). Past it Compute stops
+	// looking for an exact result and returns what it proved (see
+	// [Partial]) together with an error wrapping [set.ErrMemoryBudget].
+	MaxMemory int64
 }
 
 // Progress reports how far a long computation has got: stage names the
@@ -79,7 +85,9 @@ func (r *Result) Family() *set.Family { return r.f }
 // force only when the caller forces it. When every exact method is out of
 // reach it returns a Result with Exact false and a [Partial] (exact
 // low/high-order coefficients and bounds); the error is then nil and Reason
-// says what failed. Errors are returned for a cancelled context and a
+// says what failed, except when the memory budget stopped the search: then
+// the Result comes with an error wrapping [set.ErrMemoryBudget]. Other
+// errors are returned, without a Result, for a cancelled context and a
 // malformed family.
 func Compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
 	if err := f.Validate(); err != nil {
@@ -135,8 +143,12 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		r.Exact, r.Method, r.Poly, r.dims = true, MethodProduct, Product(dims...), dims
 		return r, nil
 	}
+	var memErr error
 	if q, ok := planeOrder(f); ok {
-		p, err := PlanePolynomial(ctx, q, opts.Progress)
+		p, err := planePolynomial(ctx, q, opts.Progress, opts.MaxMemory)
+		if errors.Is(err, set.ErrMemoryBudget) {
+			memErr = err
+		}
 		switch {
 		case err == nil:
 			r.Exact, r.Method, r.Poly = true, MethodPlane, p
@@ -158,7 +170,11 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 			return res, nil
 		}
 	}
-	return computeBDD(ctx, r, opts, progress)
+	r, err := computeBDD(ctx, r, opts, progress)
+	if err == nil && memErr != nil && !r.Exact {
+		err = memErr
+	}
+	return r, err
 }
 
 func computeJoin(ctx context.Context, r *Result, s *joinSplit, opts Options) (*Result, error) {
@@ -214,38 +230,51 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 		return ctx.Err() == nil && bctx.Err() != nil && errors.Is(err, context.DeadlineExceeded)
 	}
 	cands := OrderCandidates(f)
-	var lastErr error
+	var lastErr, memErr error
 build:
 	for b := min(1<<16, budget); ; b = min(4*b, budget) {
 		for i, order := range cands {
-			d, err := BuildBDD(bctx, f, BDDOptions{Order: order, Budget: b, Progress: func(nodes, merged, total int) {
+			d, err := BuildBDD(bctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
 				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
 			}})
 			if err == nil {
 				var p *Polynomial
+				left := int64(0)
+				if opts.MaxMemory > 0 {
+					left = max(opts.MaxMemory-int64(d.Size())*nodeBytes, 1)
+				}
 				p, err = d.count(bctx, func(done, total int) {
 					progress(int64(done), int64(total), "counting the paths of a BDD of %d nodes", d.Size())
-				})
+				}, left)
 				if err == nil {
 					r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d
 					return r, nil
 				}
 			}
-			if outOfTime(err) {
+			switch {
+			case outOfTime(err):
 				lastErr = fmt.Errorf("no BDD within %s", opts.Time)
 				break build
-			}
-			if !errors.Is(err, ErrBudget) {
+			case errors.Is(err, set.ErrMemoryBudget):
+				// Another order of this round may still fit; a larger
+				// node budget will not.
+				lastErr, memErr = err, err
+			case errors.Is(err, ErrBudget):
+				lastErr = err
+			default:
 				return nil, err
 			}
-			lastErr = err
 		}
-		if b == budget {
+		if b == budget || memErr != nil {
 			break
 		}
 	}
 	r.noBDD = true
-	r.Reason = fmt.Sprintf("%v (tried %d variable orders); raise --max-nodes or --exact-time, or rely on the bounds and estimate", lastErr, len(cands))
+	hint := "raise --max-nodes or --exact-time"
+	if memErr != nil {
+		hint = "raise --max-memory"
+	}
+	r.Reason = fmt.Sprintf("%v (tried %d variable orders); %s, or rely on the bounds and estimate", lastErr, len(cands), hint)
 	r.Partial = NewPartial(ctx, f)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
@@ -253,6 +282,10 @@ build:
 	if !slices.Contains(r.Partial.Known, false) {
 		// The provable coefficients turned out to be all of them.
 		r.Exact, r.Method, r.Poly, r.Reason = true, MethodIE, &Polynomial{N: f.N, A: r.Partial.A}, ""
+		return r, nil
+	}
+	if memErr != nil {
+		return r, fmt.Errorf("availability: no exact result within the memory budget: %w", memErr)
 	}
 	return r, nil
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -86,7 +87,7 @@ by --plot OUT.svg or OUT.png.`,
 	f.StringVar(&o.method, "method", "auto", "exact method: auto, bdd or brute-force (n ≤ 30)")
 	f.IntVar(&o.maxNodes, "max-nodes", availability.DefaultBudget, "BDD node budget (about 30 bytes a node)")
 	f.DurationVar(&o.exactTime, "exact-time", 30*time.Second, "time allowed to look for an exact result by BDD before settling for proved coefficients, bounds and an estimate (0 = no limit)")
-	f.IntVar(&o.samples, "samples", availability.DefaultSamples, "Monte Carlo samples per point when no exact method fits")
+	f.IntVar(&o.samples, "samples", 0, "Monte Carlo samples per point when no exact method fits (0 = 1048576, fewer for systems so large that a point would read more than about 5·10^8 node words)")
 	f.Uint64Var(&o.seed, "seed", 1, "Monte Carlo seed")
 	f.IntVar(&o.digits, "digits", 10, "significant digits of the values printed")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -153,7 +154,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 	if o.maxNodes < 1000 {
 		return usageErrorf("--max-nodes must be at least 1000, not %d", o.maxNodes)
 	}
-	if o.samples < 64 {
+	if o.samples != 0 && o.samples < 64 {
 		return usageErrorf("--samples must be at least 64, not %d", o.samples)
 	}
 	if o.digits < 1 || o.digits > 17 {
@@ -185,7 +186,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			}
 			if !res.Exact {
 				fmt.Fprintf(s.err, "coterie: note: %s%s: no exact result: %s; showing the proved coefficients, bounds and a Monte Carlo estimate (%d samples, seed %d)\n",
-					name, avLevelSuffix(fam), res.Reason, o.samples, o.seed)
+					name, avLevelSuffix(fam), res.Reason, availability.EstimateSamples(fam, o.samples), o.seed)
 			}
 			eo := availability.EvalOptions{Override: override, Samples: o.samples, Seed: o.seed, Budget: o.maxNodes}
 			pts, err := res.Evaluate(ctx, ps, eo)
@@ -247,9 +248,11 @@ func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family
 			bar.Update(done, total)
 		},
 	})
-	if err != nil {
+	if err != nil && !(res != nil && errors.Is(err, set.ErrMemoryBudget)) {
 		return nil, fmt.Errorf("%s%s: %w", name, avLevelSuffix(f), err)
 	}
+	// Past the memory budget the result holds what was proved, and its
+	// Reason says so.
 	return res, nil
 }
 
@@ -694,7 +697,7 @@ func writeAvailabilityPlot(ctx context.Context, s *streams, o availabilityOption
 	var curves []availability.Curve
 	for _, in := range inputs {
 		for _, f := range in.fams {
-			eo := availability.EvalOptions{Override: in.override, Samples: max(o.samples/16, 1<<12), Seed: o.seed, Budget: o.maxNodes}
+			eo := availability.EvalOptions{Override: in.override, Samples: max(availability.EstimateSamples(f.res.Family(), o.samples)/16, 1<<12), Seed: o.seed, Budget: o.maxNodes}
 			pts, err := f.res.Evaluate(ctx, ps, eo)
 			if err != nil {
 				return err
