@@ -26,9 +26,14 @@ const (
 	MethodAuto      Method = ""
 )
 
+// reasonEstimate is the Reason of a result computed with Method
+// MethodEstimate.
+const reasonEstimate = "a Monte Carlo estimate was asked for (--method estimate)"
+
 // Options control [Compute].
 type Options struct {
-	// Method forces one method ("bdd", "brute-force"); empty chooses by
+	// Method forces one method ("bdd", "brute-force", or "estimate": no
+	// exact search, only what [NewPartial] proves); empty chooses by
 	// structure.
 	Method Method
 	// Budget is the BDD node budget; 0 means [DefaultBudget].
@@ -131,6 +136,11 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 			return nil, errors.New("availability: the bdd method needs an explicit family; this one is a threshold system")
 		}
 		return computeBDD(ctx, r, opts, progress)
+	case MethodEstimate:
+		if f.IsThreshold() {
+			return nil, errors.New("availability: the estimate method needs an explicit family; this one is a threshold system")
+		}
+		return settle(ctx, r, reasonEstimate)
 	case MethodAuto:
 	default:
 		return nil, fmt.Errorf("availability: unknown method %q", opts.Method)
@@ -207,17 +217,10 @@ func computeJoin(ctx context.Context, r *Result, s *joinSplit, opts Options) (*R
 
 func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done, total int64, format string, args ...any)) (*Result, error) {
 	f := r.f
-	budget := opts.Budget
-	if budget <= 0 {
-		budget = DefaultBudget
-	}
 	if len(f.Quorums) == 0 {
 		r.Exact, r.Method, r.Poly = true, MethodBDD, NewPolynomial(f.N)
 		return r, nil
 	}
-	// Iterative deepening over the candidate orders: each round tries every
-	// order with a budget four times the last, so the work is within a
-	// small factor of the best order's.
 	// The BDD attempts run under their own deadline (Options.Time): past
 	// it the search for an exact result gives way to what can be proved.
 	bctx := ctx
@@ -226,15 +229,56 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 		bctx, cancel = context.WithTimeout(ctx, opts.Time)
 		defer cancel()
 	}
-	outOfTime := func(err error) bool {
-		return ctx.Err() == nil && bctx.Err() != nil && errors.Is(err, context.DeadlineExceeded)
+	d, p, err := searchBDD(bctx, f, opts, progress)
+	if err == nil {
+		r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d
+		return r, nil
+	}
+	var fail *bddFailure
+	switch {
+	case ctx.Err() == nil && bctx.Err() != nil && errors.Is(err, context.DeadlineExceeded):
+		fail = &bddFailure{reason: fmt.Errorf("no BDD within %s", opts.Time), orders: len(OrderCandidates(f))}
+	case !errors.As(err, &fail):
+		return nil, err
+	}
+	hint := "raise --max-nodes or --exact-time"
+	if fail.memory {
+		hint = "raise --max-memory"
+	}
+	r, err = settle(ctx, r, fmt.Sprintf("%v (tried %d variable orders); %s, or rely on the bounds and estimate", fail.reason, fail.orders, hint))
+	if err == nil && !r.Exact && fail.memory {
+		return r, fmt.Errorf("availability: no exact result within the memory budget: %w", fail.reason)
+	}
+	return r, err
+}
+
+// bddFailure is the error of [searchBDD] when no order fitted the node
+// or memory budget; it wraps the last budget error.
+type bddFailure struct {
+	reason error
+	orders int
+	memory bool
+}
+
+func (e *bddFailure) Error() string { return e.reason.Error() }
+func (e *bddFailure) Unwrap() error { return e.reason }
+
+// searchBDD looks for the BDD of f and counts it, by iterative deepening
+// over the candidate orders: each round tries every order with a budget
+// four times the last, so the work is within a small factor of the best
+// order's. It fails with a *bddFailure when the budgets are exhausted, and
+// with ctx's error when ctx ends.
+func searchBDD(ctx context.Context, f *set.Family, opts Options, progress func(done, total int64, format string, args ...any)) (*BDD, *Polynomial, error) {
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
 	}
 	cands := OrderCandidates(f)
-	var lastErr, memErr error
-build:
+	var lastErr error
+	memory := false
 	for b := min(1<<16, budget); ; b = min(4*b, budget) {
 		for i, order := range cands {
-			d, err := BuildBDD(bctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
+			d, err := BuildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
 				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
 			}})
 			if err == nil {
@@ -243,38 +287,36 @@ build:
 				if opts.MaxMemory > 0 {
 					left = max(opts.MaxMemory-int64(d.Size())*nodeBytes, 1)
 				}
-				p, err = d.count(bctx, func(done, total int) {
+				p, err = d.count(ctx, func(done, total int) {
 					progress(int64(done), int64(total), "counting the paths of a BDD of %d nodes", d.Size())
 				}, left)
 				if err == nil {
-					r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d
-					return r, nil
+					return d, p, nil
 				}
 			}
 			switch {
-			case outOfTime(err):
-				lastErr = fmt.Errorf("no BDD within %s", opts.Time)
-				break build
 			case errors.Is(err, set.ErrMemoryBudget):
 				// Another order of this round may still fit; a larger
 				// node budget will not.
-				lastErr, memErr = err, err
+				lastErr, memory = err, true
 			case errors.Is(err, ErrBudget):
 				lastErr = err
 			default:
-				return nil, err
+				return nil, nil, err
 			}
 		}
-		if b == budget || memErr != nil {
-			break
+		if b == budget || memory {
+			return nil, nil, &bddFailure{reason: lastErr, orders: len(cands), memory: memory}
 		}
 	}
+}
+
+// settle gives up on an exact method: r gets what [NewPartial] proves,
+// and is exact after all if that is every coefficient.
+func settle(ctx context.Context, r *Result, reason string) (*Result, error) {
+	f := r.f
 	r.noBDD = true
-	hint := "raise --max-nodes or --exact-time"
-	if memErr != nil {
-		hint = "raise --max-memory"
-	}
-	r.Reason = fmt.Sprintf("%v (tried %d variable orders); %s, or rely on the bounds and estimate", lastErr, len(cands), hint)
+	r.Reason = reason
 	r.Partial = NewPartial(ctx, f)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
@@ -282,10 +324,6 @@ build:
 	if !slices.Contains(r.Partial.Known, false) {
 		// The provable coefficients turned out to be all of them.
 		r.Exact, r.Method, r.Poly, r.Reason = true, MethodIE, &Polynomial{N: f.N, A: r.Partial.A}, ""
-		return r, nil
-	}
-	if memErr != nil {
-		return r, fmt.Errorf("availability: no exact result within the memory budget: %w", memErr)
 	}
 	return r, nil
 }

@@ -1,0 +1,214 @@
+package availability
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"math/bits"
+
+	"github.com/coterie-dev/coterie/set"
+)
+
+// An exact computation by BDD splits into pieces by the values of the
+// first nodes: with b split nodes (nodes 1..b), piece j fixes node v+1 up
+// when bit v of j is 1 and down otherwise, and counts the live sets of the
+// other n−b nodes that complete it to a live set containing a quorum. The
+// restriction is again a monotone function, with the quorums that meet a
+// down node dropped and the up nodes taken out of the others; its
+// polynomial, shifted by the number of up nodes of j, is the piece's
+// contribution, and the contributions of the 2^b pieces add up to the
+// coefficient vector. The pieces are independent: they can run on
+// different machines (shards) or one after the other with their results
+// saved (checkpoints), and the sum does not depend on how they were dealt
+// out.
+
+// SplitBits returns the number of split nodes for a family of n nodes cut
+// among shards shards: about eight pieces a shard so that the shards get
+// similar work, and at least 64 pieces so that a checkpoint saves often;
+// never more nodes than n − 1 nor 20.
+func SplitBits(n, shards int) int {
+	b := max(6, bits.Len(uint(max(shards-1, 0)))+3)
+	return max(0, min(b, n-1, 20))
+}
+
+// Splittable reports whether the computation of f with method m is one
+// that [ComputePieces] splits: an explicit family whose exact polynomial
+// comes from the BDD (m is MethodBDD, or MethodAuto and no closed form
+// fits). The closed forms take seconds at most and are not split.
+func Splittable(f *set.Family, m Method) bool {
+	if f.IsThreshold() || len(f.Quorums) == 0 || f.N < 2 {
+		return false
+	}
+	for i := range f.Quorums {
+		if f.Quorums[i].IsEmpty() {
+			return false
+		}
+	}
+	switch m {
+	case MethodBDD:
+		return true
+	case MethodAuto:
+	default:
+		return false
+	}
+	if _, ok := isAllSubsets(f); ok {
+		return false
+	}
+	if _, ok := productDims(f); ok {
+		return false
+	}
+	if _, ok := planeOrder(f); ok {
+		return false
+	}
+	if _, ok := findJoin(f); ok {
+		return false
+	}
+	return true
+}
+
+// restrictPrefix returns f with nodes 0..b−1 fixed to the bits of j, as a
+// family over the other nodes (node v becomes v−b), and whether a quorum
+// lies wholly in the up nodes (then the restriction is always true).
+func restrictPrefix(f *set.Family, b, j int) (*set.Family, bool) {
+	g := set.NewFamily(f.N - b)
+	g.K = f.K
+	for i := range f.Quorums {
+		q := &f.Quorums[i]
+		s := set.New(g.N)
+		dead := false
+		for v := range q.All() {
+			if v < b {
+				if j>>v&1 == 0 {
+					dead = true
+					break
+				}
+				continue
+			}
+			s.Add(v - b)
+		}
+		if dead {
+			continue
+		}
+		if s.IsEmpty() {
+			return g, true
+		}
+		g.Add(s, set.NoOwner)
+	}
+	return g, false
+}
+
+// ComputePiece returns the contribution of piece j (0 ≤ j < 2^b) to the
+// coefficient vector of the explicit family f: the polynomial over f.N
+// nodes counting the live sets that agree with j on the split nodes and
+// contain a quorum. The restriction's BDD is searched as [Compute] does
+// (opts.Budget, opts.MaxMemory; opts.Time is left to the caller's
+// context). It fails, without a result, when a budget or ctx stops it:
+// errors wrap [ErrBudget], [set.ErrMemoryBudget] or the context's error.
+func ComputePiece(ctx context.Context, f *set.Family, b, j int, opts Options) (*Polynomial, error) {
+	if f.IsThreshold() {
+		return nil, errors.New("availability: pieces: threshold family: use the closed form")
+	}
+	if b < 0 || b >= f.N || b > 30 || j < 0 || j >= 1<<b {
+		return nil, fmt.Errorf("availability: pieces: piece %d of 2^%d for %d nodes", j, b, f.N)
+	}
+	g, always := restrictPrefix(f, b, j)
+	m := g.N
+	var sub *Polynomial
+	switch {
+	case always:
+		sub = Threshold(m, 0)
+	case len(g.Quorums) == 0:
+		sub = NewPolynomial(m)
+	default:
+		progress := func(done, total int64, format string, args ...any) {
+			if opts.Progress != nil {
+				opts.Progress(fmt.Sprintf("piece %d of %d: ", j+1, 1<<b)+fmt.Sprintf(format, args...), done, total)
+			}
+		}
+		var err error
+		if _, sub, err = searchBDD(ctx, g, opts, progress); err != nil {
+			return nil, fmt.Errorf("availability: piece %d of %d: %w", j+1, 1<<b, err)
+		}
+	}
+	up := bits.OnesCount(uint(j))
+	p := NewPolynomial(f.N)
+	for i, a := range sub.A {
+		p.A[i+up].Set(a)
+	}
+	return p, nil
+}
+
+// Add adds q's coefficients into p (both over the same number of nodes).
+func (p *Polynomial) Add(q *Polynomial) error {
+	if p.N != q.N {
+		return fmt.Errorf("availability: adding polynomials over %d and %d nodes", p.N, q.N)
+	}
+	for i := range p.A {
+		p.A[i].Add(p.A[i], q.A[i])
+	}
+	return nil
+}
+
+// ExactResult returns the exact result of an n-node family with
+// polynomial p obtained by method m, for results put together from pieces
+// (see [ComputePiece]); it has no family, so it evaluates only at uniform
+// probabilities.
+func ExactResult(m Method, p *Polynomial) *Result {
+	return &Result{N: p.N, Exact: true, Method: m, Poly: p}
+}
+
+// PartialResult returns the inexact result of an n-node family with what
+// was proved and why no exact method succeeded, for results put together
+// from pieces.
+func PartialResult(p *Partial, reason string) *Result {
+	return &Result{N: p.N, Partial: p, Reason: reason}
+}
+
+// partialJSON is the wire form of a [Partial].
+type partialJSON struct {
+	N            int       `json:"n"`
+	Coefficients []*string `json:"coefficients"`
+	MinQuorum    int       `json:"min_quorum"`
+	Intersecting bool      `json:"intersecting"`
+	Sizes        []int     `json:"quorum_sizes"`
+}
+
+// MarshalJSON writes what p proved: the coefficients (null where
+// unknown, decimal strings elsewhere), the smallest quorum size, whether
+// the quorums meet pairwise, and the quorum sizes the bounds use.
+func (p *Partial) MarshalJSON() ([]byte, error) {
+	w := partialJSON{N: p.N, MinQuorum: p.MinQuorum, Intersecting: p.Intersecting, Sizes: p.sizes}
+	w.Coefficients = make([]*string, len(p.A))
+	for i, a := range p.A {
+		if p.Known[i] {
+			s := a.String()
+			w.Coefficients[i] = &s
+		}
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (p *Partial) UnmarshalJSON(data []byte) error {
+	var w partialJSON
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	if w.N < 0 || len(w.Coefficients) != w.N+1 {
+		return fmt.Errorf("availability: partial: %d coefficients for %d nodes", len(w.Coefficients), w.N)
+	}
+	*p = Partial{N: w.N, Known: make([]bool, w.N+1), A: make([]*big.Int, w.N+1), MinQuorum: w.MinQuorum, Intersecting: w.Intersecting, sizes: w.Sizes}
+	for i, c := range w.Coefficients {
+		p.A[i] = new(big.Int)
+		if c == nil {
+			continue
+		}
+		if _, ok := p.A[i].SetString(*c, 10); !ok || p.A[i].Sign() < 0 {
+			return fmt.Errorf("availability: partial: coefficient %d is not a count: %q", i, *c)
+		}
+		p.Known[i] = true
+	}
+	return nil
+}
