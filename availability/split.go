@@ -151,12 +151,68 @@ func (p *Polynomial) Add(q *Polynomial) error {
 	return nil
 }
 
-// ExactResult returns the exact result of an n-node family with
-// polynomial p obtained by method m, for results put together from pieces
-// (see [ComputePiece]); it has no family, so it evaluates only at uniform
-// probabilities.
-func ExactResult(m Method, p *Polynomial) *Result {
-	return &Result{N: p.N, Exact: true, Method: m, Poly: p}
+// ExactResult returns the exact result with polynomial p obtained by
+// method m, for results put together from pieces (see [ComputePiece]). f
+// is the family, or nil when only the polynomial is known; then the
+// result evaluates only at uniform probabilities.
+func ExactResult(f *set.Family, m Method, p *Polynomial) *Result {
+	return &Result{N: p.N, Exact: true, Method: m, Poly: p, f: f}
+}
+
+// Settle returns the inexact result of f for the given reason: what
+// [NewPartial] proves, exact after all (method inclusion-exclusion) when
+// that is every coefficient.
+func Settle(ctx context.Context, f *set.Family, reason string) (*Result, error) {
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("availability: %w", err)
+	}
+	return settle(ctx, &Result{N: f.N, f: f}, reason)
+}
+
+// PieceState is the progress of a split computation: which pieces of
+// 2^Bits are done, and the sum of their contributions.
+type PieceState struct {
+	Bits int
+	Done []int // increasing
+	Sum  *Polynomial
+}
+
+// RunPieces computes, in increasing order, the pieces j < 2^bits of f for
+// which owns(j) holds and that state (nil to start afresh) does not have
+// yet, adding each to the state and calling save with it (a checkpoint).
+// It returns the state when every owned piece is done, and otherwise the
+// error of the piece that failed (see [ComputePiece]) or of save, with the
+// state as far as it got: a later call with that state resumes there.
+func RunPieces(ctx context.Context, f *set.Family, bits int, owns func(j int) bool, state *PieceState, opts Options, save func(*PieceState) error) (*PieceState, error) {
+	if state == nil {
+		state = &PieceState{Bits: bits, Sum: NewPolynomial(f.N)}
+	}
+	if state.Bits != bits || state.Sum == nil || state.Sum.N != f.N {
+		return nil, fmt.Errorf("availability: pieces: a state of 2^%d pieces over %d nodes does not fit 2^%d pieces over %d nodes", state.Bits, state.Sum.N, bits, f.N)
+	}
+	done := make(map[int]bool, len(state.Done))
+	for _, j := range state.Done {
+		done[j] = true
+	}
+	for j := range 1 << bits {
+		if done[j] || !owns(j) {
+			continue
+		}
+		p, err := ComputePiece(ctx, f, bits, j, opts)
+		if err != nil {
+			return state, err
+		}
+		if err := state.Sum.Add(p); err != nil {
+			return state, err
+		}
+		state.Done = append(state.Done, j)
+		if save != nil {
+			if err := save(state); err != nil {
+				return state, err
+			}
+		}
+	}
+	return state, nil
 }
 
 // PartialResult returns the inexact result of an n-node family with what
@@ -211,4 +267,13 @@ func (p *Partial) UnmarshalJSON(data []byte) error {
 		p.Known[i] = true
 	}
 	return nil
+}
+
+// Clone returns a copy of p.
+func (p *Polynomial) Clone() *Polynomial {
+	q := NewPolynomial(p.N)
+	for i, a := range p.A {
+		q.A[i].Set(a)
+	}
+	return q
 }

@@ -180,3 +180,50 @@ func TestEstimateShares(t *testing.T) {
 		t.Errorf("100 samples asked: %d, want 128", got)
 	}
 }
+
+// A run of pieces stopped half-way (its context cancelled after three
+// pieces) resumes from its saved state to the same polynomial as an
+// uninterrupted run; a shard's pieces resume the same way.
+func TestRunPiecesResume(t *testing.T) {
+	f, err := construct.Billiard(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := Compute(context.Background(), f, Options{Method: MethodBDD})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := func(int) bool { return true }
+	for _, owns := range []func(int) bool{all, func(j int) bool { return j%3 == 1 }} {
+		b := SplitBits(f.N, 3)
+		ctx, cancel := context.WithCancel(context.Background())
+		var saved *PieceState
+		state, err := RunPieces(ctx, f, b, owns, nil, Options{}, func(s *PieceState) error {
+			saved = &PieceState{Bits: s.Bits, Done: append([]int(nil), s.Done...), Sum: s.Sum.Clone()}
+			if len(s.Done) == 3 {
+				cancel()
+			}
+			return nil
+		})
+		if !errors.Is(err, context.Canceled) || len(state.Done) != 3 || len(saved.Done) != 3 {
+			t.Fatalf("stopped run: err %v, %d pieces done", err, len(state.Done))
+		}
+		state, err = RunPieces(context.Background(), f, b, owns, saved, Options{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := RunPieces(context.Background(), f, b, owns, nil, Options{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !state.Sum.Equal(fresh.Sum) || len(state.Done) != len(fresh.Done) {
+			t.Fatalf("resumed: %d pieces, %v; uninterrupted: %d pieces, %v", len(state.Done), state.Sum.A, len(fresh.Done), fresh.Sum.A)
+		}
+		if owns(0) && owns(2) && !state.Sum.Equal(whole.Poly) {
+			t.Fatalf("resumed: %v, whole %v", state.Sum.A, whole.Poly.A)
+		}
+	}
+	if _, err := RunPieces(context.Background(), f, 3, all, &PieceState{Bits: 4, Sum: NewPolynomial(f.N)}, Options{}, nil); err == nil {
+		t.Error("a state of another split was accepted")
+	}
+}
