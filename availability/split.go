@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"slices"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -129,7 +130,7 @@ func ComputePiece(ctx context.Context, f *set.Family, b, j int, opts Options) (*
 		}
 		var err error
 		if _, sub, err = searchBDD(ctx, g, opts, progress); err != nil {
-			return nil, fmt.Errorf("availability: piece %d of %d: %w", j+1, 1<<b, err)
+			return nil, fmt.Errorf("%w (piece %d of %d)", err, j+1, 1<<b)
 		}
 	}
 	up := bits.OnesCount(uint(j))
@@ -180,9 +181,11 @@ type PieceState struct {
 // RunPieces computes, in increasing order, the pieces j < 2^bits of f for
 // which owns(j) holds and that state (nil to start afresh) does not have
 // yet, adding each to the state and calling save with it (a checkpoint).
-// It returns the state when every owned piece is done, and otherwise the
-// error of the piece that failed (see [ComputePiece]) or of save, with the
-// state as far as it got: a later call with that state resumes there.
+// A piece over the node or memory budget is left undone and the others
+// go on. It returns the state when every owned piece is done; otherwise
+// the state as far as it got, with the first budget error, or the error
+// of ctx or save that stopped it: a later call with that state (and a
+// larger budget) resumes there.
 func RunPieces(ctx context.Context, f *set.Family, bits int, owns func(j int) bool, state *PieceState, opts Options, save func(*PieceState) error) (*PieceState, error) {
 	if state == nil {
 		state = &PieceState{Bits: bits, Sum: NewPolynomial(f.N)}
@@ -190,6 +193,7 @@ func RunPieces(ctx context.Context, f *set.Family, bits int, owns func(j int) bo
 	if state.Bits != bits || state.Sum == nil || state.Sum.N != f.N {
 		return nil, fmt.Errorf("availability: pieces: a state of 2^%d pieces over %d nodes does not fit 2^%d pieces over %d nodes", state.Bits, state.Sum.N, bits, f.N)
 	}
+	var budgetErr error
 	done := make(map[int]bool, len(state.Done))
 	for _, j := range state.Done {
 		done[j] = true
@@ -200,17 +204,27 @@ func RunPieces(ctx context.Context, f *set.Family, bits int, owns func(j int) bo
 		}
 		p, err := ComputePiece(ctx, f, bits, j, opts)
 		if err != nil {
+			if ctx.Err() == nil && (errors.Is(err, ErrBudget) || errors.Is(err, set.ErrMemoryBudget)) {
+				if budgetErr == nil {
+					budgetErr = err
+				}
+				continue
+			}
 			return state, err
 		}
 		if err := state.Sum.Add(p); err != nil {
 			return state, err
 		}
 		state.Done = append(state.Done, j)
+		slices.Sort(state.Done)
 		if save != nil {
 			if err := save(state); err != nil {
 				return state, err
 			}
 		}
+	}
+	if budgetErr != nil {
+		return state, budgetErr
 	}
 	return state, nil
 }

@@ -38,6 +38,9 @@ type availabilityOptions struct {
 	samples    int
 	seed       uint64
 	digits     int
+	shard      string
+	shards     int
+	checkpoint string
 }
 
 // avDefaultPoints are evaluated when neither --p nor --range is given.
@@ -84,17 +87,20 @@ by --plot OUT.svg or OUT.png.`,
 	f.BoolVar(&o.polynomial, "polynomial", false, "print the coefficients A_0..A_n")
 	f.StringVar(&o.plot, "plot", "", "draw the curves of all inputs to `OUT.svg` or OUT.png")
 	f.StringVar(&o.pNode, "p-node", "", "per-node probabilities: `NODE=P,...` or a file of \"NODE P\" lines")
-	f.StringVar(&o.method, "method", "auto", "exact method: auto, bdd or brute-force (n ≤ 30)")
+	f.StringVar(&o.method, "method", "auto", "exact method: auto, bdd or brute-force (n ≤ 30); or estimate: only the proved coefficients, bounds and a Monte Carlo estimate")
 	f.IntVar(&o.maxNodes, "max-nodes", availability.DefaultBudget, "BDD node budget (about 30 bytes a node)")
 	f.DurationVar(&o.exactTime, "exact-time", 30*time.Second, "time allowed to look for an exact result by BDD before settling for proved coefficients, bounds and an estimate (0 = no limit)")
 	f.IntVar(&o.samples, "samples", 0, "Monte Carlo samples per point when no exact method fits (0 = 1048576, fewer for systems so large that a point would read more than about 5·10^8 node words)")
 	f.Uint64Var(&o.seed, "seed", 1, "Monte Carlo seed")
 	f.IntVar(&o.digits, "digits", 10, "significant digits of the values printed")
+	f.StringVar(&o.shard, "shard", "", "do shard `I/N` of the work (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
+	f.IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
+	f.StringVar(&o.checkpoint, "checkpoint", "", "save the exact search by BDD piece by piece in `FILE`, and resume from it")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"table", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("method", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"auto", "bdd", "brute-force"}, cobra.ShellCompDirectiveNoFileComp
+		return []string{"auto", "bdd", "brute-force", "estimate"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("plot", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"svg", "png"}, cobra.ShellCompDirectiveFilterFileExt
@@ -148,8 +154,25 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 		method = availability.MethodBDD
 	case "brute-force", "brute":
 		method = availability.MethodBrute
+	case "estimate":
+		method = availability.MethodEstimate
 	default:
-		return usageErrorf("--method must be auto, bdd or brute-force, not %q", o.method)
+		return usageErrorf("--method must be auto, bdd, brute-force or estimate, not %q", o.method)
+	}
+	sp, err := avShardSpec(o)
+	if err != nil {
+		return err
+	}
+	sharded := sp.Count > 0
+	if sharded {
+		switch {
+		case len(args) != 1:
+			return usageErrorf("--shard splits the work on one file, not %d", len(args))
+		case o.plot != "":
+			return usageErrorf("--shard writes a partial result: draw the plot from the merged result instead of --plot")
+		case o.pNode != "":
+			return usageErrorf("--shard works with one probability for every node: drop --p-node")
+		}
 	}
 	if o.maxNodes < 1000 {
 		return usageErrorf("--max-nodes must be at least 1000, not %d", o.maxNodes)
@@ -179,8 +202,30 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			return err
 		}
 		in := &avInput{name: name, n: sys.N(), k: sys.K(), hk: sys.HK != nil, override: override}
-		for _, fam := range sys.Families() {
-			res, err := computeAvFamily(ctx, s, name, fam, method, o.maxNodes, o.exactTime)
+		hash := ""
+		if sharded || o.checkpoint != "" {
+			if hash, err = inputHash(sys); err != nil {
+				return err
+			}
+		}
+		if sharded {
+			part := &avPartResult{N: sys.N(), K: sys.K(), HK: sys.HK != nil}
+			for fi, fam := range sys.Families() {
+				pf, err := computeAvShardFamily(ctx, s, name, fam, fi, method, o, sp, ps, hash)
+				if err != nil {
+					return err
+				}
+				part.Families = append(part.Families, pf)
+			}
+			return writeAvPart(s, sp, hash, avPartOptionsOf(o, name, ps, pointsGiven), part)
+		}
+		for fi, fam := range sys.Families() {
+			var res *availability.Result
+			if o.checkpoint != "" && availability.Splittable(fam, method) {
+				res, err = computeAvCheckpointed(ctx, s, name, fam, fi, o, hash)
+			} else {
+				res, err = computeAvFamily(ctx, s, name, fam, method, o.maxNodes, o.exactTime)
+			}
 			if err != nil {
 				return err
 			}
@@ -202,6 +247,12 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			return err
 		}
 	}
+	return writeAvailabilityResults(s, o, inputs, ps, pointsGiven)
+}
+
+// writeAvailabilityResults prints the results in the format of o; the
+// merge of partial results prints through it too.
+func writeAvailabilityResults(s *streams, o availabilityOptions, inputs []*avInput, ps []float64, pointsGiven bool) error {
 	return writeOutput(s, "", func(w io.Writer) error {
 		switch o.format {
 		case "json":

@@ -73,6 +73,7 @@ Nodes are numbered 1..n in every file and report. Exit status: 0 success,
 		newTransversalsCmd(s),
 		newSimulateCmd(s),
 		newAvailabilityCmd(s),
+		newMergeCmd(s),
 	)
 	return root
 }
