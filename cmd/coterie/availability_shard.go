@@ -314,11 +314,11 @@ func computeAvCheckpointed(ctx context.Context, s *streams, name string, fam *se
 // avCheckpoint is the --checkpoint file: the pieces done of each split
 // family of one input (and shard), and their sum.
 type avCheckpoint struct {
-	Format      string                `json:"format"`
-	Kind        string                `json:"kind"`
-	InputSHA256 string                `json:"input_sha256"`
-	Shard       string                `json:"shard"`
-	Families    []avCheckpointFamily  `json:"families"`
+	Format      string               `json:"format"`
+	Kind        string               `json:"kind"`
+	InputSHA256 string               `json:"input_sha256"`
+	Shard       string               `json:"shard"`
+	Families    []avCheckpointFamily `json:"families"`
 	byIndex     map[int]*avCheckpointFamily
 }
 
