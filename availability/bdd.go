@@ -352,9 +352,17 @@ const DefaultBudget = 40_000_000
 // variable, with garbage collection between rounds. It stops with an error
 // wrapping [ErrBudget] if the diagram needs more nodes than the budget, and
 // with the context's error if ctx is cancelled.
-func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err error) {
+func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error) {
+	b, _, err := buildBDD(ctx, f, opts)
+	return b, err
+}
+
+// buildBDD is BuildBDD that also returns how far it got: the number of
+// OR operations done (one per quorum, then one per pair of blocks), the
+// measure of progress by which [searchBDD] ranks orders that failed.
+func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, steps int, err error) {
 	if f.IsThreshold() {
-		return nil, errors.New("availability: bdd: threshold family: use the closed form")
+		return nil, 0, errors.New("availability: bdd: threshold family: use the closed form")
 	}
 	n := f.N
 	order := opts.Order
@@ -362,7 +370,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 		order = ChooseOrder(f)
 	}
 	if len(order) != n {
-		return nil, fmt.Errorf("availability: bdd: order has %d nodes, want %d", len(order), n)
+		return nil, 0, fmt.Errorf("availability: bdd: order has %d nodes, want %d", len(order), n)
 	}
 	level := make([]int32, n)
 	for i := range level {
@@ -370,7 +378,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 	}
 	for l, v := range order {
 		if v < 0 || v >= n || level[v] >= 0 {
-			return nil, fmt.Errorf("availability: bdd: order is not a permutation of 1..%d", n)
+			return nil, 0, fmt.Errorf("availability: bdd: order is not a permutation of 1..%d", n)
 		}
 		level[v] = int32(l)
 	}
@@ -379,13 +387,14 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 		budget = DefaultBudget
 	}
 	m := newManager(ctx, n, budget, opts.MaxMemory)
+	merged, pairs := 0, 0
 	defer func() {
 		if r := recover(); r != nil {
 			a, ok := r.(errAbort)
 			if !ok {
 				panic(r)
 			}
-			b, err = nil, a.err
+			b, steps, err = nil, merged+pairs, a.err
 		}
 	}()
 	// Quorums as sorted level lists, sorted lexicographically so that
@@ -402,7 +411,6 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 	slices.SortFunc(qs, slices.Compare)
 	qs = slices.CompactFunc(qs, slices.Equal)
 	roots := make([]uint32, 0, len(qs))
-	merged := 0
 	report := func() {
 		if opts.Progress != nil {
 			opts.Progress(len(m.nodes), merged, len(qs))
@@ -412,7 +420,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 		m.progress = func(int) { report() }
 	}
 	if len(qs) == 0 {
-		return &BDD{n: n, order: slices.Clone(order), root: bddFalse, nodes: m.nodes[:2]}, nil
+		return &BDD{n: n, order: slices.Clone(order), root: bddFalse, nodes: m.nodes[:2]}, 0, nil
 	}
 	// First round: fold runs of quorums sequentially into blocks of about
 	// 32, which is cheap while the partial results are small; then merge
@@ -433,6 +441,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 		next := roots[:0:0]
 		for i := 0; i+1 < len(roots); i += 2 {
 			next = append(next, m.or(roots[i], roots[i+1]))
+			pairs++
 		}
 		if len(roots)%2 == 1 {
 			next = append(next, roots[len(roots)-1])
@@ -441,7 +450,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 		report()
 	}
 	m.gc(roots)
-	return &BDD{n: n, order: slices.Clone(order), root: roots[0], nodes: m.nodes}, nil
+	return &BDD{n: n, order: slices.Clone(order), root: roots[0], nodes: m.nodes}, merged + pairs, nil
 }
 
 // Size returns the number of nodes of the diagram, terminals included.
@@ -539,9 +548,16 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 			}
 		}
 	}
-	// The peak memory of the pass, level by level, before allocating it.
+	// The polynomials of a level live in one slab, dropped when every
+	// node of the level has all its parents counted. The peak memory of
+	// the pass, level by level, before allocating it.
+	levelLive := make([]int, n)
+	for l := range n {
+		levelLive[l] = len(byLevel[l])
+	}
 	{
 		left := slices.Clone(parents)
+		pending := slices.Clone(levelLive)
 		live, peak := 0, 0
 		for l := n - 1; l >= 0; l-- {
 			live += len(byLevel[l]) * (n - l + 1) * w * 8
@@ -552,7 +568,11 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 					if v > bddTrue {
 						left[v]--
 						if left[v] == 0 {
-							live -= (n - int(nodes[v].level) + 1) * w * 8
+							lv := int(nodes[v].level)
+							pending[lv]--
+							if pending[lv] == 0 {
+								live -= len(byLevel[lv]) * (n - lv + 1) * w * 8
+							}
 						}
 					}
 				}
@@ -578,11 +598,13 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 		}
 		us := byLevel[l]
 		deg := n - l // the polynomial of a node at level l has degree ≤ n−l
-		work := func(us []uint32) {
+		stride := (deg + 1) * w
+		slab := make([]uint64, len(us)*stride)
+		work := func(us []uint32, slab []uint64) {
 			scratch := make([]uint64, (n+1)*w)
 			ok := true
-			for _, u := range us {
-				p := make([]uint64, (deg+1)*w)
+			for k, u := range us {
+				p := slab[k*stride : (k+1)*stride : (k+1)*stride]
 				nd := nodes[u]
 				ok = c.addLifted(p, nd.lo, polys, nodes, l, 0, scratch) && ok
 				ok = c.addLifted(p, nd.hi, polys, nodes, l, 1, scratch) && ok
@@ -593,14 +615,15 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 			}
 		}
 		if len(us) < 256 || workers == 1 {
-			work(us)
+			work(us, slab)
 		} else {
 			var wg sync.WaitGroup
 			chunk := (len(us) + workers - 1) / workers
 			for i := 0; i < len(us); i += chunk {
 				part := us[i:min(i+chunk, len(us))]
+				sl := slab[i*stride:]
 				wg.Add(1)
-				go func() { defer wg.Done(); work(part) }()
+				go func() { defer wg.Done(); work(part, sl) }()
 			}
 			wg.Wait()
 		}
@@ -617,7 +640,13 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 				if v > bddTrue {
 					parents[v]--
 					if parents[v] == 0 {
-						polys[v] = nil
+						lv := nodes[v].level
+						levelLive[lv]--
+						if levelLive[lv] == 0 {
+							for _, x := range byLevel[lv] {
+								polys[x] = nil
+							}
+						}
 					}
 				}
 			}

@@ -276,11 +276,20 @@ func searchBDD(ctx context.Context, f *set.Family, opts Options, progress func(d
 	cands := OrderCandidates(f)
 	var lastErr error
 	memory := false
-	for b := min(1<<16, budget); ; b = min(4*b, budget) {
-		for i, order := range cands {
-			d, err := BuildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
+	// Each round tries first the orders that got furthest in the last.
+	tries := make([]int, len(cands))
+	steps := make([]int, len(cands))
+	for i := range tries {
+		tries[i] = i
+	}
+	for b := min(1<<12, budget); ; b = min(4*b, budget) {
+		slices.SortStableFunc(tries, func(x, y int) int { return steps[y] - steps[x] })
+		for _, i := range tries {
+			order := cands[i]
+			d, k, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
 				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
 			}})
+			steps[i] = k
 			if err == nil {
 				var p *Polynomial
 				left := int64(0)
