@@ -62,6 +62,7 @@ type manager struct {
 	// maxBytes bounds the arena, unique table and cache together (0 = no
 	// bound); the cache only grows while it fits.
 	maxBytes int64
+	misses   int
 }
 
 // Bytes per entry of the manager's arrays.
@@ -194,6 +195,18 @@ func (m *manager) growCache() {
 	}
 }
 
+// poll looks at the context every 2^16 cache misses: a long run of
+// operations that find their nodes already made creates none, so mk's
+// own checks would not see a cancellation.
+func (m *manager) poll() {
+	m.misses++
+	if m.misses&0xffff == 0 {
+		if err := m.ctx.Err(); err != nil {
+			panic(errAbort{fmt.Errorf("availability: bdd: %w", err)})
+		}
+	}
+}
+
 // or returns the disjunction of a and b.
 func (m *manager) or(a, b uint32) uint32 {
 	switch {
@@ -212,6 +225,7 @@ func (m *manager) or(a, b uint32) uint32 {
 	if e := m.cache[h]; e.a == a && e.b == b && e.r != 0 {
 		return e.r
 	}
+	m.poll()
 	na, nb := m.nodes[a], m.nodes[b]
 	var l int32
 	alo, ahi, blo, bhi := a, a, b, b
@@ -253,6 +267,7 @@ func (m *manager) and(a, b uint32) uint32 {
 	if e := m.cache[h]; e.a == b && e.b == a && e.r != 0 {
 		return e.r
 	}
+	m.poll()
 	na, nb := m.nodes[a], m.nodes[b]
 	var l int32
 	alo, ahi, blo, bhi := a, a, b, b
@@ -604,6 +619,9 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 			scratch := make([]uint64, (n+1)*w)
 			ok := true
 			for k, u := range us {
+				if k&0xfff == 0xfff && ctx.Err() != nil {
+					return
+				}
 				p := slab[k*stride : (k+1)*stride : (k+1)*stride]
 				nd := nodes[u]
 				ok = c.addLifted(p, nd.lo, polys, nodes, l, 0, scratch) && ok
@@ -626,6 +644,9 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 				go func() { defer wg.Done(); work(part, sl) }()
 			}
 			wg.Wait()
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("availability: counting: %w", err)
 		}
 		if overflow.Load() {
 			return nil, errOverflow

@@ -86,3 +86,37 @@ func TestMaxMemoryCountAndPlane(t *testing.T) {
 		t.Errorf("plane sweep of order 3 under 64 MiB: %v, brute force %v", p.A, want.A)
 	}
 }
+
+// Every stage stops on a cancelled context with the context's error.
+func TestCancelledEveryStage(t *testing.T) {
+	f, err := construct.Billiard(9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := BuildBDD(context.Background(), f, BDDOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := make([]float64, f.N)
+	for _, c := range []struct {
+		stage string
+		run   func() error
+	}{
+		{"BuildBDD", func() error { _, err := BuildBDD(ctx, f, BDDOptions{}); return err }},
+		{"Count", func() error { _, err := d.Count(ctx); return err }},
+		{"Compute", func() error { _, err := Compute(ctx, f, Options{}); return err }},
+		{"Compute estimate", func() error { _, err := Compute(ctx, f, Options{Method: MethodEstimate}); return err }},
+		{"EstimateAV", func() error { _, err := EstimateAV(ctx, f, p, 1<<16, 1); return err }},
+		{"PlanePolynomial", func() error { _, err := PlanePolynomial(ctx, 5, nil); return err }},
+		{"RunPieces", func() error {
+			_, err := RunPieces(ctx, f, 3, func(int) bool { return true }, nil, Options{}, nil)
+			return err
+		}},
+	} {
+		if err := c.run(); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s on a cancelled context: err %v", c.stage, err)
+		}
+	}
+}
