@@ -147,8 +147,9 @@ func (m *manager) mk(level int32, lo, hi uint32) uint32 {
 	}
 	i := uint32(len(m.nodes))
 	if len(m.nodes) == cap(m.nodes) {
-		// Grow the arena by hand, so that the budget sees it first.
-		c := 2 * cap(m.nodes)
+		// Grow the arena by hand, so that the budget sees it first, and
+		// never beyond the node budget.
+		c := min(2*cap(m.nodes), m.budget)
 		if m.maxBytes > 0 && m.bytes(c, len(m.table)) > m.maxBytes {
 			c = len(m.nodes) + len(m.nodes)/4
 			if want := m.bytes(c, len(m.table)); want > m.maxBytes {
@@ -172,10 +173,14 @@ func (m *manager) mk(level int32, lo, hi uint32) uint32 {
 	return i
 }
 
+// maxCacheEntries caps the operation cache: it is lossy, so the cap costs
+// time at worst, never an answer.
+const maxCacheEntries = 1 << 24
+
 func (m *manager) growCache() {
-	// Keep the cache at two to four times the node arena, up to 2^25
-	// entries (384 MiB), keeping the entries it has.
-	if len(m.cache) >= 1<<25 || len(m.cache) >= 2*len(m.nodes) {
+	// Keep the cache at one to four times the node arena, up to 2^24
+	// entries (192 MiB), keeping the entries it has.
+	if len(m.cache) >= maxCacheEntries || len(m.cache) >= 2*len(m.nodes) {
 		return
 	}
 	if m.maxBytes > 0 && m.bytes(cap(m.nodes), len(m.table))+3*int64(len(m.cache))*cacheBytes > m.maxBytes/2 {
@@ -357,8 +362,8 @@ type BDDOptions struct {
 }
 
 // DefaultBudget is the node budget of [BuildBDD] when none is given: at
-// most about 1.5 GB of arena (12 bytes a node), unique table (up to 16) and
-// operation cache (up to 384 MiB).
+// most about 1 GB of arena (12 bytes a node), unique table (4 bytes a
+// slot, two to four slots a node) and operation cache (up to 192 MiB).
 const DefaultBudget = 40_000_000
 
 // BuildBDD returns the reduced ordered BDD of "some quorum of f is all up"
