@@ -373,16 +373,19 @@ const DefaultBudget = 40_000_000
 // wrapping [ErrBudget] if the diagram needs more nodes than the budget, and
 // with the context's error if ctx is cancelled.
 func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error) {
-	b, _, err := buildBDD(ctx, f, opts)
+	b, _, _, err := buildBDD(ctx, f, opts, nil)
 	return b, err
 }
 
 // buildBDD is BuildBDD that also returns how far it got: the number of
 // OR operations done (one per quorum, then one per pair of blocks), the
-// measure of progress by which [searchBDD] ranks orders that failed.
-func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, steps int, err error) {
+// measure of progress by which [searchBDD] ranks orders that failed. When
+// the budget stops it, it returns its manager too, which a later call with
+// the same family and order and a larger budget may take up (reuse): the
+// nodes made and the operations cached are then found again, not redone.
+func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manager) (b *BDD, steps int, kept *manager, err error) {
 	if f.IsThreshold() {
-		return nil, 0, errors.New("availability: bdd: threshold family: use the closed form")
+		return nil, 0, nil, errors.New("availability: bdd: threshold family: use the closed form")
 	}
 	n := f.N
 	order := opts.Order
@@ -390,7 +393,7 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, step
 		order = ChooseOrder(f)
 	}
 	if len(order) != n {
-		return nil, 0, fmt.Errorf("availability: bdd: order has %d nodes, want %d", len(order), n)
+		return nil, 0, nil, fmt.Errorf("availability: bdd: order has %d nodes, want %d", len(order), n)
 	}
 	level := make([]int32, n)
 	for i := range level {
@@ -398,7 +401,7 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, step
 	}
 	for l, v := range order {
 		if v < 0 || v >= n || level[v] >= 0 {
-			return nil, 0, fmt.Errorf("availability: bdd: order is not a permutation of 1..%d", n)
+			return nil, 0, nil, fmt.Errorf("availability: bdd: order is not a permutation of 1..%d", n)
 		}
 		level[v] = int32(l)
 	}
@@ -406,7 +409,11 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, step
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	m := newManager(ctx, n, budget, opts.MaxMemory)
+	m := reuse
+	if m == nil || m.n != n {
+		m = newManager(ctx, n, budget, opts.MaxMemory)
+	}
+	m.ctx, m.budget, m.maxBytes, m.progress = ctx, budget, opts.MaxMemory, nil
 	merged, pairs := 0, 0
 	defer func() {
 		if r := recover(); r != nil {
@@ -415,6 +422,9 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, step
 				panic(r)
 			}
 			b, steps, err = nil, merged+pairs, a.err
+			if errors.Is(err, ErrBudget) {
+				kept = m
+			}
 		}
 	}()
 	// Quorums as sorted level lists, sorted lexicographically so that
@@ -440,7 +450,7 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, step
 		m.progress = func(int) { report() }
 	}
 	if len(qs) == 0 {
-		return &BDD{n: n, order: slices.Clone(order), root: bddFalse, nodes: m.nodes[:2]}, 0, nil
+		return &BDD{n: n, order: slices.Clone(order), root: bddFalse, nodes: m.nodes[:2]}, 0, nil, nil
 	}
 	// First round: fold runs of quorums sequentially into blocks of about
 	// 32, which is cheap while the partial results are small; then merge
@@ -470,7 +480,7 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, step
 		report()
 	}
 	m.gc(roots)
-	return &BDD{n: n, order: slices.Clone(order), root: roots[0], nodes: m.nodes}, merged + pairs, nil
+	return &BDD{n: n, order: slices.Clone(order), root: roots[0], nodes: m.nodes}, merged + pairs, nil, nil
 }
 
 // Size returns the number of nodes of the diagram, terminals included.

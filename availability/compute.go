@@ -252,6 +252,9 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 	return r, err
 }
 
+// maxKeptBytes bounds the managers [searchBDD] keeps between rounds.
+const maxKeptBytes = 96 << 20
+
 // bddFailure is the error of [searchBDD] when no order fitted the node
 // or memory budget; it wraps the last budget error.
 type bddFailure struct {
@@ -282,13 +285,20 @@ func searchBDD(ctx context.Context, f *set.Family, opts Options, progress func(d
 	for i := range tries {
 		tries[i] = i
 	}
+	// The managers of the orders that ran out of budget, taken up again
+	// in the next round while they are small.
+	kept := make([]*manager, len(cands))
 	for b := min(1<<12, budget); ; b = min(4*b, budget) {
 		slices.SortStableFunc(tries, func(x, y int) int { return steps[y] - steps[x] })
 		for _, i := range tries {
 			order := cands[i]
-			d, k, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
+			d, k, m, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
 				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
-			}})
+			}}, kept[i])
+			kept[i] = nil
+			if m != nil && m.bytes(cap(m.nodes), len(m.table)) <= maxKeptBytes/int64(len(cands)) {
+				kept[i] = m
+			}
 			steps[i] = k
 			if err == nil {
 				var p *Polynomial
