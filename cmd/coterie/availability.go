@@ -157,7 +157,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 	case "estimate":
 		method = availability.MethodEstimate
 	default:
-		return usageErrorf("--method must be auto, bdd, brute-force or estimate, not %q", o.method)
+		return usageErrorf("--method must be auto, bdd or brute-force, or estimate, not %q", o.method)
 	}
 	sp, err := avShardSpec(o)
 	if err != nil {
