@@ -46,9 +46,6 @@ type Spec struct {
 	Index, Count int
 }
 
-// Whole is the unsplit run, as one shard of one.
-var Whole = Spec{Index: 1, Count: 1}
-
 // String returns "I/N".
 func (s Spec) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 

@@ -296,7 +296,7 @@ func runAvPieces(ctx context.Context, s *streams, label string, fam *set.Family,
 func computeAvCheckpointed(ctx context.Context, s *streams, name string, fam *set.Family, fi int, o availabilityOptions, hash string) (*availability.Result, error) {
 	label := "availability: " + name + avLevelSuffix(fam)
 	bits := availability.SplitBits(fam.N, 1)
-	state, err := runAvPieces(ctx, s, label, fam, fi, bits, shard.Whole, o, hash)
+	state, err := runAvPieces(ctx, s, label, fam, fi, bits, shard.Spec{Index: 1, Count: 1}, o, hash)
 	if err == nil {
 		return availability.ExactResult(fam, availability.MethodBDD, state.Sum), nil
 	}
