@@ -229,7 +229,7 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 		bctx, cancel = context.WithTimeout(ctx, opts.Time)
 		defer cancel()
 	}
-	d, p, err := searchBDD(bctx, f, opts, progress)
+	d, p, err := searchBDD(bctx, f, nil, opts, progress)
 	if err == nil {
 		r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d
 		return r, nil
@@ -269,14 +269,17 @@ func (e *bddFailure) Unwrap() error { return e.reason }
 // searchBDD looks for the BDD of f and counts it, by iterative deepening
 // over the candidate orders: each round tries every order with a budget
 // four times the last, so the work is within a small factor of the best
-// order's. It fails with a *bddFailure when the budgets are exhausted, and
-// with ctx's error when ctx ends.
-func searchBDD(ctx context.Context, f *set.Family, opts Options, progress func(done, total int64, format string, args ...any)) (*BDD, *Polynomial, error) {
+// order's. cands are the orders to try, nil for [OrderCandidates]. It
+// fails with a *bddFailure when the budgets are exhausted, and with ctx's
+// error when ctx ends.
+func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, progress func(done, total int64, format string, args ...any)) (*BDD, *Polynomial, error) {
 	budget := opts.Budget
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	cands := OrderCandidates(f)
+	if cands == nil {
+		cands = OrderCandidates(f)
+	}
 	var lastErr error
 	memory := false
 	// Each round tries first the orders that got furthest in the last.

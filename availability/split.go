@@ -13,17 +13,54 @@ import (
 )
 
 // An exact computation by BDD splits into pieces by the values of the
-// first nodes: with b split nodes (nodes 1..b), piece j fixes node v+1 up
-// when bit v of j is 1 and down otherwise, and counts the live sets of the
-// other n−b nodes that complete it to a live set containing a quorum. The
-// restriction is again a monotone function, with the quorums that meet a
-// down node dropped and the up nodes taken out of the others; its
-// polynomial, shifted by the number of up nodes of j, is the piece's
-// contribution, and the contributions of the 2^b pieces add up to the
-// coefficient vector. The pieces are independent: they can run on
-// different machines (shards) or one after the other with their results
-// saved (checkpoints), and the sum does not depend on how they were dealt
-// out.
+// first nodes of a variable order (see [NewSplit]): with b split nodes,
+// piece j fixes the node at level v up when bit v of j is 1 and down
+// otherwise, and counts the live sets of the other n−b nodes that
+// complete it to a live set containing a quorum. The restriction is again
+// a monotone function, with the quorums that meet a down node dropped and
+// the up nodes taken out of the others; its BDD in the rest of the order
+// is the cofactor of the whole BDD, and its polynomial, shifted by the
+// number of up nodes of j, is the piece's contribution. The contributions
+// of the 2^b pieces add up to the coefficient vector. The pieces are
+// independent: they can run on different machines (shards) or one after
+// the other with their results saved (checkpoints), and the sum does not
+// depend on how they were dealt out.
+
+// Split is the division of the exact computation of a family into 2^Bits
+// pieces by the first Bits nodes of Order.
+type Split struct {
+	Bits  int
+	Order []int
+}
+
+// NewSplit returns the split of f into 2^bits pieces along the candidate
+// order (see [OrderCandidates]) that gets furthest within a small node
+// budget: a choice made by counting work, the same on every machine, so
+// that every shard and every resumed run cuts the same pieces.
+func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
+	if f.IsThreshold() {
+		return nil, errors.New("availability: pieces: threshold family: use the closed form")
+	}
+	if bits < 0 || bits >= f.N || bits > 30 {
+		return nil, fmt.Errorf("availability: pieces: 2^%d pieces for %d nodes", bits, f.N)
+	}
+	cands := OrderCandidates(f)
+	best, bestSteps := 0, -1
+	for i, o := range cands {
+		_, k, _, err := buildBDD(ctx, f, BDDOptions{Order: o, Budget: 1 << 12}, nil)
+		if err == nil {
+			best = i
+			break
+		}
+		if !errors.Is(err, ErrBudget) {
+			return nil, err
+		}
+		if k > bestSteps {
+			best, bestSteps = i, k
+		}
+	}
+	return &Split{Bits: bits, Order: cands[best]}, nil
+}
 
 // SplitBits returns the number of split nodes for a family of n nodes cut
 // among shards shards: about eight pieces a shard so that the shards get
@@ -69,10 +106,17 @@ func Splittable(f *set.Family, m Method) bool {
 	return true
 }
 
-// restrictPrefix returns f with nodes 0..b−1 fixed to the bits of j, as a
-// family over the other nodes (node v becomes v−b), and whether a quorum
-// lies wholly in the up nodes (then the restriction is always true).
-func restrictPrefix(f *set.Family, b, j int) (*set.Family, bool) {
+// restrict returns f with the split nodes fixed to the bits of j, as a
+// family over the other nodes numbered in the split's order (so that the
+// natural order of the restriction is the rest of the split's order), and
+// whether a quorum lies wholly in the up nodes (then the restriction is
+// always true).
+func (sp *Split) restrict(f *set.Family, j int) (*set.Family, bool) {
+	b := sp.Bits
+	pos := make([]int, f.N) // node → level in the split's order
+	for l, v := range sp.Order {
+		pos[v] = l
+	}
 	g := set.NewFamily(f.N - b)
 	g.K = f.K
 	for i := range f.Quorums {
@@ -80,14 +124,15 @@ func restrictPrefix(f *set.Family, b, j int) (*set.Family, bool) {
 		s := set.New(g.N)
 		dead := false
 		for v := range q.All() {
-			if v < b {
-				if j>>v&1 == 0 {
+			l := pos[v]
+			if l < b {
+				if j>>l&1 == 0 {
 					dead = true
 					break
 				}
 				continue
 			}
-			s.Add(v - b)
+			s.Add(l - b)
 		}
 		if dead {
 			continue
@@ -100,21 +145,30 @@ func restrictPrefix(f *set.Family, b, j int) (*set.Family, bool) {
 	return g, false
 }
 
-// ComputePiece returns the contribution of piece j (0 ≤ j < 2^b) to the
-// coefficient vector of the explicit family f: the polynomial over f.N
-// nodes counting the live sets that agree with j on the split nodes and
-// contain a quorum. The restriction's BDD is searched as [Compute] does
-// (opts.Budget, opts.MaxMemory; opts.Time is left to the caller's
+// ComputePiece returns the contribution of piece j (0 ≤ j < 2^b) of the
+// split [NewSplit](f, b) to the coefficient vector of the explicit family
+// f; see [Split.Piece]. A run of many pieces makes the split once.
+func ComputePiece(ctx context.Context, f *set.Family, b, j int, opts Options) (*Polynomial, error) {
+	sp, err := NewSplit(ctx, f, b)
+	if err != nil {
+		return nil, err
+	}
+	return sp.Piece(ctx, f, j, opts)
+}
+
+// Piece returns the contribution of piece j (0 ≤ j < 2^Bits) to the
+// coefficient vector of f: the polynomial over f.N nodes counting the
+// live sets that agree with j on the split nodes and contain a quorum. The
+// restriction's BDD is built in the rest of the split's order, under
+// opts.Budget and opts.MaxMemory (opts.Time is left to the caller's
 // context). It fails, without a result, when a budget or ctx stops it:
 // errors wrap [ErrBudget], [set.ErrMemoryBudget] or the context's error.
-func ComputePiece(ctx context.Context, f *set.Family, b, j int, opts Options) (*Polynomial, error) {
-	if f.IsThreshold() {
-		return nil, errors.New("availability: pieces: threshold family: use the closed form")
-	}
-	if b < 0 || b >= f.N || b > 30 || j < 0 || j >= 1<<b {
+func (sp *Split) Piece(ctx context.Context, f *set.Family, j int, opts Options) (*Polynomial, error) {
+	b := sp.Bits
+	if len(sp.Order) != f.N || b < 0 || b >= f.N || j < 0 || j >= 1<<b {
 		return nil, fmt.Errorf("availability: pieces: piece %d of 2^%d for %d nodes", j, b, f.N)
 	}
-	g, always := restrictPrefix(f, b, j)
+	g, always := sp.restrict(f, j)
 	m := g.N
 	var sub *Polynomial
 	switch {
@@ -129,7 +183,7 @@ func ComputePiece(ctx context.Context, f *set.Family, b, j int, opts Options) (*
 			}
 		}
 		var err error
-		if _, sub, err = searchBDD(ctx, g, opts, progress); err != nil {
+		if _, sub, err = searchBDD(ctx, g, [][]int{naturalOrder(g.N)}, opts, progress); err != nil {
 			return nil, fmt.Errorf("%w (piece %d of %d)", err, j+1, 1<<b)
 		}
 	}
@@ -191,7 +245,11 @@ func RunPieces(ctx context.Context, f *set.Family, bits int, owns func(j int) bo
 		state = &PieceState{Bits: bits, Sum: NewPolynomial(f.N)}
 	}
 	if state.Bits != bits || state.Sum == nil || state.Sum.N != f.N {
-		return nil, fmt.Errorf("availability: pieces: a state of 2^%d pieces over %d nodes does not fit 2^%d pieces over %d nodes", state.Bits, state.Sum.N, bits, f.N)
+		return nil, fmt.Errorf("availability: pieces: a saved state of 2^%d pieces does not fit 2^%d pieces over %d nodes", state.Bits, bits, f.N)
+	}
+	sp, err := NewSplit(ctx, f, bits)
+	if err != nil {
+		return state, err
 	}
 	var budgetErr error
 	done := make(map[int]bool, len(state.Done))
@@ -202,7 +260,7 @@ func RunPieces(ctx context.Context, f *set.Family, bits int, owns func(j int) bo
 		if done[j] || !owns(j) {
 			continue
 		}
-		p, err := ComputePiece(ctx, f, bits, j, opts)
+		p, err := sp.Piece(ctx, f, j, opts)
 		if err != nil {
 			if ctx.Err() == nil && (errors.Is(err, ErrBudget) || errors.Is(err, set.ErrMemoryBudget)) {
 				if budgetErr == nil {
