@@ -68,7 +68,13 @@ proved, bounds, and a Monte Carlo estimate with a 95% interval (--samples,
 or labels) or a file with one "NODE PROB" per line; the other nodes take p.
 
 Several files are compared side by side, and drawn on one plot with a legend
-by --plot OUT.svg or OUT.png.`,
+by --plot OUT.svg or OUT.png.
+
+Long runs: --shard I/N does one share of the work and prints a partial result
+that 'coterie merge' puts together with the others (--shard auto takes I from
+a Kubernetes Indexed Job or a Slurm array, with --shards N); --checkpoint FILE
+saves an exact search by BDD piece by piece and resumes it where it stopped.
+--method estimate skips the exact search.`,
 		Example: `  coterie availability plane.json --p 0.9,0.99
   coterie availability grid.json --range 0.5:1:0.05 --format csv
   coterie availability maj.json grid.json plane.json --plot compare.svg

@@ -26,7 +26,8 @@ format the shards were asked for.
 
 Commands that split: availability (exact polynomials by BDD, in pieces by the
 first nodes; Monte Carlo estimates with --method estimate, in shares of the
-samples). See deploy/ for a Kubernetes Indexed Job and a Slurm array.`,
+samples). The project's deploy/ folder has a Kubernetes Indexed Job and a Slurm
+array that run the shards and the merge.`,
 		Example: `  for i in 1 2 3; do coterie availability big.json --shard $i/3 > part-$i.json; done
   coterie merge part-*.json`,
 		Args: cobra.MinimumNArgs(1),
