@@ -361,9 +361,12 @@ type BDDOptions struct {
 	MaxMemory int64
 }
 
-// DefaultBudget is the node budget of [BuildBDD] when none is given: at
-// most about 1 GB of arena (12 bytes a node), unique table (4 bytes a
-// slot, two to four slots a node) and operation cache (up to 192 MiB).
+// DefaultBudget is the node budget of [BuildBDD] when none is given. At
+// the budget the arena (12 bytes a node), unique table (4 bytes a slot,
+// two to four slots a node) and operation cache (up to 192 MiB) take
+// about 1.2 GB, and a process building it may hold twice that between
+// garbage collections: bound memory with BDDOptions.MaxMemory or
+// Options.MaxMemory, not with the node budget.
 const DefaultBudget = 40_000_000
 
 // BuildBDD returns the reduced ordered BDD of "some quorum of f is all up"
