@@ -34,9 +34,12 @@ type Split struct {
 }
 
 // NewSplit returns the split of f into 2^bits pieces along the candidate
-// order (see [OrderCandidates]) that gets furthest within a small node
-// budget: a choice made by counting work, the same on every machine, so
-// that every shard and every resumed run cuts the same pieces.
+// order (see [OrderCandidates]) whose whole BDD fits the smallest node
+// budget of 2^12, 2^14 or 2^16; past that, along the order that got
+// furthest within 2^16 nodes (so the choice costs little, and a poor
+// order makes the pieces slower, never wrong). The choice counts work, not time, so it
+// is the same on every machine: every shard and every resumed run cuts the
+// same pieces.
 func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
 	if f.IsThreshold() {
 		return nil, errors.New("availability: pieces: threshold family: use the closed form")
@@ -45,18 +48,20 @@ func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
 		return nil, fmt.Errorf("availability: pieces: 2^%d pieces for %d nodes", bits, f.N)
 	}
 	cands := OrderCandidates(f)
-	best, bestSteps := 0, -1
-	for i, o := range cands {
-		_, k, _, err := buildBDD(ctx, f, BDDOptions{Order: o, Budget: 1 << 12}, nil)
-		if err == nil {
-			best = i
-			break
-		}
-		if !errors.Is(err, ErrBudget) {
-			return nil, err
-		}
-		if k > bestSteps {
-			best, bestSteps = i, k
+	best := 0
+	for budget := 1 << 12; budget <= 1<<16; budget *= 4 {
+		bestSteps := -1
+		for i, o := range cands {
+			_, k, _, err := buildBDD(ctx, f, BDDOptions{Order: o, Budget: budget}, nil)
+			if err == nil {
+				return &Split{Bits: bits, Order: cands[i]}, nil
+			}
+			if !errors.Is(err, ErrBudget) {
+				return nil, err
+			}
+			if k > bestSteps {
+				best, bestSteps = i, k
+			}
 		}
 	}
 	return &Split{Bits: bits, Order: cands[best]}, nil
