@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -256,35 +258,94 @@ func RunPieces(ctx context.Context, f *set.Family, bits int, owns func(j int) bo
 	if err != nil {
 		return state, err
 	}
-	var budgetErr error
 	done := make(map[int]bool, len(state.Done))
 	for _, j := range state.Done {
 		done[j] = true
 	}
+	var todo []int
 	for j := range 1 << bits {
-		if done[j] || !owns(j) {
-			continue
+		if !done[j] && owns(j) {
+			todo = append(todo, j)
 		}
-		p, err := sp.Piece(ctx, f, j, opts)
-		if err != nil {
-			if ctx.Err() == nil && (errors.Is(err, ErrBudget) || errors.Is(err, set.ErrMemoryBudget)) {
-				if budgetErr == nil {
-					budgetErr = err
+	}
+	// The pieces run on all cores, each within its share of the memory
+	// budget; results are added and saved one at a time, and none is
+	// taken after the context ends or a save fails, so the saved state is
+	// always a set of whole pieces.
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(todo)))
+	popts := opts
+	if opts.MaxMemory > 0 {
+		popts.MaxMemory = max(opts.MaxMemory/int64(workers), 1)
+	}
+	if opts.Progress != nil {
+		var pmu sync.Mutex
+		popts.Progress = func(stage string, done, total int64) {
+			pmu.Lock()
+			defer pmu.Unlock()
+			opts.Progress(stage, done, total)
+		}
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu        sync.Mutex
+		next      int
+		stopErr   error // of ctx or save: stops everything
+		budgetErr error // of the first piece over budget
+		budgetJ   = -1
+	)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if next == len(todo) || stopErr != nil {
+					mu.Unlock()
+					return
 				}
-				continue
+				j := todo[next]
+				next++
+				mu.Unlock()
+				p, err := sp.Piece(wctx, f, j, popts)
+				mu.Lock()
+				switch {
+				case stopErr != nil || wctx.Err() != nil:
+					if stopErr == nil {
+						stopErr = wctx.Err()
+						if err != nil && ctx.Err() != nil {
+							stopErr = err
+						}
+					}
+				case err != nil && (errors.Is(err, ErrBudget) || errors.Is(err, set.ErrMemoryBudget)):
+					if budgetJ < 0 || j < budgetJ {
+						budgetErr, budgetJ = err, j
+					}
+				case err != nil:
+					stopErr = err
+					cancel()
+				default:
+					state.Sum.Add(p)
+					state.Done = append(state.Done, j)
+					slices.Sort(state.Done)
+					if save != nil {
+						if err := save(state); err != nil {
+							stopErr = err
+							cancel()
+						}
+					}
+				}
+				mu.Unlock()
 			}
-			return state, err
-		}
-		if err := state.Sum.Add(p); err != nil {
-			return state, err
-		}
-		state.Done = append(state.Done, j)
-		slices.Sort(state.Done)
-		if save != nil {
-			if err := save(state); err != nil {
-				return state, err
-			}
-		}
+		}()
+	}
+	wg.Wait()
+	if stopErr != nil {
+		return state, stopErr
+	}
+	if err := ctx.Err(); err != nil {
+		return state, fmt.Errorf("availability: pieces: %w", err)
 	}
 	if budgetErr != nil {
 		return state, budgetErr
