@@ -134,6 +134,7 @@ leaves the old file as it was.`,
 		newSearchCmd(s),
 		newPlotCmd(s),
 		newQuorumsCmd(s),
+		newMergeCmd(s),
 	)
 	return root
 }
