@@ -59,13 +59,36 @@ type manager struct {
 	tick      int
 	progress  func(nodes int)
 	peak      int
+	// maxBytes bounds the arena, unique table and cache together (0 = no
+	// bound); the cache only grows while it fits.
+	maxBytes int64
+	misses   int
+}
+
+// Bytes per entry of the manager's arrays.
+const (
+	nodeBytes  = 12
+	tableBytes = 4
+	cacheBytes = 12
+)
+
+// bytes returns the memory the manager's arrays hold, with the arena at
+// capacity nodes and the table at size slots.
+func (m *manager) bytes(capacity, size int) int64 {
+	return int64(capacity)*nodeBytes + int64(size)*tableBytes + int64(len(m.cache))*cacheBytes
+}
+
+// errMemory is the abort of a manager that would outgrow maxBytes.
+func (m *manager) errMemory(want int64) errAbort {
+	return errAbort{fmt.Errorf("availability: bdd: %d nodes would take %d MiB, over the memory budget of %d MiB: %w",
+		len(m.nodes), want>>20, m.maxBytes>>20, set.ErrMemoryBudget)}
 }
 
 // errAbort carries a budget or context error out of the recursion.
 type errAbort struct{ err error }
 
-func newManager(ctx context.Context, n, budget int) *manager {
-	m := &manager{n: n, budget: budget, ctx: ctx}
+func newManager(ctx context.Context, n, budget int, maxBytes int64) *manager {
+	m := &manager{n: n, budget: budget, ctx: ctx, maxBytes: maxBytes}
 	m.nodes = make([]bddNode, 2, 1024)
 	m.nodes[0] = bddNode{level: int32(n)}
 	m.nodes[1] = bddNode{level: int32(n)}
@@ -123,22 +146,46 @@ func (m *manager) mk(level int32, lo, hi uint32) uint32 {
 		}
 	}
 	i := uint32(len(m.nodes))
+	if len(m.nodes) == cap(m.nodes) {
+		// Grow the arena by hand, so that the budget sees it first, and
+		// never beyond the node budget.
+		c := min(2*cap(m.nodes), m.budget)
+		if m.maxBytes > 0 && m.bytes(c, len(m.table)) > m.maxBytes {
+			c = len(m.nodes) + len(m.nodes)/4
+			if want := m.bytes(c, len(m.table)); want > m.maxBytes {
+				panic(m.errMemory(want))
+			}
+		}
+		m.nodes = slices.Grow(m.nodes, c-len(m.nodes))
+	}
 	m.nodes = append(m.nodes, bddNode{level, lo, hi})
 	m.table[h] = i
 	if len(m.nodes) > m.peak {
 		m.peak = len(m.nodes)
 	}
 	if 2*len(m.nodes) > len(m.table) {
+		if want := m.bytes(cap(m.nodes), 2*len(m.table)); m.maxBytes > 0 && want > m.maxBytes {
+			panic(m.errMemory(want))
+		}
 		m.rehash(2 * len(m.table))
 		m.growCache()
 	}
 	return i
 }
 
+// maxCacheEntries caps the operation cache: it is lossy, so the cap costs
+// time at worst, never an answer.
+const maxCacheEntries = 1 << 24
+
 func (m *manager) growCache() {
-	// Keep the cache at two to four times the node arena, up to 2^25
-	// entries (384 MiB), keeping the entries it has.
-	if len(m.cache) >= 1<<25 || len(m.cache) >= 2*len(m.nodes) {
+	// Keep the cache at one to four times the node arena, up to 2^24
+	// entries (192 MiB), keeping the entries it has.
+	if len(m.cache) >= maxCacheEntries || len(m.cache) >= 2*len(m.nodes) {
+		return
+	}
+	if m.maxBytes > 0 && m.bytes(cap(m.nodes), len(m.table))+3*int64(len(m.cache))*cacheBytes > m.maxBytes/2 {
+		// The cache is lossy: a small one costs time, never the answer.
+		// It stays within half the budget, leaving room for the nodes.
 		return
 	}
 	old := m.cache
@@ -149,6 +196,18 @@ func (m *manager) growCache() {
 			a, b := e.a, e.b
 			h := uint64(a)*0x9E3779B97F4A7C15 ^ uint64(b)*0xC2B2AE3D27D4EB4F
 			m.cache[(h^h>>31)&m.cacheMask] = e
+		}
+	}
+}
+
+// poll looks at the context every 2^16 cache misses: a long run of
+// operations that find their nodes already made creates none, so mk's
+// own checks would not see a cancellation.
+func (m *manager) poll() {
+	m.misses++
+	if m.misses&0xffff == 0 {
+		if err := m.ctx.Err(); err != nil {
+			panic(errAbort{fmt.Errorf("availability: bdd: %w", err)})
 		}
 	}
 }
@@ -171,6 +230,7 @@ func (m *manager) or(a, b uint32) uint32 {
 	if e := m.cache[h]; e.a == a && e.b == b && e.r != 0 {
 		return e.r
 	}
+	m.poll()
 	na, nb := m.nodes[a], m.nodes[b]
 	var l int32
 	alo, ahi, blo, bhi := a, a, b, b
@@ -254,11 +314,18 @@ type BDDOptions struct {
 	// Progress, if not nil, is called now and then with the number of
 	// nodes held and the number of quorums merged so far.
 	Progress func(nodes, merged, quorums int)
+	// MaxMemory, if positive, bounds the bytes of the node arena, unique
+	// table and operation cache together; past it BuildBDD stops with an
+	// error wrapping [set.ErrMemoryBudget].
+	MaxMemory int64
 }
 
-// DefaultBudget is the node budget of [BuildBDD] when none is given: at
-// most about 1.5 GB of arena (12 bytes a node), unique table (up to 16) and
-// operation cache (up to 384 MiB).
+// DefaultBudget is the node budget of [BuildBDD] when none is given. At
+// the budget the arena (12 bytes a node), unique table (4 bytes a slot,
+// two to four slots a node) and operation cache (up to 192 MiB) take
+// about 1.2 GB, and a process building it may hold twice that between
+// garbage collections: bound memory with BDDOptions.MaxMemory or
+// Options.MaxMemory, not with the node budget.
 const DefaultBudget = 40_000_000
 
 // BuildBDD returns the reduced ordered BDD of "some quorum of f is all up"
@@ -267,9 +334,20 @@ const DefaultBudget = 40_000_000
 // variable, with garbage collection between rounds. It stops with an error
 // wrapping [ErrBudget] if the diagram needs more nodes than the budget, and
 // with the context's error if ctx is cancelled.
-func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err error) {
+func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error) {
+	b, _, _, err := buildBDD(ctx, f, opts, nil)
+	return b, err
+}
+
+// buildBDD is BuildBDD that also returns how far it got: the number of
+// OR operations done (one per quorum, then one per pair of blocks), the
+// measure of progress by which [searchBDD] ranks orders that failed. When
+// the budget stops it, it returns its manager too, which a later call with
+// the same family and order and a larger budget may take up (reuse): the
+// nodes made and the operations cached are then found again, not redone.
+func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manager) (b *BDD, steps int, kept *manager, err error) {
 	if f.IsThreshold() {
-		return nil, errors.New("availability: bdd: threshold family: use the closed form")
+		return nil, 0, nil, errors.New("availability: bdd: threshold family: use the closed form")
 	}
 	n := f.N
 	order := opts.Order
@@ -277,7 +355,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 		order = ChooseOrder(f)
 	}
 	if len(order) != n {
-		return nil, fmt.Errorf("availability: bdd: order has %d nodes, want %d", len(order), n)
+		return nil, 0, nil, fmt.Errorf("availability: bdd: order has %d nodes, want %d", len(order), n)
 	}
 	level := make([]int32, n)
 	for i := range level {
@@ -285,7 +363,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 	}
 	for l, v := range order {
 		if v < 0 || v >= n || level[v] >= 0 {
-			return nil, fmt.Errorf("availability: bdd: order is not a permutation of 1..%d", n)
+			return nil, 0, nil, fmt.Errorf("availability: bdd: order is not a permutation of 1..%d", n)
 		}
 		level[v] = int32(l)
 	}
@@ -293,14 +371,22 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	m := newManager(ctx, n, budget)
+	m := reuse
+	if m == nil || m.n != n {
+		m = newManager(ctx, n, budget, opts.MaxMemory)
+	}
+	m.ctx, m.budget, m.maxBytes, m.progress = ctx, budget, opts.MaxMemory, nil
+	merged, pairs := 0, 0
 	defer func() {
 		if r := recover(); r != nil {
 			a, ok := r.(errAbort)
 			if !ok {
 				panic(r)
 			}
-			b, err = nil, a.err
+			b, steps, err = nil, merged+pairs, a.err
+			if errors.Is(err, ErrBudget) {
+				kept = m
+			}
 		}
 	}()
 	// Quorums as sorted level lists, sorted lexicographically so that
@@ -317,7 +403,6 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 	slices.SortFunc(qs, slices.Compare)
 	qs = slices.CompactFunc(qs, slices.Equal)
 	roots := make([]uint32, 0, len(qs))
-	merged := 0
 	report := func() {
 		if opts.Progress != nil {
 			opts.Progress(len(m.nodes), merged, len(qs))
@@ -327,7 +412,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 		m.progress = func(int) { report() }
 	}
 	if len(qs) == 0 {
-		return &BDD{n: n, order: slices.Clone(order), root: bddFalse, nodes: m.nodes[:2]}, nil
+		return &BDD{n: n, order: slices.Clone(order), root: bddFalse, nodes: m.nodes[:2]}, 0, nil, nil
 	}
 	// First round: fold runs of quorums sequentially into blocks of about
 	// 32, which is cheap while the partial results are small; then merge
@@ -348,6 +433,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 		next := roots[:0:0]
 		for i := 0; i+1 < len(roots); i += 2 {
 			next = append(next, m.or(roots[i], roots[i+1]))
+			pairs++
 		}
 		if len(roots)%2 == 1 {
 			next = append(next, roots[len(roots)-1])
@@ -356,7 +442,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (b *BDD, err 
 		report()
 	}
 	m.gc(roots)
-	return &BDD{n: n, order: slices.Clone(order), root: roots[0], nodes: m.nodes}, nil
+	return &BDD{n: n, order: slices.Clone(order), root: roots[0], nodes: m.nodes}, merged + pairs, nil, nil
 }
 
 // Size returns the number of nodes of the diagram, terminals included.
@@ -385,7 +471,7 @@ func (b *BDD) Probability(p []float64) float64 {
 // needs (so no count can overflow; an add that would carry out of the top
 // word is reported as an internal error), level by level across all cores.
 func (b *BDD) Count(ctx context.Context) (*Polynomial, error) {
-	return b.count(ctx, nil)
+	return b.count(ctx, nil, 0)
 }
 
 // MaxCountBytes bounds the memory the counting pass of [BDD.Count] may
@@ -393,10 +479,12 @@ func (b *BDD) Count(ctx context.Context) (*Polynomial, error) {
 // counted yet); beyond it Count refuses with an error wrapping [ErrBudget].
 const MaxCountBytes int64 = 4 << 30
 
-func (b *BDD) count(ctx context.Context, progress func(done, total int)) (*Polynomial, error) {
+// count is Count with progress and, if maxBytes is positive, a bound on
+// the bytes of the pass beyond the diagram itself.
+func (b *BDD) count(ctx context.Context, progress func(done, total int), maxBytes int64) (*Polynomial, error) {
 	n := b.n
 	words := (binomialRow(n)[n/2].BitLen() + 64) / 64
-	c := counter{n: n, w: words, progress: progress}
+	c := counter{n: n, w: words, progress: progress, maxBytes: maxBytes}
 	res, err := c.run(ctx, b)
 	if err != nil {
 		return nil, err
@@ -410,6 +498,7 @@ type counter struct {
 	// binom[g] is (1+t)^g in limbs, for the edges into the true terminal.
 	binom    [][]uint64
 	progress func(done, total int)
+	maxBytes int64
 }
 
 // poly layout: coefficient j occupies words [j*w, (j+1)*w), little-endian.
@@ -451,9 +540,16 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 			}
 		}
 	}
-	// The peak memory of the pass, level by level, before allocating it.
+	// The polynomials of a level live in one slab, dropped when every
+	// node of the level has all its parents counted. The peak memory of
+	// the pass, level by level, before allocating it.
+	levelLive := make([]int, n)
+	for l := range n {
+		levelLive[l] = len(byLevel[l])
+	}
 	{
 		left := slices.Clone(parents)
+		pending := slices.Clone(levelLive)
 		var live, peak int64
 		for l := n - 1; l >= 0; l-- {
 			live += int64(len(byLevel[l])) * int64((n-l+1)*w*8)
@@ -464,11 +560,21 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 					if v > bddTrue {
 						left[v]--
 						if left[v] == 0 {
-							live -= int64((n - int(nodes[v].level) + 1) * w * 8)
+							lv := int(nodes[v].level)
+							pending[lv]--
+							if pending[lv] == 0 {
+								live -= int64(len(byLevel[lv])) * int64((n-lv+1)*w*8)
+							}
 						}
 					}
 				}
 			}
+		}
+		// The bookkeeping above: 4+1 bytes a node, 4 more for byLevel.
+		peak += 9 * int64(len(nodes))
+		if c.maxBytes > 0 && peak > c.maxBytes {
+			return nil, fmt.Errorf("availability: counting the paths of a BDD of %d nodes would hold %d MiB at once, over the memory budget of %d MiB: %w",
+				len(nodes), peak>>20, c.maxBytes>>20, set.ErrMemoryBudget)
 		}
 		if peak > MaxCountBytes {
 			return nil, fmt.Errorf("availability: counting the paths of a BDD of %d nodes would hold %d MiB at once, over the limit of %d MiB: %w",
@@ -484,11 +590,16 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 		}
 		us := byLevel[l]
 		deg := n - l // the polynomial of a node at level l has degree ≤ n−l
-		work := func(us []uint32) {
+		stride := (deg + 1) * w
+		slab := make([]uint64, len(us)*stride)
+		work := func(us []uint32, slab []uint64) {
 			scratch := make([]uint64, (n+1)*w)
 			ok := true
-			for _, u := range us {
-				p := make([]uint64, (deg+1)*w)
+			for k, u := range us {
+				if k&0xfff == 0xfff && ctx.Err() != nil {
+					return
+				}
+				p := slab[k*stride : (k+1)*stride : (k+1)*stride]
 				nd := nodes[u]
 				ok = c.addLifted(p, nd.lo, polys, nodes, l, 0, scratch) && ok
 				ok = c.addLifted(p, nd.hi, polys, nodes, l, 1, scratch) && ok
@@ -499,16 +610,20 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 			}
 		}
 		if len(us) < 256 || workers == 1 {
-			work(us)
+			work(us, slab)
 		} else {
 			var wg sync.WaitGroup
 			chunk := (len(us) + workers - 1) / workers
 			for i := 0; i < len(us); i += chunk {
 				part := us[i:min(i+chunk, len(us))]
+				sl := slab[i*stride:]
 				wg.Add(1)
-				go func() { defer wg.Done(); work(part) }()
+				go func() { defer wg.Done(); work(part, sl) }()
 			}
 			wg.Wait()
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("availability: counting: %w", err)
 		}
 		if overflow.Load() {
 			return nil, errOverflow
@@ -523,7 +638,13 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 				if v > bddTrue {
 					parents[v]--
 					if parents[v] == 0 {
-						polys[v] = nil
+						lv := nodes[v].level
+						levelLive[lv]--
+						if levelLive[lv] == 0 {
+							for _, x := range byLevel[lv] {
+								polys[x] = nil
+							}
+						}
 					}
 				}
 			}

@@ -101,3 +101,32 @@ func BenchmarkBrute24(b *testing.B) {
 		}
 	}
 }
+
+// Billiard q = 9 in the 64 pieces of a split run, one after the other:
+// the cost of splitting against BenchmarkBilliard9.
+func BenchmarkBilliard9Pieces(b *testing.B) {
+	f := ok[*set.Family](b)(construct.Billiard(9))
+	ctx := context.Background()
+	bits := SplitBits(f.N, 1)
+	for b.Loop() {
+		if _, err := RunPieces(ctx, f, bits, func(int) bool { return true }, nil, Options{}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// One estimated point of billiard q = 101 (n = 5100, 5100 quorums) with
+// the automatic number of samples, which its size caps.
+func BenchmarkEstimateBilliard101(b *testing.B) {
+	f := ok[*set.Family](b)(construct.Billiard(101))
+	p := make([]float64, f.N)
+	for v := range p {
+		p[v] = 0.9
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := EstimateAV(ctx, f, p, 0, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -200,6 +200,26 @@ func bruteTable(ctx context.Context, f *set.Family) ([]uint64, error) {
 // added in the same order on every machine.
 const chunks = 64
 
+// parallelEach runs fn(0), ..., fn(n−1) on all cores.
+func parallelEach(n int, fn func(i int)) {
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // parallelRange runs fn over [0, n) split into pieces, on all cores; fn
 // gets the index of its piece.
 func parallelRange(n int, fn func(k, lo, hi int)) {

@@ -26,9 +26,14 @@ const (
 	MethodAuto      Method = ""
 )
 
+// reasonEstimate is the Reason of a result computed with Method
+// MethodEstimate.
+const reasonEstimate = "a Monte Carlo estimate was asked for (--method estimate)"
+
 // Options control [Compute].
 type Options struct {
-	// Method forces one method ("bdd", "brute-force"); empty chooses by
+	// Method forces one method ("bdd", "brute-force", or "estimate": no
+	// exact search, only what [NewPartial] proves); empty chooses by
 	// structure.
 	Method Method
 	// Budget is the BDD node budget; 0 means [DefaultBudget].
@@ -38,6 +43,12 @@ type Options struct {
 	Time time.Duration
 	// Progress, if not nil, is called now and then during long work.
 	Progress Progress
+	// MaxMemory, if positive, bounds the bytes held at once by the exact
+	// methods (the BDD's arena, unique table and operation cache, its
+	// counting pass, the plane sweep's states). Past it Compute stops
+	// looking for an exact result and returns what it proved (see
+	// [Partial]) together with an error wrapping [set.ErrMemoryBudget].
+	MaxMemory int64
 }
 
 // Progress reports how far a long computation has got: stage names the
@@ -78,7 +89,9 @@ func (r *Result) Family() *set.Family { return r.f }
 // force only when the caller forces it. When every exact method is out of
 // reach it returns a Result with Exact false and a [Partial] (exact
 // low/high-order coefficients and bounds); the error is then nil and Reason
-// says what failed. Errors are returned for a cancelled context and a
+// says what failed, except when the memory budget stopped the search: then
+// the Result comes with an error wrapping [set.ErrMemoryBudget]. Other
+// errors are returned, without a Result, for a cancelled context and a
 // malformed family.
 func Compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
 	if err := f.Validate(); err != nil {
@@ -125,6 +138,11 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 			return nil, errors.New("availability: the bdd method needs an explicit family; this one is a threshold system")
 		}
 		return computeBDD(ctx, r, opts, progress)
+	case MethodEstimate:
+		if f.IsThreshold() {
+			return nil, errors.New("availability: the estimate method needs an explicit family; this one is a threshold system")
+		}
+		return settle(ctx, r, reasonEstimate)
 	case MethodAuto:
 	default:
 		return nil, fmt.Errorf("availability: unknown method %q", opts.Method)
@@ -141,8 +159,12 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		r.Exact, r.Method, r.Poly, r.dims = true, MethodProduct, Product(dims...), dims
 		return r, nil
 	}
+	var memErr error
 	if q, ok := planeOrder(f); ok {
-		p, err := PlanePolynomial(ctx, q, opts.Progress)
+		p, err := planePolynomial(ctx, q, opts.Progress, opts.MaxMemory)
+		if errors.Is(err, set.ErrMemoryBudget) {
+			memErr = err
+		}
 		switch {
 		case err == nil:
 			r.Exact, r.Method, r.Poly = true, MethodPlane, p
@@ -164,7 +186,11 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 			return res, nil
 		}
 	}
-	return computeBDD(ctx, r, opts, progress)
+	r, err := computeBDD(ctx, r, opts, progress)
+	if err == nil && memErr != nil && !r.Exact {
+		err = memErr
+	}
+	return r, err
 }
 
 func computeJoin(ctx context.Context, r *Result, s *joinSplit, opts Options) (*Result, error) {
@@ -197,17 +223,10 @@ func computeJoin(ctx context.Context, r *Result, s *joinSplit, opts Options) (*R
 
 func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done, total int64, format string, args ...any)) (*Result, error) {
 	f := r.f
-	budget := opts.Budget
-	if budget <= 0 {
-		budget = DefaultBudget
-	}
 	if len(f.Quorums) == 0 {
 		r.Exact, r.Method, r.Poly = true, MethodBDD, NewPolynomial(f.N)
 		return r, nil
 	}
-	// Iterative deepening over the candidate orders: each round tries every
-	// order with a budget four times the last, so the work is within a
-	// small factor of the best order's.
 	// The BDD attempts run under their own deadline (Options.Time): past
 	// it the search for an exact result gives way to what can be proved.
 	bctx := ctx
@@ -216,42 +235,116 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 		bctx, cancel = context.WithTimeout(ctx, opts.Time)
 		defer cancel()
 	}
-	outOfTime := func(err error) bool {
-		return ctx.Err() == nil && bctx.Err() != nil && errors.Is(err, context.DeadlineExceeded)
+	d, p, err := searchBDD(bctx, f, nil, opts, progress)
+	if err == nil {
+		r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d
+		return r, nil
 	}
-	cands := OrderCandidates(f)
+	var fail *bddFailure
+	switch {
+	case ctx.Err() == nil && bctx.Err() != nil && errors.Is(err, context.DeadlineExceeded):
+		fail = &bddFailure{reason: fmt.Errorf("no BDD within %s", opts.Time), orders: len(OrderCandidates(f))}
+	case !errors.As(err, &fail):
+		return nil, err
+	}
+	hint := "raise --max-nodes or --exact-time"
+	if fail.memory {
+		hint = "raise --max-memory"
+	}
+	r, err = settle(ctx, r, fmt.Sprintf("%v (tried %d variable orders); %s, or rely on the bounds and estimate", fail.reason, fail.orders, hint))
+	if err == nil && !r.Exact && fail.memory {
+		return r, fmt.Errorf("availability: no exact result within the memory budget: %w", fail.reason)
+	}
+	return r, err
+}
+
+// maxKeptBytes bounds the managers [searchBDD] keeps between rounds.
+const maxKeptBytes = 96 << 20
+
+// bddFailure is the error of [searchBDD] when no order fitted the node
+// or memory budget; it wraps the last budget error.
+type bddFailure struct {
+	reason error
+	orders int
+	memory bool
+}
+
+func (e *bddFailure) Error() string { return e.reason.Error() }
+func (e *bddFailure) Unwrap() error { return e.reason }
+
+// searchBDD looks for the BDD of f and counts it, by iterative deepening
+// over the candidate orders: each round tries every order with a budget
+// four times the last, so the work is within a small factor of the best
+// order's. cands are the orders to try, nil for [OrderCandidates]. It
+// fails with a *bddFailure when the budgets are exhausted, and with ctx's
+// error when ctx ends.
+func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, progress func(done, total int64, format string, args ...any)) (*BDD, *Polynomial, error) {
+	budget := opts.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	if cands == nil {
+		cands = OrderCandidates(f)
+	}
 	var lastErr error
-build:
-	for b := min(1<<16, budget); ; b = min(4*b, budget) {
-		for i, order := range cands {
-			d, err := BuildBDD(bctx, f, BDDOptions{Order: order, Budget: b, Progress: func(nodes, merged, total int) {
+	memory := false
+	// Each round tries first the orders that got furthest in the last.
+	tries := make([]int, len(cands))
+	steps := make([]int, len(cands))
+	for i := range tries {
+		tries[i] = i
+	}
+	// The managers of the orders that ran out of budget, taken up again
+	// in the next round while they are small.
+	kept := make([]*manager, len(cands))
+	for b := min(1<<12, budget); ; b = min(4*b, budget) {
+		slices.SortStableFunc(tries, func(x, y int) int { return steps[y] - steps[x] })
+		for _, i := range tries {
+			order := cands[i]
+			d, k, m, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
 				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
-			}})
+			}}, kept[i])
+			kept[i] = nil
+			if m != nil && m.bytes(cap(m.nodes), len(m.table)) <= maxKeptBytes/int64(len(cands)) {
+				kept[i] = m
+			}
+			steps[i] = k
 			if err == nil {
 				var p *Polynomial
-				p, err = d.count(bctx, func(done, total int) {
+				left := int64(0)
+				if opts.MaxMemory > 0 {
+					left = max(opts.MaxMemory-int64(d.Size())*nodeBytes, 1)
+				}
+				p, err = d.count(ctx, func(done, total int) {
 					progress(int64(done), int64(total), "counting the paths of a BDD of %d nodes", d.Size())
-				})
+				}, left)
 				if err == nil {
-					r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d
-					return r, nil
+					return d, p, nil
 				}
 			}
-			if outOfTime(err) {
-				lastErr = fmt.Errorf("no BDD within %s", opts.Time)
-				break build
+			switch {
+			case errors.Is(err, set.ErrMemoryBudget):
+				// Another order of this round may still fit; a larger
+				// node budget will not.
+				lastErr, memory = err, true
+			case errors.Is(err, ErrBudget):
+				lastErr = err
+			default:
+				return nil, nil, err
 			}
-			if !errors.Is(err, ErrBudget) {
-				return nil, err
-			}
-			lastErr = err
 		}
-		if b == budget {
-			break
+		if b == budget || memory {
+			return nil, nil, &bddFailure{reason: lastErr, orders: len(cands), memory: memory}
 		}
 	}
+}
+
+// settle gives up on an exact method: r gets what [NewPartial] proves,
+// and is exact after all if that is every coefficient.
+func settle(ctx context.Context, r *Result, reason string) (*Result, error) {
+	f := r.f
 	r.noBDD = true
-	r.Reason = fmt.Sprintf("%v (tried %d variable orders); raise --max-nodes or --exact-time, or rely on the bounds and estimate", lastErr, len(cands))
+	r.Reason = reason
 	r.Partial = NewPartial(ctx, f)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)

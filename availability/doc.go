@@ -42,6 +42,22 @@
 // coefficients turn out to be all of them, the result is exact after all
 // (method "inclusion-exclusion").
 //
+// Limits: [Options.Budget] bounds the BDD's nodes, [Options.Time] the
+// search for an exact result, and [Options.MaxMemory] the bytes the exact
+// methods hold (the BDD's arena, unique table and operation cache, its
+// counting pass, the plane sweep's states); past the memory budget
+// [Compute] returns what it proved with an error wrapping
+// set.ErrMemoryBudget. Every stage stops promptly when its context ends.
+// The proofs of [NewPartial] and the automatic number of Monte Carlo
+// samples ([EstimateSamples]) are bounded by counts of work, so they give
+// the same result on a slow machine as on a fast one.
+//
+// Exact BDD computations split into independent pieces by the values of
+// the first nodes ([ComputePiece], [RunPieces]) whose contributions add
+// up to the polynomial, and estimates into seeded shares of their samples
+// ([EstimateShare], [MergeEstimates]): the pieces run on several machines
+// or resume from a saved state, with the same answer.
+//
 // Floating point is used only to evaluate AV(p) at a point (see
 // [Polynomial.At]) and for estimates; every coefficient is exact.
 package availability

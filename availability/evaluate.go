@@ -30,6 +30,10 @@ type EvalOptions struct {
 	Seed    uint64
 	// Budget is the BDD node budget for per-node probabilities.
 	Budget int
+	// Shard of Shards, when Shards > 1, takes only that shard's share of
+	// the Monte Carlo samples (see [EstimateShare]); the estimates of the
+	// points are then shares, to be added up with [MergeEstimates].
+	Shard, Shards int
 }
 
 // Evaluate returns AV at each p in ps: from the polynomial when it is
@@ -83,7 +87,11 @@ func (r *Result) Evaluate(ctx context.Context, ps []float64, o EvalOptions) ([]P
 				continue
 			}
 		}
-		e, err := EstimateAV(ctx, r.f, vec, o.Samples, o.Seed)
+		shard, shards := 1, 1
+		if o.Shards > 1 {
+			shard, shards = o.Shard, o.Shards
+		}
+		e, err := EstimateShare(ctx, r.f, vec, o.Samples, o.Seed, shard, shards)
 		if err != nil {
 			return nil, err
 		}

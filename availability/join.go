@@ -53,12 +53,75 @@ func findJoin(f *set.Family) (*joinSplit, bool) {
 			}
 		}
 	}
+	sieve := newJoinSieve(f)
 	for _, c := range cands {
+		if !sieve.maybe(c[0], c[1]) {
+			continue
+		}
 		if s, ok := splitAt(f, c[0], c[1]); ok {
 			return s, true
 		}
 	}
 	return nil, false
+}
+
+// joinSieve rules out most candidate ranges cheaply before [splitAt]
+// checks one exactly: the parts R and I of the quorums are compared by
+// 64-bit fingerprints (sums of a fixed random value per node), and a
+// join needs as many distinct pairs as the product of the distinct parts.
+// Two parts with one fingerprint could only make it pass a range that
+// splitAt then rejects, or, with odds of 2^-64, miss a join that the BDD
+// then computes: never a wrong answer.
+type joinSieve struct {
+	qs    [][]int
+	seeds []uint64
+	rs    map[uint64]struct{}
+	is    map[uint64]struct{}
+	pairs map[[2]uint64]struct{}
+}
+
+func newJoinSieve(f *set.Family) *joinSieve {
+	s := &joinSieve{qs: make([][]int, len(f.Quorums)), seeds: make([]uint64, f.N),
+		rs: map[uint64]struct{}{}, is: map[uint64]struct{}{}, pairs: map[[2]uint64]struct{}{}}
+	for i := range f.Quorums {
+		s.qs[i] = f.Quorums[i].Elements()
+	}
+	x := uint64(0x9E3779B97F4A7C15)
+	for v := range s.seeds {
+		// splitmix64
+		x += 0x9E3779B97F4A7C15
+		z := x
+		z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
+		z = (z ^ z>>27) * 0x94D049BB133111EB
+		s.seeds[v] = z ^ z>>31
+	}
+	return s
+}
+
+// maybe reports whether [lo, hi) may be the inner nodes of a join.
+func (s *joinSieve) maybe(lo, hi int) bool {
+	clear(s.rs)
+	clear(s.is)
+	clear(s.pairs)
+	for _, q := range s.qs {
+		var r, i uint64
+		inner := false
+		for _, v := range q {
+			if v >= lo && v < hi {
+				i += s.seeds[v]
+				inner = true
+			} else {
+				r += s.seeds[v]
+			}
+		}
+		if !inner {
+			continue
+		}
+		s.rs[r] = struct{}{}
+		s.is[i] = struct{}{}
+		s.pairs[[2]uint64{r, i}] = struct{}{}
+	}
+	return len(s.rs) > 0 && len(s.pairs) == len(s.rs)*len(s.is)
 }
 
 // splitAt tests the candidate M = [lo, hi).

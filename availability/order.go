@@ -121,8 +121,16 @@ func chainOrder(f *set.Family) []int {
 	used := make([]bool, len(f.Quorums))
 	var order []int
 	qs := make([][]int, len(f.Quorums))
+	// old[i] counts the placed nodes of quorum i, kept up to date through
+	// the quorums of each node, so that a step costs one pass over the
+	// quorums rather than over all their nodes.
+	old := make([]int, len(qs))
+	of := make([][]int32, n)
 	for i := range f.Quorums {
 		qs[i] = f.Quorums[i].Elements()
+		for _, v := range qs[i] {
+			of[v] = append(of[v], int32(i))
+		}
 	}
 	for range qs {
 		bi, bOld, bNew := -1, -1, 0
@@ -130,15 +138,9 @@ func chainOrder(f *set.Family) []int {
 			if used[i] {
 				continue
 			}
-			old := 0
-			for _, v := range q {
-				if placed[v] {
-					old++
-				}
-			}
-			nw := len(q) - old
-			if bi < 0 || old > bOld || old == bOld && nw < bNew {
-				bi, bOld, bNew = i, old, nw
+			nw := len(q) - old[i]
+			if bi < 0 || old[i] > bOld || old[i] == bOld && nw < bNew {
+				bi, bOld, bNew = i, old[i], nw
 			}
 		}
 		if bi < 0 {
@@ -149,6 +151,9 @@ func chainOrder(f *set.Family) []int {
 			if !placed[v] {
 				placed[v] = true
 				order = append(order, v)
+				for _, j := range of[v] {
+					old[j]++
+				}
 			}
 		}
 	}

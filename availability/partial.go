@@ -84,16 +84,11 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 			}
 		}
 	}
-	row := make([][]*big.Int, n+1) // binomial rows on demand
-	binom := func(a, b int) *big.Int {
-		if b < 0 || b > a {
-			return new(big.Int)
-		}
-		if row[a] == nil {
-			row[a] = binomialRow(a)
-		}
-		return row[a][b]
-	}
+	// Only the first entries of the binomial rows are needed (C(a, b) for
+	// b up to the largest L reached, and C(n, j) for small j): whole rows
+	// of n up to thousands would take gigabytes.
+	var bc binomialCache
+	binom := bc.get
 	// Low-order: inclusion–exclusion over the sets F of minimal quorums
 	// whose union has at most L nodes gives A_i exactly for i ≤ L:
 	// A_i = Σ_F (−1)^{|F|+1} C(n − |∪F|, i − |∪F|). L grows while the
@@ -120,7 +115,7 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 	}
 	// High-order: transversal counts T_j for j = 0, 1, ... while the
 	// search stays within the work cap.
-	t := &transversalSearch{ctx: ctx, n: n, W: W, qs: qs, limit: partialWork}
+	t := &transversalSearch{ctx: ctx, n: n, W: W, qs: qs, limit: partialWork, binom: &bc}
 	for jmax := 0; jmax <= n; jmax++ {
 		counts, ok := t.count(jmax)
 		if !ok {
@@ -183,20 +178,41 @@ type transversalSearch struct {
 	work  int
 	limit int
 	deg   []int
+	cnt   []int
 	res   []*big.Int
-	rows  [][]*big.Int
+	binom *binomialCache
+}
+
+// binomialCache holds the first entries C(a, 0..k) of the binomial rows
+// asked for, extending a row when a larger k is needed.
+type binomialCache struct {
+	rows map[int][]*big.Int
+}
+
+// get returns C(a, b) (0 outside 0 ≤ b ≤ a).
+func (c *binomialCache) get(a, b int) *big.Int {
+	if b < 0 || b > a {
+		return new(big.Int)
+	}
+	if c.rows == nil {
+		c.rows = map[int][]*big.Int{}
+	}
+	row := c.rows[a]
+	if len(row) == 0 {
+		row = []*big.Int{big.NewInt(1)}
+	}
+	for i := len(row); i <= b; i++ {
+		v := new(big.Int).Mul(row[i-1], big.NewInt(int64(a-i+1)))
+		row = append(row, v.Quo(v, big.NewInt(int64(i))))
+	}
+	c.rows[a] = row
+	return row[b]
 }
 
 func (t *transversalSearch) count(jmax int) ([]*big.Int, bool) {
 	t.res = make([]*big.Int, jmax+1)
 	for i := range t.res {
 		t.res[i] = new(big.Int)
-	}
-	if t.rows == nil {
-		t.rows = make([][]*big.Int, t.n+1)
-		for a := range t.rows {
-			t.rows[a] = binomialRow(a)
-		}
 	}
 	in := make([]uint64, t.W)
 	out := make([]uint64, t.W)
@@ -236,7 +252,7 @@ func (t *transversalSearch) rec(in, out []uint64, size, nout, jmax int) bool {
 	if best < 0 {
 		free := t.n - size - nout
 		for r := 0; size+r <= jmax && r <= free; r++ {
-			t.res[size+r].Add(t.res[size+r], t.rows[free][r])
+			t.res[size+r].Add(t.res[size+r], t.binom.get(free, r))
 		}
 		return true
 	}
@@ -249,7 +265,11 @@ func (t *transversalSearch) rec(in, out []uint64, size, nout, jmax int) bool {
 	if left := jmax - size; left < unhit {
 		t.work += len(t.qs) * t.W
 		deg := t.deg[:0]
-		cnt := make([]int, t.n)
+		if t.cnt == nil {
+			t.cnt = make([]int, t.n)
+		}
+		cnt := t.cnt
+		clear(cnt)
 		for _, q := range t.qs {
 			hit := false
 			for k := range q {

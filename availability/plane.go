@@ -112,7 +112,22 @@ func PlanePolynomial(ctx context.Context, q int, progress Progress) (*Polynomial
 	if !slices.Contains(PlaneOrders(), q) {
 		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
 	}
+	return planePolynomial(ctx, q, progress, 0)
+}
+
+// planeStateBytes is the memory a stored state takes beyond its
+// polynomial: its key, and its entry in a worker's index.
+const planeStateBytes = 8 + 48
+
+// planePolynomial is PlanePolynomial with a bound on the bytes of the
+// states (0 = none), past which it stops with an error wrapping
+// [set.ErrMemoryBudget].
+func planePolynomial(ctx context.Context, q int, progress Progress, maxBytes int64) (*Polynomial, error) {
+	if !slices.Contains(PlaneOrders(), q) {
+		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
+	}
 	s := newPlaneSweep(q)
+	s.maxBytes = maxBytes
 	fr, err := s.run(ctx, progress)
 	if err != nil {
 		return nil, err
@@ -142,6 +157,8 @@ type planeSweep struct {
 	rowPos [][]int
 	// binom[f][e] = C(f, e) for f ≤ q; binomWide for f ≤ q·tailRows.
 	binom, binomWide [][]uint64
+	// maxBytes bounds the bytes of the states of a step (0 = none).
+	maxBytes int64
 }
 
 func newPlaneSweep(q int) *planeSweep {
@@ -453,6 +470,12 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 		bad bool
 	}
 	shards := make([]*shard, workers)
+	// The states of this step and of the layer it reads, in bytes; past
+	// s.maxBytes the step stops.
+	var held atomic.Int64
+	held.Store(int64(len(in.keys)) * int64(planeStateBytes+8*(in.deg+1)))
+	perState := int64(planeStateBytes + 8*(deg+1))
+	var overBudget atomic.Bool
 	var wg sync.WaitGroup
 	next := make(chan [2]int, 2)
 	go func() {
@@ -477,8 +500,12 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 			var order []uint64
 			var cache [1 << 12][2]uint64 // raw → canonical, direct-mapped
 			for r := range next {
-				if ctx.Err() != nil {
+				if ctx.Err() != nil || overBudget.Load() {
 					continue // drain
+				}
+				if s.maxBytes > 0 && held.Load() > s.maxBytes {
+					overBudget.Store(true)
+					continue
 				}
 				for i := r[0]; i < r[1]; i++ {
 					x := in.keys[i]
@@ -525,6 +552,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 						if !ok {
 							at = sh.add(t)
 							sh.index[t] = at
+							held.Add(perState)
 						}
 						dst := sh.poly(at)
 						c := &tcount[oi]
@@ -552,6 +580,10 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("availability: projective plane: %w", err)
+	}
+	if overBudget.Load() {
+		return nil, fmt.Errorf("availability: projective plane: the states of row %d take more than the memory budget of %d MiB: %w",
+			y+1, s.maxBytes>>20, set.ErrMemoryBudget)
 	}
 	overflow := errors.New("availability: projective plane: internal error: a count overflowed 64 bits")
 	var layers []*planeStates

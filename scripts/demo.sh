@@ -30,4 +30,22 @@ step simulate "$out/pg3.json" --protocol maekawa,ordered,ricart-agrawala --entri
 printf '\n$ coterie verify %s   # line 1 lost node 4\n' "$out/broken.txt"
 "$bin" verify "$out/broken.txt" || echo "(exit status $?)"
 step convert "$out/pg3.json" -o "$out/pg3.dat"
-printf '\nFiles are in %s/ (the availability plot is %s/availability.svg).\n' "$out" "$out"
+# See it: a drawing of the plane with line 1 highlighted, and one page on
+# three systems.
+step draw "$out/pg3.json" -o "$out/pg3.svg" --quorum 1
+step report "$out/pg3.json" "$out/grid16.json" "$out/billiard5.json" -o "$out/report.html"
+# Read-write quorums as an expression: rows of a 2x3 grid read, the dual
+# (one node of each row) writes; the optimal strategy at 25% reads.
+step info --reads 'a*b*c + d*e*f' --read-fraction 0.25
+# The classic catalogue: the triangle wall is nondominated; a Byzantine
+# masking system tolerates b = 2 faulty nodes.
+step generate triangle --rows 4 -o "$out/triangle4.json"
+step domination "$out/triangle4.json"
+step generate byzantine --n 9 --b 2 --masking -o "$out/byzantine9.json"
+step verify "$out/byzantine9.json" --byzantine 2 --masking
+# Split work: two shards of an exact availability run, merged.
+printf '\n$ coterie availability %s --p 0.9,0.99 --shard 1/2 > %s   # and 2/2\n' "$out/grid16.json" "$out/part1.json"
+"$bin" availability "$out/grid16.json" --p 0.9,0.99 --shard 1/2 >"$out/part1.json"
+"$bin" availability "$out/grid16.json" --p 0.9,0.99 --shard 2/2 >"$out/part2.json"
+step merge "$out/part1.json" "$out/part2.json"
+printf '\nFiles are in %s/ (the availability plot is %s/availability.svg, the drawing\n%s/pg3.svg, the report %s/report.html).\n' "$out" "$out" "$out" "$out"

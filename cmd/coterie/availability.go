@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -22,6 +23,7 @@ import (
 )
 
 type availabilityOptions struct {
+	rw         rwOptions
 	in         inputOptions
 	ps         string
 	rng        string
@@ -37,6 +39,9 @@ type availabilityOptions struct {
 	seed       uint64
 	digits     int
 	log        bool
+	shard      string
+	shards     int
+	checkpoint string
 }
 
 // avDefaultPoints are evaluated when neither --p nor --range is given.
@@ -67,18 +72,37 @@ year of 365.25 days; --log plots 1−AV on a log scale.
 --p-node gives some nodes their own probability: "3=0.9,5=0.8" (nodes 1..n,
 or labels) or a file with one "NODE PROB" per line; the other nodes take p.
 
+A read-write system (--reads/--writes, or a file with "reads" and "writes")
+gets the availability of reads and of writes separately; the p column of
+--nodes gives nodes their own probability.
+
 Several files are compared side by side, and drawn on one plot with a legend
-by --plot OUT.svg or OUT.png.`,
+by --plot OUT.svg or OUT.png.
+
+Long runs: --shard I/N does one share of the work and prints a partial result
+that 'coterie merge' puts together with the others (--shard auto takes I from
+a Kubernetes Indexed Job or a Slurm array, with --shards N); --checkpoint FILE
+saves an exact search by BDD piece by piece and resumes it where it stopped.
+--method estimate skips the exact search.`,
 		Example: `  coterie availability plane.json --p 0.9,0.99
   coterie availability grid.json --range 0.5:1:0.05 --format csv
   coterie availability maj.json grid.json plane.json --plot compare.svg
   coterie availability plane.json --polynomial --format json`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if rwWanted(cmd, s, args) {
+				return cobra.MaximumNArgs(1)(cmd, args)
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rwWanted(cmd, s, args) {
+				return runRWAvailability(cmd.Context(), s, o, o.rw, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
+			}
 			return runAvailability(cmd.Context(), s, o, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	addRWSystemFlags(cmd, &o.rw)
 	f := cmd.Flags()
 	f.StringVar(&o.ps, "p", "", "probabilities to evaluate, comma-separated (default 0.5,0.6,0.7,0.8,0.9,0.95,0.99)")
 	f.StringVar(&o.rng, "range", "", "probabilities A, A+STEP, ... up to B, written `A:B:STEP`")
@@ -87,18 +111,21 @@ by --plot OUT.svg or OUT.png.`,
 	f.BoolVar(&o.polynomial, "polynomial", false, "print the coefficients A_0..A_n")
 	f.StringVar(&o.plot, "plot", "", "draw the curves of all inputs to `OUT.svg` or OUT.png")
 	f.StringVar(&o.pNode, "p-node", "", "per-node probabilities: `NODE=P,...` or a file of \"NODE P\" lines")
-	f.StringVar(&o.method, "method", "auto", "exact method: auto, bdd or brute-force (n ≤ 30)")
+	f.StringVar(&o.method, "method", "auto", "exact method: auto, bdd or brute-force (n ≤ 30); or estimate: only the proved coefficients, bounds and a Monte Carlo estimate")
 	f.IntVar(&o.maxNodes, "max-nodes", availability.DefaultBudget, "BDD node budget (about 30 bytes a node)")
 	f.DurationVar(&o.exactTime, "exact-time", 30*time.Second, "time allowed to look for an exact result by BDD before settling for proved coefficients, bounds and an estimate (0 = no limit)")
-	f.IntVar(&o.samples, "samples", availability.DefaultSamples, "Monte Carlo samples per point when no exact method fits")
+	f.IntVar(&o.samples, "samples", 0, "Monte Carlo samples per point when no exact method fits (0 = 1048576, fewer for systems so large that a point would read more than about 5·10^8 node words)")
 	f.Uint64Var(&o.seed, "seed", 1, "Monte Carlo seed")
 	f.IntVar(&o.digits, "digits", 10, "significant digits of the values printed")
 	f.BoolVar(&o.log, "log", false, "with --plot, draw the unavailability 1−AV on a log scale")
+	f.StringVar(&o.shard, "shard", "", "do shard `I/N` of the work (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
+	f.IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
+	f.StringVar(&o.checkpoint, "checkpoint", "", "save the exact search by BDD piece by piece in `FILE`, and resume from it")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"table", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("method", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"auto", "bdd", "brute-force"}, cobra.ShellCompDirectiveNoFileComp
+		return []string{"auto", "bdd", "brute-force", "estimate"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("plot", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"svg", "png"}, cobra.ShellCompDirectiveFilterFileExt
@@ -152,13 +179,30 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 		method = availability.MethodBDD
 	case "brute-force", "brute":
 		method = availability.MethodBrute
+	case "estimate":
+		method = availability.MethodEstimate
 	default:
-		return usageErrorf("--method must be auto, bdd or brute-force, not %q", o.method)
+		return usageErrorf("--method must be auto, bdd or brute-force, or estimate, not %q", o.method)
+	}
+	sp, err := avShardSpec(o)
+	if err != nil {
+		return err
+	}
+	sharded := sp.Count > 0
+	if sharded {
+		switch {
+		case len(args) != 1:
+			return usageErrorf("--shard splits the work on one file, not %d", len(args))
+		case o.plot != "":
+			return usageErrorf("--shard writes a partial result: draw the plot from the merged result instead of --plot")
+		case o.pNode != "":
+			return usageErrorf("--shard works with one probability for every node: drop --p-node")
+		}
 	}
 	if o.maxNodes < 1000 {
 		return usageErrorf("--max-nodes must be at least 1000, not %d", o.maxNodes)
 	}
-	if o.samples < 64 {
+	if o.samples != 0 && o.samples < 64 {
 		return usageErrorf("--samples must be at least 64, not %d", o.samples)
 	}
 	if o.digits < 1 || o.digits > 17 {
@@ -186,14 +230,36 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			return err
 		}
 		in := &avInput{name: name, n: sys.N(), k: sys.K(), hk: sys.HK != nil, override: override}
-		for _, fam := range sys.Families() {
-			res, err := computeAvFamily(ctx, s, name, fam, method, o.maxNodes, o.exactTime)
+		hash := ""
+		if sharded || o.checkpoint != "" {
+			if hash, err = inputHash(sys); err != nil {
+				return err
+			}
+		}
+		if sharded {
+			part := &avPartResult{N: sys.N(), K: sys.K(), HK: sys.HK != nil}
+			for fi, fam := range sys.Families() {
+				pf, err := computeAvShardFamily(ctx, s, name, fam, fi, method, o, sp, ps, hash)
+				if err != nil {
+					return err
+				}
+				part.Families = append(part.Families, pf)
+			}
+			return writeAvPart(s, sp, hash, avPartOptionsOf(o, name, ps, pointsGiven), part)
+		}
+		for fi, fam := range sys.Families() {
+			var res *availability.Result
+			if o.checkpoint != "" && availability.Splittable(fam, method) {
+				res, err = computeAvCheckpointed(ctx, s, name, fam, fi, o, hash)
+			} else {
+				res, err = computeAvFamily(ctx, s, name, fam, method, o.maxNodes, o.exactTime, maxMemory(o.in.cmd))
+			}
 			if err != nil {
 				return err
 			}
 			if !res.Exact {
 				fmt.Fprintf(s.err, "coterie: note: %s%s: no exact result: %s; showing the proved coefficients, bounds and a Monte Carlo estimate (%d samples, seed %d)\n",
-					name, avLevelSuffix(fam), res.Reason, o.samples, o.seed)
+					name, avLevelSuffix(fam), res.Reason, availability.EstimateSamples(fam, o.samples), o.seed)
 			}
 			eo := availability.EvalOptions{Override: override, Samples: o.samples, Seed: o.seed, Budget: o.maxNodes}
 			pts, err := res.Evaluate(ctx, ps, eo)
@@ -209,6 +275,12 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			return err
 		}
 	}
+	return writeAvailabilityResults(s, o, inputs, ps, pointsGiven)
+}
+
+// writeAvailabilityResults prints the results in the format of o; the
+// merge of partial results prints through it too.
+func writeAvailabilityResults(s *streams, o availabilityOptions, inputs []*avInput, ps []float64, pointsGiven bool) error {
 	return writeOutput(s, "", func(w io.Writer) error {
 		switch o.format {
 		case "json":
@@ -240,12 +312,13 @@ func avLevelSuffix(f *set.Family) string {
 }
 
 // computeAvFamily runs availability.Compute with a progress bar on stderr.
-func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int, exactTime time.Duration) (*availability.Result, error) {
+// maxMem is the --max-memory budget in bytes (0 = none).
+func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int, exactTime time.Duration, maxMem int64) (*availability.Result, error) {
 	var bar *progress
 	stage := ""
 	defer func() { bar.Done() }()
 	res, err := availability.Compute(ctx, f, availability.Options{
-		Method: m, Budget: budget, Time: exactTime,
+		Method: m, Budget: budget, Time: exactTime, MaxMemory: maxMem,
 		Progress: func(st string, done, total int64) {
 			if st != stage {
 				bar.Done()
@@ -255,9 +328,11 @@ func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family
 			bar.Update(done, total)
 		},
 	})
-	if err != nil {
+	if err != nil && !(res != nil && errors.Is(err, set.ErrMemoryBudget)) {
 		return nil, fmt.Errorf("%s%s: %w", name, avLevelSuffix(f), err)
 	}
+	// Past the memory budget the result holds what was proved, and its
+	// Reason says so.
 	return res, nil
 }
 
@@ -732,7 +807,7 @@ func writeAvailabilityPlot(ctx context.Context, s *streams, o availabilityOption
 	var curves []availability.Curve
 	for _, in := range inputs {
 		for _, f := range in.fams {
-			eo := availability.EvalOptions{Override: in.override, Samples: max(o.samples/16, 1<<12), Seed: o.seed, Budget: o.maxNodes}
+			eo := availability.EvalOptions{Override: in.override, Samples: max(availability.EstimateSamples(f.res.Family(), o.samples)/16, 1<<12), Seed: o.seed, Budget: o.maxNodes}
 			pts, err := f.res.Evaluate(ctx, ps, eo)
 			if err != nil {
 				return err

@@ -46,12 +46,29 @@ func TestBrowser(t *testing.T) {
 	}
 	base := startServe(t)
 	downloads := t.TempDir()
+	// Chromium's helper processes may still write into its profile for a
+	// moment after the browser has gone, so the profile is not a
+	// t.TempDir (whose removal would then fail the test): it is removed
+	// at the end, retrying while those processes finish.
+	profile, err := os.MkdirTemp("", "coterie-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if os.RemoveAll(profile) == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("could not remove the Chromium profile %s", profile)
+	})
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.NoFirstRun,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1280, 1200),
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-background-networking", true),

@@ -54,6 +54,16 @@ func checkImplicitInput(cmd *cobra.Command, name string, sys set.System) error {
 		name, f.Kind, implicitCount(f), cmd.Name(), name)
 }
 
+// refuseImplicit refuses an implicit family for a use (such as
+// "read-write figures") that needs its quorums.
+func refuseImplicit(name string, sys set.System, use string) error {
+	if f := sys.Family; f != nil && f.IsImplicit() {
+		return usageErrorf("%s: an implicit %s family (%s): %s need its quorums listed; list them with 'coterie convert %s --enumerate --limit N -o FILE' when there are few enough",
+			name, f.Kind, implicitCount(f), use, name)
+	}
+	return nil
+}
+
 // implicitCount says how many quorums an implicit family has, in words.
 func implicitCount(f *set.Family) string {
 	c, ok := construct.Count(f)
@@ -380,4 +390,27 @@ func generateImplicit(ctx context.Context, s *streams, spec construct.Spec, args
 		return true, err
 	}
 	return true, writeSystemProgress(s, out.path, sys, f, format.Options{Base: out.base}, out.progress)
+}
+
+// implicitInfoReport prepares info's input: an implicit family with at
+// most implicitCheckLimit quorums is listed (and reported as a list); a
+// larger one gets the report of its construction, and done is true.
+func implicitInfoReport(ctx context.Context, s *streams, path string, sys *set.System, asJSON bool) (done bool, err error) {
+	g, ok, err := materializeImplicit(ctx, sys.Family, implicitCheckLimit)
+	switch {
+	case err != nil:
+		return true, err
+	case ok:
+		implicitNote(s, displayName(path), g)
+		sys.Family = g
+		return false, nil
+	case g == nil || !g.IsImplicit():
+		return false, nil
+	}
+	return true, writeOutput(s, "", func(w io.Writer) error {
+		if asJSON {
+			return writeJSON(w, newImplicitInfo(g))
+		}
+		return newImplicitInfo(g).table(w, displayName(path))
+	})
 }

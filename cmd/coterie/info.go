@@ -21,8 +21,9 @@ import (
 type infoOptions struct {
 	in       inputOptions
 	asJSON   bool
-	strategy bool
+	strategy string // "print" for the bare flag, or a strategy file
 	figures  figureOptions
+	rw       rwOptions
 }
 
 // figureOptions control the figures that can take long: load (a linear
@@ -42,7 +43,7 @@ func addFigureFlags(cmd *cobra.Command, o *figureOptions) {
 func newInfoCmd(s *streams) *cobra.Command {
 	var o infoOptions
 	cmd := &cobra.Command{
-		Use:   "info FILE",
+		Use:   "info [FILE]",
 		Short: "Sizes, degrees, Maekawa's properties and messages per entry",
 		Long: `Describe a quorum system: number of nodes and quorums, quorum sizes and node
 degrees (min, mean, max), Maekawa's properties (b) every owner lies in its own
@@ -53,27 +54,28 @@ Maekawa's Tables I and II, and what the papers' protocols cost; the load
 strategy, exact as a fraction when proved), capacity = 1/load, network load
 (expected quorum size under that strategy), and resilience (the most node
 failures that always leave a live quorum), with the nodes whose failure
-stops every quorum. "-" reads standard input.`,
-		Args: cobra.ExactArgs(1),
+stops every quorum. "-" reads standard input.
+
+Read-write systems — --reads/--writes expressions, a file with "reads" and
+"writes", or any coterie file with --read-fraction or --nodes — get the read,
+write and overall resilience and, with --read-fraction F (or a distribution
+F1:W1,F2:W2), the load, capacity, latency and network load of an optimal
+strategy, exactly, under per-node capacities and latencies (--nodes), --f,
+--optimize and the limits; "no strategy meets the limits" exits 1.
+--strategy=FILE evaluates a strategy saved by 'coterie strategy' instead.`,
+		Args: cobra.RangeArgs(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rwWanted(cmd, s, args) || len(args) != 1 || o.strategy != "" && o.strategy != "print" {
+				return runRWInfoArgs(cmd.Context(), s, o.rw, o.in, args, o.strategy, o.asJSON)
+			}
 			sys, err := readSystem(s, args[0], o.in)
 			if err != nil {
 				return err
 			}
-			if g, ok, err := materializeImplicit(cmd.Context(), sys.Family, implicitCheckLimit); err != nil {
+			if done, err := implicitInfoReport(cmd.Context(), s, args[0], &sys, o.asJSON); done {
 				return err
-			} else if ok {
-				implicitNote(s, displayName(args[0]), g)
-				sys.Family = g
-			} else if g != nil && g.IsImplicit() {
-				return writeOutput(s, "", func(w io.Writer) error {
-					if o.asJSON {
-						return writeJSON(w, newImplicitInfo(g))
-					}
-					return newImplicitInfo(g).table(w, displayName(args[0]))
-				})
 			}
-			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy)
+			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy != "")
 			if err != nil {
 				return err
 			}
@@ -87,7 +89,11 @@ stops every quorum. "-" reads standard input.`,
 	}
 	addInputFlags(cmd, &o.in)
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
-	cmd.Flags().BoolVar(&o.strategy, "strategy", false, "also print an optimal access strategy (the quorums' probabilities)")
+	cmd.Flags().StringVar(&o.strategy, "strategy", "", "also print an optimal access strategy (the quorums' probabilities); --strategy=FILE evaluates a saved read-write strategy under --read-fraction")
+	cmd.Flags().Lookup("strategy").NoOptDefVal = "print"
+	addRWSystemFlags(cmd, &o.rw)
+	addWorkloadFlags(cmd, &o.rw)
+	cmd.Flags().BoolVar(&o.rw.requireWW, "require-ww", false, "read-write systems: report whether every two write quorums meet")
 	addFigureFlags(cmd, &o.figures)
 	return cmd
 }

@@ -129,6 +129,11 @@ leaves the old file as it was.`,
 		newDrawCmd(s),
 		newReportCmd(s),
 		newServeCmd(s),
+		newStrategyCmd(s),
+		newSearchCmd(s),
+		newPlotCmd(s),
+		newQuorumsCmd(s),
+		newMergeCmd(s),
 	)
 	return root
 }

@@ -16,6 +16,7 @@ import (
 )
 
 type verifyOptions struct {
+	rw       rwOptions
 	in       inputOptions
 	k        int
 	asJSON   bool
@@ -53,6 +54,11 @@ Long runs show progress on a terminal; --timeout or Ctrl-C ends them with an
 Exit status: 0 every property holds, 1 a property fails, 2 usage or input
 error, or undecided within the time limit.
 
+A read-write system (--reads/--writes, or a file with "reads" and "writes")
+is checked for read-write intersection, with a read and a write quorum that
+do not meet as the witness; write-write intersection is information, or a
+check with --require-ww.
+
 "coterie verify --patterns K" lists the critical conflicting request patterns
 of k = K instead of checking a file.`,
 		Example: `  coterie generate fpp --order 3 -o p3.json && coterie verify p3.json
@@ -66,6 +72,9 @@ of k = K instead of checking a file.`,
 				}
 				return runPatterns(cmd.Context(), s, o)
 			}
+			if rwWanted(cmd, s, args) {
+				return runRWVerify(cmd.Context(), s, o.rw, o.in, args, o.asJSON)
+			}
 			if len(args) == 0 {
 				return usageErrorf("verify needs a quorum file (or --patterns K)")
 			}
@@ -73,6 +82,8 @@ of k = K instead of checking a file.`,
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	addRWSystemFlags(cmd, &o.rw)
+	cmd.Flags().BoolVar(&o.rw.requireWW, "require-ww", false, "read-write systems: fail unless every two write quorums meet too")
 	cmd.Flags().IntVar(&o.k, "k", 0, "check as a k-arbiter: every k+1 quorums must share a node (default: the file's k)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&o.method, "method", "search", "how to decide intersection: search|brute")

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/shard"
+)
+
+func newMergeCmd(s *streams) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "merge PART...",
+		Short: "Put together the partial results of a run split with --shard",
+		Long: `Merge the partial results that the shards of a split run wrote (--shard I/N),
+and print the whole result exactly as the unsplit command would have.
+
+The parts must be complete and of one computation: every shard 1..N exactly
+once, the same input (its SHA-256 is in every part), the same command and the
+same options; anything else is refused with a message that names the part.
+With --json the result is printed as the command's --json report, whatever
+format the shards were asked for.
+
+Commands that split: availability (exact polynomials by BDD, in pieces by the
+first nodes; Monte Carlo estimates with --method estimate, in shares of the
+samples). The project's deploy/ folder has a Kubernetes Indexed Job and a Slurm
+array that run the shards and the merge.`,
+		Example: `  for i in 1 2 3; do coterie availability big.json --shard $i/3 > part-$i.json; done
+  coterie merge part-*.json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMerge(cmd.Context(), s, args, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the merged result as JSON")
+	return cmd
+}
+
+func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) error {
+	parts := make([]*shard.Part, len(paths))
+	names := make([]string, len(paths))
+	for i, path := range paths {
+		names[i] = displayName(path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return asInputError(names[i], 0, "cannot read: "+err.Error())
+		}
+		p, err := shard.Read(data)
+		if err != nil {
+			return asInputError(names[i], 0, err.Error())
+		}
+		parts[i] = p
+	}
+	parts, err := shard.Check(parts, names)
+	if err != nil {
+		return usageErrorf("merge: %v", err)
+	}
+	switch parts[0].Kind {
+	case avPartKind:
+		return mergeAvailability(ctx, s, parts, asJSON)
+	}
+	return usageErrorf("merge: %s: partial results of %q cannot be merged by this version", names[0], parts[0].Kind)
+}

@@ -1,0 +1,383 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/expr"
+	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/rw"
+	"github.com/coterie-dev/coterie/set"
+)
+
+// rwOptions are the flags that describe a read-write system and the
+// workload its strategies serve.
+type rwOptions struct {
+	reads, writes, nodes string
+	readFraction         string
+	f                    int
+	optimize             string
+	loadLimit            string
+	latencyLimit         string
+	networkLimit         string
+	requireWW            bool
+	limit                int
+}
+
+// maxRWNodes bounds the nodes of a read-write system (each carries its
+// attributes).
+const maxRWNodes = 1 << 20
+
+// addRWSystemFlags adds --reads, --writes and --nodes.
+func addRWSystemFlags(cmd *cobra.Command, o *rwOptions) {
+	cmd.Flags().StringVar(&o.reads, "reads", "", "read quorums as an expression, e.g. 'a*b*c + d*e*f' or 'choose(2, a, b, c)' (alone: the writes are its dual)")
+	cmd.Flags().StringVar(&o.writes, "writes", "", "write quorums as an expression (alone: the reads are its dual)")
+	cmd.Flags().StringVar(&o.nodes, "nodes", "", "CSV of node attributes: node,label,capacity,read_capacity,write_capacity,latency,p (any column but node optional)")
+	cmd.Flags().IntVar(&o.limit, "limit", rw.DefaultListLimit, "most quorums to list where a side must be listed")
+}
+
+// addWorkloadFlags adds the strategy flags: workload, f, objective, limits.
+func addWorkloadFlags(cmd *cobra.Command, o *rwOptions) {
+	cmd.Flags().StringVar(&o.readFraction, "read-fraction", "", "share of reads, e.g. 0.25, or a distribution value:weight,... e.g. 0.1:1,0.75:1")
+	cmd.Flags().IntVar(&o.f, "f", 0, "use only f-resilient quorums (sets that stay quorums after any F failures)")
+	cmd.Flags().StringVar(&o.optimize, "optimize", "load", "what the strategy minimises: load|latency|network")
+	cmd.Flags().StringVar(&o.loadLimit, "load-limit", "", "largest load allowed (1/capacity)")
+	cmd.Flags().StringVar(&o.latencyLimit, "latency-limit", "", "largest expected latency allowed, in seconds")
+	cmd.Flags().StringVar(&o.networkLimit, "network-limit", "", "largest expected number of nodes contacted")
+	_ = cmd.RegisterFlagCompletionFunc("optimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return []string{"load", "latency", "network"}, cobra.ShellCompDirectiveNoFileComp
+	})
+}
+
+// rwWanted reports whether a command should take the read-write path: a
+// read-write flag was given, or the file holds "reads"/"writes".
+func rwWanted(cmd *cobra.Command, s *streams, args []string) bool {
+	for _, name := range []string{"reads", "writes", "nodes", "read-fraction", "f", "optimize", "load-limit", "latency-limit", "network-limit", "require-ww"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			return true
+		}
+	}
+	// Only a file small enough to read twice is sniffed: read-write files
+	// are small, and a large coterie file is not read an extra time.
+	if len(args) == 1 && args[0] != "-" {
+		if st, err := os.Stat(args[0]); err == nil && st.Mode().IsRegular() && st.Size() < 16<<20 {
+			if data, err := os.ReadFile(args[0]); err == nil {
+				return format.IsRW(data) || format.IsRWText(data)
+			}
+		}
+	}
+	return false
+}
+
+// exprError turns an expression syntax error into a usage error that shows
+// the column.
+func exprError(flag, text string, err error) error {
+	var se *expr.SyntaxError
+	if errors.As(err, &se) {
+		return usageErrorf("--%s: column %d: %s\n  %s\n  %s^", flag, se.Col, se.Msg, text, strings.Repeat(" ", se.Col-1))
+	}
+	return usageErrorf("--%s: %v", flag, err)
+}
+
+// loadRW reads the system of a read-write command: --reads/--writes, or a
+// file (a read-write JSON file, or any coterie file, taken as R = W), with
+// the attributes of --nodes.
+func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args []string) (*rw.System, error) {
+	var u *format.Universe
+	var re, we *expr.Expr
+	var rl, wl *set.Family
+	var rows []format.NodeAttrs
+	var nodesData []byte
+	nodesName := displayName(o.nodes)
+	if o.nodes != "" {
+		var err error
+		if o.nodes == "-" {
+			nodesData, err = io.ReadAll(s.in)
+		} else {
+			nodesData, err = os.ReadFile(o.nodes)
+		}
+		if err != nil {
+			return nil, asInputError(nodesName, 0, "cannot read: "+unwrapPath(err).Error())
+		}
+	}
+	nodesErr := func(err error) error {
+		var fe *format.SyntaxError
+		if errors.As(err, &fe) {
+			return asInputError(nodesName, fe.Line, fe.Msg)
+		}
+		return asInputError(nodesName, 0, err.Error())
+	}
+	switch {
+	case o.reads != "" || o.writes != "":
+		if len(args) > 0 {
+			return nil, usageErrorf("give a system file or --reads/--writes, not both")
+		}
+		var err error
+		if o.reads != "" {
+			if re, err = expr.Parse(o.reads); err != nil {
+				return nil, exprError("reads", o.reads, err)
+			}
+		}
+		if o.writes != "" {
+			if we, err = expr.Parse(o.writes); err != nil {
+				return nil, exprError("writes", o.writes, err)
+			}
+		}
+		// The nodes file's labels number the nodes first, in its order;
+		// then the expressions' other names, as they appear.
+		u = format.NewUniverse(0, nil, false)
+		if nodesData != nil {
+			if _, err := format.ReadNodes(nodesData, func(name string) (int, bool) {
+				b, err := u.Bind(expr.Named(name))
+				if err != nil {
+					return 0, false
+				}
+				return b[0].Node, true
+			}); err != nil {
+				return nil, nodesErr(err)
+			}
+		}
+		bound, err := u.Bind(re, we)
+		if err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+		re, we = bound[0], bound[1]
+	case len(args) == 1:
+		name := displayName(args[0])
+		var data []byte
+		var err error
+		if args[0] == "-" {
+			data, err = io.ReadAll(s.in)
+		} else {
+			data, err = os.ReadFile(args[0])
+		}
+		if err != nil {
+			return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+		}
+		if format.IsRW(data) || format.IsRWText(data) {
+			read := format.ReadRW
+			if !format.IsRW(data) {
+				read = format.ReadRWText
+			}
+			f, err := read(data)
+			if err != nil {
+				var fe *format.SyntaxError
+				if errors.As(err, &fe) {
+					return nil, asInputError(name, fe.Line, fe.Msg)
+				}
+				return nil, asInputError(name, 0, err.Error())
+			}
+			u = format.NewUniverse(f.N, f.Labels, true)
+			re, we, rl, wl = f.Reads, f.Writes, f.ReadList, f.WriteList
+		} else {
+			sys, err := readSystemData(name, data, args[0], in)
+			if err != nil {
+				return nil, err
+			}
+			if sys.Family == nil || sys.Family.K != 1 {
+				return nil, usageErrorf("%s: read-write figures are for coteries (k = 1) and read-write systems", name)
+			}
+			f := sys.Family
+			u = format.NewUniverse(f.N, f.Labels, true)
+			rl, wl = f, f
+			re, we = expr.FromFamily(f), expr.FromFamily(f)
+		}
+	default:
+		return nil, usageErrorf("give a system file or --reads EXPR [--writes EXPR]")
+	}
+	if re == nil && we == nil {
+		return nil, usageErrorf("no read or write quorums")
+	}
+	// Which nodes the quorums use: for expressions, a nodes-file row for
+	// any other node is an error (a file's nodes are 1..n).
+	used := new(set.Set)
+	for _, e := range []*expr.Expr{re, we} {
+		if e != nil {
+			used.Union(used, e.Nodes())
+		}
+	}
+	if nodesData != nil {
+		var err error
+		rows, err = format.ReadNodes(nodesData, func(name string) (int, bool) {
+			v, ok := u.Lookup(name)
+			return v, ok && (u.Fixed || used.Has(v))
+		})
+		if err != nil {
+			return nil, nodesErr(err)
+		}
+	}
+	n := u.N
+	if n > maxRWNodes {
+		return nil, usageErrorf("%d nodes: read-write systems are limited to %d", n, maxRWNodes)
+	}
+	nodes := rw.DefaultNodes(n)
+	for v := range n {
+		nodes[v].Label = u.Labels[v]
+	}
+	for _, r := range rows {
+		nd := &nodes[r.Node]
+		if r.Label != "" {
+			nd.Label = r.Label
+		}
+		if r.Capacity != nil {
+			nd.ReadCapacity, nd.WriteCapacity = r.Capacity, r.Capacity
+		}
+		if r.ReadCapacity != nil {
+			nd.ReadCapacity = r.ReadCapacity
+		}
+		if r.WriteCapacity != nil {
+			nd.WriteCapacity = r.WriteCapacity
+		}
+		if r.Latency != nil {
+			nd.Latency = r.Latency
+		}
+		if r.P != nil {
+			nd.P = r.P
+		}
+	}
+	var sys *rw.System
+	var err error
+	if rl != nil && (wl != nil || we == nil) {
+		rl.Labels = u.Labels
+		sys, err = rw.FromFamilies(ctx, rl, wl, nodes)
+	} else {
+		sys, err = rw.New(n, re, we, nodes)
+		if err == nil {
+			if rl != nil && !rl.IsThreshold() {
+				sys.Reads.List = rl
+			}
+			if wl != nil && !wl.IsThreshold() {
+				sys.Writes.List = wl
+			}
+		}
+	}
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	return sys, nil
+}
+
+// readSystemData parses a coterie file already read into data.
+func readSystemData(name string, data []byte, path string, in inputOptions) (set.System, error) {
+	f, err := inputFormat(path, data, in.format)
+	if err != nil {
+		return set.System{}, err
+	}
+	sys, err := format.ReadBytes(data, f, format.Options{Base: in.base})
+	if err != nil {
+		var fe *format.SyntaxError
+		if errors.As(err, &fe) {
+			return set.System{}, asInputError(name, fe.Line, fe.Msg)
+		}
+		return set.System{}, asInputError(name, 0, err.Error())
+	}
+	return sys, refuseImplicit(name, sys, "read-write figures")
+}
+
+// parseRat reads a flag's exact number; "" is nil.
+func parseRat(flag, v string) (*big.Rat, error) {
+	if v == "" {
+		return nil, nil
+	}
+	r, ok := new(big.Rat).SetString(v)
+	if !ok {
+		return nil, usageErrorf("--%s: %q is not a number", flag, v)
+	}
+	return r, nil
+}
+
+// strategyOptions turns the workload flags into rw.Options; ok is false
+// when no --read-fraction was given.
+func strategyOptions(o rwOptions) (rw.Options, bool, error) {
+	if o.readFraction == "" {
+		return rw.Options{}, false, nil
+	}
+	w, err := rw.ParseWorkload(o.readFraction)
+	if err != nil {
+		return rw.Options{}, false, usageErrorf("--read-fraction: %s", strings.TrimPrefix(err.Error(), "rw: "))
+	}
+	opts := rw.Options{Workload: w, F: o.f, Optimize: rw.Objective(o.optimize), ListLimit: o.limit}
+	switch opts.Optimize {
+	case rw.MinLoad, rw.MinLatency, rw.MinNetwork:
+	default:
+		return opts, false, usageErrorf("--optimize must be load, latency or network, not %q", o.optimize)
+	}
+	if o.f < 0 {
+		return opts, false, usageErrorf("--f must not be negative")
+	}
+	for _, l := range []struct {
+		flag, v string
+		dst     **big.Rat
+	}{{"load-limit", o.loadLimit, &opts.LoadLimit}, {"latency-limit", o.latencyLimit, &opts.LatencyLimit}, {"network-limit", o.networkLimit, &opts.NetworkLimit}} {
+		r, err := parseRat(l.flag, l.v)
+		if err != nil {
+			return opts, false, err
+		}
+		*l.dst = r
+	}
+	if opts.Optimize == rw.MinLoad && opts.LoadLimit != nil ||
+		opts.Optimize == rw.MinLatency && opts.LatencyLimit != nil ||
+		opts.Optimize == rw.MinNetwork && opts.NetworkLimit != nil {
+		return opts, false, usageErrorf("--%s-limit cannot be set when optimising %s", opts.Optimize, opts.Optimize)
+	}
+	return opts, true, nil
+}
+
+// strategyError maps rw's errors to exit statuses: no strategy meets the
+// limits → 1, with the message.
+func strategyError(s *streams, err error) error {
+	if errors.Is(err, rw.ErrNoStrategy) {
+		fmt.Fprintln(s.err, "coterie: no strategy meets the limits")
+		return failed()
+	}
+	if errors.Is(err, set.ErrTooMany) {
+		return usageErrorf("%v (raise --limit)", err)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return usageErrorf("%v", err)
+}
+
+// ids returns a set's nodes numbered from 1.
+func ids(q *set.Set) []int {
+	out := q.Elements()
+	for i := range out {
+		out[i]++
+	}
+	return out
+}
+
+// labelled prints an expression with the system's labels.
+func labelled(sys *rw.System, e *expr.Expr) string {
+	labels := make([]string, sys.N)
+	for v := range labels {
+		labels[v] = sys.Label(v)
+	}
+	return relabel(e, labels).String()
+}
+
+// relabel returns e with each leaf named by labels.
+func relabel(e *expr.Expr, labels []string) *expr.Expr {
+	if e.Op == expr.Leaf {
+		return &expr.Expr{Op: expr.Leaf, Node: e.Node, Name: labels[e.Node]}
+	}
+	c := &expr.Expr{Op: e.Op, K: e.K, Args: make([]*expr.Expr, len(e.Args))}
+	for i, a := range e.Args {
+		c.Args[i] = relabel(a, labels)
+	}
+	return c
+}
+
+// ratFloat returns r as a float64 for display.
+func ratFloat(r *big.Rat) float64 {
+	f, _ := r.Float64()
+	return f
+}

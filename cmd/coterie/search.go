@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/expr"
+	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/rw"
+)
+
+type searchOptions struct {
+	rw         rwOptions
+	n          int
+	resilience int
+	seed       uint64
+	shuffles   int
+	budget     time.Duration
+	p          float64
+	partitions int
+	asJSON     bool
+}
+
+func newSearchCmd(s *streams) *cobra.Command {
+	var o searchOptions
+	cmd := &cobra.Command{
+		Use:   "search --nodes NODES.csv --read-fraction F",
+		Short: "Search for the read-write quorum system that best serves a workload",
+		Long: `Search a space of read-write quorum systems over the given nodes for the one
+whose optimal strategy (see 'coterie strategy') minimises --optimize under the
+workload and limits, and report it with the Pareto front of load, latency and
+availability (the systems no other beats on all three).
+
+The candidates, in order: thresholds (read k of n, write n−k+1); grids of
+every shape r×c = n, rows read or rows written, with the nodes ordered by
+capacity, by latency and in --shuffles random orders drawn from --seed; the
+projective plane and Maekawa's grid when n fits; and, up to
+--max-partition-nodes nodes, the two-level expressions choose(k, E1, …, Em)
+over every partition of the nodes (quoracle's search space), each Ei a
+choose of its block. Systems below --resilience, or with no strategy within
+the limits, are skipped.
+
+The search stops after --budget (reporting "complete": false); the same
+options and seed give the same answer.`,
+		Example: `  coterie search --nodes nodes.csv --read-fraction 0.75 --f 1 --resilience 1 --latency-limit 4 --network-limit 4
+  coterie search --n 9 --read-fraction 0.9 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSearch(cmd.Context(), s, o)
+		},
+	}
+	cmd.Flags().StringVar(&o.rw.nodes, "nodes", "", "CSV of the nodes: node,label,capacity,read_capacity,write_capacity,latency,p")
+	cmd.Flags().IntVar(&o.n, "n", 0, "search over N identical nodes instead of a nodes file")
+	addWorkloadFlags(cmd, &o.rw)
+	cmd.Flags().IntVar(&o.resilience, "resilience", 0, "least overall resilience a system must have")
+	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "seed of the random node orders tried for grids")
+	cmd.Flags().IntVar(&o.shuffles, "shuffles", 2, "random node orders tried per grid shape")
+	cmd.Flags().DurationVar(&o.budget, "budget", 30*time.Second, "time allowed for the search (0 = no limit)")
+	cmd.Flags().Float64Var(&o.p, "p", 0.99, "probability a node is up, for availability, where the nodes file has no p")
+	cmd.Flags().IntVar(&o.partitions, "max-partition-nodes", 7, "largest n for which every partition of the nodes is tried")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+// candidateJSON is one system of the search report.
+type candidateJSON struct {
+	Reads            string        `json:"reads"`
+	Writes           string        `json:"writes"`
+	Source           string        `json:"source"`
+	ReadResilience   int           `json:"read_resilience"`
+	WriteResilience  int           `json:"write_resilience"`
+	Resilience       int           `json:"resilience"`
+	Load             *float64      `json:"load,omitempty"`
+	LoadExact        string        `json:"load_exact,omitempty"`
+	Capacity         *float64      `json:"capacity,omitempty"`
+	CapacityExact    string        `json:"capacity_exact,omitempty"`
+	Latency          *float64      `json:"latency,omitempty"`
+	LatencyExact     string        `json:"latency_exact,omitempty"`
+	NetworkLoad      *float64      `json:"network_load,omitempty"`
+	NetworkLoadExact string        `json:"network_load_exact,omitempty"`
+	Availability     float64       `json:"availability"`
+	Strategy         *strategyJSON `json:"strategy,omitempty"`
+}
+
+type searchReport struct {
+	N        int             `json:"n"`
+	Best     *candidateJSON  `json:"best,omitempty"`
+	Pareto   []candidateJSON `json:"pareto"`
+	Tried    int             `json:"tried"`
+	Feasible int             `json:"feasible"`
+	// TriedBy and FeasibleBy split the counts by family of candidates.
+	TriedBy    map[string]int `json:"tried_by"`
+	FeasibleBy map[string]int `json:"feasible_by"`
+	Complete   bool           `json:"complete"`
+	Partial    bool           `json:"partial,omitempty"`
+}
+
+func runSearch(ctx context.Context, s *streams, o searchOptions) error {
+	if (o.rw.nodes == "") == (o.n == 0) {
+		return usageErrorf("search needs --nodes NODES.csv or --n N")
+	}
+	if o.n < 0 || o.n > 64 {
+		return usageErrorf("--n must be in 1..64")
+	}
+	if !(o.p >= 0 && o.p <= 1) {
+		return usageErrorf("--p must be in [0, 1]")
+	}
+	opts, ok, err := strategyOptions(o.rw)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return usageErrorf("search needs --read-fraction")
+	}
+	var nodes []rw.Node
+	if o.n > 0 {
+		nodes = rw.DefaultNodes(o.n)
+	} else {
+		if nodes, err = searchNodes(o.rw.nodes); err != nil {
+			return err
+		}
+	}
+	sctx := ctx
+	if o.budget > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, o.budget)
+		defer cancel()
+	}
+	res, err := rw.Search(sctx, nodes, rw.SearchOptions{Options: opts, Resilience: o.resilience, Seed: o.seed,
+		Shuffles: o.shuffles, P: o.p, MaxPartitionNodes: o.partitions})
+	interrupted := ctx.Err() != nil
+	if err != nil && !interrupted && !errors.Is(err, context.DeadlineExceeded) {
+		if errors.Is(err, rw.ErrNoStrategy) {
+			fmt.Fprintf(s.err, "coterie: no system among the %d tried meets the limits\n", res.Tried)
+			return failed()
+		}
+		return usageErrorf("%v", err)
+	}
+	labels := make([]string, len(nodes))
+	for v := range nodes {
+		labels[v] = nodes[v].Label
+		if labels[v] == "" {
+			labels[v] = fmt.Sprint(v + 1)
+		}
+	}
+	rep := &searchReport{N: len(nodes), Tried: res.Tried, Feasible: res.Feasible, TriedBy: res.TriedBy, FeasibleBy: res.FeasibleBy, Complete: res.Complete, Partial: interrupted, Pareto: []candidateJSON{}}
+	if res.Best != nil {
+		b := toCandidateJSON(res.Best, labels)
+		b.Strategy = toStrategyJSON(res.Best.Strategy)
+		rep.Best = &b
+	}
+	for _, c := range res.Pareto {
+		rep.Pareto = append(rep.Pareto, toCandidateJSON(c, labels))
+	}
+	if werr := writeOutput(s, "", func(w io.Writer) error {
+		if o.asJSON {
+			return writeJSON(w, rep)
+		}
+		return rep.table(w)
+	}); werr != nil {
+		return werr
+	}
+	if interrupted {
+		return ctx.Err()
+	}
+	if rep.Best == nil {
+		fmt.Fprintf(s.err, "coterie: no system among the %d tried within the budget meets the limits\n", res.Tried)
+		return failed()
+	}
+	return nil
+}
+
+// searchNodes reads the nodes file of a search: it defines the nodes, in
+// its order.
+func searchNodes(path string) ([]rw.Node, error) {
+	name := displayName(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+	}
+	u := format.NewUniverse(0, nil, false)
+	rows, err := format.ReadNodes(data, func(name string) (int, bool) {
+		b, err := u.Bind(expr.Named(name))
+		if err != nil {
+			return 0, false
+		}
+		return b[0].Node, true
+	})
+	if err != nil {
+		var fe *format.SyntaxError
+		if errors.As(err, &fe) {
+			return nil, asInputError(name, fe.Line, fe.Msg)
+		}
+		return nil, asInputError(name, 0, err.Error())
+	}
+	if u.N == 0 {
+		return nil, asInputError(name, 0, "no nodes")
+	}
+	if u.N > 64 {
+		return nil, asInputError(name, 0, fmt.Sprintf("%d nodes; search handles at most 64", u.N))
+	}
+	nodes := rw.DefaultNodes(u.N)
+	for v := range nodes {
+		nodes[v].Label = u.Labels[v]
+	}
+	for _, r := range rows {
+		nd := &nodes[r.Node]
+		if r.Label != "" {
+			nd.Label = r.Label
+		}
+		if r.Capacity != nil {
+			nd.ReadCapacity, nd.WriteCapacity = r.Capacity, r.Capacity
+		}
+		if r.ReadCapacity != nil {
+			nd.ReadCapacity = r.ReadCapacity
+		}
+		if r.WriteCapacity != nil {
+			nd.WriteCapacity = r.WriteCapacity
+		}
+		if r.Latency != nil {
+			nd.Latency = r.Latency
+		}
+		nd.P = r.P
+	}
+	return nodes, nil
+}
+
+func toCandidateJSON(c *rw.Candidate, labels []string) candidateJSON {
+	var rep rwInfoReport
+	setMetrics(&rep, c.Metrics)
+	return candidateJSON{
+		Reads: relabel(c.Reads, labels).String(), Writes: relabel(c.Writes, labels).String(), Source: c.Source,
+		ReadResilience: c.ReadResilience, WriteResilience: c.WriteResilience, Resilience: min(c.ReadResilience, c.WriteResilience),
+		Load: rep.Load, LoadExact: rep.LoadExact, Capacity: rep.Capacity, CapacityExact: rep.CapacityExact,
+		Latency: rep.Latency, LatencyExact: rep.LatencyExact, NetworkLoad: rep.NetworkLoad, NetworkLoadExact: rep.NetworkLoadExact,
+		Availability: c.Availability,
+	}
+}
+
+func (rep *searchReport) table(w io.Writer) error {
+	if rep.Best != nil {
+		b := rep.Best
+		fmt.Fprintf(w, "best: reads %s\n      writes %s\n      (%s)\n", b.Reads, b.Writes, b.Source)
+	}
+	var rows [][]string
+	for _, c := range rep.Pareto {
+		lat := "-"
+		if c.Latency != nil {
+			lat = c.LatencyExact
+		}
+		rows = append(rows, []string{c.Reads, c.LoadExact, c.CapacityExact, lat, c.NetworkLoadExact, fmt.Sprintf("%.6g", c.Availability), fmt.Sprint(c.Resilience)})
+	}
+	if err := renderTable(w, []string{"Pareto front: reads", "load", "capacity", "latency", "network", "availability", "resilience"}, rows); err != nil {
+		return err
+	}
+	state := "complete"
+	if !rep.Complete {
+		state = "stopped by the budget"
+	}
+	if _, err := fmt.Fprintf(w, "%d systems tried, %d feasible; search %s\n", rep.Tried, rep.Feasible, state); err != nil {
+		return err
+	}
+	for _, f := range []string{"threshold", "grid", "construction", "two-level"} {
+		if rep.TriedBy[f] > 0 {
+			fmt.Fprintf(w, "  %-13s %d tried, %d feasible\n", f, rep.TriedBy[f], rep.FeasibleBy[f])
+		}
+	}
+	return nil
+}

@@ -1,0 +1,233 @@
+package expr
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// SyntaxError is a parse error at a 1-based column (byte offset + 1) of the
+// expression text.
+type SyntaxError struct {
+	Col int
+	Msg string
+}
+
+// Error formats the error as "expr: column N: what".
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("expr: column %d: %s", e.Col, e.Msg)
+}
+
+// maxDepth bounds nesting so that hostile input cannot exhaust the stack.
+const maxDepth = 1000
+
+// Parse reads an expression:
+//
+//	expr   = term { "+" term }
+//	term   = factor { "*" factor }
+//	factor = NAME | ID | "(" expr ")" | "choose" "(" K "," expr { "," expr } ")"
+//
+// A NAME is a letter or "_" followed by letters, digits, "_", "." or "-";
+// an ID is a decimal node id (1 or more). Leaves come back unbound (Node
+// −1; see [Expr.Bind]). Errors are *[SyntaxError] with the column.
+func Parse(s string) (*Expr, error) {
+	p := &parser{s: s}
+	p.next()
+	e, err := p.expr(0)
+	if err != nil {
+		return nil, err
+	}
+	if p.tok != tokEOF {
+		return nil, p.errorf("unexpected %s", p.describe())
+	}
+	return e, nil
+}
+
+type token int
+
+const (
+	tokEOF token = iota
+	tokName
+	tokNum
+	tokPlus
+	tokStar
+	tokLParen
+	tokRParen
+	tokComma
+	tokBad
+)
+
+type parser struct {
+	s   string
+	pos int // offset after the current token
+	tok token
+	lit string
+	col int // column of the current token
+}
+
+func isLetter(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+
+func (p *parser) next() {
+	for p.pos < len(p.s) && (p.s[p.pos] == ' ' || p.s[p.pos] == '\t' || p.s[p.pos] == '\n' || p.s[p.pos] == '\r') {
+		p.pos++
+	}
+	p.col = p.pos + 1
+	if p.pos >= len(p.s) {
+		p.tok, p.lit = tokEOF, ""
+		return
+	}
+	start := p.pos
+	c := p.s[p.pos]
+	switch {
+	case isLetter(c):
+		for p.pos < len(p.s) && (isLetter(p.s[p.pos]) || isDigit(p.s[p.pos]) || p.s[p.pos] == '.' || p.s[p.pos] == '-') {
+			p.pos++
+		}
+		p.tok = tokName
+	case isDigit(c):
+		for p.pos < len(p.s) && isDigit(p.s[p.pos]) {
+			p.pos++
+		}
+		p.tok = tokNum
+	default:
+		p.pos++
+		switch c {
+		case '+':
+			p.tok = tokPlus
+		case '*':
+			p.tok = tokStar
+		case '(':
+			p.tok = tokLParen
+		case ')':
+			p.tok = tokRParen
+		case ',':
+			p.tok = tokComma
+		default:
+			p.tok = tokBad
+		}
+	}
+	p.lit = p.s[start:p.pos]
+}
+
+func (p *parser) describe() string {
+	switch p.tok {
+	case tokEOF:
+		return "end of expression"
+	case tokBad:
+		return fmt.Sprintf("character %q", p.lit)
+	default:
+		return fmt.Sprintf("%q", p.lit)
+	}
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return &SyntaxError{Col: p.col, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) expr(depth int) (*Expr, error) {
+	if depth > maxDepth {
+		return nil, p.errorf("expression nested more than %d deep", maxDepth)
+	}
+	t, err := p.term(depth)
+	if err != nil {
+		return nil, err
+	}
+	args := []*Expr{t}
+	for p.tok == tokPlus {
+		p.next()
+		t, err := p.term(depth)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, t)
+	}
+	return NewOr(args...), nil
+}
+
+func (p *parser) term(depth int) (*Expr, error) {
+	f, err := p.factor(depth)
+	if err != nil {
+		return nil, err
+	}
+	args := []*Expr{f}
+	for p.tok == tokStar {
+		p.next()
+		f, err := p.factor(depth)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, f)
+	}
+	return NewAnd(args...), nil
+}
+
+func (p *parser) factor(depth int) (*Expr, error) {
+	switch p.tok {
+	case tokNum:
+		v, err := strconv.Atoi(p.lit)
+		if err != nil || v < 1 {
+			return nil, p.errorf("node id %s is not in 1..n", p.lit)
+		}
+		e := Named(p.lit)
+		p.next()
+		return e, nil
+	case tokName:
+		if p.lit == "choose" {
+			return p.choose(depth)
+		}
+		e := Named(p.lit)
+		p.next()
+		return e, nil
+	case tokLParen:
+		p.next()
+		e, err := p.expr(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if p.tok != tokRParen {
+			return nil, p.errorf("expected \")\", found %s", p.describe())
+		}
+		p.next()
+		return e, nil
+	default:
+		return nil, p.errorf("expected a node, \"(\" or choose, found %s", p.describe())
+	}
+}
+
+func (p *parser) choose(depth int) (*Expr, error) {
+	col := p.col
+	p.next()
+	if p.tok != tokLParen {
+		return nil, p.errorf("expected \"(\" after choose, found %s", p.describe())
+	}
+	p.next()
+	if p.tok != tokNum {
+		return nil, p.errorf("expected the number K of choose(K, ...), found %s", p.describe())
+	}
+	kcol := p.col
+	k, err := strconv.Atoi(p.lit)
+	if err != nil {
+		return nil, p.errorf("choose: K %s is too large", p.lit)
+	}
+	p.next()
+	var args []*Expr
+	for p.tok == tokComma {
+		p.next()
+		e, err := p.expr(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, e)
+	}
+	if p.tok != tokRParen {
+		return nil, p.errorf("expected \",\" or \")\" in choose, found %s", p.describe())
+	}
+	if len(args) == 0 {
+		return nil, &SyntaxError{Col: col, Msg: "choose needs at least one argument after K"}
+	}
+	if k < 1 || k > len(args) {
+		return nil, &SyntaxError{Col: kcol, Msg: fmt.Sprintf("choose: K = %d is not in 1..%d", k, len(args))}
+	}
+	p.next()
+	return &Expr{Op: Choose, K: k, Args: args}, nil
+}

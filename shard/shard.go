@@ -1,0 +1,277 @@
+// Package shard splits exponential work across machines and puts the
+// pieces back together.
+//
+// A run with --shard I/N does the I-th of N shares of the work and writes
+// a [Part]: a JSON document with "partial": true, the shard "I/N", the
+// SHA-256 of the canonical input ("input_sha256"), the command ("kind")
+// and the options the result depends on, and what the shard proved
+// ("result", whose shape belongs to the kind). [Check] verifies that a set
+// of parts is complete (every shard 1..N exactly once) and of one
+// computation (the same kind, input hash and options), and returns them
+// in shard order, so that the kind's merge only has to add up results.
+//
+// How work is divided is the kind's business; the rule every kind keeps
+// is that the merge of the N parts equals the unsplit run exactly. The
+// usual way is [Spec.Owns]: the work is cut into numbered pieces fixed by
+// the input and options alone (never by N's neighbours or the machine),
+// and shard I takes the pieces p with p mod N = I − 1.
+//
+// Adding a kind (transversal counts, the protocol explorer,
+// domination --smallest): give its command --shard, write the part with
+// [Write] under a new Kind name and a result type of its own (counts as
+// decimal strings, so that nothing outgrows JSON numbers), and add a case
+// to the merge command that decodes the results of the checked parts with
+// [Decode] and combines them: sums for counts, unions for explored
+// states, the best witness for searches.
+package shard
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// FormatName is the value of the "format" field of every part.
+const FormatName = "coterie-partial/1"
+
+// Spec is one shard of a split run: Index of Count, 1 ≤ Index ≤ Count.
+type Spec struct {
+	Index, Count int
+}
+
+// String returns "I/N".
+func (s Spec) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// Owns reports whether piece p (0-based) of the work belongs to s: the
+// pieces are dealt out in turn, p mod Count = Index − 1.
+func (s Spec) Owns(p int) bool { return p%s.Count == s.Index-1 }
+
+// Environment variables that --shard auto reads, in this order: the
+// 0-based index of a Kubernetes Indexed Job and the index of a Slurm job
+// array task (whose numbering the script chooses; the one in deploy/
+// runs 1..N).
+const (
+	EnvKubernetes = "JOB_COMPLETION_INDEX"
+	EnvSlurm      = "SLURM_ARRAY_TASK_ID"
+)
+
+// Parse reads a --shard value: "I/N", or "auto" with shards = N, where I
+// comes from the environment (getenv): JOB_COMPLETION_INDEX + 1 for a
+// Kubernetes Indexed Job, or SLURM_ARRAY_TASK_ID (1..N) for a Slurm array.
+// shards must be 0 unless spec is "auto". The error says what is wrong in
+// the user's terms.
+func Parse(spec string, shards int, getenv func(string) string) (Spec, error) {
+	if spec == "auto" {
+		if shards < 1 {
+			return Spec{}, errors.New("--shard auto needs --shards N, the number of shards")
+		}
+		if v := getenv(EnvKubernetes); v != "" {
+			i, err := strconv.Atoi(v)
+			if err != nil || i < 0 || i >= shards {
+				return Spec{}, fmt.Errorf("--shard auto: %s=%q is not an index 0..%d", EnvKubernetes, v, shards-1)
+			}
+			return Spec{Index: i + 1, Count: shards}, nil
+		}
+		if v := getenv(EnvSlurm); v != "" {
+			i, err := strconv.Atoi(v)
+			if err != nil || i < 1 || i > shards {
+				return Spec{}, fmt.Errorf("--shard auto: %s=%q is not an index 1..%d (run the array as --array=1-%d)", EnvSlurm, v, shards, shards)
+			}
+			return Spec{Index: i, Count: shards}, nil
+		}
+		return Spec{}, fmt.Errorf("--shard auto: neither %s (Kubernetes Indexed Job) nor %s (Slurm array) is set", EnvKubernetes, EnvSlurm)
+	}
+	if shards != 0 {
+		return Spec{}, errors.New("--shards goes with --shard auto; with --shard I/N the N is the number of shards")
+	}
+	a, b, ok := strings.Cut(spec, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil {
+		return Spec{}, fmt.Errorf("--shard %q: want I/N (such as 2/7) or auto", spec)
+	}
+	if n < 1 || i < 1 || i > n {
+		return Spec{}, fmt.Errorf("--shard %s: want 1 ≤ I ≤ N", spec)
+	}
+	if n > 1<<20 {
+		return Spec{}, fmt.Errorf("--shard %s: at most %d shards", spec, 1<<20)
+	}
+	return Spec{Index: i, Count: n}, nil
+}
+
+// Part is the partial result of one shard, as written to its file.
+type Part struct {
+	Format  string `json:"format"`
+	Partial bool   `json:"partial"`
+	// Kind names the computation ("availability"); each kind has its own
+	// Options and Result shapes.
+	Kind  string `json:"kind"`
+	Shard string `json:"shard"`
+	// InputSHA256 is [HashInput] of the canonical input.
+	InputSHA256 string `json:"input_sha256"`
+	// Options are the options the result depends on; parts merge only if
+	// they are byte-identical.
+	Options json.RawMessage `json:"options"`
+	// Result is what the shard proved.
+	Result json.RawMessage `json:"result"`
+
+	spec Spec
+}
+
+// Spec returns the shard of a part read by [Read].
+func (p *Part) Spec() Spec { return p.spec }
+
+// HashInput returns the hex SHA-256 of data, the canonical form of an
+// input (the same system read from any file format hashes the same when
+// data is its canonical JSON).
+func HashInput(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// New returns the part of shard s for a computation of kind on the input
+// with hash inputHash, holding options and result (marshalled to JSON).
+func New(kind string, s Spec, inputHash string, options, result any) (*Part, error) {
+	o, err := json.Marshal(options)
+	if err != nil {
+		return nil, fmt.Errorf("shard: options: %w", err)
+	}
+	r, err := json.Marshal(result)
+	if err != nil {
+		return nil, fmt.Errorf("shard: result: %w", err)
+	}
+	return &Part{Format: FormatName, Partial: true, Kind: kind, Shard: s.String(), InputSHA256: inputHash, Options: o, Result: r, spec: s}, nil
+}
+
+// Write writes p as indented JSON followed by a newline.
+func Write(w io.Writer, p *Part) error {
+	data, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return fmt.Errorf("shard: %w", err)
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// Read parses one part and checks its header fields.
+func Read(data []byte) (*Part, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var p Part
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("not a partial result: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("not a partial result: more than one JSON value")
+	}
+	if p.Format != FormatName || !p.Partial {
+		return nil, fmt.Errorf("not a partial result (want \"format\": %q and \"partial\": true)", FormatName)
+	}
+	s, err := Parse(p.Shard, 0, nil)
+	if err != nil {
+		return nil, fmt.Errorf("\"shard\": %q is not I/N", p.Shard)
+	}
+	p.spec = s
+	if p.Kind == "" {
+		return nil, errors.New("\"kind\" is missing")
+	}
+	if len(p.InputSHA256) != 64 {
+		return nil, errors.New("\"input_sha256\" is not a SHA-256")
+	}
+	if len(p.Result) == 0 {
+		return nil, errors.New("\"result\" is missing")
+	}
+	return &p, nil
+}
+
+// Check verifies that parts are the complete set of shards of one
+// computation: the same kind, input hash, options and N, and every shard
+// 1..N exactly once. names label the parts in messages (file names). It
+// returns the parts ordered by shard.
+func Check(parts []*Part, names []string) ([]*Part, error) {
+	if len(parts) == 0 {
+		return nil, errors.New("no partial results to merge")
+	}
+	first := parts[0]
+	n := first.spec.Count
+	byIndex := make([]int, n+1)
+	for i := range byIndex {
+		byIndex[i] = -1
+	}
+	for i, p := range parts {
+		switch {
+		case p.Kind != first.Kind:
+			return nil, fmt.Errorf("%s is a partial %s result, %s a partial %s result: they cannot be merged", names[i], p.Kind, names[0], first.Kind)
+		case p.InputSHA256 != first.InputSHA256:
+			return nil, fmt.Errorf("%s (shard %s) is of another input than %s (shard %s): input_sha256 %.12s… vs %.12s…",
+				names[i], p.Shard, names[0], first.Shard, p.InputSHA256, first.InputSHA256)
+		case p.spec.Count != n:
+			return nil, fmt.Errorf("%s is shard %s, %s shard %s: the runs were split into different numbers of shards", names[i], p.Shard, names[0], first.Shard)
+		case !bytes.Equal(compact(p.Options), compact(first.Options)):
+			return nil, fmt.Errorf("%s (shard %s) was run with other options than %s (shard %s): %s vs %s",
+				names[i], p.Shard, names[0], first.Shard, compact(p.Options), compact(first.Options))
+		}
+		if j := byIndex[p.spec.Index]; j >= 0 {
+			return nil, fmt.Errorf("shard %s is given twice: %s and %s", p.Shard, names[j], names[i])
+		}
+		byIndex[p.spec.Index] = i
+	}
+	var missing []string
+	for i := 1; i <= n; i++ {
+		if byIndex[i] < 0 {
+			missing = append(missing, strconv.Itoa(i))
+		}
+	}
+	if len(missing) > 0 {
+		if len(missing) > 10 {
+			missing = append(missing[:10], "…")
+		}
+		return nil, fmt.Errorf("incomplete: shard %s of %d missing (have %d of %d)", strings.Join(missing, ", "), n, len(parts), n)
+	}
+	out := make([]*Part, 0, n)
+	for _, j := range byIndex[1:] {
+		out = append(out, parts[j])
+	}
+	return slices.Clip(out), nil
+}
+
+func compact(raw json.RawMessage) []byte {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+// Decode unmarshals the results of parts into values of type T, in the
+// order of parts, rejecting fields T does not have.
+func Decode[T any](parts []*Part) ([]T, error) {
+	out := make([]T, len(parts))
+	for i, p := range parts {
+		dec := json.NewDecoder(bytes.NewReader(p.Result))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&out[i]); err != nil {
+			return nil, fmt.Errorf("shard %s: result: %v", p.Shard, err)
+		}
+	}
+	return out, nil
+}
+
+// DecodeOptions unmarshals the options of a part (after [Check], every
+// part has the same).
+func DecodeOptions[T any](p *Part) (T, error) {
+	var o T
+	dec := json.NewDecoder(bytes.NewReader(p.Options))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		return o, fmt.Errorf("shard %s: options: %v", p.Shard, err)
+	}
+	return o, nil
+}

@@ -1,0 +1,156 @@
+package shard
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		spec   string
+		shards int
+		env    map[string]string
+		want   Spec
+		err    string
+	}{
+		{spec: "1/1", want: Spec{1, 1}},
+		{spec: "3/7", want: Spec{3, 7}},
+		{spec: " 2 / 4 ", want: Spec{2, 4}},
+		{spec: "0/7", err: "1 ≤ I ≤ N"},
+		{spec: "8/7", err: "1 ≤ I ≤ N"},
+		{spec: "1/0", err: "1 ≤ I ≤ N"},
+		{spec: "-1/3", err: "1 ≤ I ≤ N"},
+		{spec: "3", err: "want I/N"},
+		{spec: "a/b", err: "want I/N"},
+		{spec: "1/2", shards: 2, err: "--shards goes with --shard auto"},
+		{spec: "auto", err: "needs --shards"},
+		{spec: "auto", shards: 4, err: "neither"},
+		{spec: "auto", shards: 4, env: map[string]string{EnvKubernetes: "0"}, want: Spec{1, 4}},
+		{spec: "auto", shards: 4, env: map[string]string{EnvKubernetes: "3", EnvSlurm: "1"}, want: Spec{4, 4}},
+		{spec: "auto", shards: 4, env: map[string]string{EnvKubernetes: "4"}, err: "not an index 0..3"},
+		{spec: "auto", shards: 4, env: map[string]string{EnvSlurm: "4"}, want: Spec{4, 4}},
+		{spec: "auto", shards: 4, env: map[string]string{EnvSlurm: "0"}, err: "not an index 1..4"},
+		{spec: "auto", shards: 4, env: map[string]string{EnvSlurm: "x"}, err: "not an index 1..4"},
+	} {
+		got, err := Parse(c.spec, c.shards, env(c.env))
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("Parse(%q, %d, %v) = %v, %v; want error %q", c.spec, c.shards, c.env, got, err, c.err)
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("Parse(%q, %d, %v) = %v, %v; want %v", c.spec, c.shards, c.env, got, err, c.want)
+		}
+	}
+}
+
+// Owns deals every piece to exactly one shard.
+func TestOwns(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		for p := range 100 {
+			owners := 0
+			for i := 1; i <= n; i++ {
+				if (Spec{i, n}).Owns(p) {
+					owners++
+				}
+			}
+			if owners != 1 {
+				t.Fatalf("piece %d of %d shards has %d owners", p, n, owners)
+			}
+		}
+	}
+}
+
+type sum struct {
+	Total int `json:"total"`
+}
+
+func parts(t *testing.T, n int, hash string, opts any) []*Part {
+	t.Helper()
+	var ps []*Part
+	for i := 1; i <= n; i++ {
+		p, err := New("count", Spec{i, n}, hash, opts, sum{Total: i})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := Write(&b, p); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(b.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, back)
+	}
+	return ps
+}
+
+func TestCheckAndDecode(t *testing.T) {
+	h1 := HashInput([]byte("one"))
+	h2 := HashInput([]byte("two"))
+	opts := map[string]int{"seed": 1}
+	names := func(ps []*Part) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, "part"+p.Shard)
+		}
+		return out
+	}
+	three := parts(t, 3, h1, opts)
+	shuffled := []*Part{three[2], three[0], three[1]}
+	got, err := Check(shuffled, names(shuffled))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Decode[sum](got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range rs {
+		if r.Total != i+1 {
+			t.Errorf("part %d decodes to %v", i+1, r)
+		}
+	}
+	foreign := parts(t, 3, h2, opts)
+	other := parts(t, 3, h1, map[string]int{"seed": 2})
+	two := parts(t, 2, h1, opts)
+	for _, c := range []struct {
+		ps   []*Part
+		want string
+	}{
+		{nil, "no partial results"},
+		{three[:2], "shard 3 of 3 missing"},
+		{[]*Part{three[0], three[1], three[1], three[2]}, "given twice"},
+		{[]*Part{three[0], three[1], foreign[2]}, "another input"},
+		{[]*Part{three[0], three[1], other[2]}, "other options"},
+		{[]*Part{three[0], two[1]}, "different numbers of shards"},
+	} {
+		if _, err := Check(c.ps, names(c.ps)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Check: err %v, want %q", err, c.want)
+		}
+	}
+	if _, err := Decode[struct{ Other int }](three); err == nil {
+		t.Error("a result with unknown fields was decoded")
+	}
+}
+
+func TestReadRejects(t *testing.T) {
+	for _, data := range []string{
+		``, `{}`, `[1]`, `{"format": "coterie/1"}`,
+		`{"format": "coterie-partial/1", "partial": false, "kind": "x", "shard": "1/1", "input_sha256": "` + strings.Repeat("0", 64) + `", "options": {}, "result": {}}`,
+		`{"format": "coterie-partial/1", "partial": true, "kind": "x", "shard": "2/1", "input_sha256": "` + strings.Repeat("0", 64) + `", "options": {}, "result": {}}`,
+		`{"format": "coterie-partial/1", "partial": true, "kind": "x", "shard": "1/1", "input_sha256": "abc", "options": {}, "result": {}}`,
+		`{"format": "coterie-partial/1", "partial": true, "kind": "", "shard": "1/1", "input_sha256": "` + strings.Repeat("0", 64) + `", "options": {}, "result": {}}`,
+		`{"format": "coterie-partial/1", "partial": true, "kind": "x", "shard": "1/1", "input_sha256": "` + strings.Repeat("0", 64) + `", "options": {}}`,
+		`{"format": "coterie-partial/1", "partial": true, "kind": "x", "shard": "1/1", "input_sha256": "` + strings.Repeat("0", 64) + `", "options": {}, "result": {}, "extra": 1}`,
+		`{"format": "coterie-partial/1", "partial": true, "kind": "x", "shard": "1/1", "input_sha256": "` + strings.Repeat("0", 64) + `", "options": {}, "result": {}} {}`,
+	} {
+		if _, err := Read([]byte(data)); err == nil {
+			t.Errorf("Read(%s) accepted", data)
+		}
+	}
+}
