@@ -130,8 +130,9 @@ type Options struct {
 	// family (one stored as "implicit": true, without quorums) and returns
 	// the family they define, or an error that the reader reports at the
 	// line of the params or the kind; construct.Implicit is the function
-	// coterie's commands use. When nil, an implicit file is read with its
-	// n as given and only its shape is checked (a kind, no quorums).
+	// coterie's commands use. When nil, an implicit file is refused: a
+	// caller that sets no checker is not ready for a family without
+	// quorums.
 	Implicit func(kind string, params set.Params) (*set.Family, error)
 }
 

@@ -53,26 +53,26 @@ func (hd *header) implicitSystem() (set.System, error) {
 	if hd.n == 0 {
 		return set.System{}, errorf(line, "an implicit family needs n")
 	}
-	f := &set.Family{N: hd.n, K: 1, Kind: hd.kind, Params: hd.params, Implicit: true}
-	if check := hd.budget.implicit; check != nil {
-		g, err := check(hd.kind, hd.params)
-		if err != nil {
-			// An error naming a parameter points at the params, any
-			// other at the kind.
-			at, key := line, "kind"
-			var pe interface{ Parameter() string }
-			if errors.As(err, &pe) {
-				key = "params"
-			}
-			if l, ok := hd.seen[key]; ok {
-				at = l
-			}
-			return set.System{}, errorf(at, "%s", strings.TrimPrefix(err.Error(), "construct: "))
+	check := hd.budget.implicit
+	if check == nil {
+		return set.System{}, errorf(line, "an implicit %s family (defined by its kind and params, without quorums): this reader does not take implicit families", hd.kind)
+	}
+	f, err := check(hd.kind, hd.params)
+	if err != nil {
+		// An error naming a parameter points at the params, any other at
+		// the kind.
+		at, key := line, "kind"
+		var pe interface{ Parameter() string }
+		if errors.As(err, &pe) {
+			key = "params"
 		}
-		if hd.n != g.N {
-			return set.System{}, errorf(hd.seen["n"], "n = %d, but %s %s has %d nodes", hd.n, hd.kind, paramsText(g.Params), g.N)
+		if l, ok := hd.seen[key]; ok {
+			at = l
 		}
-		f = g
+		return set.System{}, errorf(at, "%s", strings.TrimPrefix(err.Error(), "construct: "))
+	}
+	if hd.n != f.N {
+		return set.System{}, errorf(hd.seen["n"], "n = %d, but %s %s has %d nodes", hd.n, hd.kind, paramsText(f.Params), f.N)
 	}
 	f.Labels = hd.labels
 	if hd.labels != nil && len(hd.labels) != f.N {

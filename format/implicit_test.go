@@ -112,11 +112,13 @@ func TestImplicitHostile(t *testing.T) {
 	}
 }
 
-// Without Options.Implicit the shape is checked and n taken as given.
+// Without Options.Implicit a reader is not ready for a family without
+// quorums, and an implicit file is refused.
 func TestImplicitUnchecked(t *testing.T) {
-	data := "{\"format\": \"coterie/1\", \"kind\": \"tree\", \"params\": {\"height\": 2}, \"n\": 7, \"implicit\": true}"
-	sys, err := format.ReadBytes([]byte(data), format.JSON, format.DefaultOptions())
-	if err != nil || !sys.Family.IsImplicit() || sys.Family.N != 7 {
-		t.Fatalf("%v %v", sys.Family, err)
+	data := "{\"format\": \"coterie/1\", \"kind\": \"tree\", \"params\": {\"height\": 2}, \"n\": 7,\n\"implicit\": true}"
+	_, err := format.ReadBytes([]byte(data), format.JSON, format.DefaultOptions())
+	var se *format.SyntaxError
+	if !errors.As(err, &se) || se.Line != 2 || !strings.Contains(se.Msg, "does not take implicit families") {
+		t.Fatalf("%v, want a refusal at line 2", err)
 	}
 }

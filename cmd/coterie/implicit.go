@@ -54,16 +54,6 @@ func checkImplicitInput(cmd *cobra.Command, name string, sys set.System) error {
 		name, f.Kind, implicitCount(f), cmd.Name(), name)
 }
 
-// refuseImplicit refuses an implicit family for a use (such as
-// "read-write figures") that needs its quorums.
-func refuseImplicit(name string, sys set.System, use string) error {
-	if f := sys.Family; f != nil && f.IsImplicit() {
-		return usageErrorf("%s: an implicit %s family (%s): %s need its quorums listed; list them with 'coterie convert %s --enumerate --limit N -o FILE' when there are few enough",
-			name, f.Kind, implicitCount(f), use, name)
-	}
-	return nil
-}
-
 // implicitCount says how many quorums an implicit family has, in words.
 func implicitCount(f *set.Family) string {
 	c, ok := construct.Count(f)

@@ -278,7 +278,7 @@ func readSystemData(name string, data []byte, path string, in inputOptions) (set
 		}
 		return set.System{}, asInputError(name, 0, err.Error())
 	}
-	return sys, refuseImplicit(name, sys, "read-write figures")
+	return sys, nil
 }
 
 // parseRat reads a flag's exact number; "" is nil.
