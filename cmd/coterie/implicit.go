@@ -30,6 +30,17 @@ import (
 // to check an implicit family on its quorums.
 const implicitCheckLimit = 100000
 
+// implicitLimit is the most quorums of an implicit family that verify and
+// info list: --limit when it is given, else implicitCheckLimit.
+func implicitLimit(cmd *cobra.Command) int {
+	if cmd != nil && cmd.Flags().Changed("limit") {
+		if l, err := cmd.Flags().GetInt("limit"); err == nil {
+			return l
+		}
+	}
+	return implicitCheckLimit
+}
+
 // implicitCommands are the commands that read an implicit family.
 var implicitCommands = []string{"availability", "convert", "domination", "info", "verify"}
 
@@ -124,12 +135,13 @@ func constructionCheck(kind string) verify.Check {
 // implicitVerify prepares verify's input: an implicit family with at most
 // implicitCheckLimit quorums is listed (and checked as a list); a larger
 // one gets the report of its construction, rep != nil.
-func implicitVerify(ctx context.Context, s *streams, name string, sys *set.System, byzantine, otherK bool) (rep *verify.Report, listed bool, err error) {
+func implicitVerify(ctx context.Context, cmd *cobra.Command, s *streams, name string, sys *set.System, byzantine, otherK bool) (rep *verify.Report, listed bool, err error) {
 	f := sys.Family
 	if f == nil || !f.IsImplicit() {
 		return nil, false, nil
 	}
-	g, ok, err := materializeImplicit(ctx, f, implicitCheckLimit)
+	limit := implicitLimit(cmd)
+	g, ok, err := materializeImplicit(ctx, f, limit)
 	if err != nil {
 		return nil, false, err
 	}
@@ -139,13 +151,13 @@ func implicitVerify(ctx context.Context, s *streams, name string, sys *set.Syste
 		return nil, true, nil
 	}
 	if otherK {
-		return nil, false, usageErrorf("%s: --k needs the quorums, and this implicit %s family has more than %d (%s); by construction it is a coterie", name, f.Kind, implicitCheckLimit, implicitCount(f))
+		return nil, false, usageErrorf("%s: --k needs the quorums, and this implicit %s family has more than --limit %d (%s); by construction it is a coterie", name, f.Kind, limit, implicitCount(f))
 	}
 	if byzantine {
-		return nil, false, usageErrorf("%s: --byzantine needs the quorums, and this implicit %s family has more than %d (%s)", name, f.Kind, implicitCheckLimit, implicitCount(f))
+		return nil, false, usageErrorf("%s: --byzantine needs the quorums, and this implicit %s family has more than --limit %d (%s)", name, f.Kind, limit, implicitCount(f))
 	}
 	c, _ := construct.Count(f)
-	why := fmt.Sprintf("by construction; not checked on the quorums (%s, more than %d)", implicitCount(f), implicitCheckLimit)
+	why := fmt.Sprintf("by construction; not checked on the quorums (%s, more than --limit %d)", implicitCount(f), limit)
 	return &verify.Report{Valid: true, N: f.N, K: f.K, Quorums: c, Checks: []verify.Check{
 		{Name: "intersection", OK: true, Detail: why},
 		{Name: "minimality", OK: true, Detail: why},
@@ -222,7 +234,7 @@ type sizeRange struct {
 }
 
 // newImplicitInfo describes an implicit family from its construction.
-func newImplicitInfo(f *set.Family) *implicitInfo {
+func newImplicitInfo(f *set.Family, limit int) *implicitInfo {
 	r := &implicitInfo{N: f.N, K: f.K, Kind: f.Kind, Params: f.Params, Implicit: true}
 	if c, ok := construct.Count(f); ok {
 		r.Quorums = number{c}
@@ -269,7 +281,7 @@ func newImplicitInfo(f *set.Family) *implicitInfo {
 		r.Notes = append(r.Notes, "load: no closed form for this construction, and the linear program needs the quorums")
 	}
 	r.Notes = append(r.Notes,
-		fmt.Sprintf("an implicit family with more than %d quorums: figures come from the construction; node degrees, messages and resilience need the quorums and are not computed", implicitCheckLimit))
+		fmt.Sprintf("an implicit family with more than --limit %d quorums: figures come from the construction; node degrees, messages and resilience need the quorums and are not computed", limit))
 	return r
 }
 
@@ -385,8 +397,9 @@ func generateImplicit(ctx context.Context, s *streams, spec construct.Spec, args
 // implicitInfoReport prepares info's input: an implicit family with at
 // most implicitCheckLimit quorums is listed (and reported as a list); a
 // larger one gets the report of its construction, and done is true.
-func implicitInfoReport(ctx context.Context, s *streams, path string, sys *set.System, asJSON bool) (done bool, err error) {
-	g, ok, err := materializeImplicit(ctx, sys.Family, implicitCheckLimit)
+func implicitInfoReport(ctx context.Context, cmd *cobra.Command, s *streams, path string, sys *set.System, asJSON bool) (done bool, err error) {
+	limit := implicitLimit(cmd)
+	g, ok, err := materializeImplicit(ctx, sys.Family, limit)
 	switch {
 	case err != nil:
 		return true, err
@@ -399,8 +412,8 @@ func implicitInfoReport(ctx context.Context, s *streams, path string, sys *set.S
 	}
 	return true, writeOutput(s, "", func(w io.Writer) error {
 		if asJSON {
-			return writeJSON(w, newImplicitInfo(g))
+			return writeJSON(w, newImplicitInfo(g, limit))
 		}
-		return newImplicitInfo(g).table(w, displayName(path))
+		return newImplicitInfo(g, limit).table(w, displayName(path))
 	})
 }

@@ -75,7 +75,7 @@ func TestImplicitInfoAgainstList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := newImplicitInfo(f)
+		got := newImplicitInfo(f, implicitCheckLimit)
 		g, err := construct.Materialize(f, 1<<16)
 		if err != nil {
 			t.Fatal(err)

@@ -72,7 +72,7 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 			if err != nil {
 				return err
 			}
-			if done, err := implicitInfoReport(cmd.Context(), s, args[0], &sys, o.asJSON); done {
+			if done, err := implicitInfoReport(cmd.Context(), cmd, s, args[0], &sys, o.asJSON); done {
 				return err
 			}
 			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy != "")

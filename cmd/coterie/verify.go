@@ -105,7 +105,7 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 		return err
 	}
 	kind := sys.Kind()
-	implicitRep, listed, err := implicitVerify(ctx, s, displayName(path), &sys, o.byz.given != nil && o.byz.given(), kGiven && o.k != 1)
+	implicitRep, listed, err := implicitVerify(ctx, o.in.cmd, s, displayName(path), &sys, o.byz.given != nil && o.byz.given(), kGiven && o.k != 1)
 	if err != nil {
 		return err
 	}
