@@ -132,15 +132,26 @@ func ImplicitFamily(spec Spec, a Args) (*set.Family, error) {
 // Implicit returns the implicit family of the construction kind with the
 // params a file records, after checking them as `coterie generate` checks
 // its flags: an unknown kind or parameter, a value of the wrong type or out
-// of range is an error (a *ParamError where one parameter is to blame).
-// File params hold numbers as int, int64 or float64; an Int parameter takes
-// any of them when it is a whole number.
+// of range is an error (a *ParamError, whose Parameter names the culprit,
+// for every error but an unknown kind). File params hold numbers as int,
+// int64 or float64; an Int parameter takes any of them when it is a whole
+// number.
 func Implicit(kind string, params set.Params) (*set.Family, error) {
+	_, _, sh, err := implicitParse(kind, params)
+	if err != nil {
+		return nil, err
+	}
+	return &set.Family{N: sh.n, K: 1, Kind: kind, Params: sh.params, Implicit: true}, nil
+}
+
+// implicitParse checks kind and params and returns the construction, its
+// arguments and its shape.
+func implicitParse(kind string, params set.Params) (Spec, Args, shape, error) {
 	if !CanImplicit(kind) {
 		if _, ok := Lookup(kind); !ok {
-			return nil, fmt.Errorf("construct: unknown kind %q (an implicit family is one of %v)", kind, implicitKinds)
+			return Spec{}, Args{}, shape{}, fmt.Errorf("construct: unknown kind %q (an implicit family is one of %v)", kind, implicitKinds)
 		}
-		return nil, fmt.Errorf("construct: %s cannot be stored implicitly (the implicit kinds are %v)", kind, implicitKinds)
+		return Spec{}, Args{}, shape{}, fmt.Errorf("construct: %s cannot be stored implicitly (the implicit kinds are %v)", kind, implicitKinds)
 	}
 	spec, _ := Lookup(kind)
 	vals := make(map[string]any, len(params))
@@ -160,15 +171,15 @@ func Implicit(kind string, params set.Params) (*set.Family, error) {
 	}
 	a, err := NewArgs(spec, vals)
 	if err != nil {
-		return nil, err
+		return Spec{}, Args{}, shape{}, err
 	}
-	f, err := ImplicitFamily(spec, a)
+	sh, err := implicitShape(kind, a)
 	var pe *ParamError
 	if err != nil && !errors.As(err, &pe) {
 		// A combination of values no single flag is to blame for.
 		err = &ParamError{Kind: kind, Param: "params", Reason: "are refused: " + strings.TrimPrefix(err.Error(), "construct: "+kind+": "), Err: err}
 	}
-	return f, err
+	return spec, a, sh, err
 }
 
 // Parameter returns the name of the parameter at fault, so that a reader
@@ -185,57 +196,35 @@ func Count(f *set.Family) (count *big.Int, ok bool) {
 	if !f.IsImplicit() {
 		return f.Count(), true
 	}
-	g, err := Implicit(f.Kind, f.Params)
-	if err != nil {
-		return nil, false
-	}
-	spec, _ := Lookup(g.Kind)
-	a, err := NewArgs(spec, argVals(g.Params))
-	if err != nil {
-		return nil, false
-	}
-	sh, err := implicitShape(g.Kind, a)
+	_, _, sh, err := implicitParse(f.Kind, f.Params)
 	if err != nil || sh.count == nil {
 		return nil, false
 	}
 	return sh.count, true
 }
 
-// argVals turns canonical params (ints as int) into NewArgs values.
-func argVals(params set.Params) map[string]any {
-	vals := make(map[string]any, len(params))
-	for name, v := range params {
-		vals[name] = v
-	}
-	return vals
-}
-
 // Materialize returns f as an explicit family of at most limit quorums: an
 // explicit or threshold family as [set.Family.Enumerate] lists it, an
 // implicit one built by its construction (the same quorums, in the same
 // canonical order, as `coterie generate` writes). More than limit quorums
-// is an error wrapping [set.ErrTooMany]; so is a family past
-// MaxCatalogueQuorums, which no construction lists.
+// is an error wrapping [set.ErrTooMany]; so is a construction's refusal to
+// list them (past MaxCatalogueQuorums, or more than fit in memory), the
+// only refusal left once its params are checked.
 func Materialize(f *set.Family, limit int) (*set.Family, error) {
 	if !f.IsImplicit() {
 		return f.Enumerate(limit)
 	}
-	g, err := Implicit(f.Kind, f.Params)
+	spec, a, sh, err := implicitParse(f.Kind, f.Params)
 	if err != nil {
 		return nil, err
 	}
-	if g.N != f.N {
-		return nil, fmt.Errorf("construct: %s %v has %d nodes, not n = %d", f.Kind, f.Params, g.N, f.N)
+	if sh.n != f.N {
+		return nil, fmt.Errorf("construct: %s %v has %d nodes, not n = %d", f.Kind, f.Params, sh.n, f.N)
 	}
-	if c, ok := Count(g); ok && (limit < 0 || c.Cmp(big.NewInt(int64(limit))) > 0) {
+	if c := sh.count; c != nil && (limit < 0 || c.Cmp(big.NewInt(int64(limit))) > 0) {
 		return nil, fmt.Errorf("construct: %s: %s quorums exceed the limit of %d: %w", f.Kind, approx(c), limit, set.ErrTooMany)
 	}
-	spec, _ := Lookup(g.Kind)
-	a, err := NewArgs(spec, argVals(g.Params))
-	if err != nil {
-		return nil, err
-	}
-	if g.Kind == "wall" && a.Bool("cwlog") {
+	if f.Kind == "wall" && a.Bool("cwlog") {
 		// Build takes --cwlog --n alone; the widths follow from n.
 		delete(a.vals, "widths")
 		delete(a.given, "widths")
