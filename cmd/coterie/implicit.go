@@ -58,11 +58,15 @@ var implicitProofs = map[string]string{
 // its quorums listed.
 func checkImplicitInput(cmd *cobra.Command, name string, sys set.System) error {
 	f := sys.Family
-	if f == nil || !f.IsImplicit() || cmd == nil || slices.Contains(implicitCommands, cmd.Name()) {
+	if f == nil || !f.IsImplicit() || cmd != nil && slices.Contains(implicitCommands, cmd.Name()) {
 		return nil
 	}
+	what := "this command"
+	if cmd != nil {
+		what = cmd.Name()
+	}
 	return usageErrorf("%s: an implicit %s family (%s): %s needs its quorums listed; list them with 'coterie convert %s --enumerate --limit N -o FILE' when there are few enough, or use availability, info, verify or domination, which take it as it is",
-		name, f.Kind, implicitCount(f), cmd.Name(), name)
+		name, f.Kind, implicitCount(f), what, name)
 }
 
 // implicitCount says how many quorums an implicit family has, in words.
