@@ -43,8 +43,14 @@ type mmcsOut struct {
 	visit  func(s []int) bool // nil when only counting
 	counts []uint64           // counts[i]: transversals of size i
 	nodes  uint64
-	err    error // ctx.Err() once cancelled
-	stop   bool  // visit asked to stop, or cancelled
+	// every is a power of two minus one: the context is checked when
+	// nodes&every is 0 (0 means ctxEvery−1).
+	every uint64
+	// limit, if not 0, stops the search with errWorkLimit after that many
+	// nodes: a budget counted in work, the same on every machine.
+	limit uint64
+	err   error // ctx.Err() once cancelled, or errWorkLimit
+	stop  bool  // visit asked to stop, or cancelled
 }
 
 func (o *mmcsOut) leaf(s []int) {
@@ -56,11 +62,29 @@ func (o *mmcsOut) leaf(s []int) {
 
 func (o *mmcsOut) tick() {
 	o.nodes++
-	if o.nodes%ctxEvery == 0 {
+	every := o.every
+	if every == 0 {
+		every = ctxEvery - 1
+	}
+	if o.nodes&every == 0 {
 		if err := o.ctx.Err(); err != nil {
 			o.err, o.stop = err, true
 		}
 	}
+	if o.limit != 0 && o.nodes >= o.limit {
+		o.err, o.stop = errWorkLimit, true
+	}
+}
+
+// checkEvery returns mmcsOut.every for a search whose nodes each touch
+// about mw words: the context is checked every ctxEvery word operations
+// or so, so that a search over a long edge list still stops at once.
+func checkEvery(mw int) uint64 {
+	e := uint64(ctxEvery)
+	for e > 1 && e*uint64(mw) > ctxEvery {
+		e /= 2
+	}
+	return e - 1
 }
 
 // --- single-word engine -------------------------------------------------
@@ -203,6 +227,9 @@ type mmcsN struct {
 
 func newMMCSN(h *hyper, out mmcsOut) *mmcsN {
 	e := &mmcsN{h: h, cand: make([]uint64, h.nw), out: out}
+	if e.out.every == 0 {
+		e.out.every = checkEvery(h.mw)
+	}
 	e.s = make([]int, 0, h.n+1)
 	e.out.counts = make([]uint64, h.n+1)
 	e.grow(0)

@@ -143,13 +143,13 @@ func witnessClauses(c *cnf, f *set.Family) {
 // solveCNF solves c and returns the nodes 0..n−1 true in the model, or nil
 // if c is unsatisfiable.
 func solveCNF(ctx context.Context, c *cnf, n int) (*set.Set, error) {
-	return solveModel(ctx, solver.New(solver.ParseSliceNb(c.clauses, c.nvars)), n)
+	return solveModel(ctx, parsed(c.clauses, c.nvars), n)
 }
 
-// solveModel runs s and returns the variables 0..n−1 true in its model as
-// a set of nodes, or nil if s is unsatisfiable.
-func solveModel(ctx context.Context, s *solver.Solver, n int) (*set.Set, error) {
-	st, err := solve(ctx, s)
+// solveModel solves p and returns the variables 0..n−1 true in its model
+// as a set of nodes, or nil if p is unsatisfiable.
+func solveModel(ctx context.Context, p *problem, n int) (*set.Set, error) {
+	st, err := solve(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func solveModel(ctx context.Context, s *solver.Solver, n int) (*set.Set, error) 
 		return nil, nil
 	case solver.Sat:
 		h := set.New(n)
-		for v, in := range s.Model() {
+		for v, in := range p.s.Model() {
 			if in && v < n {
 				h.Add(v)
 			}

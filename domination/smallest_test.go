@@ -545,8 +545,7 @@ func TestCardinalityEncodings(t *testing.T) {
 					case "totalizer":
 						want = count == k
 					}
-					s := solver.New(solver.ParseSliceNb(c.clauses, c.nvars))
-					st, err := solve(ctx, s)
+					st, err := solve(ctx, parsed(c.clauses, c.nvars))
 					if err != nil {
 						t.Fatal(err)
 					}
