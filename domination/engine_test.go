@@ -260,3 +260,36 @@ func TestThresholdOnSupport(t *testing.T) {
 		}
 	}
 }
+
+// DisjointPair agrees with a check of every pair on random families, and
+// the pair it names is disjoint.
+func TestDisjointPairBruteForce(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		n := 2 + r.IntN(12)
+		f := randomFamily(r, n, 1+r.IntN(12), 0.2+0.6*r.Float64())
+		f = relabel(r, f, n+r.IntN(3))
+		want := false
+		for i := range f.Quorums {
+			for j := i + 1; j < len(f.Quorums); j++ {
+				if !set.Intersects(&f.Quorums[i], &f.Quorums[j]) {
+					want = true
+				}
+			}
+		}
+		pair, decided, err := DisjointPair(ctx, f)
+		if err != nil || !decided {
+			t.Fatalf("%v: decided %v, err %v", f, decided, err)
+		}
+		if (pair != nil) != want {
+			t.Fatalf("%v: pair %v, brute force disjoint %v", f, pair, want)
+		}
+		if pair != nil && set.Intersects(&f.Quorums[pair[0]], &f.Quorums[pair[1]]) {
+			t.Fatalf("%v: quorums %v meet", f, pair)
+		}
+	}
+	if _, decided, _ := DisjointPair(ctx, pg(t, 5)); decided {
+		t.Error("PG(2,5), 31 nodes, decided by a table of 2^31 subsets")
+	}
+}

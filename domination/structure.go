@@ -92,3 +92,12 @@ func supportThresholdResult(n int, sup []int, w, k int) *Result {
 	}
 	return &Result{K: k, Witness: h, Smallest: true, Proof: ProofClosedForm, ClosedForm: true}
 }
+
+// ThresholdSupport reports whether the explicit family f is exactly the
+// set of all w-subsets of the nodes its quorums use (checked: equal sizes,
+// no repeats, and C(|nodes|, w) quorums), and returns those nodes and w.
+// Such a family is a k-arbiter iff (k+1)·w > k·|nodes|, and is decided by
+// [ThresholdDominated] on |nodes| nodes.
+func ThresholdSupport(f *set.Family) (nodes []int, w int, ok bool) {
+	return thresholdOnSupport(f)
+}

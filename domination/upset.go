@@ -2,6 +2,7 @@ package domination
 
 import (
 	"context"
+	"errors"
 	"math/bits"
 
 	"github.com/coterie-dev/coterie/set"
@@ -105,4 +106,51 @@ func (u *upset) witness(ctx context.Context, n int, smallest bool) (*set.Set, er
 		}
 	}
 	return h, nil
+}
+
+// DisjointPair looks for two disjoint quorums of the explicit family f by
+// the table of every subset of its support, when the support has at most
+// 26 nodes: some X contains a quorum and so does its complement. It
+// returns their 0-based positions (nil if every two quorums meet) and
+// decided = true, or decided = false when the support is too large for
+// the table.
+func DisjointPair(ctx context.Context, f *set.Family) (pair []int, decided bool, err error) {
+	if f.IsThreshold() {
+		return nil, false, nil
+	}
+	sup := support(f)
+	if len(sup) > maxUpsetNodes {
+		return nil, false, nil
+	}
+	u, err := newUpset(ctx, f, sup)
+	if err != nil {
+		return nil, false, err
+	}
+	for j := range u.up {
+		both := u.up[j] & bits.Reverse64(u.up[len(u.up)-1-j])
+		if both == 0 {
+			continue
+		}
+		x := j<<6 | bits.TrailingZeros64(both)
+		in := set.New(f.N)
+		for i, v := range sup {
+			if x&(1<<i) != 0 {
+				in.Add(v)
+			}
+		}
+		a, b := -1, -1
+		for i := range f.Quorums {
+			q := &f.Quorums[i]
+			if a < 0 && set.Subset(q, in) {
+				a = i
+			} else if b < 0 && !set.Intersects(q, in) {
+				b = i
+			}
+		}
+		if a < 0 || b < 0 {
+			return nil, false, errors.New("domination: internal error: the subset table names no disjoint quorums")
+		}
+		return []int{min(a, b), max(a, b)}, true, nil
+	}
+	return nil, true, nil
 }

@@ -293,9 +293,28 @@ func checkArbiter(ctx context.Context, f *set.Family) error {
 		}
 		return nil
 	}
-	ks, err := verify.FindDisjoint(ctx, f, f.K+1)
-	if err != nil {
-		return err
+	// All w-subsets of the nodes in use, recognised from the list: decided
+	// by counting, as for the threshold form.
+	if nodes, w, ok := domination.ThresholdSupport(f); ok {
+		if _, ok := domination.ThresholdDominated(len(nodes), w, f.K); !ok {
+			return usageErrorf("the quorums are all %d-subsets of %d nodes, which do not form a %s: some %d of them share no node ((k+1)·w must exceed k·n)",
+				w, len(nodes), arbiterName(f.K), f.K+1)
+		}
+		return nil
+	}
+	var ks []int
+	decided := false
+	if f.K == 1 {
+		var err error
+		if ks, decided, err = domination.DisjointPair(ctx, f); err != nil {
+			return err
+		}
+	}
+	if !decided {
+		var err error
+		if ks, err = verify.FindDisjoint(ctx, f, f.K+1); err != nil {
+			return err
+		}
 	}
 	if ks != nil {
 		ids := make([]string, len(ks))
