@@ -61,7 +61,7 @@ func BenchmarkDecideSmallest(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("PG(2,%d)/solver-only", q), func(b *testing.B) {
 			for b.Loop() {
-				if r, err := decideSmallest(context.Background(), f, false); err != nil || !r.Smallest {
+				if r, err := decideSmallest(context.Background(), f, false, solverOnly); err != nil || !r.Smallest {
 					b.Fatal(r, err)
 				}
 			}

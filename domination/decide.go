@@ -31,6 +31,13 @@ type Result struct {
 	// ClosedForm reports that the verdict came from the threshold formula
 	// rather than a search.
 	ClosedForm bool
+	// LowerBound, from [DecideSmallest], is a proved lower bound on the
+	// size of every witness: Witness.Len() when Smallest is set.
+	LowerBound int
+	// Partial reports that [DecideSmallest] stopped (its context done)
+	// after finding Witness but before proving it smallest: the smallest
+	// witness has between LowerBound and Witness.Len() nodes.
+	Partial bool
 }
 
 // Decide reports whether the coterie or k-arbiter f (k = f.K) is dominated,

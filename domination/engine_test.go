@@ -2,13 +2,18 @@ package domination
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
+
+// solverOnly leaves the table of subsets out: the paths that scale.
+const solverOnly = useStructure | useMMCS | useSAT
 
 // engineSets are the ways decideWith may be restricted, each able to
 // decide any explicit family alone.
@@ -291,5 +296,78 @@ func TestDisjointPairBruteForce(t *testing.T) {
 	}
 	if _, decided, _ := DisjointPair(ctx, pg(t, 5)); decided {
 		t.Error("PG(2,5), 31 nodes, decided by a table of 2^31 subsets")
+	}
+}
+
+// Stopped before it has proved its witness smallest, DecideSmallest keeps
+// the best witness and the lower bound it had: on the solver path the
+// cover bound ⌈m/Δ⌉ (8 for PG(2,7): 57 lines, 8 through each point), on the
+// plane path Bruen's bound (11 for q = 7). Pre-cancelled contexts: no race.
+func TestSmallestPartial(t *testing.T) {
+	f := pg(t, 7)
+	r, err := Decide(context.Background(), f)
+	if err != nil || r.Nondominated {
+		t.Fatal(r, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got, err := improve(ctx, f, r.Witness)
+	if err != context.Canceled || got == nil || !got.Partial || got.Smallest || got.LowerBound != 8 || !set.Equal(got.Witness, r.Witness) {
+		t.Fatalf("solver path: %+v, %v", got, err)
+	}
+	got, err = smallestInPlane(ctx, f, asPlane(f), r.Witness)
+	if err != context.Canceled || got == nil || !got.Partial || got.LowerBound != BruenBound(7) || !set.Equal(got.Witness, r.Witness) {
+		t.Fatalf("plane path: %+v, %v", got, err)
+	}
+	if err := CheckWitness(context.Background(), f, got.Witness); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := DecideSmallest(ctx, f); err != context.Canceled || got != nil {
+		t.Fatalf("cancelled before any witness: %+v, %v", got, err)
+	}
+}
+
+// A count stopped early returns what it had counted, marked partial:
+// cancelled after the first subtree (the progress callback cancels, so
+// the point is fixed by the search, not by a clock), and out of memory.
+func TestCountPartial(t *testing.T) {
+	f := grid(6, 6)
+	full, err := CountTransversals(context.Background(), f)
+	if err != nil || full.Partial {
+		t.Fatal(full, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c, err := CountTransversalsOpt(ctx, f, Options{})
+	if err != context.Canceled || !c.Partial || c.Total.Cmp(full.Total) > 0 {
+		t.Fatalf("pre-cancelled: %+v, %v", c, err)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	c, err = CountTransversalsOpt(ctx, f, Options{Progress: func(done, total int64) { cancel() }})
+	if runtime.GOMAXPROCS(0) > 1 {
+		if err != context.Canceled || !c.Partial || c.Total.Sign() == 0 || c.Total.Cmp(full.Total) >= 0 {
+			t.Fatalf("cancelled after a subtree: %v of %v, %v", c.Total, full.Total, err)
+		}
+		for size, n := range c.BySize {
+			if full.BySize[size] == nil || n.Cmp(full.BySize[size]) > 0 {
+				t.Fatalf("size %d: %v, more than the full count %v", size, n, full.BySize[size])
+			}
+		}
+	}
+	// The 9×9 grid packs into 2,592 bytes (81 quorums and 81 nodes, two
+	// words each way); a budget just above that leaves no room for the
+	// search's second layer. A budget below it refuses at once.
+	g := grid(9, 9)
+	for _, budget := range []int64{2600, 1000} {
+		c, err = CountTransversalsOpt(context.Background(), g, Options{MaxMemory: budget})
+		if !errors.Is(err, set.ErrMemoryBudget) || c == nil || !c.Partial {
+			t.Fatalf("count within %d bytes: %+v, %v", budget, c, err)
+		}
+		listed := 0
+		err = TransversalsOpt(context.Background(), g, Options{MaxMemory: budget}, func(*set.Set) bool { listed++; return listed < 1000 })
+		if !errors.Is(err, set.ErrMemoryBudget) {
+			t.Fatalf("listing within %d bytes: %v after %d", budget, err, listed)
+		}
 	}
 }

@@ -2,11 +2,14 @@ package domination
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // This file holds the minimal-transversal search of Murakami and Uno
@@ -49,7 +52,11 @@ type mmcsOut struct {
 	// limit, if not 0, stops the search with errWorkLimit after that many
 	// nodes: a budget counted in work, the same on every machine.
 	limit uint64
-	err   error // ctx.Err() once cancelled, or errWorkLimit
+	// maxBytes, if positive, bounds the bytes of the engine's per-depth
+	// buffers; past it the search stops with an error that wraps
+	// set.ErrMemoryBudget.
+	maxBytes int64
+	err      error // ctx.Err() once cancelled, errWorkLimit, or the budget's error
 	stop  bool  // visit asked to stop, or cancelled
 }
 
@@ -217,6 +224,7 @@ func (e *mmcs1) rec(d int, uncov uint64) {
 
 type mmcsN struct {
 	h      *hyper
+	bytes  int64 // of the per-depth buffers
 	cand   []uint64
 	s      []int
 	uncov  [][]uint64 // uncov[d]: edges S[0..d-1] leaves uncovered
@@ -239,14 +247,23 @@ func newMMCSN(h *hyper, out mmcsOut) *mmcsN {
 func (e *mmcsN) stats() *mmcsOut { return &e.out }
 
 // grow makes sure layers 0..d exist. Layers are allocated once, the first
-// time the search gets that deep.
-func (e *mmcsN) grow(d int) {
+// time the search gets that deep. It reports false, and stops the search,
+// when a layer would pass the memory budget.
+func (e *mmcsN) grow(d int) bool {
 	for len(e.uncov) <= d {
 		l := len(e.uncov)
+		need := int64(8 * ((l+1)*e.h.mw + e.h.nw))
+		if l > 0 && e.out.maxBytes > 0 && e.bytes+need > e.out.maxBytes {
+			e.out.err = fmt.Errorf("domination: the transversal search needs more than %d bytes at depth %d: %w", e.out.maxBytes, l, set.ErrMemoryBudget)
+			e.out.stop = true
+			return false
+		}
+		e.bytes += need
 		e.uncov = append(e.uncov, make([]uint64, e.h.mw))
 		e.crit = append(e.crit, make([]uint64, l*e.h.mw))
 		e.branch = append(e.branch, make([]uint64, e.h.nw))
 	}
+	return true
 }
 
 func (e *mmcsN) load(s []int, cand []uint64) bool {
@@ -265,7 +282,9 @@ func (e *mmcsN) load(s []int, cand []uint64) bool {
 // of S stays critical.
 func (e *mmcsN) push(v int) bool {
 	d, mw := len(e.s), e.h.mw
-	e.grow(d + 1)
+	if !e.grow(d + 1) {
+		return false
+	}
 	sv := e.h.star(v)
 	prev, next := e.crit[d], e.crit[d+1]
 	ok := true
@@ -305,7 +324,9 @@ func (e *mmcsN) rec(d int) {
 		e.out.leaf(e.s)
 		return
 	}
-	e.grow(d + 1)
+	if !e.grow(d + 1) {
+		return
+	}
 	best, bestC := -1, h.n+1
 scan:
 	for i, w := range uncov {
@@ -435,17 +456,20 @@ func (h *hyper) children(t mmcsTask, scratch *mmcsN) []mmcsTask {
 // for each minimal transversal until visit returns false. wide forces the
 // word-vector engine (for tests). It returns the counts by size.
 func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, wide bool) ([]uint64, error) {
-	return mmcsSearchProgress(ctx, h, visit, wide, nil)
+	return mmcsSearchProgress(ctx, h, visit, wide, nil, 0)
 }
 
 // mmcsSearchProgress is mmcsSearch reporting, when counting on several
-// cores, how many of the subtrees the search was cut into are done.
-func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, wide bool, progress func(done, total int64)) ([]uint64, error) {
+// cores, how many of the subtrees the search was cut into are done, with
+// the engines' buffers bounded by maxBytes in all (0: no bound). On an
+// error (cancellation, the budget) the counts are those of the
+// transversals found before it: lower bounds.
+func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, wide bool, progress func(done, total int64), maxBytes int64) ([]uint64, error) {
 	root := mmcsTask{cand: make([]uint64, h.nw)}
 	fill(root.cand, h.n)
 	workers := runtime.GOMAXPROCS(0)
 	if visit != nil || workers == 1 {
-		e := newEngine(h, mmcsOut{ctx: ctx, visit: visit}, wide)
+		e := newEngine(h, mmcsOut{ctx: ctx, visit: visit, maxBytes: maxBytes}, wide)
 		e.load(root.s, root.cand)
 		e.run()
 		st := e.stats()
@@ -453,7 +477,7 @@ func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, w
 	}
 	// Split the top of the tree into enough subtrees to keep every core
 	// busy however unevenly they are sized.
-	scratch := newMMCSN(h, mmcsOut{ctx: ctx})
+	scratch := newMMCSN(h, mmcsOut{ctx: ctx, maxBytes: maxBytes})
 	tasks := []mmcsTask{root}
 	for len(tasks) < 64*workers {
 		var next []mmcsTask
@@ -471,6 +495,9 @@ func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, w
 		}
 	}
 	counts := make([]uint64, h.n+1)
+	if err := scratch.out.err; err != nil {
+		return counts, err // the split is incomplete: nothing counted
+	}
 	var mu sync.Mutex
 	var firstErr error
 	var nextTask, finished atomic.Int64
@@ -479,7 +506,7 @@ func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, w
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e := newEngine(h, mmcsOut{ctx: ctx}, wide)
+			e := newEngine(h, mmcsOut{ctx: ctx, maxBytes: maxBytes / int64(workers)}, wide)
 			for {
 				i := int(nextTask.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {

@@ -353,7 +353,7 @@ func TestSmallestPlaneVersusSolver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, err := decideSmallest(ctx, f, false)
+		plain, err := decideSmallest(ctx, f, false, solverOnly)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -408,15 +408,20 @@ func TestSmallestNearPlanes(t *testing.T) {
 	}
 	for i, f := range cases {
 		dom, smallest := bruteDominated(f)
-		got, err := DecideSmallest(ctx, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Nondominated == dom || dom && (got.Witness.Len() != smallest || got.Proof != ProofSolver || got.PlaneOrder != 0) {
-			t.Fatalf("case %d %v: got %+v, brute force dominated %v smallest %d", i, f, got, dom, smallest)
-		}
-		if dom {
-			checkWitnessBrute(t, f, got.Witness)
+		for _, path := range []struct {
+			use   engines
+			proof Proof
+		}{{allEngines, ProofExhaustive}, {solverOnly, ProofSolver}} {
+			got, err := decideSmallest(ctx, f, true, path.use)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Nondominated == dom || dom && (got.Witness.Len() != smallest || got.Proof != path.proof || got.PlaneOrder != 0 || got.LowerBound != smallest) {
+				t.Fatalf("case %d %v: got %+v, brute force dominated %v smallest %d", i, f, got, dom, smallest)
+			}
+			if dom {
+				checkWitnessBrute(t, f, got.Witness)
+			}
 		}
 	}
 }
@@ -433,7 +438,7 @@ func TestSmallestCancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := decideSmallest(ctx, pg(t, 7), false)
+	_, err := decideSmallest(ctx, pg(t, 7), false, solverOnly)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want the deadline", err)
 	}

@@ -66,6 +66,10 @@ type dominationReport struct {
 	Proof string `json:"proof,omitempty"`
 	// PlaneOrder is q when the input was recognised as a projective plane.
 	PlaneOrder int `json:"-"`
+	// Partial: --smallest stopped before proving its witness smallest;
+	// LowerBound is what it had proved: no witness has fewer nodes.
+	Partial    bool `json:"partial,omitempty"`
+	LowerBound int  `json:"lower_bound,omitempty"`
 	// With --make-nd: the witnesses added and the written system's size.
 	Added   *int   `json:"added,omitempty"`
 	Quorums *int   `json:"quorums,omitempty"`
@@ -96,6 +100,23 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	var r *domination.Result
 	if o.smallest {
 		r, err = domination.DecideSmallest(ctx, f)
+		if err != nil && r != nil && r.Partial {
+			// Stopped (--timeout, Ctrl-C) with a witness: print it and
+			// the bound proved, marked partial, then the error.
+			rep := dominationReport{K: r.K, Partial: true, LowerBound: r.LowerBound}
+			for v := range r.Witness.All() {
+				rep.Witness = append(rep.Witness, v+1)
+			}
+			if werr := writeOutput(s, "", func(w io.Writer) error {
+				if o.asJSON {
+					return rep.json(w)
+				}
+				return rep.text(w, displayName(path), f)
+			}); werr != nil {
+				return werr
+			}
+			return err
+		}
 	} else {
 		r, err = domination.Decide(ctx, f)
 	}
@@ -195,6 +216,9 @@ func (rep *dominationReport) json(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, `, "witness": [%s]`, strings.Join(ids, ", "))
 	}
+	if rep.Partial {
+		fmt.Fprintf(&b, `, "smallest": false, "lower_bound": %d, "partial": true`, rep.LowerBound)
+	}
 	if rep.Smallest {
 		b.WriteString(`, "smallest": true`)
 		if rep.Proof != "" {
@@ -229,6 +253,9 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 		if rep.Smallest {
 			kind = "a smallest witness"
 		}
+		if rep.Partial {
+			kind = "the smallest witness found"
+		}
 		ids := make([]string, len(rep.Witness))
 		for i, v := range rep.Witness {
 			ids[i] = f.Label(v - 1)
@@ -238,6 +265,10 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 			strings.Join(ids, ", "), kind, len(rep.Witness), meetWhat(rep.K))
 		if rep.Smallest {
 			fmt.Fprintf(w, "none is smaller (proof: %s): %s\n", rep.Proof, rep.proofText())
+		}
+		if rep.Partial {
+			fmt.Fprintf(w, "partial: stopped before proving it smallest; every witness has at least %d nodes, so the smallest has %d to %d\n",
+				rep.LowerBound, rep.LowerBound, len(rep.Witness))
 		}
 	}
 	if rep.Added != nil {
