@@ -57,7 +57,7 @@ type mmcsOut struct {
 	// set.ErrMemoryBudget.
 	maxBytes int64
 	err      error // ctx.Err() once cancelled, errWorkLimit, or the budget's error
-	stop  bool  // visit asked to stop, or cancelled
+	stop     bool  // visit asked to stop, or cancelled
 }
 
 func (o *mmcsOut) leaf(s []int) {

@@ -66,6 +66,9 @@ type dominationReport struct {
 	Proof string `json:"proof,omitempty"`
 	// PlaneOrder is q when the input was recognised as a projective plane.
 	PlaneOrder int `json:"-"`
+	// Support is the number of nodes in some quorum (for the exhaustive
+	// proof's sentence).
+	Support int `json:"-"`
 	// Partial: --smallest stopped before proving its witness smallest;
 	// LowerBound is what it had proved: no witness has fewer nodes.
 	Partial    bool `json:"partial,omitempty"`
@@ -126,6 +129,9 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	rep := dominationReport{Nondominated: r.Nondominated, K: r.K, Smallest: o.smallest && r.Smallest}
 	if rep.Smallest {
 		rep.Proof, rep.PlaneOrder = string(r.Proof), r.PlaneOrder
+		if !f.IsThreshold() {
+			rep.Support = supportSize(f)
+		}
 	}
 	if r.Witness != nil {
 		for v := range r.Witness.All() {
@@ -297,6 +303,8 @@ func (rep *dominationReport) proofText() string {
 		return "every minimal witness of a threshold system has the same size"
 	case domination.ProofSolver:
 		return fmt.Sprintf("the SAT solver found no witness of %d nodes or fewer", size-1)
+	case domination.ProofExhaustive:
+		return fmt.Sprintf("every one of the 2^%d subsets of the %d nodes in quorums was checked", rep.Support, rep.Support)
 	case domination.ProofBruen:
 		return plane + "; " + bruen
 	case domination.ProofBruenSolver:
@@ -363,4 +371,13 @@ func arbiterName(k int) string {
 		return "coterie"
 	}
 	return fmt.Sprintf("%d-arbiter", k)
+}
+
+// supportSize returns the number of nodes in some quorum of f.
+func supportSize(f *set.Family) int {
+	var u set.Set
+	for i := range f.Quorums {
+		u.Union(&u, &f.Quorums[i])
+	}
+	return u.Len()
 }
