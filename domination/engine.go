@@ -181,7 +181,7 @@ func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64) (*s
 		return true
 	}
 	out := mmcsOut{ctx: ctx, visit: visit, limit: limit}
-	e := newEngine(h, out, false)
+	e := newEngine(h, out, autoEngine)
 	root := make([]uint64, h.nw)
 	fill(root, h.n)
 	e.load(nil, root)

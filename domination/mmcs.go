@@ -402,9 +402,21 @@ type mmcsTask struct {
 	cand []uint64
 }
 
-func newEngine(h *hyper, out mmcsOut, wide bool) mmcsEngine {
-	if !wide && h.n <= 64 && h.m <= 64 {
+// engineKind picks the MMCS engine; tests force each in turn.
+type engineKind uint8
+
+const (
+	autoEngine engineKind = iota // the narrowest that fits
+	twoWords                     // mmcs2 where it fits, else mmcsN
+	wideWords                    // mmcsN
+)
+
+func newEngine(h *hyper, out mmcsOut, kind engineKind) mmcsEngine {
+	switch {
+	case kind == autoEngine && h.n <= 64 && h.m <= 64:
 		return newMMCS1(h, out)
+	case kind != wideWords && fits2(h):
+		return newMMCS2(h, out)
 	}
 	return newMMCSN(h, out)
 }
@@ -453,10 +465,10 @@ func (h *hyper) children(t mmcsTask, scratch *mmcsN) []mmcsTask {
 // mmcsSearch runs the search over h. With visit nil it counts on every
 // core, splitting the tree into subtrees; with visit set it runs on one
 // core in a fixed order and calls visit with S (in insertion order, reused)
-// for each minimal transversal until visit returns false. wide forces the
+// for each minimal transversal until visit returns false. kind forces an
 // word-vector engine (for tests). It returns the counts by size.
-func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, wide bool) ([]uint64, error) {
-	return mmcsSearchProgress(ctx, h, visit, wide, nil, 0)
+func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, kind engineKind) ([]uint64, error) {
+	return mmcsSearchProgress(ctx, h, visit, kind, nil, 0)
 }
 
 // mmcsSearchProgress is mmcsSearch reporting, when counting on several
@@ -464,12 +476,12 @@ func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, wide bool
 // the engines' buffers bounded by maxBytes in all (0: no bound). On an
 // error (cancellation, the budget) the counts are those of the
 // transversals found before it: lower bounds.
-func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, wide bool, progress func(done, total int64), maxBytes int64) ([]uint64, error) {
+func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, kind engineKind, progress func(done, total int64), maxBytes int64) ([]uint64, error) {
 	root := mmcsTask{cand: make([]uint64, h.nw)}
 	fill(root.cand, h.n)
 	workers := runtime.GOMAXPROCS(0)
 	if visit != nil || workers == 1 {
-		e := newEngine(h, mmcsOut{ctx: ctx, visit: visit, maxBytes: maxBytes}, wide)
+		e := newEngine(h, mmcsOut{ctx: ctx, visit: visit, maxBytes: maxBytes}, kind)
 		e.load(root.s, root.cand)
 		e.run()
 		st := e.stats()
@@ -506,7 +518,7 @@ func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, w
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e := newEngine(h, mmcsOut{ctx: ctx, maxBytes: maxBytes / int64(workers)}, wide)
+			e := newEngine(h, mmcsOut{ctx: ctx, maxBytes: maxBytes / int64(workers)}, kind)
 			for {
 				i := int(nextTask.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {

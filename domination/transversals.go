@@ -75,7 +75,7 @@ func TransversalsOpt(ctx context.Context, f *set.Family, o Options, yield func(t
 			t.Add(v)
 		}
 		return yield(t)
-	}, false, nil, left)
+	}, autoEngine, nil, left)
 	return err
 }
 
@@ -130,7 +130,7 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 		c.Partial = true
 		return c, err
 	}
-	counts, err := mmcsSearchProgress(ctx, h, nil, false, o.Progress, left)
+	counts, err := mmcsSearchProgress(ctx, h, nil, autoEngine, o.Progress, left)
 	for size, k := range counts {
 		if k == 0 {
 			continue
