@@ -7,14 +7,45 @@ import "math/bits"
 // grids, planes up to PG(2,10)). The general engine's loops over word
 // slices cost about four times as much per node at this size.
 
-// w2 is a set of at most 128 elements: bit i of word i/64.
-type w2 [2]uint64
+// w2 is a set of at most 128 elements: bits 0..63 in lo, 64..127 in hi.
+// A struct, not an array: the compiler keeps a two-field struct in
+// registers, and a [2]uint64 in memory.
+type w2 struct{ lo, hi uint64 }
 
-func (a w2) and(b w2) w2    { return w2{a[0] & b[0], a[1] & b[1]} }
-func (a w2) andNot(b w2) w2 { return w2{a[0] &^ b[0], a[1] &^ b[1]} }
-func (a w2) or(b w2) w2     { return w2{a[0] | b[0], a[1] | b[1]} }
-func (a w2) zero() bool     { return a[0]|a[1] == 0 }
-func (a w2) count() int     { return bits.OnesCount64(a[0]) + bits.OnesCount64(a[1]) }
+func (a w2) and(b w2) w2    { return w2{a.lo & b.lo, a.hi & b.hi} }
+func (a w2) andNot(b w2) w2 { return w2{a.lo &^ b.lo, a.hi &^ b.hi} }
+func (a w2) or(b w2) w2     { return w2{a.lo | b.lo, a.hi | b.hi} }
+func (a w2) zero() bool     { return a.lo|a.hi == 0 }
+func (a w2) count() int     { return bits.OnesCount64(a.lo) + bits.OnesCount64(a.hi) }
+
+// word returns word i (0 or 1) of a.
+func (a w2) word(i int) uint64 {
+	if i == 0 {
+		return a.lo
+	}
+	return a.hi
+}
+
+// setBit adds element i.
+func (a *w2) setBit(i int) {
+	if i < 64 {
+		a.lo |= 1 << i
+	} else {
+		a.hi |= 1 << (i - 64)
+	}
+}
+
+// pack2 converts up to two words of a bit vector.
+func pack2(a []uint64) w2 {
+	var w w2
+	if len(a) > 0 {
+		w.lo = a[0]
+	}
+	if len(a) > 1 {
+		w.hi = a[1]
+	}
+	return w
+}
 
 type mmcs2 struct {
 	edges []w2 // edges[e]: vertices of edge e
@@ -31,10 +62,10 @@ func fits2(h *hyper) bool { return h.n <= 128 && h.m <= 128 }
 func newMMCS2(h *hyper, out mmcsOut) *mmcs2 {
 	e := &mmcs2{edges: make([]w2, h.m), inc: make([]w2, h.n), out: out}
 	for i := range h.m {
-		copy(e.edges[i][:], h.edge(i))
+		e.edges[i] = pack2(h.edge(i))
 	}
 	for v := range h.n {
-		copy(e.inc[v][:], h.star(v))
+		e.inc[v] = pack2(h.star(v))
 	}
 	e.s = make([]int, 0, h.n+1)
 	e.crit = make([]w2, (h.n+2)*(h.n+1)/2)
@@ -46,11 +77,10 @@ func (e *mmcs2) stats() *mmcsOut { return &e.out }
 
 func (e *mmcs2) load(s []int, cand []uint64) bool {
 	e.s = e.s[:0]
-	e.cand = w2{}
-	copy(e.cand[:], cand)
+	e.cand = pack2(cand)
 	e.uncov = w2{}
 	for i := range len(e.edges) {
-		e.uncov[i/64] |= 1 << (i % 64)
+		e.uncov.setBit(i)
 	}
 	for _, v := range s {
 		if !e.push(v) {
@@ -96,7 +126,7 @@ func (e *mmcs2) rec(d int, uncov w2) {
 	best, bestC := w2{}, 129
 scan:
 	for i := range 2 {
-		for u := uncov[i]; u != 0; u &= u - 1 {
+		for u := uncov.word(i); u != 0; u &= u - 1 {
 			c := e.edges[i*64+bits.TrailingZeros64(u)].and(e.cand)
 			n := c.count()
 			if n < bestC {
@@ -113,7 +143,7 @@ scan:
 	e.cand = e.cand.andNot(best)
 	prev, next := e.crit[layer1(d):layer1(d+1)], e.crit[layer1(d+1):layer1(d+2)]
 	for i := range 2 {
-		for c := best[i]; c != 0; c &= c - 1 {
+		for c := best.word(i); c != 0; c &= c - 1 {
 			v := i*64 + bits.TrailingZeros64(c)
 			sv := e.inc[v]
 			ok := true
@@ -146,7 +176,7 @@ scan:
 					return
 				}
 			}
-			e.cand[i] |= 1 << (v % 64)
+			e.cand.setBit(v)
 		}
 	}
 }

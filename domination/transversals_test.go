@@ -206,7 +206,7 @@ func star(leaves int) *set.Family {
 func TestTwoWordEngine(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 9))
 	for i := range 12 {
-		parts := []*set.Family{star(56 + r.IntN(30)), pg(t, 2 + i%2)}
+		parts := []*set.Family{star(56 + r.IntN(30)), pg(t, 2+i%2)}
 		for range 1 + r.IntN(2) {
 			parts = append(parts, randomFamily(r, 6+r.IntN(8), 5+r.IntN(15), 0.2+0.3*r.Float64()))
 		}
