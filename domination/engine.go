@@ -25,8 +25,9 @@ const (
 	allEngines = useStructure | useUpset | useMMCS | useSAT
 )
 
-// errWorkLimit stops an MMCS search that used up its work limit.
-var errWorkLimit = errors.New("domination: work limit reached")
+// ErrWorkLimit is returned (wrapped) by a search that used up its work
+// limit, a count of search nodes: the same on every machine.
+var ErrWorkLimit = errors.New("domination: work limit reached")
 
 // mmcsRaceWork is the work, in word operations, that the MMCS engine may
 // spend before [Decide] leaves the question to the SAT solver: about a
@@ -95,7 +96,7 @@ func race(ctx context.Context, mmcs, sat func(context.Context) (*set.Set, error)
 	for {
 		select {
 		case a := <-mc:
-			if !errors.Is(a.err, errWorkLimit) {
+			if !errors.Is(a.err, ErrWorkLimit) {
 				return a.h, a.err
 			}
 			mmcsOut, mc = true, nil
@@ -127,7 +128,7 @@ func race(ctx context.Context, mmcs, sat func(context.Context) (*set.Set, error)
 //
 // The first witness in MMCS's fixed order is returned; T itself is already
 // minimal for k = 1. limit, if not 0, bounds the search nodes
-// (errWorkLimit past it).
+// (ErrWorkLimit past it).
 func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64) (*set.Set, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err

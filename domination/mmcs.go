@@ -49,14 +49,14 @@ type mmcsOut struct {
 	// every is a power of two minus one: the context is checked when
 	// nodes&every is 0 (0 means ctxEvery−1).
 	every uint64
-	// limit, if not 0, stops the search with errWorkLimit after that many
+	// limit, if not 0, stops the search with ErrWorkLimit after that many
 	// nodes: a budget counted in work, the same on every machine.
 	limit uint64
 	// maxBytes, if positive, bounds the bytes of the engine's per-depth
 	// buffers; past it the search stops with an error that wraps
 	// set.ErrMemoryBudget.
 	maxBytes int64
-	err      error // ctx.Err() once cancelled, errWorkLimit, or the budget's error
+	err      error // ctx.Err() once cancelled, ErrWorkLimit, or the budget's error
 	stop     bool  // visit asked to stop, or cancelled
 }
 
@@ -79,7 +79,7 @@ func (o *mmcsOut) tick() {
 		}
 	}
 	if o.limit != 0 && o.nodes >= o.limit {
-		o.err, o.stop = errWorkLimit, true
+		o.err, o.stop = ErrWorkLimit, true
 	}
 }
 
