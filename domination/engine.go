@@ -29,10 +29,10 @@ const (
 // limit, a count of search nodes: the same on every machine.
 var ErrWorkLimit = errors.New("domination: work limit reached")
 
-// mmcsRaceWork is the work, in word operations, that the MMCS engine may
-// spend before [Decide] leaves the question to the SAT solver: about a
-// second. It is counted, not timed, so that the answer (and the witness)
-// is the same on every machine.
+// mmcsRaceWork is the work, in word operations, within which a witness
+// found by the MMCS engine is the one [Decide] reports (about a second);
+// past it the solver's is. It is counted, not timed, so that the witness is
+// the same on every machine.
 const mmcsRaceWork = 1 << 30
 
 // witnessSearch returns a witness of f (not necessarily minimal), or nil
@@ -61,56 +61,83 @@ func witnessSearch(ctx context.Context, f *set.Family, use engines) (*set.Set, e
 	switch {
 	case use&useMMCS != 0 && use&useSAT != 0:
 		h := newHyper(f)
-		return race(ctx, func(ctx context.Context) (*set.Set, error) {
-			return mmcsWitness(ctx, f, h, max(1, mmcsRaceWork/uint64(h.mw*h.n)))
-		}, sat)
+		return race(ctx, f, h, max(1, mmcsRaceWork/uint64(h.mw*h.n)), sat)
 	case use&useMMCS != 0:
-		return mmcsWitness(ctx, f, newHyper(f), 0)
+		w, _, err := mmcsWitness(ctx, f, newHyper(f), 0, nil)
+		return w, err
 	}
 	return sat(ctx)
 }
 
-// race runs the MMCS engine (under its work limit) and the SAT solver at
-// once, and returns the answer whose witness does not depend on timing:
+// race runs the MMCS engine and the SAT solver at once and returns an
+// answer that does not depend on timing:
 //
-//   - MMCS's answer whenever it finishes within its limit (the first witness
-//     in its fixed order, or "nondominated");
-//   - "nondominated" as soon as the solver proves it (no witness to choose);
-//   - otherwise the solver's answer, once MMCS has used up its limit.
+//   - "nondominated" as soon as either proves it (no witness to choose);
+//   - MMCS's witness if it finds one within limit search nodes (the first
+//     in its fixed order);
+//   - otherwise the solver's witness.
 //
-// The loser is cancelled. On two cores a nondominated family that MMCS
-// would have to list in full costs the solver's time, and a dominated one
-// MMCS finds early costs MMCS's.
-func race(ctx context.Context, mmcs, sat func(context.Context) (*set.Set, error)) (*set.Set, error) {
+// So a solver's witness waits until MMCS has passed its limit (or found a
+// late one). MMCS is not stopped at the limit: a nondominated family whose
+// minimal transversals it lists in full (they are the quorums) is often
+// its fast case and the solver's slow one. The loser is cancelled.
+func race(ctx context.Context, f *set.Family, h *hyper, limit uint64, sat func(context.Context) (*set.Set, error)) (*set.Set, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type answer struct {
-		h   *set.Set
-		err error
+		h    *set.Set
+		late bool // MMCS: found after the limit
+		err  error
 	}
+	passed := make(chan struct{})
 	mc, sc := make(chan answer, 1), make(chan answer, 1)
-	go func() { h, err := mmcs(ctx); mc <- answer{h, err} }()
-	go func() { h, err := sat(ctx); sc <- answer{h, err} }()
-	var satAnswer *answer
-	mmcsOut := false
+	go func() {
+		w, late, err := mmcsWitness(ctx, f, h, limit, func() { close(passed) })
+		mc <- answer{w, late, err}
+	}()
+	go func() { w, err := sat(ctx); sc <- answer{h: w, err: err} }()
+	var satAnswer, lateMMCS *answer
+	var satErr error
+	mmcsPassed := false
 	for {
 		select {
-		case a := <-mc:
-			if !errors.Is(a.err, ErrWorkLimit) {
-				return a.h, a.err
-			}
-			mmcsOut, mc = true, nil
+		case <-passed:
+			mmcsPassed, passed = true, nil
 			if satAnswer != nil {
-				return satAnswer.h, satAnswer.err
+				return satAnswer.h, nil
 			}
-		case a := <-sc:
-			if a.err == nil && a.h == nil {
-				return nil, nil
-			}
-			if mmcsOut {
+		case a := <-mc:
+			mc = nil
+			switch {
+			case a.err != nil || a.h == nil || !a.late:
 				return a.h, a.err
+			case satAnswer != nil:
+				return satAnswer.h, nil
+			case satErr != nil:
+				return a.h, nil // the solver failed: MMCS's witness will do
 			}
-			satAnswer, sc = &a, nil
+			lateMMCS = &a
+		case a := <-sc:
+			sc = nil
+			switch {
+			case a.err != nil:
+				if ctx.Err() != nil {
+					return nil, a.err
+				}
+				if lateMMCS != nil {
+					return lateMMCS.h, nil
+				}
+				satErr = a.err // MMCS decides alone
+				if mc == nil {
+					return nil, a.err
+				}
+				continue
+			case a.h == nil:
+				return nil, nil
+			case mmcsPassed || lateMMCS != nil:
+				return a.h, nil
+			}
+			satAnswer = &a
 		}
 	}
 }
@@ -127,11 +154,11 @@ func race(ctx context.Context, mmcs, sat func(context.Context) (*set.Set, error)
 //     complement of a minimal transversal; each is checked for P2.
 //
 // The first witness in MMCS's fixed order is returned; T itself is already
-// minimal for k = 1. limit, if not 0, bounds the search nodes
-// (ErrWorkLimit past it).
-func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64) (*set.Set, error) {
+// minimal for k = 1. With limit not 0, passed is called once as the
+// search passes limit nodes, and late reports a witness found after that.
+func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64, passed func()) (w *set.Set, late bool, err error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	quorums := make(map[string]struct{}, h.m)
 	key := make([]byte, 8*h.nw)
@@ -181,19 +208,20 @@ func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64) (*s
 		}
 		return true
 	}
-	out := mmcsOut{ctx: ctx, visit: visit, limit: limit}
+	out := mmcsOut{ctx: ctx, visit: visit, limit: limit, onLimit: passed}
 	e := newEngine(h, out, autoEngine)
 	root := make([]uint64, h.nw)
 	fill(root, h.n)
 	e.load(nil, root)
 	e.run()
 	if ferr != nil {
-		return nil, ferr
+		return nil, false, ferr
 	}
+	st := e.stats()
 	if found != nil {
-		return found, nil
+		return found, limit != 0 && st.nodes >= limit, nil
 	}
-	return nil, e.stats().err
+	return nil, false, st.err
 }
 
 func subsetWords(a, b []uint64) bool {

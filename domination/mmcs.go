@@ -50,8 +50,11 @@ type mmcsOut struct {
 	// nodes&every is 0 (0 means ctxEvery−1).
 	every uint64
 	// limit, if not 0, stops the search with ErrWorkLimit after that many
-	// nodes: a budget counted in work, the same on every machine.
-	limit uint64
+	// nodes: a budget counted in work, the same on every machine. With
+	// onLimit set the search goes on instead, and onLimit is called once
+	// as it passes the limit.
+	limit   uint64
+	onLimit func()
 	// maxBytes, if positive, bounds the bytes of the engine's per-depth
 	// buffers; past it the search stops with an error that wraps
 	// set.ErrMemoryBudget.
@@ -79,7 +82,12 @@ func (o *mmcsOut) tick() {
 		}
 	}
 	if o.limit != 0 && o.nodes >= o.limit {
-		o.err, o.stop = ErrWorkLimit, true
+		switch {
+		case o.onLimit == nil:
+			o.err, o.stop = ErrWorkLimit, true
+		case o.nodes == o.limit:
+			o.onLimit()
+		}
 	}
 }
 
@@ -411,11 +419,17 @@ const (
 	wideWords                    // mmcsN
 )
 
+// newEngine returns the engine kind asks for. The narrow engines allocate
+// their layers up front ((n+2)(n+1)/2 sets of one or two words); when
+// that passes out.maxBytes the word-vector engine, which allocates layers
+// as the search deepens and checks each against the budget, runs instead.
 func newEngine(h *hyper, out mmcsOut, kind engineKind) mmcsEngine {
+	layers := int64(h.n+2) * int64(h.n+1) / 2
+	fits := func(words int64) bool { return out.maxBytes <= 0 || 8*words*layers <= out.maxBytes }
 	switch {
-	case kind == autoEngine && h.n <= 64 && h.m <= 64:
+	case kind == autoEngine && h.n <= 64 && h.m <= 64 && fits(1):
 		return newMMCS1(h, out)
-	case kind != wideWords && fits2(h):
+	case kind != wideWords && fits2(h) && fits(2):
 		return newMMCS2(h, out)
 	}
 	return newMMCSN(h, out)
