@@ -28,9 +28,9 @@ func lazyArbiter(ctx context.Context, f *set.Family, extra func(c *cnf)) (*set.S
 	if extra != nil {
 		extra(c)
 	}
-	s := solver.New(solver.ParseSliceNb(c.clauses, c.nvars))
+	p := parsed(c.clauses, c.nvars)
 	for range maxRounds {
-		h, err := solveModel(ctx, s, f.N)
+		h, err := solveModel(ctx, p, f.N)
 		if h == nil || err != nil {
 			return nil, err
 		}
@@ -55,7 +55,7 @@ func lazyArbiter(ctx context.Context, f *set.Family, extra func(c *cnf)) (*set.S
 		for v := range inter.All() {
 			clause = append(clause, v+1)
 		}
-		s.AppendClause(solver.NewClause(lits(clause)))
+		p.s.AppendClause(solver.NewClause(lits(clause)))
 	}
 	return nil, fmt.Errorf("domination: no answer after %d rounds of the P2 loop", maxRounds)
 }

@@ -31,6 +31,13 @@ type Result struct {
 	// ClosedForm reports that the verdict came from the threshold formula
 	// rather than a search.
 	ClosedForm bool
+	// LowerBound, from [DecideSmallest], is a proved lower bound on the
+	// size of every witness: Witness.Len() when Smallest is set.
+	LowerBound int
+	// Partial reports that [DecideSmallest] stopped (its context done)
+	// after finding Witness but before proving it smallest: the smallest
+	// witness has between LowerBound and Witness.Len() nodes.
+	Partial bool
 }
 
 // Decide reports whether the coterie or k-arbiter f (k = f.K) is dominated,
@@ -52,19 +59,23 @@ type Result struct {
 // [CheckWitness] before it is returned. The SAT search is exponential at
 // worst; ctx cancels it, the solver included.
 func Decide(ctx context.Context, f *set.Family) (*Result, error) {
+	return decideWith(ctx, f, allEngines)
+}
+
+// decideWith is Decide with the engines in use.
+func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error) {
 	if err := decidable(f); err != nil {
 		return nil, err
 	}
 	if f.IsThreshold() {
 		return thresholdResult(f), nil
 	}
-	var h *set.Set
-	var err error
-	if f.K == 1 {
-		h, err = colour(ctx, f)
-	} else {
-		h, err = lazyArbiter(ctx, f, nil)
+	if use&useStructure != 0 {
+		if sup, w, ok := thresholdOnSupport(f); ok {
+			return supportThresholdResult(f.N, sup, w, f.K), nil
+		}
 	}
+	h, err := witnessSearch(ctx, f, use)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +86,7 @@ func Decide(ctx context.Context, f *set.Family) (*Result, error) {
 		return nil, err
 	}
 	if err := CheckWitness(ctx, f, h); err != nil {
-		return nil, fmt.Errorf("domination: internal error: the solver's witness fails the check: %w", err)
+		return nil, fmt.Errorf("domination: internal error: the witness found fails the check: %w", err)
 	}
 	return &Result{K: f.K, Witness: h}, nil
 }
@@ -138,24 +149,49 @@ func thresholdResult(f *set.Family) *Result {
 // Decide and DecideSmallest safe for concurrent use.
 var solverSem = make(chan struct{}, 1)
 
-// solve runs s until it answers or ctx is done, one solver at a time (see
-// solverSem). gophersat has no way to stop Solve, but in certified mode it
-// sends every learned clause on CertChan. When ctx can be cancelled, solve
-// drains that channel as the solver runs; on cancellation it closes the
-// channel and returns ctx.Err() at once: the solver's next send panics,
-// which ends its goroutine (recovered there) and frees the semaphore for
-// the next solver. Under the race detector, which reports a close racing
-// with a send even though the outcome here is defined (the send panics),
-// the channel is left open and the solver finishes in the background
-// before the next one starts. Certified mode costs time, as gophersat
-// formats each learned clause as a string: 1.3 to 1.7× on long UNSAT
-// searches; it is on only when ctx has a Done channel. s must not be used
-// after a cancellation.
+// problem is a SAT problem whose solver is built by the goroutine that
+// solves it, so that a cancellation abandons the parse too: gophersat
+// takes seconds to index a few hundred thousand clauses, and cannot be
+// interrupted while it does. s is nil until the first solve has built it.
+type problem struct {
+	build func() *solver.Solver
+	s     *solver.Solver
+}
+
+// parsed returns the problem of clauses over nvars variables (DIMACS
+// literals); it keeps clauses.
+func parsed(clauses [][]int, nvars int) *problem {
+	return &problem{build: func() *solver.Solver {
+		return solver.New(solver.ParseSliceNb(clauses, nvars))
+	}}
+}
+
+// solve builds p's solver if it has none and runs it until it answers or
+// ctx is done, one solver at a time (see solverSem). Both steps run in a
+// goroutine that solve stops waiting for on cancellation, so that it
+// returns ctx.Err() at once whatever the solver is doing.
+//
+// gophersat has no way to stop Solve, but in certified mode it sends every
+// learned clause on CertChan. When ctx can be cancelled, solve drains that
+// channel as the solver runs; on cancellation it closes the channel: the
+// solver's next send panics, which ends its goroutine (recovered there)
+// and frees the semaphore for the next solver. A goroutine still building
+// its solver, or in a stretch without learning, runs on until it gets
+// there, holding the semaphore; it touches nothing but its own solver and
+// a buffered channel nobody reads, so leaving it is safe: a command exits
+// with it still running, and a later solve in the same process waits for
+// the semaphore (and its own ctx). Under the race detector, which reports
+// a close racing with a send even though the outcome here is defined (the
+// send panics), the channel is left open and the solver finishes in the
+// background before the next one starts. Certified mode costs time, as
+// gophersat formats each learned clause as a string: 1.3 to 1.7× on long
+// UNSAT searches; it is on only when ctx has a Done channel. p must not be
+// used after a cancellation.
 //
 // A panic inside the solver (gophersat v1.4.0 has been seen to index out of
 // range in clause learning on long UNSAT searches, which the shared buffer
 // may explain) becomes an error.
-func solve(ctx context.Context, s *solver.Solver) (solver.Status, error) {
+func solve(ctx context.Context, p *problem) (solver.Status, error) {
 	select {
 	case solverSem <- struct{}{}:
 	case <-ctx.Done():
@@ -165,30 +201,42 @@ func solve(ctx context.Context, s *solver.Solver) (solver.Status, error) {
 		<-solverSem
 		return solver.Indet, err
 	}
-	// The solver is not running: its fields may be set.
 	var cert chan string
 	if ctx.Done() != nil {
 		cert = make(chan string, 64)
 	}
-	s.Certified, s.CertChan = cert != nil, cert
 	type answer struct {
+		s   *solver.Solver
 		st  solver.Status
 		err error
 	}
 	done := make(chan answer, 1)
+	s := p.s
 	go func() {
 		defer func() { <-solverSem }()
 		defer func() {
 			if r := recover(); r != nil {
-				done <- answer{solver.Indet, fmt.Errorf("domination: the SAT solver failed: %v", r)}
+				done <- answer{nil, solver.Indet, fmt.Errorf("domination: the SAT solver failed: %v", r)}
 			}
 		}()
-		done <- answer{st: s.Solve()}
+		if s == nil {
+			s = p.build()
+			if ctx.Err() != nil {
+				done <- answer{nil, solver.Indet, ctx.Err()}
+				return
+			}
+		}
+		// The solver is not running: its fields may be set.
+		s.Certified, s.CertChan = cert != nil, cert
+		done <- answer{s, s.Solve(), nil}
 	}()
 	for {
 		select {
 		case <-cert: // a nil channel, never ready, when ctx cannot be cancelled
 		case a := <-done:
+			if a.err == nil {
+				p.s = a.s
+			}
 			return a.st, a.err
 		case <-ctx.Done():
 			if !raceDetector {
@@ -220,7 +268,7 @@ func colour(ctx context.Context, f *set.Family) (*set.Set, error) {
 		}
 		cnf = append(cnf, buf[start:mid:mid], buf[mid:len(buf):len(buf)])
 	}
-	return solveModel(ctx, solver.New(solver.ParseSliceNb(cnf, f.N)), f.N)
+	return solveModel(ctx, parsed(cnf, f.N), f.N)
 }
 
 // CheckWitness checks, independently of the search that found it, that h

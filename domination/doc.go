@@ -11,10 +11,17 @@
 // 2-colourable. Such an H is the witness: adding H to C and dropping the
 // quorums that contain it gives a k-arbiter that dominates C.
 //
-// [Decide] answers with a SAT solver (github.com/crillab/gophersat), adding
-// the k-wise intersections of P2 lazily for k > 1; every witness is shrunk
-// to an inclusion-minimal one and checked by [CheckWitness] before it is
-// returned. Threshold systems (all w-subsets of n nodes) are decided by
+// [Decide] first looks for structure in an explicit list: a family equal to
+// all w-subsets of the nodes it uses (checked: equal sizes, no repeats,
+// C(s, w) quorums) is decided by the threshold closed form. A coterie over
+// at most 26 nodes in use is decided by a table of every subset (whether
+// it contains a quorum), which settles the question outright. Otherwise
+// MMCS, stopping at the first minimal transversal that is not a quorum
+// (for k > 1: whose complement meets every k-wise intersection), runs
+// alongside a SAT solver (github.com/crillab/gophersat, adding the k-wise
+// intersections of P2 lazily for k > 1); the answer does not depend on
+// which finishes first. Every witness is shrunk to an inclusion-minimal
+// one and checked by [CheckWitness] before it is returned. Threshold systems (all w-subsets of n nodes) are decided by
 // closed form: dominated iff (k+1)·w ≥ k·n + 2. [MakeND] replaces a
 // dominated system by a nondominated one that dominates it.
 //
@@ -28,8 +35,11 @@
 // 12, 13, 13 points), in milliseconds.
 //
 // [Transversals] lists the minimal transversals with the MMCS algorithm of
-// Murakami and Uno, [CountTransversals] counts them on every core, and
-// [MinTransversal] finds a smallest one (resilience + 1).
+// Murakami and Uno, [CountTransversals] counts them on every core (engines
+// for one word, two words and word vectors; a stopped count keeps what it
+// counted, marked partial), and [MinTransversal] finds a smallest one
+// (resilience + 1); [MinTransversalBounded] stops after a count of search
+// nodes with proved bounds.
 //
 // Nodes are 0-based here, as everywhere in Go code.
 package domination

@@ -34,39 +34,57 @@ const memoLimit = 1 << 22
 // n−w+1 nodes. A family with no quorums has the empty transversal. The
 // cost is exponential in the worst case; ctx cancels it.
 func MinTransversal(ctx context.Context, f *set.Family) (*set.Set, error) {
+	t, _, err := MinTransversalBounded(ctx, f, 0)
+	return t, err
+}
+
+// MinTransversalBounded is [MinTransversal] with the branch and bound
+// limited to maxNodes search nodes (0: no limit). Stopped by the limit (an
+// error wrapping [ErrWorkLimit]) or by ctx, it still returns the smallest
+// transversal found and a proved lower bound on the size of every
+// transversal (the bound at the root: degrees and disjoint quorums); when
+// it finishes, lower = t.Len().
+func MinTransversalBounded(ctx context.Context, f *set.Family, maxNodes uint64) (t *set.Set, lower int, err error) {
 	if f.IsThreshold() {
 		if f.Threshold > f.N {
-			return nil, fmt.Errorf("domination: threshold %d exceeds n = %d", f.Threshold, f.N)
+			return nil, 0, fmt.Errorf("domination: threshold %d exceeds n = %d", f.Threshold, f.N)
 		}
 		t := set.New(f.N)
 		for v := range f.N - f.Threshold + 1 {
 			t.Add(v)
 		}
-		return t, nil
+		return t, t.Len(), nil
 	}
 	for i := range f.Quorums {
 		if f.Quorums[i].IsEmpty() {
-			return nil, fmt.Errorf("domination: quorum %d is empty: nothing meets it", i+1)
+			return nil, 0, fmt.Errorf("domination: quorum %d is empty: nothing meets it", i+1)
 		}
 	}
 	h := newHyper(f)
 	b := newMinSearch(ctx, h)
+	b.maxNodes = maxNodes
 	best := b.upperBound()
+	toSet := func(vs []int) *set.Set {
+		t := set.New(f.N)
+		for _, v := range vs {
+			t.Add(v)
+		}
+		return t
+	}
+	b.grow(0)
+	fill(b.uncov[0], h.m)
+	lower = min(b.lowerBound(0, b.uncov[0]), len(best))
 	for {
 		found, err := b.feasible(len(best) - 1)
 		if err != nil {
-			return nil, err
+			return toSet(best), lower, err
 		}
 		if found == nil {
 			break
 		}
 		best = found
 	}
-	t := set.New(f.N)
-	for _, v := range best {
-		t.Add(v)
-	}
-	return t, nil
+	return toSet(best), len(best), nil
 }
 
 type minSearch struct {
@@ -75,8 +93,10 @@ type minSearch struct {
 	memo  map[string]int // uncovered remainder -> largest budget proved too small
 	key   []byte
 	nodes uint64
-	err   error
-	path  []int
+	// maxNodes, if not 0, stops the search with ErrWorkLimit.
+	maxNodes uint64
+	err      error
+	path     []int
 	// Per-depth scratch, allocated as the search first reaches a depth.
 	uncov  [][]uint64
 	stars  [][]uint64 // the vertices' stars within the remainder, for F
@@ -222,6 +242,9 @@ func (b *minSearch) rec(d, budget int) bool {
 		if err := b.ctx.Err(); err != nil {
 			b.err = err
 		}
+	}
+	if b.maxNodes != 0 && b.nodes > b.maxNodes && b.err == nil {
+		b.err = fmt.Errorf("domination: smallest transversal: %d search nodes: %w", b.maxNodes, ErrWorkLimit)
 	}
 	if b.err != nil || budget == 0 || b.lowerBound(d, uncov) > budget {
 		return false

@@ -2,11 +2,14 @@ package domination
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // This file holds the minimal-transversal search of Murakami and Uno
@@ -43,8 +46,21 @@ type mmcsOut struct {
 	visit  func(s []int) bool // nil when only counting
 	counts []uint64           // counts[i]: transversals of size i
 	nodes  uint64
-	err    error // ctx.Err() once cancelled
-	stop   bool  // visit asked to stop, or cancelled
+	// every is a power of two minus one: the context is checked when
+	// nodes&every is 0 (0 means ctxEvery−1).
+	every uint64
+	// limit, if not 0, stops the search with ErrWorkLimit after that many
+	// nodes: a budget counted in work, the same on every machine. With
+	// onLimit set the search goes on instead, and onLimit is called once
+	// as it passes the limit.
+	limit   uint64
+	onLimit func()
+	// maxBytes, if positive, bounds the bytes of the engine's per-depth
+	// buffers; past it the search stops with an error that wraps
+	// set.ErrMemoryBudget.
+	maxBytes int64
+	err      error // ctx.Err() once cancelled, ErrWorkLimit, or the budget's error
+	stop     bool  // visit asked to stop, or cancelled
 }
 
 func (o *mmcsOut) leaf(s []int) {
@@ -56,11 +72,34 @@ func (o *mmcsOut) leaf(s []int) {
 
 func (o *mmcsOut) tick() {
 	o.nodes++
-	if o.nodes%ctxEvery == 0 {
+	every := o.every
+	if every == 0 {
+		every = ctxEvery - 1
+	}
+	if o.nodes&every == 0 {
 		if err := o.ctx.Err(); err != nil {
 			o.err, o.stop = err, true
 		}
 	}
+	if o.limit != 0 && o.nodes >= o.limit {
+		switch {
+		case o.onLimit == nil:
+			o.err, o.stop = ErrWorkLimit, true
+		case o.nodes == o.limit:
+			o.onLimit()
+		}
+	}
+}
+
+// checkEvery returns mmcsOut.every for a search whose nodes each touch
+// about mw words: the context is checked every ctxEvery word operations
+// or so, so that a search over a long edge list still stops at once.
+func checkEvery(mw int) uint64 {
+	e := uint64(ctxEvery)
+	for e > 1 && e*uint64(mw) > ctxEvery {
+		e /= 2
+	}
+	return e - 1
 }
 
 // --- single-word engine -------------------------------------------------
@@ -193,6 +232,7 @@ func (e *mmcs1) rec(d int, uncov uint64) {
 
 type mmcsN struct {
 	h      *hyper
+	bytes  int64 // of the per-depth buffers
 	cand   []uint64
 	s      []int
 	uncov  [][]uint64 // uncov[d]: edges S[0..d-1] leaves uncovered
@@ -203,6 +243,9 @@ type mmcsN struct {
 
 func newMMCSN(h *hyper, out mmcsOut) *mmcsN {
 	e := &mmcsN{h: h, cand: make([]uint64, h.nw), out: out}
+	if e.out.every == 0 {
+		e.out.every = checkEvery(h.mw)
+	}
 	e.s = make([]int, 0, h.n+1)
 	e.out.counts = make([]uint64, h.n+1)
 	e.grow(0)
@@ -212,14 +255,23 @@ func newMMCSN(h *hyper, out mmcsOut) *mmcsN {
 func (e *mmcsN) stats() *mmcsOut { return &e.out }
 
 // grow makes sure layers 0..d exist. Layers are allocated once, the first
-// time the search gets that deep.
-func (e *mmcsN) grow(d int) {
+// time the search gets that deep. It reports false, and stops the search,
+// when a layer would pass the memory budget.
+func (e *mmcsN) grow(d int) bool {
 	for len(e.uncov) <= d {
 		l := len(e.uncov)
+		need := int64(8 * ((l+1)*e.h.mw + e.h.nw))
+		if l > 0 && e.out.maxBytes > 0 && e.bytes+need > e.out.maxBytes {
+			e.out.err = fmt.Errorf("domination: the transversal search needs more than %d bytes at depth %d: %w", e.out.maxBytes, l, set.ErrMemoryBudget)
+			e.out.stop = true
+			return false
+		}
+		e.bytes += need
 		e.uncov = append(e.uncov, make([]uint64, e.h.mw))
 		e.crit = append(e.crit, make([]uint64, l*e.h.mw))
 		e.branch = append(e.branch, make([]uint64, e.h.nw))
 	}
+	return true
 }
 
 func (e *mmcsN) load(s []int, cand []uint64) bool {
@@ -238,7 +290,9 @@ func (e *mmcsN) load(s []int, cand []uint64) bool {
 // of S stays critical.
 func (e *mmcsN) push(v int) bool {
 	d, mw := len(e.s), e.h.mw
-	e.grow(d + 1)
+	if !e.grow(d + 1) {
+		return false
+	}
 	sv := e.h.star(v)
 	prev, next := e.crit[d], e.crit[d+1]
 	ok := true
@@ -278,7 +332,9 @@ func (e *mmcsN) rec(d int) {
 		e.out.leaf(e.s)
 		return
 	}
-	e.grow(d + 1)
+	if !e.grow(d + 1) {
+		return
+	}
 	best, bestC := -1, h.n+1
 scan:
 	for i, w := range uncov {
@@ -354,9 +410,27 @@ type mmcsTask struct {
 	cand []uint64
 }
 
-func newEngine(h *hyper, out mmcsOut, wide bool) mmcsEngine {
-	if !wide && h.n <= 64 && h.m <= 64 {
+// engineKind picks the MMCS engine; tests force each in turn.
+type engineKind uint8
+
+const (
+	autoEngine engineKind = iota // the narrowest that fits
+	twoWords                     // mmcs2 where it fits, else mmcsN
+	wideWords                    // mmcsN
+)
+
+// newEngine returns the engine kind asks for. The narrow engines allocate
+// their layers up front ((n+2)(n+1)/2 sets of one or two words); when
+// that passes out.maxBytes the word-vector engine, which allocates layers
+// as the search deepens and checks each against the budget, runs instead.
+func newEngine(h *hyper, out mmcsOut, kind engineKind) mmcsEngine {
+	layers := int64(h.n+2) * int64(h.n+1) / 2
+	fits := func(words int64) bool { return out.maxBytes <= 0 || 8*words*layers <= out.maxBytes }
+	switch {
+	case kind == autoEngine && h.n <= 64 && h.m <= 64 && fits(1):
 		return newMMCS1(h, out)
+	case kind != wideWords && fits2(h) && fits(2):
+		return newMMCS2(h, out)
 	}
 	return newMMCSN(h, out)
 }
@@ -405,20 +479,23 @@ func (h *hyper) children(t mmcsTask, scratch *mmcsN) []mmcsTask {
 // mmcsSearch runs the search over h. With visit nil it counts on every
 // core, splitting the tree into subtrees; with visit set it runs on one
 // core in a fixed order and calls visit with S (in insertion order, reused)
-// for each minimal transversal until visit returns false. wide forces the
+// for each minimal transversal until visit returns false. kind forces an
 // word-vector engine (for tests). It returns the counts by size.
-func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, wide bool) ([]uint64, error) {
-	return mmcsSearchProgress(ctx, h, visit, wide, nil)
+func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, kind engineKind) ([]uint64, error) {
+	return mmcsSearchProgress(ctx, h, visit, kind, nil, 0)
 }
 
 // mmcsSearchProgress is mmcsSearch reporting, when counting on several
-// cores, how many of the subtrees the search was cut into are done.
-func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, wide bool, progress func(done, total int64)) ([]uint64, error) {
+// cores, how many of the subtrees the search was cut into are done, with
+// the engines' buffers bounded by maxBytes in all (0: no bound). On an
+// error (cancellation, the budget) the counts are those of the
+// transversals found before it: lower bounds.
+func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, kind engineKind, progress func(done, total int64), maxBytes int64) ([]uint64, error) {
 	root := mmcsTask{cand: make([]uint64, h.nw)}
 	fill(root.cand, h.n)
 	workers := runtime.GOMAXPROCS(0)
 	if visit != nil || workers == 1 {
-		e := newEngine(h, mmcsOut{ctx: ctx, visit: visit}, wide)
+		e := newEngine(h, mmcsOut{ctx: ctx, visit: visit, maxBytes: maxBytes}, kind)
 		e.load(root.s, root.cand)
 		e.run()
 		st := e.stats()
@@ -426,7 +503,7 @@ func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, w
 	}
 	// Split the top of the tree into enough subtrees to keep every core
 	// busy however unevenly they are sized.
-	scratch := newMMCSN(h, mmcsOut{ctx: ctx})
+	scratch := newMMCSN(h, mmcsOut{ctx: ctx, maxBytes: maxBytes})
 	tasks := []mmcsTask{root}
 	for len(tasks) < 64*workers {
 		var next []mmcsTask
@@ -444,6 +521,9 @@ func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, w
 		}
 	}
 	counts := make([]uint64, h.n+1)
+	if err := scratch.out.err; err != nil {
+		return counts, err // the split is incomplete: nothing counted
+	}
 	var mu sync.Mutex
 	var firstErr error
 	var nextTask, finished atomic.Int64
@@ -452,7 +532,7 @@ func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, w
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e := newEngine(h, mmcsOut{ctx: ctx}, wide)
+			e := newEngine(h, mmcsOut{ctx: ctx, maxBytes: maxBytes / int64(workers)}, kind)
 			for {
 				i := int(nextTask.Add(1) - 1)
 				if i >= len(tasks) || ctx.Err() != nil {

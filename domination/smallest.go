@@ -30,6 +30,10 @@ const (
 	// explicit isomorphism); as ProofBruenSolver, but the solver works up to
 	// the collineations of PG(2,q) (see smallestInPlane).
 	ProofBruenSymmetry Proof = "bruen+solver+symmetry"
+	// ProofExhaustive: the support is small enough (at most 26 nodes) for
+	// a table of every subset, which says of each whether it is a witness:
+	// none with fewer nodes is.
+	ProofExhaustive Proof = "exhaustive"
 )
 
 // BruenBound returns ⌈q+√q+1⌉: in a projective plane of order q ≥ 2, a
@@ -61,32 +65,58 @@ func BruenBound(q int) int {
 //
 // The cost is exponential at worst; ctx cancels it, solver included.
 func DecideSmallest(ctx context.Context, f *set.Family) (*Result, error) {
-	return decideSmallest(ctx, f, true)
+	return decideSmallest(ctx, f, true, allEngines)
 }
 
 // decideSmallest is DecideSmallest; geometry = false skips the projective
-// plane path, for tests that compare the two.
-func decideSmallest(ctx context.Context, f *set.Family, geometry bool) (*Result, error) {
-	r, err := Decide(ctx, f)
-	if err != nil || r.Nondominated || r.Smallest {
+// plane path, and use the engines, for tests that compare them.
+func decideSmallest(ctx context.Context, f *set.Family, geometry bool, use engines) (*Result, error) {
+	r, err := decideWith(ctx, f, use)
+	if err != nil || r.Nondominated {
 		return r, err
+	}
+	if r.Smallest {
+		r.LowerBound = r.Witness.Len()
+		return r, nil
 	}
 	if geometry {
 		if p := asPlane(f); p != nil {
 			return smallestInPlane(ctx, f, p, r.Witness)
 		}
 	}
-	best := r.Witness
+	if f.K == 1 && use&useUpset != 0 {
+		if sup := support(f); len(sup) <= maxUpsetNodes {
+			u, err := newUpset(ctx, f, sup)
+			if err != nil {
+				return partial(1, r.Witness, coverBound(f), err)
+			}
+			h, err := u.witness(ctx, f.N, true)
+			if err != nil {
+				return partial(1, r.Witness, coverBound(f), err)
+			}
+			if err := CheckWitness(ctx, f, h); err != nil {
+				return nil, fmt.Errorf("domination: internal error: the smallest witness fails the check: %w", err)
+			}
+			return &Result{K: 1, Witness: h, Smallest: true, Proof: ProofExhaustive, LowerBound: h.Len()}, nil
+		}
+	}
+	return improve(ctx, f, r.Witness)
+}
+
+// improve asks the solver for ever smaller witnesses than best until there
+// is none, which proves the last one smallest. Stopped early, it returns
+// the best witness so far, marked partial, with the bound of coverBound.
+func improve(ctx context.Context, f *set.Family, best *set.Set) (*Result, error) {
 	for {
 		h, err := boundedWitness(ctx, f, best.Len()-1)
 		if err != nil {
-			return nil, err
+			return partial(f.K, best, coverBound(f), err)
 		}
 		if h == nil {
 			break
 		}
 		if h, err = shrink(ctx, f, h); err != nil {
-			return nil, err
+			return partial(f.K, best, coverBound(f), err)
 		}
 		if h.Len() >= best.Len() {
 			return nil, fmt.Errorf("domination: internal error: a witness of at most %d nodes has %d", best.Len()-1, h.Len())
@@ -96,7 +126,33 @@ func decideSmallest(ctx context.Context, f *set.Family, geometry bool) (*Result,
 		}
 		best = h
 	}
-	return &Result{K: f.K, Witness: best, Smallest: true, Proof: ProofSolver}, nil
+	return &Result{K: f.K, Witness: best, Smallest: true, Proof: ProofSolver, LowerBound: best.Len()}, nil
+}
+
+// partial returns what DecideSmallest proved before err stopped it: the
+// best witness found and a lower bound on every witness's size, with err.
+// A cancellation before any witness was found returns no result.
+func partial(k int, best *set.Set, lower int, err error) (*Result, error) {
+	if best == nil {
+		return nil, err
+	}
+	return &Result{K: k, Witness: best, LowerBound: min(lower, best.Len()), Partial: true}, err
+}
+
+// coverBound returns a lower bound on the size of every witness of f that
+// needs no search: a witness meets every quorum, and a node lies in at
+// most Δ of the m quorums (Δ the largest degree), so it has at least
+// ⌈m/Δ⌉ nodes.
+func coverBound(f *set.Family) int {
+	deg := f.Degrees()
+	most := 0
+	for _, d := range deg {
+		most = max(most, d)
+	}
+	if most == 0 {
+		return 1
+	}
+	return max(1, (len(f.Quorums)+most-1)/most)
 }
 
 // boundedWitness returns a witness of at most b nodes, or nil if there is
@@ -143,13 +199,13 @@ func witnessClauses(c *cnf, f *set.Family) {
 // solveCNF solves c and returns the nodes 0..n−1 true in the model, or nil
 // if c is unsatisfiable.
 func solveCNF(ctx context.Context, c *cnf, n int) (*set.Set, error) {
-	return solveModel(ctx, solver.New(solver.ParseSliceNb(c.clauses, c.nvars)), n)
+	return solveModel(ctx, parsed(c.clauses, c.nvars), n)
 }
 
-// solveModel runs s and returns the variables 0..n−1 true in its model as
-// a set of nodes, or nil if s is unsatisfiable.
-func solveModel(ctx context.Context, s *solver.Solver, n int) (*set.Set, error) {
-	st, err := solve(ctx, s)
+// solveModel solves p and returns the variables 0..n−1 true in its model
+// as a set of nodes, or nil if p is unsatisfiable.
+func solveModel(ctx context.Context, p *problem, n int) (*set.Set, error) {
+	st, err := solve(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +214,7 @@ func solveModel(ctx context.Context, s *solver.Solver, n int) (*set.Set, error) 
 		return nil, nil
 	case solver.Sat:
 		h := set.New(n)
-		for v, in := range s.Model() {
+		for v, in := range p.s.Model() {
 			if in && v < n {
 				h.Add(v)
 			}
@@ -214,7 +270,7 @@ func smallestInPlane(ctx context.Context, f *set.Family, p *plane, best *set.Set
 	sym := false
 	if ref, err := desarguesian(p.q); err == nil && ref != nil {
 		if sym, err = isomorphic(ctx, p, ref); err != nil {
-			return nil, err
+			return partial(1, best, lb, err)
 		}
 	}
 	proof := ProofBruenSolver
@@ -225,13 +281,13 @@ func smallestInPlane(ctx context.Context, f *set.Family, p *plane, best *set.Set
 	for b := lb; b < best.Len(); b++ {
 		h, err := planeWitness(ctx, p, b, sym)
 		if err != nil {
-			return nil, err
+			return partial(1, best, b, err) // none below b points
 		}
 		if h == nil {
 			continue
 		}
 		if h, err = shrink(ctx, f, h); err != nil {
-			return nil, err
+			return partial(1, best, b, err)
 		}
 		if h.Len() != b {
 			return nil, fmt.Errorf("domination: internal error: a witness of %d points shrinks to %d, but none smaller exists", b, h.Len())
@@ -245,6 +301,7 @@ func smallestInPlane(ctx context.Context, f *set.Family, p *plane, best *set.Set
 	if r.Witness.Len() == lb {
 		r.Proof = ProofBruen
 	}
+	r.LowerBound = r.Witness.Len()
 	return r, nil
 }
 

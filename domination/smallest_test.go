@@ -353,7 +353,7 @@ func TestSmallestPlaneVersusSolver(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain, err := decideSmallest(ctx, f, false)
+		plain, err := decideSmallest(ctx, f, false, solverOnly)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -408,15 +408,20 @@ func TestSmallestNearPlanes(t *testing.T) {
 	}
 	for i, f := range cases {
 		dom, smallest := bruteDominated(f)
-		got, err := DecideSmallest(ctx, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Nondominated == dom || dom && (got.Witness.Len() != smallest || got.Proof != ProofSolver || got.PlaneOrder != 0) {
-			t.Fatalf("case %d %v: got %+v, brute force dominated %v smallest %d", i, f, got, dom, smallest)
-		}
-		if dom {
-			checkWitnessBrute(t, f, got.Witness)
+		for _, path := range []struct {
+			use   engines
+			proof Proof
+		}{{allEngines, ProofExhaustive}, {solverOnly, ProofSolver}} {
+			got, err := decideSmallest(ctx, f, true, path.use)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Nondominated == dom || dom && (got.Witness.Len() != smallest || got.Proof != path.proof || got.PlaneOrder != 0 || got.LowerBound != smallest) {
+				t.Fatalf("case %d %v: got %+v, brute force dominated %v smallest %d", i, f, got, dom, smallest)
+			}
+			if dom {
+				checkWitnessBrute(t, f, got.Witness)
+			}
 		}
 	}
 }
@@ -463,7 +468,7 @@ func TestSmallestCancel(t *testing.T) {
 		t.Skip("under the race detector a cancelled solver finishes in the background (see solve)")
 	}
 	ctx := newCountdown(2000)
-	_, err := decideSmallest(ctx, pg(t, 7), false)
+	_, err := decideSmallest(ctx, pg(t, 7), false, solverOnly)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want the cancellation", err)
 	}
@@ -570,8 +575,7 @@ func TestCardinalityEncodings(t *testing.T) {
 					case "totalizer":
 						want = count == k
 					}
-					s := solver.New(solver.ParseSliceNb(c.clauses, c.nvars))
-					st, err := solve(ctx, s)
+					st, err := solve(ctx, parsed(c.clauses, c.nvars))
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -19,6 +19,39 @@ import (
 // the minimal transversals are the (n−w+1)-subsets, listed
 // lexicographically. ctx cancels the listing.
 func Transversals(ctx context.Context, f *set.Family, yield func(t *set.Set) bool) error {
+	return TransversalsOpt(ctx, f, Options{}, yield)
+}
+
+// Options bound the transversal searches.
+type Options struct {
+	// MaxMemory, if positive, bounds the bytes of the search's buffers: the
+	// packed family and the per-depth layers of MMCS (on every core
+	// together when counting). Past it the search stops with an error that
+	// wraps set.ErrMemoryBudget; a count returns what it had counted.
+	MaxMemory int64
+	// Progress, if not nil, is called by a count as the subtrees of the
+	// search finish (done of total; the subtrees differ in size, so this
+	// is a rough guide), possibly from several goroutines at once.
+	Progress func(done, total int64)
+}
+
+// packFor packs f for the search, within o's memory budget, and returns
+// what is left of the budget for the search's buffers (0: no bound).
+func (o Options) packFor(f *set.Family) (*hyper, int64, error) {
+	left := int64(0)
+	if o.MaxMemory > 0 {
+		nw, mw := int64(words(f.N)), int64(words(len(f.Quorums)))
+		need := 8 * (int64(len(f.Quorums))*nw + int64(f.N)*mw)
+		if need >= o.MaxMemory {
+			return nil, 0, fmt.Errorf("domination: the packed family needs %d bytes, more than the budget of %d: %w", need, o.MaxMemory, set.ErrMemoryBudget)
+		}
+		left = o.MaxMemory - need
+	}
+	return newHyper(f), left, nil
+}
+
+// TransversalsOpt is [Transversals] within the bounds of o.
+func TransversalsOpt(ctx context.Context, f *set.Family, o Options, yield func(t *set.Set) bool) error {
 	if err := checkTransversable(f); err != nil {
 		return err
 	}
@@ -32,13 +65,17 @@ func Transversals(ctx context.Context, f *set.Family, yield func(t *set.Set) boo
 			return yield(t)
 		})
 	}
-	_, err := mmcsSearch(ctx, newHyper(f), func(s []int) bool {
+	h, left, err := o.packFor(f)
+	if err != nil {
+		return err
+	}
+	_, err = mmcsSearchProgress(ctx, h, func(s []int) bool {
 		t.Clear()
 		for _, v := range s {
 			t.Add(v)
 		}
 		return yield(t)
-	}, false)
+	}, autoEngine, nil, left)
 	return err
 }
 
@@ -50,8 +87,13 @@ type TransversalCount struct {
 	// size; sizes with none are absent.
 	BySize map[int]*big.Int
 	// Smallest is the size of the smallest minimal transversal (the
-	// resilience plus one), or -1 if there is none.
+	// resilience plus one), or -1 if there is none. In a partial count it
+	// is the smallest found, an upper bound.
 	Smallest int
+	// Partial reports that the search stopped before the end (cancelled,
+	// or out of its memory budget): Total and each BySize count the
+	// transversals found, lower bounds on the true numbers.
+	Partial bool
 }
 
 // CountTransversals counts the minimal transversals of f by size, with
@@ -63,10 +105,15 @@ func CountTransversals(ctx context.Context, f *set.Family) (*TransversalCount, e
 }
 
 // CountTransversalsProgress is [CountTransversals] calling progress, if
-// not nil, as the subtrees of the search finish (done of total; the
-// subtrees differ in size, so this is a rough guide). progress may be
-// called from several goroutines at once.
+// not nil, as the subtrees of the search finish (see Options.Progress).
 func CountTransversalsProgress(ctx context.Context, f *set.Family, progress func(done, total int64)) (*TransversalCount, error) {
+	return CountTransversalsOpt(ctx, f, Options{Progress: progress})
+}
+
+// CountTransversalsOpt is [CountTransversals] within the bounds of o.
+// When the search stops early (ctx cancelled, or the memory budget) it
+// returns the count so far, marked Partial, together with the error.
+func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*TransversalCount, error) {
 	if err := checkTransversable(f); err != nil {
 		return nil, err
 	}
@@ -78,10 +125,12 @@ func CountTransversalsProgress(ctx context.Context, f *set.Family, progress func
 		c.Smallest = size
 		return c, nil
 	}
-	counts, err := mmcsSearchProgress(ctx, newHyper(f), nil, false, progress)
+	h, left, err := o.packFor(f)
 	if err != nil {
-		return nil, err
+		c.Partial = true
+		return c, err
 	}
+	counts, err := mmcsSearchProgress(ctx, h, nil, autoEngine, o.Progress, left)
 	for size, k := range counts {
 		if k == 0 {
 			continue
@@ -92,6 +141,10 @@ func CountTransversalsProgress(ctx context.Context, f *set.Family, progress func
 		if c.Smallest < 0 {
 			c.Smallest = size
 		}
+	}
+	if err != nil {
+		c.Partial = true
+		return c, err
 	}
 	return c, nil
 }

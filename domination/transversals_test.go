@@ -41,7 +41,7 @@ func bruteMinimalTransversals(f *set.Family) []uint32 {
 	return out
 }
 
-func listMasks(t *testing.T, f *set.Family, wide bool) ([]uint32, []uint64) {
+func listMasks(t *testing.T, f *set.Family, kind engineKind) ([]uint32, []uint64) {
 	t.Helper()
 	var got []uint32
 	counts, err := mmcsSearch(context.Background(), newHyper(f), func(s []int) bool {
@@ -51,7 +51,7 @@ func listMasks(t *testing.T, f *set.Family, wide bool) ([]uint32, []uint64) {
 		}
 		got = append(got, m)
 		return true
-	}, wide)
+	}, kind)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func listMasks(t *testing.T, f *set.Family, wide bool) ([]uint32, []uint64) {
 	return got, counts
 }
 
-// Both MMCS engines list exactly the minimal transversals that brute force
+// The three MMCS engines list exactly the minimal transversals that brute force
 // finds, each once, and the parallel count agrees.
 func TestTransversalsBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 2))
@@ -67,10 +67,10 @@ func TestTransversalsBruteForce(t *testing.T) {
 		n := 1 + r.IntN(14)
 		f := randomFamily(r, n, 1+r.IntN(24), 0.1+0.5*r.Float64())
 		want := bruteMinimalTransversals(f)
-		for _, wide := range []bool{false, true} {
-			got, counts := listMasks(t, f, wide)
+		for _, kind := range []engineKind{autoEngine, twoWords, wideWords} {
+			got, counts := listMasks(t, f, kind)
 			if !slices.Equal(got, want) {
-				t.Fatalf("case %d (wide %v): %v\nMMCS %v\nbrute %v", i, wide, f, got, want)
+				t.Fatalf("case %d (engine %d): %v\nMMCS %v\nbrute %v", i, kind, f, got, want)
 			}
 			bySize := make([]uint64, n+1)
 			for _, m := range want {
@@ -143,12 +143,15 @@ func TestTransversalsStop(t *testing.T) {
 
 // BenchmarkCountTransversals times the counts to compare with
 // Murakami and Uno's C MMCS, and checks them (the same counts MMCS gives).
+// The 9×9 grid (81 nodes and quorums) runs on the two-word engine:
+//
+//	go test ./domination -run '^$' -bench 'CountTransversals/grid9x9' -benchtime 1x
 func BenchmarkCountTransversals(b *testing.B) {
 	for _, bb := range []struct {
 		name string
 		f    *set.Family
 		want int64
-	}{{"PG(2,5)", pg(b, 5), 506106}, {"grid7x7", grid(7, 7), 1642046}, {"grid8x8", grid(8, 8), 33514112}} {
+	}{{"PG(2,5)", pg(b, 5), 506106}, {"grid7x7", grid(7, 7), 1642046}, {"grid8x8", grid(8, 8), 33514112}, {"grid9x9", grid(9, 9), 774478098}} {
 		b.Run(bb.name, func(b *testing.B) {
 			for b.Loop() {
 				c, err := CountTransversals(context.Background(), bb.f)
@@ -160,5 +163,93 @@ func BenchmarkCountTransversals(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// disjointUnion puts the families side by side on disjoint nodes.
+func disjointUnion(fams ...*set.Family) *set.Family {
+	n := 0
+	for _, f := range fams {
+		n += f.N
+	}
+	g := set.NewFamily(n)
+	off := 0
+	for _, f := range fams {
+		for i := range f.Quorums {
+			q := set.New(n)
+			for v := range f.Quorums[i].All() {
+				q.Add(off + v)
+			}
+			g.Add(q, set.NoOwner)
+		}
+		off += f.N
+	}
+	return g
+}
+
+// star returns the edges {0, i}, i = 1..leaves: two minimal transversals,
+// {0} and the leaves.
+func star(leaves int) *set.Family {
+	f := set.NewFamily(leaves + 1)
+	for i := 1; i <= leaves; i++ {
+		f.Add(set.Of(0, i), set.NoOwner)
+	}
+	return f
+}
+
+// Above 64 nodes and 64 edges the two-word engine and the word-vector
+// engine count the same transversals by size, and the listing agrees with
+// the count. The families are disjoint unions, relabelled at random, whose
+// minimal transversals are the products of their parts' (a star, planes,
+// random families, all counted apart by the single-word engine): a check
+// independent of both engines.
+func TestTwoWordEngine(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	for i := range 12 {
+		parts := []*set.Family{star(56 + r.IntN(30)), pg(t, 2+i%2)}
+		for range 1 + r.IntN(2) {
+			parts = append(parts, randomFamily(r, 6+r.IntN(8), 5+r.IntN(15), 0.2+0.3*r.Float64()))
+		}
+		// The product of the parts' counts by size: a convolution.
+		want := []uint64{1}
+		for _, p := range parts {
+			c, err := mmcsSearch(context.Background(), newHyper(p), nil, autoEngine)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next := make([]uint64, len(want)+len(c))
+			for a, x := range want {
+				for b, y := range c {
+					next[a+b] += x * y
+				}
+			}
+			want = next
+		}
+		f := disjointUnion(parts...)
+		f = relabel(r, f, f.N)
+		h := newHyper(f)
+		if !fits2(h) || h.n <= 64 || h.m <= 64 {
+			t.Fatalf("family %d: n=%d m=%d, not the two-word engine's range above one word", i, h.n, h.m)
+		}
+		want = want[:h.n+1]
+		for _, kind := range []engineKind{twoWords, wideWords} {
+			got, err := mmcsSearch(context.Background(), h, nil, kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("family %d (n=%d m=%d) engine %d: %v, product of the parts %v", i, h.n, h.m, kind, got, want)
+			}
+		}
+		listed := make([]uint64, h.n+1)
+		if _, err := mmcsSearch(context.Background(), h, func(s []int) bool {
+			listed[len(s)]++
+			return true
+		}, twoWords); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(listed, want) {
+			t.Fatalf("family %d: listing gives %v, want %v", i, listed, want)
+		}
 	}
 }

@@ -45,6 +45,9 @@ type Load struct {
 	// picks one that makes it smallest.
 	NetworkLoad      float64
 	NetworkLoadExact *big.Rat
+	// Lower and Upper, with Method "bounds", are proved bounds on the load
+	// (Value is Upper, reached by Strategy); nil otherwise.
+	Lower, Upper *big.Rat
 }
 
 // Capacity returns 1/L, exactly when the load is exact.
@@ -63,7 +66,18 @@ type LoadOptions struct {
 	// ((n+1)·(m+n+1) for n nodes and m quorums); 0 means 50 million
 	// (400 MB of float64). Beyond it LoadOf refuses with ErrTooLarge.
 	MaxCells int
+	// MaxWork bounds the simplex method's work, estimated before it starts
+	// as cells × (rows + columns) (a pivot touches every cell, and dense
+	// problems take about as many pivots as rows and columns); 0 means
+	// DefaultLoadWork. Beyond it LoadOf returns proved bounds instead
+	// ([LoadBounds]), with Method "bounds". A count, not a time: the
+	// answer is the same on every machine.
+	MaxWork float64
 }
+
+// DefaultLoadWork is LoadOptions.MaxWork's default: about ten seconds of
+// the dense simplex on one core of a 2020s machine.
+const DefaultLoadWork = 1e9
 
 // ErrTooLarge is returned (wrapped) when an LP would exceed
 // LoadOptions.MaxCells.
@@ -174,6 +188,13 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	maxCells := opt.MaxCells
 	if maxCells == 0 {
 		maxCells = 50_000_000
+	}
+	maxWork := opt.MaxWork
+	if maxWork == 0 {
+		maxWork = DefaultLoadWork
+	}
+	if work := float64(n+1) * float64(m+n+1) * float64(2*n+m+2); work > maxWork {
+		return boundedLoad(ctx, f)
 	}
 	if cells := (n + 1) * (m + n + 1); cells > maxCells || (m+1)*(n+m+1) > maxCells {
 		return nil, fmt.Errorf("measure: load of %d quorums over %d nodes needs a %d-cell linear program: %w", m, n, cells, ErrTooLarge)

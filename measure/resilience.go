@@ -2,6 +2,8 @@ package measure
 
 import (
 	"context"
+	"errors"
+	"math/big"
 
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/set"
@@ -14,6 +16,49 @@ import (
 type Resilience struct {
 	F       int
 	Witness *set.Set // a smallest set of nodes whose failure stops every quorum
+	// Bounded reports that the search ran out of work before proving
+	// Witness smallest: then Lower ≤ resilience ≤ F, both proved (F from
+	// Witness, the smallest transversal found, less one).
+	Bounded bool
+	Lower   int
+}
+
+// DefaultResilienceWork is the number of branch-and-bound nodes
+// [ResilienceBounded] spends by default: a work count, so the answer is the
+// same on every machine.
+const DefaultResilienceWork = 100_000
+
+// ResilienceBounded is [ResilienceOf] within maxNodes branch-and-bound
+// nodes (0: DefaultResilienceWork). Past them it returns proved bounds,
+// Bounded set: the upper from the smallest transversal found, the lower
+// the larger of the search's root bound and the fractional one, τ ≥ 1/L
+// (a transversal is a fractional cover, of weight at least the inverse of
+// the load), with the load's upper bound from [LoadBounds].
+func ResilienceBounded(ctx context.Context, f *set.Family, maxNodes uint64) (*Resilience, error) {
+	if maxNodes == 0 {
+		maxNodes = DefaultResilienceWork
+	}
+	t, lower, err := domination.MinTransversalBounded(ctx, f, maxNodes)
+	if err == nil {
+		return &Resilience{F: t.Len() - 1, Witness: t, Lower: t.Len() - 1}, nil
+	}
+	if !errors.Is(err, domination.ErrWorkLimit) || t == nil {
+		return nil, err
+	}
+	if _, upper, err := LoadBounds(ctx, f); err == nil && upper.Sign() > 0 {
+		inv := new(big.Rat).Inv(upper)
+		tau := new(big.Int).Quo(inv.Num(), inv.Denom()) // ⌊1/U⌋
+		if new(big.Rat).SetInt(tau).Cmp(inv) < 0 {
+			tau.Add(tau, big.NewInt(1)) // ⌈1/U⌉
+		}
+		if tau.IsInt64() && int(tau.Int64()) > lower {
+			lower = int(tau.Int64())
+		}
+	} else if err != nil {
+		return nil, err
+	}
+	lower = min(lower, t.Len())
+	return &Resilience{F: t.Len() - 1, Witness: t, Bounded: lower < t.Len(), Lower: lower - 1}, nil
 }
 
 // ResilienceOf computes the resilience of f exactly, through a smallest

@@ -76,6 +76,13 @@ type dominationReport struct {
 	Proof string `json:"proof,omitempty"`
 	// PlaneOrder is q when the input was recognised as a projective plane.
 	PlaneOrder int `json:"-"`
+	// Support is the number of nodes in some quorum (for the exhaustive
+	// proof's sentence).
+	Support int `json:"-"`
+	// Partial: --smallest stopped before proving its witness smallest;
+	// LowerBound is what it had proved: no witness has fewer nodes.
+	Partial    bool `json:"partial,omitempty"`
+	LowerBound int  `json:"lower_bound,omitempty"`
 	// With --make-nd: the witnesses added and the written system's size.
 	Added   *int   `json:"added,omitempty"`
 	Quorums *int   `json:"quorums,omitempty"`
@@ -127,6 +134,23 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	var r *domination.Result
 	if o.smallest {
 		r, err = domination.DecideSmallest(ctx, f)
+		if err != nil && r != nil && r.Partial {
+			// Stopped (--timeout, Ctrl-C) with a witness: print it and
+			// the bound proved, marked partial, then the error.
+			rep := dominationReport{K: r.K, Partial: true, LowerBound: r.LowerBound}
+			for v := range r.Witness.All() {
+				rep.Witness = append(rep.Witness, v+1)
+			}
+			if werr := writeOutput(s, "", func(w io.Writer) error {
+				if o.asJSON {
+					return rep.json(w)
+				}
+				return rep.text(w, displayName(path), f)
+			}); werr != nil {
+				return werr
+			}
+			return err
+		}
 	} else {
 		r, err = domination.Decide(ctx, f)
 	}
@@ -136,6 +160,9 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	rep := dominationReport{Nondominated: r.Nondominated, K: r.K, Smallest: o.smallest && r.Smallest}
 	if rep.Smallest {
 		rep.Proof, rep.PlaneOrder = string(r.Proof), r.PlaneOrder
+		if !f.IsThreshold() {
+			rep.Support = supportSize(f)
+		}
 	}
 	if r.Witness != nil {
 		for v := range r.Witness.All() {
@@ -233,6 +260,9 @@ func (rep *dominationReport) json(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, `, "witness": [%s]`, strings.Join(ids, ", "))
 	}
+	if rep.Partial {
+		fmt.Fprintf(&b, `, "smallest": false, "lower_bound": %d, "partial": true`, rep.LowerBound)
+	}
 	if rep.Smallest {
 		b.WriteString(`, "smallest": true`)
 		if rep.Proof != "" {
@@ -267,6 +297,9 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 		if rep.Smallest {
 			kind = "a smallest witness"
 		}
+		if rep.Partial {
+			kind = "the smallest witness found"
+		}
 		ids := make([]string, len(rep.Witness))
 		for i, v := range rep.Witness {
 			ids[i] = f.Label(v - 1)
@@ -276,6 +309,10 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 			strings.Join(ids, ", "), kind, len(rep.Witness), meetWhat(rep.K))
 		if rep.Smallest {
 			fmt.Fprintf(w, "none is smaller (proof: %s): %s\n", rep.Proof, rep.proofText())
+		}
+		if rep.Partial {
+			fmt.Fprintf(w, "partial: stopped before proving it smallest; every witness has at least %d nodes, so the smallest has %d to %d\n",
+				rep.LowerBound, rep.LowerBound, len(rep.Witness))
 		}
 	}
 	if rep.Added != nil {
@@ -308,6 +345,8 @@ func (rep *dominationReport) proofText() string {
 		return "every minimal witness of a threshold system has the same size"
 	case domination.ProofSolver:
 		return fmt.Sprintf("the SAT solver found no witness of %d nodes or fewer", size-1)
+	case domination.ProofExhaustive:
+		return fmt.Sprintf("every one of the 2^%d subsets of the %d nodes in quorums was checked", rep.Support, rep.Support)
 	case domination.ProofBruen:
 		return plane + "; " + bruen
 	case domination.ProofBruenSolver:
@@ -335,9 +374,28 @@ func checkArbiter(ctx context.Context, f *set.Family) error {
 		}
 		return nil
 	}
-	ks, err := verify.FindDisjoint(ctx, f, f.K+1)
-	if err != nil {
-		return err
+	// All w-subsets of the nodes in use, recognised from the list: decided
+	// by counting, as for the threshold form.
+	if nodes, w, ok := domination.ThresholdSupport(f); ok {
+		if _, ok := domination.ThresholdDominated(len(nodes), w, f.K); !ok {
+			return usageErrorf("the quorums are all %d-subsets of %d nodes, which do not form a %s: some %d of them share no node ((k+1)·w must exceed k·n)",
+				w, len(nodes), arbiterName(f.K), f.K+1)
+		}
+		return nil
+	}
+	var ks []int
+	decided := false
+	if f.K == 1 {
+		var err error
+		if ks, decided, err = domination.DisjointPair(ctx, f); err != nil {
+			return err
+		}
+	}
+	if !decided {
+		var err error
+		if ks, err = verify.FindDisjoint(ctx, f, f.K+1); err != nil {
+			return err
+		}
 	}
 	if ks != nil {
 		ids := make([]string, len(ks))
@@ -355,4 +413,13 @@ func arbiterName(k int) string {
 		return "coterie"
 	}
 	return fmt.Sprintf("%d-arbiter", k)
+}
+
+// supportSize returns the number of nodes in some quorum of f.
+func supportSize(f *set.Family) int {
+	var u set.Set
+	for i := range f.Quorums {
+		u.Union(&u, &f.Quorums[i])
+	}
+	return u.Len()
 }

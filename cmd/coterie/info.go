@@ -35,7 +35,15 @@ type figureOptions struct {
 }
 
 func addFigureFlags(cmd *cobra.Command, o *figureOptions) {
-	cmd.Flags().DurationVar(&o.budget, "budget", 10*time.Second, "time allowed for each of load and resilience; a figure not found in time is left out with a note (0 = no limit)")
+	addFigureFlagsBudget(cmd, o, 10*time.Second)
+}
+
+// addFigureFlagsBudget is addFigureFlags with --budget's default. info's is
+// 0: its figures are bounded by counts of work (the simplex's estimated
+// work, the branch and bound's nodes) and end in proved bounds past them,
+// so that its output is the same on a slow machine and a fast one.
+func addFigureFlagsBudget(cmd *cobra.Command, o *figureOptions, budget time.Duration) {
+	cmd.Flags().DurationVar(&o.budget, "budget", budget, "time allowed for each of load and resilience; a figure not found in time is left out with a note (0 = no limit: past fixed work limits they give proved bounds)")
 	cmd.Flags().BoolVar(&o.noLoad, "no-load", false, "skip the load, capacity and network load")
 	cmd.Flags().BoolVar(&o.noResilience, "no-resilience", false, "skip the resilience")
 }
@@ -94,7 +102,7 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 	addRWSystemFlags(cmd, &o.rw)
 	addWorkloadFlags(cmd, &o.rw)
 	cmd.Flags().BoolVar(&o.rw.requireWW, "require-ww", false, "read-write systems: report whether every two write quorums meet")
-	addFigureFlags(cmd, &o.figures)
+	addFigureFlagsBudget(cmd, &o.figures, 0)
 	return cmd
 }
 
@@ -176,7 +184,17 @@ type familyInfo struct {
 	Strategy          []strategyEntry `json:"strategy,omitempty"`
 	Resilience        *int            `json:"resilience,omitempty"`
 	ResilienceWitness []int           `json:"resilience_witness,omitempty"`
-	Notes             []string        `json:"notes,omitempty"`
+	// Proved bounds where the exact figure is beyond the work limits:
+	// load_method "bounds" with load_lower ≤ load ≤ load_upper (exact
+	// fractions in the _exact fields), and resilience_lower ≤ resilience
+	// ≤ resilience_upper (resilience_witness then reaches the upper one).
+	LoadLower       *float64 `json:"load_lower,omitempty"`
+	LoadUpper       *float64 `json:"load_upper,omitempty"`
+	LoadLowerExact  string   `json:"load_lower_exact,omitempty"`
+	LoadUpperExact  string   `json:"load_upper_exact,omitempty"`
+	ResilienceLower *int     `json:"resilience_lower,omitempty"`
+	ResilienceUpper *int     `json:"resilience_upper,omitempty"`
+	Notes           []string `json:"notes,omitempty"`
 
 	// The largest b of a b-masking and a b-dissemination system
 	// (Malkhi–Reiter); see measureByzantine.
@@ -266,6 +284,15 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 			if err != nil {
 				return err
 			}
+			if l.Method == "bounds" {
+				lo, _ := l.Lower.Float64()
+				up, _ := l.Upper.Float64()
+				fi.LoadMethod = l.Method
+				fi.LoadLower, fi.LoadUpper = &lo, &up
+				fi.LoadLowerExact, fi.LoadUpperExact = l.Lower.RatString(), l.Upper.RatString()
+				fi.Notes = append(fi.Notes, "load: the exact linear program is beyond the work limit; proved bounds only, from a strategy (upper) and a distribution on the nodes (lower)")
+				return nil
+			}
 			fi.Load, fi.LoadMethod, fi.loadExact = &l.Value, l.Method, l.Exact
 			cv, ce := l.Capacity()
 			fi.Capacity, fi.NetworkLoad = &cv, &l.NetworkLoad
@@ -297,11 +324,17 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 	}
 	if !o.noResilience {
 		err := within(func(c context.Context) error {
-			r, err := measure.ResilienceOf(c, f)
+			r, err := measure.ResilienceBounded(c, f, 0)
 			if err != nil {
 				return err
 			}
-			fi.Resilience = &r.F
+			if r.Bounded {
+				lo, up := r.Lower, r.F
+				fi.ResilienceLower, fi.ResilienceUpper = &lo, &up
+				fi.Notes = append(fi.Notes, "resilience: the smallest transversal is not proved within the work limit; proved bounds only")
+			} else {
+				fi.Resilience = &r.F
+			}
 			if !f.IsThreshold() {
 				fi.resWitness = r.Witness.Elements()
 				for _, v := range fi.resWitness {
@@ -425,12 +458,24 @@ func (rep *infoReport) table(w io.Writer, name string) error {
 				[]string{prefix + "network load", decimal(new(big.Rat).SetFloat64(*fi.NetworkLoad))},
 			)
 		}
+		if fi.LoadLower != nil {
+			rows = append(rows, []string{prefix + "load (bounds)",
+				fmt.Sprintf("between %s = %s and %s = %s", fi.LoadLowerExact, decimal(new(big.Rat).SetFloat64(*fi.LoadLower)),
+					fi.LoadUpperExact, decimal(new(big.Rat).SetFloat64(*fi.LoadUpper)))})
+		}
 		if fi.Resilience != nil {
 			res := fmt.Sprint(*fi.Resilience)
 			if len(fi.ResilienceWitness) > 0 {
 				res += fmt.Sprintf(" (failing %s stops every quorum)", nodeList(fi.resWitness))
 			}
 			rows = append(rows, []string{prefix + "resilience", res})
+		}
+		if fi.ResilienceLower != nil {
+			res := fmt.Sprintf("between %d and %d", *fi.ResilienceLower, *fi.ResilienceUpper)
+			if len(fi.ResilienceWitness) > 0 {
+				res += fmt.Sprintf(" (failing %s stops every quorum)", nodeList(fi.resWitness))
+			}
+			rows = append(rows, []string{prefix + "resilience (bounds)", res})
 		}
 		for _, e := range fi.Strategy {
 			wt := decimal(new(big.Rat).SetFloat64(e.Weight))

@@ -61,12 +61,14 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 	f := sys.Family
 	if o.count {
 		p := newProgress(s, "transversals: counting (subtrees searched)")
-		c, err := domination.CountTransversalsProgress(ctx, f, p.Update)
+		c, err := domination.CountTransversalsOpt(ctx, f, domination.Options{Progress: p.Update})
 		p.Done()
-		if err != nil {
+		if err != nil && (c == nil || !c.Partial) {
 			return err
 		}
-		return writeOutput(s, "", func(w io.Writer) error {
+		// A partial count (--timeout, Ctrl-C) is printed, marked, before
+		// the error that ends the command.
+		werr := writeOutput(s, "", func(w io.Writer) error {
 			if o.asJSON {
 				b, err := transversalCount{c}.MarshalJSON()
 				if err != nil {
@@ -77,6 +79,10 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 			}
 			return countText(w, displayName(path), c)
 		})
+		if err != nil {
+			return err
+		}
+		return werr
 	}
 	if o.limit < 0 {
 		return usageErrorf("--limit must not be negative")
@@ -148,7 +154,11 @@ func (t transversalCount) MarshalJSON() ([]byte, error) {
 		}
 		fmt.Fprintf(&b, `"%d": %q`, size, t.c.BySize[size].String())
 	}
-	fmt.Fprintf(&b, `}, "smallest": %d}`, t.c.Smallest)
+	fmt.Fprintf(&b, `}, "smallest": %d`, t.c.Smallest)
+	if t.c.Partial {
+		b.WriteString(`, "partial": true`)
+	}
+	b.WriteString("}")
 	return []byte(b.String()), nil
 }
 
@@ -162,14 +172,26 @@ func sortedSizes(c *domination.TransversalCount) []int {
 }
 
 func countText(w io.Writer, name string, c *domination.TransversalCount) error {
-	fmt.Fprintf(w, "%s: %s minimal transversals", name, c.Total)
-	if c.Smallest >= 0 {
-		fmt.Fprintf(w, "; the smallest has %d nodes (resilience %d)", c.Smallest, c.Smallest-1)
+	if c.Partial {
+		fmt.Fprintf(w, "%s: partial count, the search stopped before the end: at least %s minimal transversals", name, c.Total)
+		if c.Smallest >= 0 {
+			fmt.Fprintf(w, "; the smallest found has %d nodes (resilience at most %d)", c.Smallest, c.Smallest-1)
+		}
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintf(w, "%s: %s minimal transversals", name, c.Total)
+		if c.Smallest >= 0 {
+			fmt.Fprintf(w, "; the smallest has %d nodes (resilience %d)", c.Smallest, c.Smallest-1)
+		}
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w)
 	rows := [][]string{}
 	for _, size := range sortedSizes(c) {
-		rows = append(rows, []string{strconv.Itoa(size), c.BySize[size].String()})
+		n := c.BySize[size].String()
+		if c.Partial {
+			n = "at least " + n
+		}
+		rows = append(rows, []string{strconv.Itoa(size), n})
 	}
 	if len(rows) == 0 {
 		return nil
