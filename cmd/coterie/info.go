@@ -93,9 +93,11 @@ func (x number) MarshalJSON() ([]byte, error) {
 	return json.Marshal(x.v.String())
 }
 
-// real is a figure computed exactly and shown as a float: a JSON number
-// when it fits in a float64, and beyond (a mean degree of 10^308, say) a
-// string in scientific notation, "2.8610e+308", never Infinity.
+// real is a figure computed exactly and shown as a float. In JSON it keeps
+// the rule of [number]: a JSON number up to 2^53 in size, and beyond (a
+// mean degree of 5.9·10^16 or 10^308, say) a string: the exact decimal when
+// the value is a whole number, otherwise scientific notation with 17
+// significant digits. It is never Infinity.
 type real struct{ r *big.Rat }
 
 // float returns the value as a float64 (±Inf beyond the range).
@@ -105,10 +107,13 @@ func (x real) float() float64 { v, _ := x.r.Float64(); return v }
 func (x real) huge() bool { return math.IsInf(x.float(), 0) }
 
 func (x real) MarshalJSON() ([]byte, error) {
-	if x.huge() {
-		return json.Marshal(x.sci())
+	if new(big.Rat).Abs(x.r).Cmp(new(big.Rat).SetInt(maxExact)) <= 0 {
+		return json.Marshal(x.float())
 	}
-	return json.Marshal(x.float())
+	if x.r.IsInt() {
+		return json.Marshal(x.r.Num().String())
+	}
+	return json.Marshal(new(big.Float).SetPrec(128).SetRat(x.r).Text('e', 16))
 }
 
 func (x real) sci() string { return new(big.Float).SetRat(x.r).Text('e', 4) }
