@@ -56,6 +56,10 @@ availability polynomial; "≈" marks a Monte Carlo estimate where no exact
 method fits). --format csv gives one CSV row per system, --json the full
 reports.
 
+The files are read and measured one at a time, and each system is let go
+before the next is read, so each has the whole --max-memory budget: the
+budget bounds the largest file, not their sum.
+
   coterie compare plane.json grid.json billiard.json --p 0.9,0.99`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
