@@ -76,6 +76,10 @@ type dominationReport struct {
 	Proof string `json:"proof,omitempty"`
 	// PlaneOrder is q when the input was recognised as a projective plane.
 	PlaneOrder int `json:"-"`
+	// Partial is set when --smallest was stopped (--timeout, Ctrl-C)
+	// before it proved a witness smallest: the witness is minimal, and a
+	// smallest one has at most its size.
+	Partial bool `json:"partial,omitempty"`
 	// With --make-nd: the witnesses added and the written system's size.
 	Added   *int   `json:"added,omitempty"`
 	Quorums *int   `json:"quorums,omitempty"`
@@ -116,24 +120,30 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	if err := checkArbiter(ctx, f); err != nil {
 		return err
 	}
-	var r *domination.Result
-	if o.smallest {
-		r, err = domination.DecideSmallest(ctx, f)
-	} else {
-		r, err = domination.Decide(ctx, f)
-	}
+	r, err := domination.Decide(ctx, f)
 	if err != nil {
 		return err
 	}
-	rep := dominationReport{Nondominated: r.Nondominated, K: r.K, Smallest: o.smallest && r.Smallest}
-	if rep.Smallest {
-		rep.Proof, rep.PlaneOrder = string(r.Proof), r.PlaneOrder
-	}
-	if r.Witness != nil {
-		for v := range r.Witness.All() {
-			rep.Witness = append(rep.Witness, v+1)
+	if o.smallest {
+		var serr error
+		if r, serr = smallestWitness(ctx, f, r); serr != nil {
+			// Stopped: the verdict and a minimal witness are proved;
+			// that it is smallest is not. Say so, then stop.
+			rep := newDominationReport(r, false)
+			rep.Partial = true
+			werr := writeOutput(reportStreams(s, o.out.path), "", func(w io.Writer) error {
+				if o.asJSON {
+					return rep.json(w)
+				}
+				return rep.text(w, displayName(path), f)
+			})
+			if werr != nil {
+				return werr
+			}
+			return serr
 		}
 	}
+	rep := newDominationReport(r, o.smallest)
 	if o.makeND {
 		if err := makeND(ctx, s, sys, f, o, &rep); err != nil {
 			return err
@@ -146,6 +156,39 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 		}
 		return rep.text(w, displayName(path), f)
 	})
+}
+
+// smallestWitness returns a smallest witness for f, given first, the
+// result of domination.Decide on f. If ctx stops the search, it returns
+// first, whose witness is minimal but not proved smallest, with ctx's
+// error.
+func smallestWitness(ctx context.Context, f *set.Family, first *domination.Result) (*domination.Result, error) {
+	if first.Nondominated || first.Smallest {
+		return first, nil
+	}
+	r, err := domination.DecideSmallest(ctx, f)
+	if err != nil {
+		if ctx.Err() != nil {
+			return first, err
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+// newDominationReport is the report on r; smallest says whether
+// --smallest was given (and finished).
+func newDominationReport(r *domination.Result, smallest bool) dominationReport {
+	rep := dominationReport{Nondominated: r.Nondominated, K: r.K, Smallest: smallest && r.Smallest}
+	if rep.Smallest {
+		rep.Proof, rep.PlaneOrder = string(r.Proof), r.PlaneOrder
+	}
+	if r.Witness != nil {
+		for v := range r.Witness.All() {
+			rep.Witness = append(rep.Witness, v+1)
+		}
+	}
+	return rep
 }
 
 // judgedFamily returns the family to judge: the file's coterie or
@@ -232,6 +275,9 @@ func (rep *dominationReport) json(w io.Writer) error {
 			fmt.Fprintf(&b, `, "proof": %s`, proof)
 		}
 	}
+	if rep.Partial {
+		b.WriteString(`, "partial": true`)
+	}
 	if rep.Added != nil {
 		out, _ := jsonString(rep.Output)
 		fmt.Fprintf(&b, `, "added": %d, "quorums": %d, "output": %s`, *rep.Added, *rep.Quorums, out)
@@ -268,6 +314,9 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 			strings.Join(ids, ", "), kind, len(rep.Witness), meetWhat(rep.K))
 		if rep.Smallest {
 			fmt.Fprintf(w, "none is smaller (proof: %s): %s\n", rep.Proof, rep.proofText())
+		}
+		if rep.Partial {
+			fmt.Fprintf(w, "partial: the search for a smallest witness was stopped; a smallest one has at most %d nodes\n", len(rep.Witness))
 		}
 	}
 	if rep.Added != nil {
