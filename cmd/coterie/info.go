@@ -61,15 +61,21 @@ stops every quorum. "-" reads standard input.`,
 				return err
 			}
 			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy)
-			if err != nil {
+			if rep == nil {
 				return err
 			}
-			return writeOutput(s, "", func(w io.Writer) error {
+			// A stopped report (err != nil) is printed, marked partial,
+			// before the command ends with its error.
+			werr := writeOutput(s, "", func(w io.Writer) error {
 				if o.asJSON {
 					return writeJSON(w, rep)
 				}
 				return rep.table(w, displayName(args[0]))
 			})
+			if err != nil {
+				return err
+			}
+			return werr
 		},
 	}
 	addInputFlags(cmd, &o.in)
@@ -193,6 +199,10 @@ type infoReport struct {
 	Params set.Params `json:"params,omitempty"`
 	*familyInfo
 	Levels []familyInfo `json:"levels,omitempty"`
+	// Partial is set when --timeout or Ctrl-C stopped the report: the
+	// figures present are proved, a note names the one stopped, and the
+	// levels after it of an (h,k)-arbiter are missing.
+	Partial bool `json:"partial,omitempty"`
 }
 
 func newFamilyInfo(f *set.Family) familyInfo {
@@ -228,7 +238,9 @@ func newFamilyInfo(f *set.Family) familyInfo {
 
 // measureFamily adds load, capacity, network load and resilience to fi,
 // each within the time budget; a figure that cannot be had is left out
-// with a note saying why and what to do.
+// with a note saying why and what to do. Each runs where it can be
+// abandoned (parts of the searches do not watch their context), so that
+// --budget, --timeout and Ctrl-C end it on time.
 func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOptions, strategy bool) error {
 	within := func(fn func(context.Context) error) error {
 		if o.budget <= 0 {
@@ -243,7 +255,7 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 	stopped := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
 	if !o.noLoad {
 		err := within(func(c context.Context) error {
-			l, err := measure.LoadOf(c, f, measure.LoadOptions{})
+			l, err := abandonable(c, func() (*measure.Load, error) { return measure.LoadOf(c, f, measure.LoadOptions{}) })
 			if err != nil {
 				return err
 			}
@@ -272,13 +284,16 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 			fi.Notes = append(fi.Notes, "load: "+strings.TrimPrefix(err.Error(), "measure: ")+"; not computed")
 		case stopped(err):
 			fi.Notes = append(fi.Notes, fmt.Sprintf("load: not found within --budget %s; raise it, or 0 for no limit", o.budget))
+		case err != nil && ctx.Err() != nil:
+			fi.Notes = append(fi.Notes, "load: stopped before it was found (partial report)")
+			return err
 		case err != nil:
 			return err
 		}
 	}
 	if !o.noResilience {
 		err := within(func(c context.Context) error {
-			r, err := measure.ResilienceOf(c, f)
+			r, err := abandonable(c, func() (*measure.Resilience, error) { return measure.ResilienceOf(c, f) })
 			if err != nil {
 				return err
 			}
@@ -294,6 +309,9 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 		switch {
 		case stopped(err):
 			fi.Notes = append(fi.Notes, fmt.Sprintf("resilience: not found within --budget %s; raise it, or 0 for no limit", o.budget))
+		case err != nil && ctx.Err() != nil:
+			fi.Notes = append(fi.Notes, "resilience: stopped before it was found (partial report)")
+			return err
 		case err != nil:
 			return err
 		}
@@ -307,19 +325,29 @@ func newInfoReport(ctx context.Context, sys set.System, o figureOptions, strateg
 		rep.Params = sys.HK.Params
 		for _, l := range sys.HK.Levels {
 			fi := newFamilyInfo(l)
-			if err := fi.measure(ctx, l, o, strategy); err != nil {
+			err := fi.measure(ctx, l, o, strategy)
+			if err != nil && ctx.Err() == nil {
 				return nil, err
 			}
 			rep.Levels = append(rep.Levels, fi)
+			if err != nil {
+				rep.Partial = true
+				return rep, err
+			}
 		}
 		return rep, nil
 	}
 	rep.Params = sys.Family.Params
 	fi := newFamilyInfo(sys.Family)
-	if err := fi.measure(ctx, sys.Family, o, strategy); err != nil {
+	err := fi.measure(ctx, sys.Family, o, strategy)
+	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
 	rep.familyInfo = &fi
+	if err != nil {
+		rep.Partial = true
+		return rep, err
+	}
 	return rep, nil
 }
 
