@@ -105,8 +105,14 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 		return err
 	}
 	if !f.IsThreshold() {
+		// Minimalize does not watch ctx: it runs where --timeout and
+		// Ctrl-C can abandon it (g is dropped then).
 		g := f.Clone()
-		if dropped := g.Minimalize(); dropped > 0 {
+		dropped, err := abandonable(ctx, func() (int, error) { return g.Minimalize(), nil })
+		if err != nil {
+			return err
+		}
+		if dropped > 0 {
 			verb := "contain"
 			if dropped == 1 {
 				verb = "contains"

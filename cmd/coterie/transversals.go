@@ -61,7 +61,11 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 	f := sys.Family
 	if o.count {
 		p := newProgress(s, "transversals: counting (subtrees searched)")
-		c, err := domination.CountTransversalsProgress(ctx, f, p.Update)
+		// Part of the search (splitting its top) does not watch ctx: it
+		// runs where --timeout and Ctrl-C can abandon it.
+		c, err := abandonable(ctx, func() (*domination.TransversalCount, error) {
+			return domination.CountTransversalsProgress(ctx, f, p.Update)
+		})
 		p.Done()
 		if err != nil {
 			return err
