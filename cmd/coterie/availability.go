@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -314,19 +315,38 @@ func avLevelSuffix(f *set.Family) string {
 // computeAvFamily runs availability.Compute with a progress bar on stderr.
 // maxMem is the --max-memory budget in bytes (0 = none).
 func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int, exactTime time.Duration, maxMem int64) (*availability.Result, error) {
-	var bar *progress
-	stage := ""
-	defer func() { bar.Done() }()
-	res, err := availability.Compute(ctx, f, availability.Options{
-		Method: m, Budget: budget, Time: exactTime, MaxMemory: maxMem,
-		Progress: func(st string, done, total int64) {
-			if st != stage {
-				bar.Done()
-				stage = st
-				bar = newProgress(s, "availability: "+name+avLevelSuffix(f)+": "+st)
-			}
-			bar.Update(done, total)
-		},
+	// Parts of Compute (choosing variable orders) do not watch ctx: it
+	// runs where --timeout and Ctrl-C can abandon it, and its progress
+	// reports, once it is abandoned, are dropped.
+	var (
+		mu      sync.Mutex
+		bar     *progress
+		stage   string
+		stopped bool
+	)
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		bar.Done()
+	}()
+	res, err := abandonable(ctx, func() (*availability.Result, error) {
+		return availability.Compute(ctx, f, availability.Options{
+			Method: m, Budget: budget, Time: exactTime, MaxMemory: maxMem,
+			Progress: func(st string, done, total int64) {
+				mu.Lock()
+				defer mu.Unlock()
+				if stopped {
+					return
+				}
+				if st != stage {
+					bar.Done()
+					stage = st
+					bar = newProgress(s, "availability: "+name+avLevelSuffix(f)+": "+st)
+				}
+				bar.Update(done, total)
+			},
+		})
 	})
 	if err != nil && !(res != nil && errors.Is(err, set.ErrMemoryBudget)) {
 		return nil, fmt.Errorf("%s%s: %w", name, avLevelSuffix(f), err)

@@ -64,6 +64,14 @@ availability polynomial; "≈" marks a Monte Carlo estimate where no exact
 method fits). --format csv gives one CSV row per system, --json the full
 reports.
 
+The files are read and measured one at a time, and each system is let go
+before the next is read, so each has the whole --max-memory budget: the
+budget bounds the largest file, not their sum. (A figure left out at its
+--budget is abandoned, not stopped, where its search does not watch the
+clock: it runs on, holding its system, until the command ends.)
+
+--timeout or Ctrl-C prints the rows measured so far, marked partial.
+
   coterie compare plane.json grid.json billiard.json --p 0.9,0.99`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -83,40 +91,58 @@ reports.
 				return usageErrorf("--format %q: want table, csv or json", f)
 			}
 			var rows []compareRow
+			var stopped error // --timeout or Ctrl-C: the rows so far are printed, marked partial
 			for _, path := range args {
 				sys, err := readSystem(s, path, o.in)
 				if err != nil {
 					return err
 				}
 				rep, err := newInfoReport(cmd.Context(), sys, o.figures, false)
-				if err != nil {
+				if rep == nil {
 					return err
 				}
+				stopped = err
 				fams := rep.Levels
 				if rep.familyInfo != nil {
 					fams = []familyInfo{*rep.familyInfo}
 				}
 				for i, fi := range fams {
 					row := compareRow{File: displayName(path), N: rep.N, K: rep.K, Kind: rep.Kind, familyInfo: fi}
-					if !o.noAV {
+					if !o.noAV && stopped == nil {
 						if err := row.availability(cmd.Context(), sys.Families()[i], o.ps, o.figures.budget); err != nil {
-							return err
+							if cmd.Context().Err() == nil {
+								return err
+							}
+							row.Notes = append(row.Notes, "availability: stopped before it was found (partial report)")
+							stopped = err
 						}
 					}
 					rows = append(rows, row)
 				}
+				if stopped != nil {
+					break
+				}
 			}
-			return writeOutput(s, "", func(w io.Writer) error {
+			werr := writeOutput(s, "", func(w io.Writer) error {
 				switch f {
 				case "json":
 					return writeJSON(w, struct {
 						Systems []compareRow `json:"systems"`
-					}{rows})
+						Partial bool         `json:"partial,omitempty"`
+					}{rows, stopped != nil})
 				case "csv":
 					return compareCSV(w, rows)
 				}
-				return compareTable(w, rows)
+				if err := compareTable(w, rows); err != nil || stopped == nil {
+					return err
+				}
+				_, err := fmt.Fprintf(w, "partial: stopped while measuring %s; %d of %d files shown\n", rows[len(rows)-1].File, len(rows), len(args))
+				return err
 			})
+			if stopped != nil {
+				return stopped
+			}
+			return werr
 		},
 	}
 	addInputFlags(cmd, &o.in)

@@ -116,8 +116,14 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 		return err
 	}
 	if !f.IsThreshold() {
+		// Minimalize does not watch ctx: it runs where --timeout and
+		// Ctrl-C can abandon it (g is dropped then).
 		g := f.Clone()
-		if dropped := g.Minimalize(); dropped > 0 {
+		dropped, err := abandonable(ctx, func() (int, error) { return g.Minimalize(), nil })
+		if err != nil {
+			return err
+		}
+		if dropped > 0 {
 			verb := "contain"
 			if dropped == 1 {
 				verb = "contains"
@@ -141,7 +147,7 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 			for v := range r.Witness.All() {
 				rep.Witness = append(rep.Witness, v+1)
 			}
-			if werr := writeOutput(s, "", func(w io.Writer) error {
+			if werr := writeOutput(reportStreams(s, o.out.path), "", func(w io.Writer) error {
 				if o.asJSON {
 					return rep.json(w)
 				}
@@ -157,17 +163,9 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	if err != nil {
 		return err
 	}
-	rep := dominationReport{Nondominated: r.Nondominated, K: r.K, Smallest: o.smallest && r.Smallest}
-	if rep.Smallest {
-		rep.Proof, rep.PlaneOrder = string(r.Proof), r.PlaneOrder
-		if !f.IsThreshold() {
-			rep.Support = supportSize(f)
-		}
-	}
-	if r.Witness != nil {
-		for v := range r.Witness.All() {
-			rep.Witness = append(rep.Witness, v+1)
-		}
+	rep := newDominationReport(r, o.smallest)
+	if rep.Smallest && !f.IsThreshold() {
+		rep.Support = supportSize(f)
 	}
 	if o.makeND {
 		if err := makeND(ctx, s, sys, f, o, &rep); err != nil {
@@ -181,6 +179,21 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 		}
 		return rep.text(w, displayName(path), f)
 	})
+}
+
+// newDominationReport is the report on r; smallest says whether
+// --smallest was given (and finished).
+func newDominationReport(r *domination.Result, smallest bool) dominationReport {
+	rep := dominationReport{Nondominated: r.Nondominated, K: r.K, Smallest: smallest && r.Smallest}
+	if rep.Smallest {
+		rep.Proof, rep.PlaneOrder = string(r.Proof), r.PlaneOrder
+	}
+	if r.Witness != nil {
+		for v := range r.Witness.All() {
+			rep.Witness = append(rep.Witness, v+1)
+		}
+	}
+	return rep
 }
 
 // judgedFamily returns the family to judge: the file's coterie or
@@ -269,6 +282,9 @@ func (rep *dominationReport) json(w io.Writer) error {
 			proof, _ := jsonString(rep.Proof)
 			fmt.Fprintf(&b, `, "proof": %s`, proof)
 		}
+	}
+	if rep.Partial {
+		b.WriteString(`, "partial": true`)
 	}
 	if rep.Added != nil {
 		out, _ := jsonString(rep.Output)

@@ -675,8 +675,8 @@ func TestHostileKindCLI(t *testing.T) {
 	}
 }
 
-// One rule for counts in JSON: a number up to 2^53, a string above; a
-// real beyond float64 is a string in scientific notation.
+// One rule for counts and figures in JSON: a number up to 2^53, a string
+// above (a real that is not whole in scientific notation).
 func TestJSONNumbers(t *testing.T) {
 	two53 := new(big.Int).Lsh(big.NewInt(1), 53)
 	for _, tc := range []struct {
@@ -695,8 +695,12 @@ func TestJSONNumbers(t *testing.T) {
 	}
 	huge := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(400), nil))
 	b, err := json.Marshal(real{huge})
-	if err != nil || string(b) != `"1.0000e+400"` {
+	if err != nil || string(b) != `"1`+strings.Repeat("0", 400)+`"` {
 		t.Errorf("real 10^400: %s, %v", b, err)
+	}
+	b, err = json.Marshal(real{new(big.Rat).Quo(huge, big.NewRat(3, 1))})
+	if err != nil || string(b) != `"3.3333333333333333e+399"` {
+		t.Errorf("real 10^400/3: %s, %v", b, err)
 	}
 	if got := (real{huge}).text(); got != "1.0000e+400" {
 		t.Errorf("real 10^400 text: %s", got)

@@ -84,15 +84,21 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 				return err
 			}
 			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy != "")
-			if err != nil {
+			if rep == nil {
 				return err
 			}
-			return writeOutput(s, "", func(w io.Writer) error {
+			// A stopped report (err != nil) is printed, marked partial,
+			// before the command ends with its error.
+			werr := writeOutput(s, "", func(w io.Writer) error {
 				if o.asJSON {
 					return writeJSON(w, rep)
 				}
 				return rep.table(w, displayName(args[0]))
 			})
+			if err != nil {
+				return err
+			}
+			return werr
 		},
 	}
 	addInputFlags(cmd, &o.in)
@@ -120,9 +126,11 @@ func (x number) MarshalJSON() ([]byte, error) {
 	return json.Marshal(x.v.String())
 }
 
-// real is a figure computed exactly and shown as a float: a JSON number
-// when it fits in a float64, and beyond (a mean degree of 10^308, say) a
-// string in scientific notation, "2.8610e+308", never Infinity.
+// real is a figure computed exactly and shown as a float. In JSON it keeps
+// the rule of [number]: a JSON number up to 2^53 in size, and beyond (a
+// mean degree of 5.9·10^16 or 10^308, say) a string: the exact decimal when
+// the value is a whole number, otherwise scientific notation with 17
+// significant digits. It is never Infinity.
 type real struct{ r *big.Rat }
 
 // float returns the value as a float64 (±Inf beyond the range).
@@ -132,10 +140,13 @@ func (x real) float() float64 { v, _ := x.r.Float64(); return v }
 func (x real) huge() bool { return math.IsInf(x.float(), 0) }
 
 func (x real) MarshalJSON() ([]byte, error) {
-	if x.huge() {
-		return json.Marshal(x.sci())
+	if new(big.Rat).Abs(x.r).Cmp(new(big.Rat).SetInt(maxExact)) <= 0 {
+		return json.Marshal(x.float())
 	}
-	return json.Marshal(x.float())
+	if x.r.IsInt() {
+		return json.Marshal(x.r.Num().String())
+	}
+	return json.Marshal(new(big.Float).SetPrec(128).SetRat(x.r).Text('e', 16))
 }
 
 func (x real) sci() string { return new(big.Float).SetRat(x.r).Text('e', 4) }
@@ -230,6 +241,10 @@ type infoReport struct {
 	Params set.Params `json:"params,omitempty"`
 	*familyInfo
 	Levels []familyInfo `json:"levels,omitempty"`
+	// Partial is set when --timeout or Ctrl-C stopped the report: the
+	// figures present are proved, a note names the one stopped, and the
+	// levels after it of an (h,k)-arbiter are missing.
+	Partial bool `json:"partial,omitempty"`
 }
 
 func newFamilyInfo(f *set.Family) familyInfo {
@@ -265,7 +280,9 @@ func newFamilyInfo(f *set.Family) familyInfo {
 
 // measureFamily adds load, capacity, network load and resilience to fi,
 // each within the time budget; a figure that cannot be had is left out
-// with a note saying why and what to do.
+// with a note saying why and what to do. Each runs where it can be
+// abandoned (parts of the searches do not watch their context), so that
+// --budget, --timeout and Ctrl-C end it on time.
 func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOptions, strategy bool) error {
 	within := func(fn func(context.Context) error) error {
 		if o.budget <= 0 {
@@ -280,7 +297,7 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 	stopped := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
 	if !o.noLoad {
 		err := within(func(c context.Context) error {
-			l, err := measure.LoadOf(c, f, measure.LoadOptions{})
+			l, err := abandonable(c, func() (*measure.Load, error) { return measure.LoadOf(c, f, measure.LoadOptions{}) })
 			if err != nil {
 				return err
 			}
@@ -318,13 +335,18 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 			fi.Notes = append(fi.Notes, "load: "+strings.TrimPrefix(err.Error(), "measure: ")+"; not computed")
 		case stopped(err):
 			fi.Notes = append(fi.Notes, fmt.Sprintf("load: not found within --budget %s; raise it, or 0 for no limit", o.budget))
+		case err != nil && ctx.Err() != nil:
+			fi.Notes = append(fi.Notes, "load: stopped before it was found (partial report)")
+			return err
 		case err != nil:
 			return err
 		}
 	}
 	if !o.noResilience {
 		err := within(func(c context.Context) error {
-			r, err := measure.ResilienceBounded(c, f, 0)
+			// Part of the search (an upper bound by greedy cover) does not
+			// watch ctx: it runs where --timeout and Ctrl-C can abandon it.
+			r, err := abandonable(c, func() (*measure.Resilience, error) { return measure.ResilienceBounded(c, f, 0) })
 			if err != nil {
 				return err
 			}
@@ -346,6 +368,9 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 		switch {
 		case stopped(err):
 			fi.Notes = append(fi.Notes, fmt.Sprintf("resilience: not found within --budget %s; raise it, or 0 for no limit", o.budget))
+		case err != nil && ctx.Err() != nil:
+			fi.Notes = append(fi.Notes, "resilience: stopped before it was found (partial report)")
+			return err
 		case err != nil:
 			return err
 		}
@@ -359,19 +384,29 @@ func newInfoReport(ctx context.Context, sys set.System, o figureOptions, strateg
 		rep.Params = sys.HK.Params
 		for _, l := range sys.HK.Levels {
 			fi := newFamilyInfo(l)
-			if err := fi.measure(ctx, l, o, strategy); err != nil {
+			err := fi.measure(ctx, l, o, strategy)
+			if err != nil && ctx.Err() == nil {
 				return nil, err
 			}
 			rep.Levels = append(rep.Levels, fi)
+			if err != nil {
+				rep.Partial = true
+				return rep, err
+			}
 		}
 		return rep, nil
 	}
 	rep.Params = sys.Family.Params
 	fi := newFamilyInfo(sys.Family)
-	if err := fi.measure(ctx, sys.Family, o, strategy); err != nil {
+	err := fi.measure(ctx, sys.Family, o, strategy)
+	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}
 	rep.familyInfo = &fi
+	if err != nil {
+		rep.Partial = true
+		return rep, err
+	}
 	return rep, nil
 }
 

@@ -19,6 +19,7 @@ type progress struct {
 	start time.Time
 	mu    sync.Mutex
 	bar   *progressbar.ProgressBar
+	done  bool // after Done, updates (from abandoned work) are ignored
 }
 
 // newProgress starts a progress reporter for the work described by desc
@@ -35,6 +36,9 @@ func (p *progress) Update(done, total int64) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.done {
+		return
+	}
 	if p.bar == nil {
 		w := p.s.rawErr
 		if w == nil {
@@ -64,6 +68,7 @@ func (p *progress) Done() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.done = true
 	if p.bar != nil {
 		_ = p.bar.Finish()
 		_ = p.bar.Clear()
