@@ -24,6 +24,7 @@ type compareOptions struct {
 	figures figureOptions
 	ps      []float64
 	noAV    bool
+	rw      compareRWOptions
 }
 
 // avPoint is the availability at one p in a comparison.
@@ -65,7 +66,12 @@ method fits). --format csv gives one CSV row per system, --json the full
 reports.
 
   coterie compare plane.json grid.json billiard.json --p 0.9,0.99`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
+				return nil
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, p := range o.ps {
 				if !(p >= 0 && p <= 1) {
@@ -81,6 +87,9 @@ reports.
 			}
 			if f != "table" && f != "csv" && f != "json" {
 				return usageErrorf("--format %q: want table, csv or json", f)
+			}
+			if compareRWWanted(cmd, s, args) {
+				return runRWCompare(cmd.Context(), s, o, o.rw, args, f)
 			}
 			var rows []compareRow
 			for _, path := range args {
@@ -121,6 +130,7 @@ reports.
 	}
 	addInputFlags(cmd, &o.in)
 	addFigureFlags(cmd, &o.figures)
+	addCompareRWFlags(cmd, &o.rw)
 	cmd.Flags().Float64SliceVar(&o.ps, "p", []float64{0.9}, "node up-probabilities at which to give the availability (comma-separated)")
 	cmd.Flags().BoolVar(&o.noAV, "no-availability", false, "skip the availability")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the reports as JSON (same as --format json)")

@@ -4,11 +4,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/rw"
 )
 
 type convertOptions struct {
 	in  inputOptions
 	out outputOptions
+	rw  rwOptions
 }
 
 func newConvertCmd(s *streams) *cobra.Command {
@@ -23,8 +25,11 @@ quorums) say so on stderr.
 
   coterie convert plane.json -o plane.dat
   coterie convert grid.txt --format csv`,
-		Args: cobra.ExactArgs(1),
+		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rwWanted(cmd, s, args) {
+				return runRWConvert(cmd.Context(), s, o.rw, o.in, o.out, args)
+			}
 			sys, err := readSystem(s, args[0], o.in)
 			if err != nil {
 				return err
@@ -38,5 +43,9 @@ quorums) say so on stderr.
 	}
 	addInputFlags(cmd, &o.in)
 	addOutputFlags(cmd, &o.out)
+	o.rw.limit = rw.DefaultListLimit
+	cmd.Flags().StringVar(&o.rw.reads, "reads", "", "read quorums as an expression (alone: the writes are its dual)")
+	cmd.Flags().StringVar(&o.rw.writes, "writes", "", "write quorums as an expression (alone: the reads are its dual)")
+	cmd.Flags().StringVar(&o.rw.nodes, "nodes", "", "CSV of node attributes (its labels number the nodes)")
 	return cmd
 }

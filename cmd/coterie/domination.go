@@ -17,6 +17,7 @@ import (
 
 type dominationOptions struct {
 	in       inputOptions
+	side     sideOptions
 	out      outputOptions
 	k        int
 	asJSON   bool
@@ -50,12 +51,16 @@ coterie domination x.json --make-nd -o - | coterie verify -
   coterie domination plane.json
   coterie domination plane.json --smallest --json
   coterie domination grid.json --make-nd -o better.json`,
-		Args: cobra.ExactArgs(1),
+		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rwWanted(cmd, s, args) {
+				return runRWDomination(cmd.Context(), s, &o.side, o.in, args, o.asJSON)
+			}
 			return runDomination(cmd.Context(), s, args[0], &o, cmd.Flags().Changed("k"))
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	addSideFlags(cmd, &o.in, &o.side, "")
 	cmd.Flags().IntVar(&o.k, "k", 1, "judge the system as a k-arbiter (default: the file's k)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&o.smallest, "smallest", false, "find a witness of minimum size, proved minimum (slow for large systems)")

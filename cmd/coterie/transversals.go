@@ -20,6 +20,7 @@ type transversalsOptions struct {
 	count  bool
 	asJSON bool
 	limit  int64
+	side   sideOptions
 }
 
 func newTransversalsCmd(s *streams) *cobra.Command {
@@ -38,12 +39,13 @@ transversal, counted by formula.
 
   coterie transversals plane.json --count
   coterie transversals grid.txt | head`,
-		Args: cobra.ExactArgs(1),
+		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTransversals(cmd.Context(), s, args[0], &o)
+			return runTransversals(cmd.Context(), s, firstArg(args), &o)
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	addSideFlags(cmd, &o.in, &o.side, "reads")
 	cmd.Flags().BoolVar(&o.count, "count", false, "count the minimal transversals by size instead of listing them")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON: one array per transversal, or with --count the contract's report")
 	cmd.Flags().Int64Var(&o.limit, "limit", 0, "list at most this many transversals (0 = all); a note on stderr says when the list was cut")
