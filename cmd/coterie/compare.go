@@ -65,7 +65,15 @@ availability polynomial; "≈" marks a Monte Carlo estimate where no exact
 method fits). --format csv gives one CSV row per system, --json the full
 reports.
 
-  coterie compare plane.json grid.json billiard.json --p 0.9,0.99`,
+With read-write systems (--reads EXPR, repeatable, each with the --writes of
+the same position or its dual; --nodes; read-write files; or
+--read-fraction), every system — a coterie file too, as R = W — is compared
+by its read, write and overall resilience, with --read-fraction the load and
+capacity of an optimal strategy (exact; --f for f-resilient quorums), and
+the availability of reads and of writes at each --p.
+
+  coterie compare plane.json grid.json billiard.json --p 0.9,0.99
+  coterie compare --reads 'a*b*c + d*e*f' --reads 'choose(4, a, b, c, d, e, f)' --read-fraction 0.25`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
 				return nil

@@ -23,6 +23,13 @@ extension (.json, .txt or .q, .csv, .dat) or --format. "-" is standard input or
 output. Formats that cannot hold something (the .dat format keeps only the
 quorums) say so on stderr.
 
+A read-write system (--reads EXPR [--writes EXPR], --nodes for labels, or a
+read-write file) is written as a read-write JSON or text file: a side given
+as an expression stays an expression, a listed side a list, and a side
+derived as the dual of the other is left out (reading derives it again).
+CSV and .dat hold one list of quorums and are refused (exit 2); list a side
+with 'coterie quorums --side reads|writes'.
+
   coterie convert plane.json -o plane.dat
   coterie convert grid.txt --format csv`,
 		Args: fileOrRW,

@@ -48,6 +48,14 @@ witness goes to stderr and the exit status is 1. With -o - the system goes
 to stdout and the report to stderr, so the system can be piped on:
 coterie domination x.json --make-nd -o - | coterie verify -
 
+A read-write system (--reads EXPR [--writes EXPR], or a read-write file) is
+judged side by side: its reads are nondominated when every set that meets
+all write quorums holds a read quorum (the reads are the minimal
+transversals of the writes), and the same for the writes; otherwise the
+witness is such a set, which could be added as a quorum. --side reads or
+writes judges one side. A side derived as the dual of the other is always
+nondominated. Read and write quorums that do not meet: exit status 1.
+
   coterie domination plane.json
   coterie domination plane.json --smallest --json
   coterie domination grid.json --make-nd -o better.json`,

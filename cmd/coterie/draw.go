@@ -45,7 +45,9 @@ Kuo's join as the outer system with the joined node expanded.
 
 --quorum I highlights the I-th quorum (1-based, in file order) and --highlight
 a set of nodes, such as the witness of 'domination --json' or a failure set.
-An (h,k)-arbiter is drawn by its lowest level. The same input gives the same
+An (h,k)-arbiter is drawn by its lowest level. A read-write system
+(--reads EXPR [--writes EXPR], --nodes, or a read-write file) is drawn by one
+side: --side reads (default) or writes. The same input gives the same
 bytes.`,
 		Example: `  coterie generate fpp --q 2 -o fano.json && coterie draw fano.json -o fano.svg
   coterie draw grid.json -o grid.png --quorum 5

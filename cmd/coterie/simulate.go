@@ -77,7 +77,11 @@ proves or refutes safety, deadlock freedom and termination, printing the
 shortest counterexample.
 
 With several files, --plot draws messages per entry against N, one line per
-protocol (.svg, .png or .pdf).`,
+protocol (.svg, .png or .pdf).
+
+The protocols are for coteries: a read-write system (--reads/--writes or a
+read-write file) is simulated only when its read and write quorums are the
+same, and refused otherwise (exit 2).`,
 		Example: `  coterie generate fpp --order 4 -o p4.json
   coterie simulate p4.json --protocol maekawa --load heavy --entries 100000
   coterie simulate p4.json --protocol maekawa,ordered,ricart-agrawala --json

@@ -37,8 +37,14 @@ every core without listing. The algorithm is MMCS (Murakami and Uno, 2014).
 Threshold systems (every w-subset) have every (n−w+1)-subset as minimal
 transversal, counted by formula.
 
+A read-write system (--reads EXPR [--writes EXPR], --nodes, or a read-write
+file) is taken by one side, --side reads (default) or writes: the minimal
+transversals of the read quorums are the optimal write quorums (and of the
+writes, the optimal reads).
+
   coterie transversals plane.json --count
-  coterie transversals grid.txt | head`,
+  coterie transversals grid.txt | head
+  coterie transversals --reads 'a*b*c + d*e*f'        # the optimal writes`,
 		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTransversals(cmd.Context(), s, firstArg(args), &o)
