@@ -62,6 +62,9 @@ nondominated. Read and write quorums that do not meet: exit status 1.
 		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if rwWanted(cmd, s, args) {
+				if o.makeND || o.smallest || cmd.Flags().Changed("k") {
+					return usageErrorf("--k, --smallest and --make-nd are for coteries and k-arbiters, not read-write systems")
+				}
 				return runRWDomination(cmd.Context(), s, &o.side, o.in, args, o.asJSON)
 			}
 			return runDomination(cmd.Context(), s, args[0], &o, cmd.Flags().Changed("k"))
