@@ -285,6 +285,10 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "pasted"
 	}
+	if format.IsRW(data) || format.IsRWText(data) {
+		s.uploadRW(w, r, name, data)
+		return
+	}
 	f, ok := format.Detect(name)
 	if !ok {
 		f = format.Sniff(data)
@@ -325,6 +329,9 @@ type Analysis struct {
 	Nines    []NinesRow `json:"nines"`
 	// Exact reports that the availability is exact (not an estimate).
 	Exact bool `json:"exact"`
+	// RW holds the figures of a read-write system (then ID is empty: it
+	// is not kept for downloads).
+	RW *report.RWFigures `json:"rw,omitempty"`
 }
 
 // NinesRow is the availability at one p.

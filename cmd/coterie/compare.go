@@ -24,6 +24,7 @@ type compareOptions struct {
 	figures figureOptions
 	ps      []float64
 	noAV    bool
+	rw      compareRWOptions
 }
 
 // avPoint is the availability at one p in a comparison.
@@ -72,8 +73,21 @@ clock: it runs on, holding its system, until the command ends.)
 
 --timeout or Ctrl-C prints the rows measured so far, marked partial.
 
-  coterie compare plane.json grid.json billiard.json --p 0.9,0.99`,
-		Args: cobra.MinimumNArgs(1),
+With read-write systems (--reads EXPR, repeatable, each with the --writes of
+the same position or its dual; --nodes; read-write files; or
+--read-fraction), every system — a coterie file too, as R = W — is compared
+by its read, write and overall resilience, with --read-fraction the load and
+capacity of an optimal strategy (exact; --f for f-resilient quorums), and
+the availability of reads and of writes at each --p.
+
+  coterie compare plane.json grid.json billiard.json --p 0.9,0.99
+  coterie compare --reads 'a*b*c + d*e*f' --reads 'choose(4, a, b, c, d, e, f)' --read-fraction 0.25`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
+				return nil
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			for _, p := range o.ps {
 				if !(p >= 0 && p <= 1) {
@@ -89,6 +103,9 @@ clock: it runs on, holding its system, until the command ends.)
 			}
 			if f != "table" && f != "csv" && f != "json" {
 				return usageErrorf("--format %q: want table, csv or json", f)
+			}
+			if compareRWWanted(cmd, s, args) {
+				return runRWCompare(cmd.Context(), s, o, o.rw, args, f)
 			}
 			var rows []compareRow
 			var stopped error // --timeout or Ctrl-C: the rows so far are printed, marked partial
@@ -147,6 +164,7 @@ clock: it runs on, holding its system, until the command ends.)
 	}
 	addInputFlags(cmd, &o.in)
 	addFigureFlags(cmd, &o.figures)
+	addCompareRWFlags(cmd, &o.rw)
 	cmd.Flags().Float64SliceVar(&o.ps, "p", []float64{0.9}, "node up-probabilities at which to give the availability (comma-separated)")
 	cmd.Flags().BoolVar(&o.noAV, "no-availability", false, "skip the availability")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the reports as JSON (same as --format json)")

@@ -17,6 +17,7 @@ import (
 
 type dominationOptions struct {
 	in       inputOptions
+	side     sideOptions
 	out      outputOptions
 	k        int
 	asJSON   bool
@@ -47,15 +48,30 @@ witness goes to stderr and the exit status is 1. With -o - the system goes
 to stdout and the report to stderr, so the system can be piped on:
 coterie domination x.json --make-nd -o - | coterie verify -
 
+A read-write system (--reads EXPR [--writes EXPR], or a read-write file) is
+judged side by side: its reads are nondominated when every set that meets
+all write quorums holds a read quorum (the reads are the minimal
+transversals of the writes), and the same for the writes; otherwise the
+witness is such a set, which could be added as a quorum. --side reads or
+writes judges one side. A side derived as the dual of the other is always
+nondominated. Read and write quorums that do not meet: exit status 1.
+
   coterie domination plane.json
   coterie domination plane.json --smallest --json
   coterie domination grid.json --make-nd -o better.json`,
-		Args: cobra.ExactArgs(1),
+		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if rwWanted(cmd, s, args) {
+				if o.makeND || o.smallest || cmd.Flags().Changed("k") {
+					return usageErrorf("--k, --smallest and --make-nd are for coteries and k-arbiters, not read-write systems")
+				}
+				return runRWDomination(cmd.Context(), s, &o.side, o.in, args, o.asJSON)
+			}
 			return runDomination(cmd.Context(), s, args[0], &o, cmd.Flags().Changed("k"))
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	addSideFlags(cmd, &o.in, &o.side, "")
 	cmd.Flags().IntVar(&o.k, "k", 1, "judge the system as a k-arbiter (default: the file's k)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&o.smallest, "smallest", false, "find a witness of minimum size, proved minimum (slow for large systems)")

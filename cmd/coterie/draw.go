@@ -16,6 +16,7 @@ import (
 
 type drawOptions struct {
 	in        inputOptions
+	side      sideOptions
 	out       string
 	layout    string
 	quorum    int
@@ -44,17 +45,20 @@ Kuo's join as the outer system with the joined node expanded.
 
 --quorum I highlights the I-th quorum (1-based, in file order) and --highlight
 a set of nodes, such as the witness of 'domination --json' or a failure set.
-An (h,k)-arbiter is drawn by its lowest level. The same input gives the same
+An (h,k)-arbiter is drawn by its lowest level. A read-write system
+(--reads EXPR [--writes EXPR], --nodes, or a read-write file) is drawn by one
+side: --side reads (default) or writes. The same input gives the same
 bytes.`,
 		Example: `  coterie generate fpp --q 2 -o fano.json && coterie draw fano.json -o fano.svg
   coterie draw grid.json -o grid.png --quorum 5
   coterie draw plane.json -o witness.pdf --layout matrix --highlight 1,4,7 --labels`,
-		Args: cobra.ExactArgs(1),
+		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDraw(s, o, args[0])
+			return runDraw(s, o, firstArg(args))
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	addSideFlags(cmd, &o.in, &o.side, "reads")
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "output", "o", "", "write the drawing to `OUT.svg`, OUT.png or OUT.pdf (default: SVG on standard output)")
 	f.StringVar(&o.layout, "layout", "auto", "layout: "+strings.Join(draw.Layouts, ", "))

@@ -38,6 +38,8 @@ type inputOptions struct {
 	// cmd is the command whose flags these are: its context ends a read
 	// that waits, and its --max-memory bounds what reading takes.
 	cmd *cobra.Command
+	// side, when set, lets the command read a read-write system's side.
+	side *sideOptions
 }
 
 // addInputFlags adds --input-format and --base to a command that reads
@@ -59,8 +61,11 @@ func completeFormats(*cobra.Command, []string, string) ([]string, cobra.ShellCom
 
 // displayName is how a path appears in messages.
 func displayName(path string) string {
-	if path == "-" {
+	switch path {
+	case "-":
 		return "stdin"
+	case "":
+		return "expression" // the system of --reads/--writes
 	}
 	return path
 }
@@ -87,6 +92,9 @@ func readSystem(s *streams, path string, o inputOptions) (set.System, error) {
 	ctx := context.Background()
 	if o.cmd != nil && o.cmd.Context() != nil {
 		ctx = o.cmd.Context()
+	}
+	if o.side != nil && o.side.wanted(o.cmd, s, path) {
+		return o.side.system(ctx, s, path, o)
 	}
 	if path != "-" {
 		if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() <= quickRead {

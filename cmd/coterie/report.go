@@ -18,6 +18,7 @@ type reportOptions struct {
 	format string
 	budget time.Duration
 	ps     []float64
+	rw     reportRWOptions
 }
 
 func newReportCmd(s *streams) *cobra.Command {
@@ -33,11 +34,24 @@ entry of the mutual exclusion protocols; for several files a comparison.
 OUT.html is one self-contained page (inline SVG and CSS, nothing fetched from
 the network); OUT.md is Markdown for a README or a paper's appendix (without
 the drawings: use 'coterie draw'). Without -o the HTML goes to standard
-output. Each long figure gets --budget; what does not fit is noted.`,
+output. Each long figure gets --budget; what does not fit is noted.
+
+With read-write systems (--reads EXPR, repeatable, with --writes for a single
+one; --nodes; read-write files; or --read-fraction) every system, a coterie
+file too (R = W), gets a read-write section: the read side drawn, the read,
+write and overall resilience, the optimal strategy and its exact load and
+capacity at --read-fraction (default 1/2), and the availability of reads and
+of writes at each --p.`,
 		Example: `  coterie report plane.json -o plane.html
   coterie report fano.json grid.json billiard.json -o compare.md`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
+				return nil
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.rw.wanted = reportRWWanted(cmd, s, args)
 			return runReport(cmd.Context(), s, o, args)
 		},
 	}
@@ -47,6 +61,7 @@ output. Each long figure gets --budget; what does not fit is noted.`,
 	f.StringVar(&o.format, "format", "", "html or md (default: by the extension of -o)")
 	f.DurationVar(&o.budget, "budget", report.DefaultBudget, "time allowed to each long figure (load, resilience, domination, exact availability)")
 	f.Float64SliceVar(&o.ps, "p", report.DefaultPoints, "probabilities of the availability table")
+	addReportRWFlags(cmd, &o.rw)
 	return cmd
 }
 
@@ -72,6 +87,9 @@ func runReport(ctx context.Context, s *streams, o reportOptions, args []string) 
 		if !(p >= 0 && p <= 1) {
 			return usageErrorf("--p %v: a probability must be between 0 and 1", p)
 		}
+	}
+	if o.rw.wanted {
+		return runRWReport(ctx, s, o, o.rw, args, format)
 	}
 	var systems []*report.System
 	for _, path := range args {

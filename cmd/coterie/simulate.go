@@ -19,6 +19,7 @@ import (
 
 type simulateOptions struct {
 	in         inputOptions
+	side       sideOptions
 	k          int
 	protocols  []string
 	load       string
@@ -76,14 +77,26 @@ proves or refutes safety, deadlock freedom and termination, printing the
 shortest counterexample.
 
 With several files, --plot draws messages per entry against N, one line per
-protocol (.svg, .png or .pdf).`,
+protocol (.svg, .png or .pdf).
+
+The protocols are for coteries: a read-write system (--reads/--writes or a
+read-write file) is simulated only when its read and write quorums are the
+same, and refused otherwise (exit 2).`,
 		Example: `  coterie generate fpp --order 4 -o p4.json
   coterie simulate p4.json --protocol maekawa --load heavy --entries 100000
   coterie simulate p4.json --protocol maekawa,ordered,ricart-agrawala --json
   coterie simulate p2.json p3.json p4.json p5.json --plot messages.svg
   coterie simulate fano.txt --protocol maekawa --explore --requests 4`,
-		Args: cobra.MinimumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
+				return cobra.MaximumNArgs(1)(cmd, args)
+			}
+			return cobra.MinimumNArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				args = []string{""} // the system of --reads/--writes
+			}
 			if o.asJSON {
 				if cmd.Flags().Changed("format") && o.format != "json" {
 					return usageErrorf("--json and --format %s disagree", o.format)
@@ -97,6 +110,8 @@ protocol (.svg, .png or .pdf).`,
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	o.side.sameSides = true
+	addSideFlags(cmd, &o.in, &o.side, "")
 	f := cmd.Flags()
 	f.IntVar(&o.k, "k", 0, "run the file as a k-arbiter with this k (default: the file's k)")
 	f.StringSliceVar(&o.protocols, "protocol", nil, "protocol(s) to run: "+strings.Join(protocol.Names(), "|"))

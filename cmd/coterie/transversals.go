@@ -20,6 +20,7 @@ type transversalsOptions struct {
 	count  bool
 	asJSON bool
 	limit  int64
+	side   sideOptions
 }
 
 func newTransversalsCmd(s *streams) *cobra.Command {
@@ -36,14 +37,21 @@ every core without listing. The algorithm is MMCS (Murakami and Uno, 2014).
 Threshold systems (every w-subset) have every (n−w+1)-subset as minimal
 transversal, counted by formula.
 
+A read-write system (--reads EXPR [--writes EXPR], --nodes, or a read-write
+file) is taken by one side, --side reads (default) or writes: the minimal
+transversals of the read quorums are the optimal write quorums (and of the
+writes, the optimal reads).
+
   coterie transversals plane.json --count
-  coterie transversals grid.txt | head`,
-		Args: cobra.ExactArgs(1),
+  coterie transversals grid.txt | head
+  coterie transversals --reads 'a*b*c + d*e*f'        # the optimal writes`,
+		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTransversals(cmd.Context(), s, args[0], &o)
+			return runTransversals(cmd.Context(), s, firstArg(args), &o)
 		},
 	}
 	addInputFlags(cmd, &o.in)
+	addSideFlags(cmd, &o.in, &o.side, "reads")
 	cmd.Flags().BoolVar(&o.count, "count", false, "count the minimal transversals by size instead of listing them")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON: one array per transversal, or with --count the contract's report")
 	cmd.Flags().Int64Var(&o.limit, "limit", 0, "list at most this many transversals (0 = all); a note on stderr says when the list was cut")

@@ -90,6 +90,8 @@ function show(a) {
   $("estimate-note").hidden = a.exact;
   $("dl-html").href = "/api/report?ids=" + a.id;
   $("dl-md").href = "/api/report?format=md&ids=" + a.id;
+  // A read-write system is shown, not kept: nothing to download or compare.
+  for (const id of ["dl-json", "dl-text", "dl-csv", "dl-dat", "dl-html", "dl-md", "add-compare"]) $(id).hidden = !a.id;
   updateFailures();
 }
 
@@ -185,7 +187,7 @@ async function init() {
   $("upload-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     showError("");
-    try { show(await call("/api/upload?name=" + encodeURIComponent($("upload-name").value), $("paste").value)); }
+    try { show(await call("/api/upload?name=" + encodeURIComponent($("upload-name").value) + "&read_fraction=" + encodeURIComponent($("read-fraction").value || "1/2"), $("paste").value)); }
     catch (e) { if (e.name !== "AbortError") showError(e.message); }
   });
   $("cancel").addEventListener("click", () => { if (controller) controller.abort(); showError("cancelled"); });

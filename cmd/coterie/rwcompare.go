@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/rw"
+)
+
+// compareRWOptions are compare's read-write flags: --reads and --writes
+// repeat, one system each.
+type compareRWOptions struct {
+	rw     rwOptions
+	reads  []string
+	writes []string
+}
+
+func addCompareRWFlags(cmd *cobra.Command, o *compareRWOptions) {
+	o.rw.limit, o.rw.optimize = rw.DefaultListLimit, string(rw.MinLoad)
+	cmd.Flags().StringArrayVar(&o.reads, "reads", nil, "a read-write system's read quorums as an expression (repeatable: one system each)")
+	cmd.Flags().StringArrayVar(&o.writes, "writes", nil, "its write quorums (repeatable; paired with the --reads in order; alone, the reads are the dual)")
+	cmd.Flags().StringVar(&o.rw.nodes, "nodes", "", "CSV of node attributes for the --reads/--writes systems")
+	cmd.Flags().StringVar(&o.rw.readFraction, "read-fraction", "", "compare load and capacity of read-write systems at this share of reads (or a distribution value:weight,...)")
+	cmd.Flags().IntVar(&o.rw.f, "f", 0, "with --read-fraction: use only f-resilient quorums")
+}
+
+// compareRWWanted reports whether compare takes the read-write path: a
+// read-write flag, or a read-write file among the arguments.
+func compareRWWanted(cmd *cobra.Command, s *streams, args []string) bool {
+	for _, name := range []string{"reads", "writes", "nodes", "read-fraction", "f"} {
+		if cmd.Flags().Changed(name) {
+			return true
+		}
+	}
+	for _, a := range args {
+		if rwWanted(cmd, s, []string{a}) {
+			return true
+		}
+	}
+	return false
+}
+
+// rwAvPoint is a read-write system's availability at one p.
+type rwAvPoint struct {
+	P      float64 `json:"p"`
+	Reads  float64 `json:"reads"`
+	Writes float64 `json:"writes"`
+	Exact  bool    `json:"exact"`
+}
+
+// rwCompareRow is one read-write system in a comparison.
+type rwCompareRow struct {
+	File            string      `json:"file"`
+	N               int         `json:"n"`
+	Reads           string      `json:"reads"`
+	Writes          string      `json:"writes"`
+	ReadResilience  int         `json:"read_resilience"`
+	WriteResilience int         `json:"write_resilience"`
+	Resilience      int         `json:"resilience"`
+	ReadFraction    string      `json:"read_fraction,omitempty"`
+	Load            *float64    `json:"load,omitempty"`
+	LoadExact       string      `json:"load_exact,omitempty"`
+	Capacity        *float64    `json:"capacity,omitempty"`
+	CapacityExact   string      `json:"capacity_exact,omitempty"`
+	Availability    []rwAvPoint `json:"availability,omitempty"`
+}
+
+// runRWCompare is `coterie compare` with read-write systems: every system,
+// a coterie file too (R = W), is compared by its read and write figures.
+func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareRWOptions, args []string, form string) error {
+	if len(o.reads) > 0 && len(o.writes) > 0 && len(o.reads) != len(o.writes) {
+		return usageErrorf("give as many --writes as --reads (they pair in order), or only one kind")
+	}
+	opts, withStrategy, err := strategyOptions(o.rw)
+	if err != nil {
+		return err
+	}
+	type input struct {
+		label string
+		load  func() (*rw.System, error)
+	}
+	var inputs []input
+	for _, path := range args {
+		inputs = append(inputs, input{displayName(path), func() (*rw.System, error) {
+			ro := o.rw
+			ro.nodes = ""
+			return loadRW(ctx, s, ro, co.in, []string{path})
+		}})
+	}
+	for i := range max(len(o.reads), len(o.writes)) {
+		ro := o.rw
+		label := ""
+		if i < len(o.reads) {
+			ro.reads, label = o.reads[i], o.reads[i]
+		}
+		if i < len(o.writes) {
+			ro.writes = o.writes[i]
+			if label == "" {
+				label = "writes " + o.writes[i]
+			}
+		}
+		inputs = append(inputs, input{label, func() (*rw.System, error) { return loadRW(ctx, s, ro, co.in, nil) }})
+	}
+	var rows []rwCompareRow
+	for _, in := range inputs {
+		sys, err := in.load()
+		if err != nil {
+			return err
+		}
+		row := rwCompareRow{File: in.label, N: sys.N, Reads: shortExpr(sys, &sys.Reads, "reads"), Writes: shortExpr(sys, &sys.Writes, "writes")}
+		rr, err := sys.ReadResilience(ctx)
+		if err != nil {
+			return usageErrorf("%s: read resilience: %v", in.label, err)
+		}
+		wr, err := sys.WriteResilience(ctx)
+		if err != nil {
+			return usageErrorf("%s: write resilience: %v", in.label, err)
+		}
+		row.ReadResilience, row.WriteResilience, row.Resilience = rr.F, wr.F, min(rr.F, wr.F)
+		if withStrategy {
+			_, m, err := sys.Optimal(ctx, opts)
+			if err != nil {
+				return strategyError(s, fmt.Errorf("%s: %w", in.label, err))
+			}
+			var rep rwInfoReport
+			setMetrics(&rep, m)
+			row.ReadFraction = opts.Workload.String()
+			row.Load, row.LoadExact, row.Capacity, row.CapacityExact = rep.Load, rep.LoadExact, rep.Capacity, rep.CapacityExact
+		}
+		if !co.noAV {
+			if row.Availability, err = rwAvailabilityAt(ctx, sys, co.ps, o.rw.limit); err != nil {
+				return err
+			}
+		}
+		rows = append(rows, row)
+	}
+	return writeOutput(s, "", func(w io.Writer) error {
+		if form == "json" {
+			return writeJSON(w, struct {
+				Systems []rwCompareRow `json:"systems"`
+			}{rows})
+		}
+		header := []string{"system", "n", "read resilience", "write resilience", "resilience"}
+		if withStrategy {
+			header = append(header, "read fraction", "load", "capacity")
+		}
+		for _, p := range co.ps {
+			if !co.noAV {
+				v := strconv.FormatFloat(p, 'g', -1, 64)
+				header = append(header, "reads AV("+v+")", "writes AV("+v+")")
+			}
+		}
+		var cells [][]string
+		for _, r := range rows {
+			c := []string{r.File, strconv.Itoa(r.N), strconv.Itoa(r.ReadResilience), strconv.Itoa(r.WriteResilience), strconv.Itoa(r.Resilience)}
+			if withStrategy {
+				c = append(c, r.ReadFraction, figure(r.Load, r.LoadExact), figure(r.Capacity, r.CapacityExact))
+			}
+			for _, a := range r.Availability {
+				mark := ""
+				if !a.Exact {
+					mark = "≈"
+				}
+				c = append(c, mark+strconv.FormatFloat(a.Reads, 'f', 6, 64), mark+strconv.FormatFloat(a.Writes, 'f', 6, 64))
+			}
+			cells = append(cells, c)
+		}
+		if form == "csv" {
+			return rwCompareCSV(w, rows, withStrategy)
+		}
+		return renderTable(w, header, cells)
+	})
+}
+
+// rwAvailabilityAt returns the availability of reads and of writes at each
+// p, with the nodes' own p where given: by independence for a side that
+// uses each node once, otherwise from its listed quorums.
+func rwAvailabilityAt(ctx context.Context, sys *rw.System, ps []float64, limit int) ([]rwAvPoint, error) {
+	override := map[int]float64{}
+	for v, nd := range sys.Nodes {
+		if nd.P != nil {
+			override[v] = ratFloat(nd.P)
+		}
+	}
+	out := make([]rwAvPoint, len(ps))
+	for i, p := range ps {
+		out[i] = rwAvPoint{P: p, Exact: true}
+	}
+	for side, sd := range []*rw.Side{&sys.Reads, &sys.Writes} {
+		var vals []float64
+		exact := true
+		if e := sd.Expr; e.ReadOnce() {
+			for _, p := range ps {
+				vals = append(vals, e.Probability(func(v int) float64 {
+					if x, ok := override[v]; ok {
+						return x
+					}
+					return p
+				}))
+			}
+		} else {
+			fam, err := sideFamily(sys, sd, limit)
+			if err != nil {
+				return nil, usageErrorf("availability: %v", err)
+			}
+			res, err := availability.Compute(ctx, fam, availability.Options{})
+			if err != nil {
+				return nil, err
+			}
+			pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Override: override, Seed: 1})
+			if err != nil {
+				return nil, err
+			}
+			for _, pt := range pts {
+				vals = append(vals, pt.AV)
+				exact = exact && pt.Exact
+			}
+		}
+		for i, v := range vals {
+			if side == 0 {
+				out[i].Reads = v
+			} else {
+				out[i].Writes = v
+			}
+			out[i].Exact = out[i].Exact && exact
+		}
+	}
+	return out, nil
+}
+
+func rwCompareCSV(w io.Writer, rows []rwCompareRow, withStrategy bool) error {
+	cw := newCSVReport(w)
+	header := []string{"file", "n", "reads", "writes", "read_resilience", "write_resilience", "resilience"}
+	if withStrategy {
+		header = append(header, "read_fraction", "load", "load_exact", "capacity", "capacity_exact")
+	}
+	if len(rows) > 0 {
+		for _, a := range rows[0].Availability {
+			v := strconv.FormatFloat(a.P, 'g', -1, 64)
+			header = append(header, "reads_av_"+v, "writes_av_"+v)
+		}
+	}
+	_ = cw.Write(header)
+	opt := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*v, 'g', -1, 64)
+	}
+	for _, r := range rows {
+		rec := []string{r.File, strconv.Itoa(r.N), r.Reads, r.Writes, strconv.Itoa(r.ReadResilience), strconv.Itoa(r.WriteResilience), strconv.Itoa(r.Resilience)}
+		if withStrategy {
+			rec = append(rec, r.ReadFraction, opt(r.Load), r.LoadExact, opt(r.Capacity), r.CapacityExact)
+		}
+		for _, a := range r.Availability {
+			rec = append(rec, strconv.FormatFloat(a.Reads, 'g', -1, 64), strconv.FormatFloat(a.Writes, 'g', -1, 64))
+		}
+		_ = cw.Write(rec)
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/coterie-dev/coterie/rw"
+)
+
+// nameRE is a label an expression can hold.
+var nameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*$`)
+
+// runRWConvert writes a read-write system as a read-write JSON or text
+// file. A side derived as the dual of the other is left out (reading the
+// file derives it again); a side given as a list is written as a list, an
+// expression as an expression. CSV and .dat hold one list of quorums and
+// are refused.
+func runRWConvert(ctx context.Context, s *streams, ro rwOptions, in inputOptions, out outputOptions, args []string) error {
+	kind := out.format
+	if kind == "" {
+		switch strings.ToLower(filepath.Ext(out.path)) {
+		case ".txt", ".q":
+			kind = "text"
+		case ".csv":
+			kind = "csv"
+		case ".dat":
+			kind = "dat"
+		default:
+			kind = "json"
+		}
+	}
+	switch kind {
+	case "json", "text":
+	case "csv", "dat":
+		return usageErrorf("%s holds one list of quorums, not a read-write system: write .json or .txt (or list one side with 'coterie quorums --side reads|writes')", map[string]string{"csv": "CSV", "dat": "the .dat format"}[kind])
+	default:
+		return usageErrorf("--format %q: want json or text for a read-write system", kind)
+	}
+	sys, err := loadRW(ctx, s, ro, in, args)
+	if err != nil {
+		return err
+	}
+	labels := rwLabels(sys)
+	names := make([]string, sys.N)
+	for v := range names {
+		names[v] = strconv.Itoa(v + 1)
+	}
+	if labels != nil {
+		ok := true
+		for _, l := range labels {
+			ok = ok && nameRE.MatchString(l)
+		}
+		if ok {
+			copy(names, labels)
+		}
+	}
+	type sideOut struct {
+		key  string
+		sd   *rw.Side
+		skip bool
+	}
+	sides := []sideOut{{"reads", &sys.Reads, sys.ReadsDerived}, {"writes", &sys.Writes, sys.WritesDerived}}
+	return writeOutput(s, out.path, func(w io.Writer) error {
+		if kind == "text" {
+			fmt.Fprintf(w, "# n: %d\n", sys.N)
+			if labels != nil {
+				b, _ := json.Marshal(labels)
+				fmt.Fprintf(w, "# labels: %s\n", b)
+			}
+			for _, so := range sides {
+				if so.skip {
+					continue
+				}
+				if so.sd.List == nil {
+					fmt.Fprintf(w, "# %s: %s\n", so.key, relabel(so.sd.Expr, names))
+					continue
+				}
+				fmt.Fprintf(w, "# %s\n", so.key)
+				for i := range so.sd.List.Quorums {
+					var parts []string
+					for v := range so.sd.List.Quorums[i].All() {
+						parts = append(parts, names[v])
+					}
+					fmt.Fprintln(w, strings.Join(parts, " "))
+				}
+			}
+			return nil
+		}
+		type fileJSON struct {
+			Format string   `json:"format"`
+			N      int      `json:"n"`
+			Labels []string `json:"labels,omitempty"`
+			Reads  any      `json:"reads,omitempty"`
+			Writes any      `json:"writes,omitempty"`
+		}
+		f := fileJSON{Format: "coterie/1", N: sys.N, Labels: labels}
+		for _, so := range sides {
+			if so.skip {
+				continue
+			}
+			var v any
+			if so.sd.List == nil {
+				v = relabel(so.sd.Expr, names).String()
+			} else {
+				qs := make([][]int, len(so.sd.List.Quorums))
+				for i := range qs {
+					qs[i] = ids(&so.sd.List.Quorums[i])
+				}
+				v = qs
+			}
+			if so.key == "reads" {
+				f.Reads = v
+			} else {
+				f.Writes = v
+			}
+		}
+		return writeJSON(w, f)
+	})
+}

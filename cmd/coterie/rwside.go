@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/rw"
+	"github.com/coterie-dev/coterie/set"
+)
+
+// sideOptions let a command that works on one list of quorums take a
+// read-write system (--reads/--writes/--nodes, or a read-write file): it
+// then works on the side --side names.
+type sideOptions struct {
+	rw   rwOptions
+	side string
+	// sameSides refuses a system whose read and write quorums differ
+	// (the protocols simulate coteries).
+	sameSides bool
+}
+
+// addSideFlags adds --reads, --writes, --nodes and --side (default side)
+// and routes in's reads through o.
+func addSideFlags(cmd *cobra.Command, in *inputOptions, o *sideOptions, side string) {
+	in.side = o
+	o.rw.limit = rw.DefaultListLimit
+	cmd.Flags().StringVar(&o.rw.reads, "reads", "", "read quorums as an expression, e.g. 'a*b*c + d*e*f' (alone: the writes are its dual)")
+	cmd.Flags().StringVar(&o.rw.writes, "writes", "", "write quorums as an expression (alone: the reads are its dual)")
+	cmd.Flags().StringVar(&o.rw.nodes, "nodes", "", "CSV of node attributes (labels number the nodes)")
+	if !o.sameSides {
+		cmd.Flags().StringVar(&o.side, "side", side, "for a read-write system, the side to use: reads|writes")
+		_ = cmd.RegisterFlagCompletionFunc("side", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return []string{"reads", "writes"}, cobra.ShellCompDirectiveNoFileComp
+		})
+	}
+}
+
+// fileOrRW accepts one file, or none when --reads or --writes is given.
+func fileOrRW(cmd *cobra.Command, args []string) error {
+	if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
+		return cobra.MaximumNArgs(1)(cmd, args)
+	}
+	return cobra.ExactArgs(1)(cmd, args)
+}
+
+// firstArg returns args[0], or "" when there is none (--reads given).
+func firstArg(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
+
+// wanted reports whether the command should read a read-write system.
+func (o *sideOptions) wanted(cmd *cobra.Command, s *streams, path string) bool {
+	if cmd == nil {
+		return false
+	}
+	var args []string
+	if path != "" {
+		args = []string{path}
+	}
+	return rwWanted(cmd, s, args)
+}
+
+// system reads the read-write system and returns its chosen side as a
+// coterie file would hold it.
+func (o *sideOptions) system(ctx context.Context, s *streams, path string, in inputOptions) (set.System, error) {
+	side := o.side
+	if side == "" {
+		side = "reads"
+	}
+	if side != "reads" && side != "writes" {
+		return set.System{}, usageErrorf("--side must be reads or writes, not %q", o.side)
+	}
+	var args []string
+	if path != "" {
+		args = []string{path}
+	}
+	sys, err := loadRW(ctx, s, o.rw, in, args)
+	if err != nil {
+		return set.System{}, err
+	}
+	f, err := listSide(sys, side, o.rw.limit)
+	if err != nil {
+		return set.System{}, err
+	}
+	if o.sameSides {
+		w, err := listSide(sys, "writes", o.rw.limit)
+		if err != nil {
+			return set.System{}, err
+		}
+		if !sameQuorums(f, w) {
+			return set.System{}, usageErrorf("the read and write quorums differ: the protocols simulated are for coteries (R = W)")
+		}
+	}
+	return set.System{Family: f}, nil
+}
+
+// listSide lists a side's minimal quorums as a labelled coterie-style
+// family (a copy: the system's own list is not changed).
+func listSide(sys *rw.System, side string, limit int) (*set.Family, error) {
+	sd := &sys.Reads
+	if side == "writes" {
+		sd = &sys.Writes
+	}
+	f, err := sd.Family(sys.N, limit)
+	if err != nil {
+		return nil, usageErrorf("--side %s: more than %d quorums to list", side, limit)
+	}
+	g := f.Clone()
+	g.K, g.H = 1, 0
+	g.Labels = rwLabels(sys)
+	return g, nil
+}
+
+// rwLabels returns the nodes' labels, or nil when no node has one.
+func rwLabels(sys *rw.System) []string {
+	for v := range sys.N {
+		if sys.Nodes[v].Label != "" {
+			labels := make([]string, sys.N)
+			for u := range labels {
+				labels[u] = sys.Label(u)
+			}
+			return labels
+		}
+	}
+	return nil
+}
+
+// sameQuorums reports whether two families hold the same quorums.
+func sameQuorums(a, b *set.Family) bool {
+	if len(a.Quorums) != len(b.Quorums) {
+		return false
+	}
+	seen := map[uint64][]*set.Set{}
+	for i := range a.Quorums {
+		q := &a.Quorums[i]
+		seen[q.Hash()] = append(seen[q.Hash()], q)
+	}
+	for i := range b.Quorums {
+		q := &b.Quorums[i]
+		found := false
+		for _, p := range seen[q.Hash()] {
+			if set.Equal(p, q) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// rwSideVerdict says whether one side of a read-write system is as large
+// as it can be: every set that meets all quorums of the other side holds
+// a quorum of this side. Witness is a set that meets every quorum of the
+// other side and holds none of this side's: it could be added.
+type rwSideVerdict struct {
+	Nondominated bool  `json:"nondominated"`
+	Witness      []int `json:"witness,omitempty"`
+}
+
+// rwDominationReport is `coterie domination` on a read-write system.
+type rwDominationReport struct {
+	Intersection bool           `json:"intersection"`
+	Reads        *rwSideVerdict `json:"reads,omitempty"`
+	Writes       *rwSideVerdict `json:"writes,omitempty"`
+}
+
+// runRWDomination judges a read-write system's sides: side is reads,
+// writes or "" for both.
+func runRWDomination(ctx context.Context, s *streams, o *sideOptions, in inputOptions, args []string, asJSON bool) error {
+	if o.side != "" && o.side != "reads" && o.side != "writes" {
+		return usageErrorf("--side must be reads or writes, not %q", o.side)
+	}
+	sys, err := loadRW(ctx, s, o.rw, in, args)
+	if err != nil {
+		return err
+	}
+	inter, err := sys.ReadWrite(ctx, o.rw.limit)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	rep := rwDominationReport{Intersection: inter.OK}
+	if !inter.OK {
+		fmt.Fprintf(s.err, "coterie: read quorum %s misses write quorum %s: not a read-write quorum system\n", labelledSet(sys, inter.Read), labelledSet(sys, inter.Write))
+		return failed()
+	}
+	judge := func(side, other *rw.Side) (*rwSideVerdict, error) {
+		v := &rwSideVerdict{Nondominated: true}
+		seen := 0
+		for t := range other.Expr.Dual().MinimalQuorums() {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if seen++; seen > o.rw.limit {
+				return nil, usageErrorf("more than %d minimal transversals to check", o.rw.limit)
+			}
+			if !side.IsQuorum(t) {
+				v.Nondominated, v.Witness = false, ids(t)
+				break
+			}
+		}
+		return v, nil
+	}
+	if o.side != "writes" {
+		if rep.Reads, err = judge(&sys.Reads, &sys.Writes); err != nil {
+			return err
+		}
+	}
+	if o.side != "reads" {
+		if rep.Writes, err = judge(&sys.Writes, &sys.Reads); err != nil {
+			return err
+		}
+	}
+	return writeOutput(s, "", func(w io.Writer) error {
+		if asJSON {
+			return writeJSON(w, rep)
+		}
+		for _, x := range []struct {
+			name, other string
+			v           *rwSideVerdict
+		}{{"reads", "write", rep.Reads}, {"writes", "read", rep.Writes}} {
+			if x.v == nil {
+				continue
+			}
+			one := strings.TrimSuffix(x.name, "s")
+			if x.v.Nondominated {
+				fmt.Fprintf(w, "%s: nondominated: every set that meets all %s quorums holds a %s quorum\n", x.name, x.other, one)
+				continue
+			}
+			q := set.New(sys.N)
+			for _, v := range x.v.Witness {
+				q.Add(v - 1)
+			}
+			fmt.Fprintf(w, "%s: dominated: %s meets every %s quorum and holds no %s quorum (add it as a %s quorum)\n", x.name, labelledSet(sys, q), x.other, one, one)
+		}
+		return nil
+	})
+}
+
+// labelledSet prints a set of nodes with the system's labels: {a b c}.
+func labelledSet(sys *rw.System, q *set.Set) string {
+	var parts []string
+	for v := range q.All() {
+		parts = append(parts, sys.Label(v))
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}

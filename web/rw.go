@@ -1,0 +1,152 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/coterie-dev/coterie/draw"
+	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/report"
+	"github.com/coterie-dev/coterie/rw"
+)
+
+// defaultRWPoints are the p at which a read-write system's availability
+// is shown.
+var defaultRWPoints = []float64{0.9, 0.99}
+
+// uploadRW answers an upload that holds a read-write system (a JSON
+// object with "reads" and/or "writes", or text with "# reads" sections).
+// The query may set read_fraction (default 1/2) and p (comma-separated).
+func (s *Server) uploadRW(w http.ResponseWriter, r *http.Request, name string, data []byte) {
+	read := format.ReadRW
+	if !format.IsRW(data) {
+		read = format.ReadRWText
+	}
+	f, err := read(data)
+	if err != nil {
+		var fe *format.SyntaxError
+		if errors.As(err, &fe) {
+			fail(w, http.StatusBadRequest, "%s:%d: %s", name, fe.Line, fe.Msg)
+		} else {
+			fail(w, http.StatusBadRequest, "%s: %v", name, err)
+		}
+		return
+	}
+	q := r.URL.Query()
+	frac := q.Get("read_fraction")
+	if frac == "" {
+		frac = "1/2"
+	}
+	wl, err := rw.ParseWorkload(frac)
+	if err != nil {
+		fail(w, http.StatusBadRequest, "read_fraction: %s", strings.TrimPrefix(err.Error(), "rw: "))
+		return
+	}
+	ps := defaultRWPoints
+	if v := q.Get("p"); v != "" {
+		ps = nil
+		for part := range strings.SplitSeq(v, ",") {
+			p, err := strconv.ParseFloat(strings.TrimSpace(part), 64)
+			if err != nil || !(p >= 0 && p <= 1) {
+				fail(w, http.StatusBadRequest, "p: %q is not a probability", part)
+				return
+			}
+			ps = append(ps, p)
+		}
+	}
+	if f.N > s.o.MaxNodes {
+		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, f.N, s.o.MaxNodes)
+		return
+	}
+	ctx := r.Context()
+	progress, reply := streamer(w, r)
+	select {
+	case s.sem <- struct{}{}:
+		defer func() { <-s.sem }()
+	case <-ctx.Done():
+		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled while waiting: " + ctx.Err().Error()})
+		return
+	}
+	a, err := s.analyzeRW(ctx, name, f, wl, ps, progress)
+	if err != nil {
+		code := http.StatusBadRequest
+		if ctx.Err() != nil {
+			code = http.StatusServiceUnavailable
+		}
+		reply(code, apiError{Error: err.Error()})
+		return
+	}
+	reply(http.StatusOK, a)
+}
+
+// rwSystem builds the system of a read-write file: a side listed in the
+// file keeps its list; a missing side is the dual of the other.
+func rwSystem(ctx context.Context, f *format.RWFile) (*rw.System, error) {
+	u := format.NewUniverse(f.N, f.Labels, true)
+	nodes := rw.DefaultNodes(u.N)
+	for v := range nodes {
+		nodes[v].Label = u.Labels[v]
+	}
+	if f.ReadList != nil && (f.WriteList != nil || f.Writes == nil) {
+		f.ReadList.Labels = u.Labels
+		return rw.FromFamilies(ctx, f.ReadList, f.WriteList, nodes)
+	}
+	sys, err := rw.New(u.N, f.Reads, f.Writes, nodes)
+	if err != nil {
+		return nil, err
+	}
+	if f.ReadList != nil && !f.ReadList.IsThreshold() {
+		sys.Reads.List = f.ReadList
+	}
+	if f.WriteList != nil && !f.WriteList.IsThreshold() {
+		sys.Writes.List = f.WriteList
+	}
+	return sys, nil
+}
+
+// analyzeRW computes the figures of a read-write system.
+func (s *Server) analyzeRW(ctx context.Context, name string, f *format.RWFile, wl rw.Workload, ps []float64, progress func(string)) (*Analysis, error) {
+	sys, err := rwSystem(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	rep, err := report.AnalyzeRW(ctx, name, sys, report.RWOptions{Workload: wl, Points: ps,
+		Budget: s.o.Budget, AvailabilityBudget: s.o.AvailabilityBudget, Progress: progress})
+	if err != nil {
+		return nil, err
+	}
+	fig := &rep.Figures
+	a := &Analysis{Name: name, N: sys.N, K: 1, RW: fig, Valid: fig.Intersection == nil || *fig.Intersection}
+	a.Verdict = fmt.Sprintf("read-write system (n = %d): read resilience %d, write resilience %d", sys.N, fig.ReadResilience, fig.WriteResilience)
+	if !a.Valid {
+		a.Verdict = fmt.Sprintf("not a read-write quorum system (n = %d): %s", sys.N, fig.Notes[len(fig.Notes)-1])
+	}
+	var sb strings.Builder
+	if err := report.WriteRWSections(&sb, rep); err != nil {
+		return nil, err
+	}
+	a.Sections = sb.String()
+	a.Exact = true
+	for _, av := range fig.Availability {
+		a.Exact = a.Exact && av.Exact
+	}
+	if rep.Drawing != nil {
+		var d strings.Builder
+		_ = rep.Drawing.WriteSVGOptions(&d, draw.SVGOptions{Inline: true, ID: "drawing"})
+		a.Drawing = d.String()
+	}
+	if g := rep.ReadQuorums; g != nil {
+		for i := range g.Quorums {
+			q := g.Quorums[i].Elements()
+			for j := range q {
+				q[j]++
+			}
+			a.Quorums = append(a.Quorums, q)
+		}
+	}
+	return a, nil
+}
