@@ -48,34 +48,34 @@ type ExploreConfig struct {
 
 // ExploreResult is the verdict of an exploration.
 type ExploreResult struct {
-	Protocol string `json:"protocol"`
-	N        int    `json:"n"`
-	K        int    `json:"k"`
-	Requests int    `json:"requests"`
-	Rounds   int    `json:"rounds"`
+	Protocol string
+	N        int
+	K        int
+	Requests int
+	Rounds   int
 	// States and Transitions count the distinct states reached and the
 	// steps between them; Depth is the longest shortest path found.
-	States      int  `json:"states"`
-	Transitions int  `json:"transitions"`
-	Depth       int  `json:"depth"`
-	Complete    bool `json:"complete"` // every reachable state was expanded
+	States      int
+	Transitions int
+	Depth       int
+	Complete    bool // every reachable state was expanded
 	// Stopped says why an incomplete search stopped: "max_states",
 	// "max_depth", "max_memory", or "cancelled" (ctx ended); "" when
 	// complete.
-	Stopped string `json:"stopped,omitempty"`
+	Stopped string
 	// The verdicts: each is proved when Complete, and means "no
 	// counterexample within the bounds" otherwise. Terminates (no execution
 	// runs forever, so with DeadlockFree every request is served) is only
 	// decided on a complete search.
-	Safe         bool  `json:"safe"`
-	DeadlockFree bool  `json:"deadlock_free"`
-	Terminates   *bool `json:"terminates,omitempty"`
-	AnomalyFree  bool  `json:"anomaly_free"`
+	Safe         bool
+	DeadlockFree bool
+	Terminates   *bool
+	AnomalyFree  bool
 	// Shortest counterexamples, nil when the property holds.
-	Violation *Counterexample `json:"violation,omitempty"`
-	Deadlock  *Counterexample `json:"deadlock,omitempty"`
-	Livelock  *Counterexample `json:"livelock,omitempty"`
-	Anomaly   *Counterexample `json:"anomaly,omitempty"`
+	Violation *Counterexample
+	Deadlock  *Counterexample
+	Livelock  *Counterexample
+	Anomaly   *Counterexample
 }
 
 // Counterexample is a shortest path to a bad state: Steps lists the scheduled
@@ -83,13 +83,13 @@ type ExploreResult struct {
 // caused (local steps, entries). For a livelock, the steps from Loop on
 // repeat for ever.
 type Counterexample struct {
-	What  string       `json:"what"`
-	Steps []TraceEvent `json:"steps"`
-	Loop  int          `json:"loop,omitempty"`
+	What  string
+	Steps []TraceEvent
+	Loop  int
 	// For a deadlock, the wait-for cycle at the end (1-based): Cycle[i]
 	// waits for member Via[i], whose permission Cycle[i+1] holds.
-	Cycle []int `json:"cycle,omitempty"`
-	Via   []int `json:"via,omitempty"`
+	Cycle []int
+	Via   []int
 }
 
 // Transition kinds of the explorer, packed as kind<<28 | a<<16 | b.

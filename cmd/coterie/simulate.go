@@ -277,23 +277,6 @@ func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []stri
 	return nil
 }
 
-// simJSON is the report of docs/formats.md, with the file it ran on.
-type simJSON struct {
-	File string `json:"file"`
-	*protocol.Result
-}
-
-func writeSimJSON(w io.Writer, runs []simRun) error {
-	if len(runs) == 1 {
-		return writeJSON(w, simJSON{runs[0].file, runs[0].res})
-	}
-	out := make([]simJSON, len(runs))
-	for i, r := range runs {
-		out[i] = simJSON{r.file, r.res}
-	}
-	return writeJSON(w, out)
-}
-
 // num formats a measurement briefly and exactly enough.
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
@@ -569,18 +552,7 @@ type exploreRun struct {
 func writeExplore(s *streams, o simulateOptions, runs []exploreRun) error {
 	return writeOutput(s, "", func(w io.Writer) error {
 		if o.format == "json" {
-			type exploreJSON struct {
-				File string `json:"file"`
-				*protocol.ExploreResult
-			}
-			if len(runs) == 1 {
-				return writeJSON(w, exploreJSON{runs[0].file, runs[0].res})
-			}
-			var out []exploreJSON
-			for _, r := range runs {
-				out = append(out, exploreJSON{r.file, r.res})
-			}
-			return writeJSON(w, out)
+			return writeExploreJSON(w, runs)
 		}
 		for i, r := range runs {
 			if i > 0 {
