@@ -283,7 +283,7 @@ func TestBadInput(t *testing.T) {
 		{"csv owner conflict", format.CSV, "quorum,node,owner\n1,2,1\n1,3,2\n", 3, "owner 2 here and 1"},
 		{"csv huge quorum number", format.CSV, "quorum,node\n999999,1\n", 2, "quorum 1 has no rows"},
 		{"csv h without column", format.CSV, "# n: 3\n# h: 1\n# threshold: 2\nquorum,node\n", 2, "need an h column"},
-		{"dat zero base 1", format.Dat, "1 2\n0 1\n", 2, "--base 0"},
+		{"dat zero base 1", format.Dat, "1 2\n0 1\n", 2, "node id 0: nodes are numbered from 1"},
 		{"dat word", format.Dat, "1 2\n1 a\n", 2, "not a node id"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

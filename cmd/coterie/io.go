@@ -140,6 +140,9 @@ func readInput(s *streams, path string, o inputOptions) (set.System, error) {
 		if sys, err = format.ReadBytes(data, f, opt); err == nil {
 			return sys, nil
 		}
+		if f == format.Dat && o.base == 1 && errors.Is(err, format.ErrBelowBase) {
+			err = appendHint(err, "read with --base 1; use --base 0 for a 0-based .dat file")
+		}
 	}
 	var se *format.SyntaxError
 	var pe *os.PathError
@@ -153,6 +156,15 @@ func readInput(s *streams, path string, o inputOptions) (set.System, error) {
 		return set.System{}, asInputError(name, 0, "cannot read: "+pe.Err.Error())
 	}
 	return set.System{}, asInputError(name, 0, err.Error())
+}
+
+// appendHint adds a hint, in parentheses, to the message of a syntax error.
+func appendHint(err error, hint string) error {
+	var se *format.SyntaxError
+	if errors.As(err, &se) {
+		se.Msg += " (" + hint + ")"
+	}
+	return err
 }
 
 // inputFormat decides how to read path: the flag, else the extension, else
