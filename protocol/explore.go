@@ -457,7 +457,7 @@ func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*E
 				return ctx.Err()
 			}
 			if err := x.decode(f.enc); err != nil {
-				return fmt.Errorf("protocol: explore: %w", err)
+				return errorf("explore: %w", err)
 			}
 			ts = e.transitions(x, ts[:0])
 			if len(ts) == 0 {
@@ -471,7 +471,7 @@ func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*E
 			for ti, t := range ts {
 				if ti > 0 { // the first step starts from the state just decoded
 					if err := x.decode(f.enc); err != nil {
-						return fmt.Errorf("protocol: explore: %w", err)
+						return errorf("explore: %w", err)
 					}
 				}
 				e.apply(x, t)
@@ -686,13 +686,13 @@ search:
 
 // budgetError is the error of a search stopped by its memory budget.
 func budgetError(maxMemory int64, states int) error {
-	return fmt.Errorf("protocol: explore: %w: stopped after %d states, before the search would take more than %d bytes",
+	return errorf("explore: %w: stopped after %d states, before the search would take more than %d bytes",
 		set.ErrMemoryBudget, states, maxMemory)
 }
 
 func newExplorer(spec Spec, sys *System, cfg ExploreConfig) (*explorer, error) {
 	if sys.N > maxExploreNodes {
-		return nil, fmt.Errorf("protocol: explore: %d nodes; the explorer is for small instances (at most %d nodes); use simulate", sys.N, maxExploreNodes)
+		return nil, errorf("explore: %d nodes; the explorer is for small instances (at most %d nodes); use simulate", sys.N, maxExploreNodes)
 	}
 	e := &explorer{spec: spec, sys: sys, cfg: cfg, limit: spec.Limit(sys), requests: cfg.Requests, rounds: cfg.Rounds}
 	if e.requests <= 0 {
@@ -702,7 +702,7 @@ func newExplorer(spec Spec, sys *System, cfg ExploreConfig) (*explorer, error) {
 		e.rounds = 1
 	}
 	if e.rounds > 100 || e.requests > 100 {
-		return nil, fmt.Errorf("protocol: explore: %d requests, %d rounds: far beyond what an exhaustive search can cover", e.requests, e.rounds)
+		return nil, errorf("explore: %d requests, %d rounds: far beyond what an exhaustive search can cover", e.requests, e.rounds)
 	}
 	may := make([]bool, sys.N)
 	if cfg.Requesters == nil {
@@ -712,7 +712,7 @@ func newExplorer(spec Spec, sys *System, cfg ExploreConfig) (*explorer, error) {
 	}
 	for _, v := range cfg.Requesters {
 		if v < 0 || v >= sys.N {
-			return nil, fmt.Errorf("protocol: explore: requester %d is not a node 1..%d", v+1, sys.N)
+			return nil, errorf("explore: requester %d is not a node 1..%d", v+1, sys.N)
 		}
 		may[v] = true
 	}
@@ -723,10 +723,10 @@ func newExplorer(spec Spec, sys *System, cfg ExploreConfig) (*explorer, error) {
 		}
 		o, err := sys.options(i, spec.Units, 4096)
 		if err != nil {
-			return nil, fmt.Errorf("protocol: explore: %w", err)
+			return nil, errorf("explore: %w", err)
 		}
 		if len(o) > 0xffff {
-			return nil, fmt.Errorf("protocol: explore: node %d has %d ways to request: too many", i+1, len(o))
+			return nil, errorf("explore: node %d has %d ways to request: too many", i+1, len(o))
 		}
 		e.options[i] = o
 	}
@@ -755,7 +755,7 @@ func (e *explorer) stepBetween(path []uint32, target uint32, visited map[[16]byt
 			return t, nil
 		}
 	}
-	return 0, errors.New("protocol: explore: internal error: lost an edge of the state graph")
+	return 0, errorf("explore: internal error: lost an edge of the state graph")
 }
 
 // replay runs path from the initial state and describes it.

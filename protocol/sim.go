@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -363,7 +362,7 @@ func (s *sim) replay(stop uint64, nodes []int) (*sim, error) {
 
 func newSim(ctx context.Context, spec Spec, sys *System, cfg Config) (*sim, error) {
 	if cfg.Entries < 1 {
-		return nil, fmt.Errorf("protocol: entries = %d: want at least 1", cfg.Entries)
+		return nil, errorf("entries = %d: want at least 1", cfg.Entries)
 	}
 	p, err := spec.New(sys)
 	if err != nil {
@@ -381,14 +380,14 @@ func newSim(ctx context.Context, spec Spec, sys *System, cfg Config) (*sim, erro
 		s.cs = *cfg.CS
 	}
 	if s.delay.Mean() <= 0 {
-		return nil, errors.New("protocol: the mean message delay must be positive")
+		return nil, errorf("the mean message delay must be positive")
 	}
 	if cfg.Load.Kind == Poisson && !(cfg.Load.Rate > 0) {
-		return nil, errors.New("protocol: a Poisson load needs a positive rate")
+		return nil, errorf("a Poisson load needs a positive rate")
 	}
 	n := sys.N
 	if n > 1<<15 {
-		return nil, fmt.Errorf("protocol: %d nodes: the simulator takes at most %d", n, 1<<15)
+		return nil, errorf("%d nodes: the simulator takes at most %d", n, 1<<15)
 	}
 	s.scale = 1 / s.delay.Mean()
 	s.rate = cfg.Load.Rate / s.scale
@@ -438,7 +437,7 @@ func (s *sim) refill() {
 func (s *sim) after(d float64) uint64 {
 	t := s.t + toTicks(d*s.scale)
 	if t > maxTime && s.err == nil {
-		s.err = errors.New("protocol: simulated time overflows; use a shorter run or a higher rate")
+		s.err = errorf("simulated time overflows; use a shorter run or a higher rate")
 	}
 	return t
 }

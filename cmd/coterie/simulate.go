@@ -162,7 +162,7 @@ func readSimInputs(s *streams, o simulateOptions, args []string) ([]simInput, er
 		}
 		ps, err := protocol.NewSystem(sys)
 		if err != nil {
-			return nil, asInputError(displayName(path), 0, strings.TrimPrefix(err.Error(), "protocol: "))
+			return nil, asInputError(displayName(path), 0, protocolMsg(err))
 		}
 		ins = append(ins, simInput{name: displayName(path), sys: sys, ps: ps})
 	}
@@ -199,18 +199,18 @@ type simRun struct {
 func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []string) error {
 	load, err := protocol.ParseLoad(o.load)
 	if err != nil {
-		return usageErrorf("--load: %s", strings.TrimPrefix(err.Error(), "protocol: "))
+		return usageErrorf("--load: %s", protocolMsg(err))
 	}
 	delay, err := protocol.ParseDist(o.delay)
 	if err != nil {
-		return usageErrorf("--delay: %s", strings.TrimPrefix(err.Error(), "protocol: "))
+		return usageErrorf("--delay: %s", protocolMsg(err))
 	}
 	if delay.Mean() <= 0 {
 		return usageErrorf("--delay %s: the mean delay must be positive", o.delay)
 	}
 	cs, err := protocol.ParseDist(o.cs)
 	if err != nil {
-		return usageErrorf("--cs: %s", strings.TrimPrefix(err.Error(), "protocol: "))
+		return usageErrorf("--cs: %s", protocolMsg(err))
 	}
 	if o.entries < 1 {
 		return usageErrorf("--entries must be at least 1, not %d", o.entries)
@@ -246,7 +246,7 @@ func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []stri
 				if ctx.Err() != nil {
 					return &codeError{code: exitError, err: fmt.Errorf("simulate: %w", ctx.Err())}
 				}
-				return usageErrorf("%s: %s", in.name, strings.TrimPrefix(err.Error(), "protocol: "))
+				return usageErrorf("%s: %s", in.name, protocolMsg(err))
 			}
 			runs = append(runs, simRun{file: in.name, res: res})
 		}
@@ -275,6 +275,16 @@ func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []stri
 		}
 	}
 	return nil
+}
+
+// protocolMsg is what a protocol error says, without the package's prefix,
+// to follow the name of the option or file it is about.
+func protocolMsg(err error) string {
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		return pe.Msg
+	}
+	return err.Error()
 }
 
 // num formats a measurement briefly and exactly enough.
@@ -525,7 +535,7 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 			case err != nil && ctx.Err() != nil:
 				return &codeError{code: exitError, err: fmt.Errorf("explore: %w", ctx.Err())}
 			case err != nil:
-				return usageErrorf("%s: %s", in.name, strings.TrimPrefix(err.Error(), "protocol: "))
+				return usageErrorf("%s: %s", in.name, protocolMsg(err))
 			}
 			runs = append(runs, exploreRun{in.name, res, ""})
 		}
