@@ -173,7 +173,7 @@ func inputFormat(path string, data []byte, flag string) (format.Format, error) {
 	if flag != "" {
 		f, err := format.Parse(flag)
 		if err != nil {
-			return "", usageErrorf("--input-format: %v", strings.TrimPrefix(err.Error(), "format: "))
+			return "", usageErrorf("--input-format: %s", unknownFormat(flag))
 		}
 		return f, nil
 	}
@@ -183,6 +183,16 @@ func inputFormat(path string, data []byte, flag string) (format.Format, error) {
 	return format.Sniff(data), nil
 }
 
+// unknownFormat says that name is no format, and which there are.
+func unknownFormat(name string) string {
+	var names []string
+	for _, f := range format.Formats() {
+		names = append(names, string(f))
+	}
+	return fmt.Sprintf("unknown format %q (want %s or %s)", name,
+		strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
+
 // outputFormat decides how to write path: the flag, else the extension,
 // else JSON (the canonical format) for standard output or a name without
 // an extension. An extension that names no format is a usage error.
@@ -190,7 +200,7 @@ func outputFormat(path, flag string) (format.Format, error) {
 	if flag != "" {
 		f, err := format.Parse(flag)
 		if err != nil {
-			return "", usageErrorf("--format: %v", strings.TrimPrefix(err.Error(), "format: "))
+			return "", usageErrorf("--format: %s", unknownFormat(flag))
 		}
 		return f, nil
 	}
