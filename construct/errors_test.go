@@ -49,3 +49,15 @@ func TestErrorTyped(t *testing.T) {
 		})
 	}
 }
+
+// ParseDegenerateMap is the inverse of DegenerateMap.String.
+func TestParseDegenerateMap(t *testing.T) {
+	for _, m := range []DegenerateMap{MapMin, MapPaper} {
+		if got, err := ParseDegenerateMap(m.String()); err != nil || got != m {
+			t.Errorf("ParseDegenerateMap(%q) = %v, %v; want %v", m.String(), got, err, m)
+		}
+	}
+	if _, err := ParseDegenerateMap(""); err == nil {
+		t.Error(`ParseDegenerateMap("") gave no error`)
+	}
+}

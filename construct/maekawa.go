@@ -48,11 +48,10 @@ func (m DegenerateMap) String() string {
 
 // ParseDegenerateMap returns the map called s: "min" or "paper".
 func ParseDegenerateMap(s string) (DegenerateMap, error) {
-	switch s {
-	case "min":
-		return MapMin, nil
-	case "paper":
-		return MapPaper, nil
+	for _, m := range []DegenerateMap{MapMin, MapPaper} {
+		if m.String() == s {
+			return m, nil
+		}
 	}
 	return 0, errorf("", "unknown map %q: use min (smallest quorums) or paper (Maekawa's x ↦ x − (N′−N))", s)
 }
