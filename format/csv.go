@@ -160,9 +160,9 @@ func (r *csvReader) row(line string, no int) error {
 	owner := 0
 	if r.cols.owner >= 0 {
 		if o := field(r.cols.owner); o != "" {
-			ov, err := parseID(o, no, 1)
+			ov, err := parseOwner(o, no)
 			if err != nil {
-				return errorf(no, "owner: %s", err.(*SyntaxError).Msg)
+				return err
 			}
 			owner = ov + 1
 		}

@@ -309,9 +309,9 @@ func (s *jscan) owners(l *level) error {
 			l.ownerLines = append(l.ownerLines, int32(s.line))
 			return nil
 		}
-		v, err := parseID(s.number(), s.line, 1)
+		v, err := parseOwner(s.number(), s.line)
 		if err != nil {
-			return errorf(s.line, "owner: %s", err.(*SyntaxError).Msg)
+			return err
 		}
 		l.owners = append(l.owners, int32(v))
 		l.ownerLines = append(l.ownerLines, int32(s.line))

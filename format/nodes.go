@@ -90,6 +90,16 @@ func (l *quorumList) sets() []set.Set {
 	return qs
 }
 
+// parseOwner parses the 1-based node id of a quorum's owner, as parseID
+// does, with "owner: " before the message of an error.
+func parseOwner(tok string, line int) (int, error) {
+	v, err := parseID(tok, line, 1)
+	if se, ok := err.(*SyntaxError); ok {
+		se.Msg = "owner: " + se.Msg
+	}
+	return v, err
+}
+
 // parseID parses a node id token as a file writes it (numbered from base)
 // and returns the 0-based node. An id below base is a [*SyntaxError] that
 // wraps [ErrBelowBase], so that a caller can say how to read the file.

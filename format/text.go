@@ -315,9 +315,9 @@ func readText(data []byte, b *budget) (set.System, error) {
 		owner := 0
 		if hasComment {
 			if key, value, ok := strings.Cut(comment, ":"); ok && strings.TrimSpace(strings.ToLower(key)) == "owner" {
-				v, err := parseID(strings.TrimSpace(value), no, 1)
+				v, err := parseOwner(strings.TrimSpace(value), no)
 				if err != nil {
-					return errorf(no, "owner: %s", err.(*SyntaxError).Msg)
+					return err
 				}
 				owner = v + 1
 			}
