@@ -171,12 +171,12 @@ func CubeA(n, k int) int {
 func cubeLevel(a, k, n, h int) (*set.Family, error) {
 	z := CubeZ(k, h)
 	if cubeWork(a, k, z) > maxCubeWork {
-		return nil, fmt.Errorf("construct: cube: a = %d, k = %d, h = %d needs more than %d node insertions (%d^%d tuples); take a smaller a or k: %w",
+		return nil, errorf("cube", "a = %d, k = %d, h = %d needs more than %d node insertions (%d^%d tuples); take a smaller a or k: %w",
 			a, k, h, int64(maxCubeWork), a, k+1, set.ErrTooMany)
 	}
 	c := newCube(a, k, z)
 	if b := explicitBytes(n, c.tuples); b > maxExplicitBytes {
-		return nil, fmt.Errorf("construct: cube: a = %d, k = %d: %d quorums over %d nodes take %.2f GiB in memory, more than %d GiB; take a smaller a or k: %w",
+		return nil, errorf("cube", "a = %d, k = %d: %d quorums over %d nodes take %.2f GiB in memory, more than %d GiB; take a smaller a or k: %w",
 			a, k, c.tuples, n, float64(b)/(1<<30), maxExplicitBytes>>30, set.ErrTooMany)
 	}
 	f := set.NewFamily(n)

@@ -23,8 +23,8 @@ func explicitBytes(n, m int) int64 { return int64(m) * int64((n+63)/64) * 8 }
 // checkExplicit refuses a family too large to hold in memory.
 func checkExplicit(what string, n, m int) error {
 	if b := explicitBytes(n, m); b > maxExplicitBytes {
-		return fmt.Errorf("construct: %s: %d quorums over %d nodes take %.2f GiB in memory, more than %d GiB: stream them instead (see Spec.Stream)",
-			what, m, n, float64(b)/(1<<30), maxExplicitBytes>>30)
+		return errorf(what, "%d quorums over %d nodes take %.2f GiB in memory, more than %d GiB: stream them instead (see Spec.Stream)",
+			m, n, float64(b)/(1<<30), maxExplicitBytes>>30)
 	}
 	return nil
 }

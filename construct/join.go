@@ -1,7 +1,6 @@
 package construct
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -191,42 +190,42 @@ func (e *JoinLimitError) Unwrap() error { return set.ErrTooMany }
 // would take more than 1 GiB.
 func Join(outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
 	if outer == nil || inner == nil {
-		return nil, errors.New("construct: join: nil system")
+		return nil, errorf("join", "nil system")
 	}
 	if err := outer.Validate(); err != nil {
-		return nil, fmt.Errorf("construct: join: outer system: %w", err)
+		return nil, errorf("join", "outer system: %w", err)
 	}
 	if err := inner.Validate(); err != nil {
-		return nil, fmt.Errorf("construct: join: inner system: %w", err)
+		return nil, errorf("join", "inner system: %w", err)
 	}
 	if outer.H != 0 || inner.H != 0 {
-		return nil, errors.New("construct: join: the join takes coteries and k-arbiters, not levels of an (h,k)-arbiter")
+		return nil, errorf("join", "the join takes coteries and k-arbiters, not levels of an (h,k)-arbiter")
 	}
 	if outer.K != inner.K {
-		return nil, fmt.Errorf("construct: join: the outer system has k = %d but the inner one k = %d; both must be k-arbiters for the same k",
+		return nil, errorf("join", "the outer system has k = %d but the inner one k = %d; both must be k-arbiters for the same k",
 			outer.K, inner.K)
 	}
 	if x < 0 || x >= outer.N {
-		return nil, fmt.Errorf("construct: join: node %d is not a node of the outer system (1..%d)", x+1, outer.N)
+		return nil, errorf("join", "node %d is not a node of the outer system (1..%d)", x+1, outer.N)
 	}
 	n1, n2 := outer.N, inner.N
 	n3 := n1 - 1 + n2
 	if n3 > set.MaxNodes {
-		return nil, fmt.Errorf("construct: join: the join would have %d nodes, more than %d", n3, set.MaxNodes)
+		return nil, errorf("join", "the join would have %d nodes, more than %d", n3, set.MaxNodes)
 	}
 	if !outer.IsThreshold() && outerWith(outer, x) == 0 {
-		return nil, fmt.Errorf("construct: join: node %d (%s) is in no quorum of the outer system, so the join would not use the inner one",
+		return nil, errorf("join", "node %d (%s) is in no quorum of the outer system, so the join would not use the inner one",
 			x+1, outer.Label(x))
 	}
 	if !inner.IsThreshold() && len(inner.Quorums) == 0 {
-		return nil, errors.New("construct: join: the inner system has no quorums")
+		return nil, errorf("join", "the inner system has no quorums")
 	}
 	count, ok, text := joinCountAtMost(outer, inner, x, int64(max(limit, 0)))
 	if !ok {
 		return nil, &JoinLimitError{Count: text, Limit: limit}
 	}
 	if mib := float64(count) * float64((n3+63)/64*8) / (1 << 20); mib > maxExplicitBytes>>20 {
-		return nil, fmt.Errorf("construct: join: the join's %d quorums over %d nodes need %.0f MiB, more than %d MiB: %w",
+		return nil, errorf("join", "the join's %d quorums over %d nodes need %.0f MiB, more than %d MiB: %w",
 			count, n3, mib, maxExplicitBytes>>20, set.ErrTooMany)
 	}
 	// The count bounds both inputs' (each has at least one quorum), so
@@ -234,12 +233,12 @@ func Join(outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
 	c1, c2 := outer, inner
 	if outer.IsThreshold() {
 		if c1, err = outer.Enumerate(limit); err != nil {
-			return nil, fmt.Errorf("construct: join: outer system: %w", err)
+			return nil, errorf("join", "outer system: %w", err)
 		}
 	}
 	if inner.IsThreshold() {
 		if c2, err = inner.Enumerate(limit); err != nil {
-			return nil, fmt.Errorf("construct: join: inner system: %w", err)
+			return nil, errorf("join", "inner system: %w", err)
 		}
 	}
 

@@ -48,13 +48,12 @@ func (m DegenerateMap) String() string {
 
 // ParseDegenerateMap returns the map called s: "min" or "paper".
 func ParseDegenerateMap(s string) (DegenerateMap, error) {
-	switch s {
-	case "min":
-		return MapMin, nil
-	case "paper":
-		return MapPaper, nil
+	for _, m := range []DegenerateMap{MapMin, MapPaper} {
+		if m.String() == s {
+			return m, nil
+		}
 	}
-	return 0, fmt.Errorf("construct: unknown map %q: use min (smallest quorums) or paper (Maekawa's x ↦ x − (N′−N))", s)
+	return 0, errorf("", "unknown map %q: use min (smallest quorums) or paper (Maekawa's x ↦ x − (N′−N))", s)
 }
 
 // PlaneFor returns the order q of the projective plane Maekawa's
@@ -94,7 +93,7 @@ func newMaekawaPlan(n int, how DegenerateMap) (*maekawaPlan, error) {
 		return nil, err
 	}
 	if how != MapMin && how != MapPaper {
-		return nil, fmt.Errorf("construct: maekawa: unknown map %v", how)
+		return nil, errorf("maekawa", "unknown map %v", how)
 	}
 	pl, err := newPlane(PlaneFor(n))
 	if err != nil {
@@ -372,7 +371,7 @@ var maekawaSpec = Spec{
 // 10^10 steps; [MapPaper] is linear. ctx cancels the assignment.
 func Degenerate(ctx context.Context, f *set.Family, n int, how DegenerateMap) (*set.Family, error) {
 	if f.IsThreshold() {
-		return nil, fmt.Errorf("construct: degenerate: a threshold family (all %d-subsets) has no explicit quorums to map; enumerate it first", f.Threshold)
+		return nil, errorf("degenerate", "a threshold family (all %d-subsets) has no explicit quorums to map; enumerate it first", f.Threshold)
 	}
 	if n < 1 || n > f.N {
 		return nil, paramErrorf("degenerate", "n", n, "is out of range 1..%d", f.N)
@@ -383,12 +382,12 @@ func Degenerate(ctx context.Context, f *set.Family, n int, how DegenerateMap) (*
 			removed, (f.N+1)/2)
 	}
 	if how != MapMin && how != MapPaper {
-		return nil, fmt.Errorf("construct: degenerate: unknown map %v", how)
+		return nil, errorf("degenerate", "unknown map %v", how)
 	}
 	g := f.Clone()
 	if g.Owners == nil {
 		if err := assignOwners(g); err != nil {
-			return nil, fmt.Errorf("construct: degenerate: owners: %w", err)
+			return nil, errorf("degenerate", "owners: %w", err)
 		}
 	}
 	var kept []int
@@ -450,7 +449,7 @@ const (
 func sharedQuorums(f *set.Family, kept []int, n int) ([]int32, error) {
 	r := f.N - n
 	if float64(r)*float64(r)*float64(n) > maxAssignmentWork || r*n > maxAssignmentCells {
-		return nil, fmt.Errorf("construct: degenerate: %d removed × %d kept nodes is too large for the optimal map (Hungarian method, about %.0e steps); use the paper's map",
+		return nil, errorf("degenerate", "%d removed × %d kept nodes is too large for the optimal map (Hungarian method, about %.0e steps); use the paper's map",
 			r, n, float64(r)*float64(r)*float64(n))
 	}
 	w := make([]int32, r*n)
@@ -490,7 +489,7 @@ func maxWeightAssignment(ctx context.Context, w []int32, r, c int) ([]int, error
 	used := make([]bool, c+1)
 	for i := 1; i <= r; i++ {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("construct: degenerate: %w", err)
+			return nil, errorf("degenerate", "%w", err)
 		}
 		p[0] = i
 		j0 := 0

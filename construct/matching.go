@@ -271,7 +271,7 @@ func nodeQuorums(f *set.Family) *adjacency {
 // f unchanged. f must be explicit.
 func AssignOwners(f *set.Family) error {
 	if err := assignOwners(f); err != nil {
-		return fmt.Errorf("construct: owners: %w", err)
+		return errorf("owners", "%w", err)
 	}
 	return nil
 }

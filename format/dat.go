@@ -12,7 +12,7 @@ import (
 func readDat(data []byte, opt Options, b *budget) (set.System, error) {
 	base := opt.Base
 	if base != 0 && base != 1 {
-		return set.System{}, errorf(0, "--base must be 0 or 1, not %d", base)
+		return set.System{}, errorf(0, "the first node id (Options.Base) must be 0 or 1, not %d", base)
 	}
 	hd := newHeader(b)
 	var qb quorumBuilder
@@ -22,7 +22,7 @@ func readDat(data []byte, opt Options, b *budget) (set.System, error) {
 			return nil
 		}
 		qb.reset()
-		if err := scanIDs(content, no, base, &qb, "read with --base 1; use --base 0 for a 0-based .dat file"); err != nil {
+		if err := scanIDs(content, no, base, &qb); err != nil {
 			return err
 		}
 		return hd.quorum(&qb, 0, no, no)

@@ -269,6 +269,9 @@ func TestBadInput(t *testing.T) {
 		{"json string id", format.JSON, `{"format": "coterie/1", "n": 3, "quorums": [["1"]]}`, 1, "must be a number"},
 		{"json n too small", format.JSON, "{\"format\": \"coterie/1\",\n\"quorums\": [[1, 9]],\n\"n\": 3}", 2, "beyond n = 3"},
 		{"json trailing", format.JSON, "{\"format\": \"coterie/1\", \"n\": 1, \"quorums\": [[1]]}\n{}", 2, "after the end"},
+		{"json owner 0", format.JSON, "{\"format\": \"coterie/1\", \"n\": 3, \"quorums\": [[1], [1, 2]],\n\"owners\": [1, 0]}", 2, "owner: node id 0: nodes are numbered from 1"},
+		{"text owner word", format.Text, "1 2\n2 3 # owner: x\n", 2, `owner: "x" is not a node id (node ids are whole numbers from 1)`},
+		{"csv owner negative", format.CSV, "quorum,node,owner\n1,2,-3\n", 2, "owner: node id -3 is negative (nodes are numbered from 1)"},
 		{"json owners count", format.JSON, `{"format": "coterie/1", "n": 3, "quorums": [[1], [1, 2]], "owners": [1]}`, 1, "1 owners for 2 quorums"},
 		{"json both", format.JSON, `{"format": "coterie/1", "n": 3, "quorums": [[1]], "threshold": 2}`, 1, "both"},
 		{"json duplicate key", format.JSON, "{\"format\": \"coterie/1\", \"n\": 3,\n\"n\": 3}", 2, "given twice"},
@@ -283,7 +286,7 @@ func TestBadInput(t *testing.T) {
 		{"csv owner conflict", format.CSV, "quorum,node,owner\n1,2,1\n1,3,2\n", 3, "owner 2 here and 1"},
 		{"csv huge quorum number", format.CSV, "quorum,node\n999999,1\n", 2, "quorum 1 has no rows"},
 		{"csv h without column", format.CSV, "# n: 3\n# h: 1\n# threshold: 2\nquorum,node\n", 2, "need an h column"},
-		{"dat zero base 1", format.Dat, "1 2\n0 1\n", 2, "--base 0"},
+		{"dat zero base 1", format.Dat, "1 2\n0 1\n", 2, "node id 0: nodes are numbered from 1"},
 		{"dat word", format.Dat, "1 2\n1 a\n", 2, "not a node id"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -48,6 +49,11 @@ func (e *SyntaxError) Error() string {
 // Unwrap returns the condition the error stands for, such as
 // [set.ErrMemoryBudget], or nil.
 func (e *SyntaxError) Unwrap() error { return e.err }
+
+// ErrBelowBase is wrapped by the [*SyntaxError] of a node id below the first
+// one, [Options.Base] in a .dat file and 1 elsewhere: a 0-based file read as
+// 1-based, most often.
+var ErrBelowBase = errors.New("format: node id below the first node id")
 
 // Error is the former name of [SyntaxError].
 //

@@ -309,9 +309,9 @@ func (s *jscan) owners(l *level) error {
 			l.ownerLines = append(l.ownerLines, int32(s.line))
 			return nil
 		}
-		v, err := parseID(s.number(), s.line, 1)
+		v, err := parseOwner(s.number(), s.line)
 		if err != nil {
-			return errorf(s.line, "owner: %s", err.(*SyntaxError).Msg)
+			return err
 		}
 		l.owners = append(l.owners, int32(v))
 		l.ownerLines = append(l.ownerLines, int32(s.line))
@@ -363,152 +363,191 @@ func finishLevel(l *level, what string, line int) error {
 
 // readJSON reads coterie's canonical JSON.
 func readJSON(data []byte, b *budget) (set.System, error) {
-	s := &jscan{data: data, line: 1}
-	hd := newHeader(b)
-	top := &level{}
-	var arbiters []*level
-	hasArbiters, hasFormat, hasN := false, false, false
-	if s.peek() == 0 {
+	r := &jsonReader{s: &jscan{data: data, line: 1}, hd: newHeader(b), b: b, top: &level{}}
+	if r.s.peek() == 0 {
 		return set.System{}, errorf(0, "the file is empty")
 	}
-	err := s.object("the file", func(key string, line int) error {
-		if ok, err := s.levelField(top, b, key, line); ok {
-			return err
-		}
-		switch key {
-		case "format":
-			v, err := s.str()
-			if err != nil {
-				return err
-			}
-			if v != Tag {
-				return errorf(line, "unknown format tag %q (this version reads %q)", short(v), Tag)
-			}
-			hasFormat = true
-		case "kind":
-			v, err := s.str()
-			if err != nil {
-				return err
-			}
-			hd.kind, hd.seen["kind"] = v, line
-			return checkName("kind", v, line)
-		case "params":
-			if s.isNull() {
-				return nil
-			}
-			raw, err := s.skip()
-			if err != nil {
-				return err
-			}
-			if raw[0] != '{' {
-				return errorf(line, "params must be an object {...}")
-			}
-			hd.seen["params"] = line
-			hd.params, err = decodeParams(raw, line)
-			return err
-		case "n":
-			n, err := s.count("n", 1, set.MaxNodes)
-			hd.n, hd.seen["n"], hasN = n, line, true
-			return err
-		case "implicit":
-			hd.seen["implicit"] = line
-			raw, err := s.skip()
-			if err != nil {
-				return err
-			}
-			return hd.setImplicit(string(raw), line)
-		case "k":
-			k, err := s.count("k", 1, set.MaxNodes)
-			hd.k = k
-			return err
-		case "labels":
-			hd.seen["labels"] = line
-			if s.isNull() {
-				return nil
-			}
-			hd.labels = []string{}
-			return s.array(`"labels"`, func() error {
-				v, err := s.str()
-				if err != nil {
-					return err
-				}
-				if err := checkName(fmt.Sprintf("label %d", len(hd.labels)+1), v, s.line); err != nil {
-					return err
-				}
-				hd.labels = append(hd.labels, v)
-				return nil
-			})
-		case "arbiters":
-			hasArbiters = true
-			return s.array(`"arbiters"`, func() error {
-				l := &level{}
-				s.peek()
-				start := s.line
-				err := s.object("an arbiter level", func(key string, line int) error {
-					if ok, err := s.levelField(l, b, key, line); ok {
-						return err
-					}
-					if key == "h" {
-						h, err := s.count("h", 1, set.MaxNodes)
-						l.h = h
-						return err
-					}
-					return errorf(line, "unknown field %q in an arbiter level (want h, quorums or threshold, owners)", short(key))
-				})
-				if err != nil {
-					return err
-				}
-				if l.h == 0 {
-					return errorf(start, "an arbiter level without \"h\"")
-				}
-				if first, dup := hd.hLines[l.h]; dup {
-					return errorf(start, "level h = %d given twice (first on line %d)", l.h, first)
-				}
-				hd.hLines[l.h] = start
-				if err := b.charge(levelBytes, start); err != nil {
-					return err
-				}
-				if err := finishLevel(l, "level h = "+strconv.Itoa(l.h), start); err != nil {
-					return err
-				}
-				l.hLine = start
-				arbiters = append(arbiters, l)
-				return nil
-			})
-		default:
-			return errorf(line, "unknown field %q (coterie/1 files have format, kind, params, n, k, labels, quorums or threshold or arbiters, owners)", short(key))
-		}
-		return nil
-	})
-	if err != nil {
+	if err := r.s.object("the file", r.field); err != nil {
 		return set.System{}, err
 	}
-	if c := s.peek(); c != 0 {
-		return set.System{}, errorf(s.line, "unexpected data after the end of the JSON object")
+	if err := r.finish(); err != nil {
+		return set.System{}, err
 	}
-	if !hasFormat {
-		return set.System{}, errorf(1, "missing \"format\": %q", Tag)
+	if r.hd.implicit {
+		return r.hd.implicitJSON(r.top, r.hasArbiters)
 	}
-	if !hasN {
-		return set.System{}, errorf(1, "missing \"n\", the number of nodes")
+	return r.hd.system(r.s.line)
+}
+
+// jsonReader is the state of readJSON: the scanner, the header fields and
+// levels read so far, and which required fields were seen.
+type jsonReader struct {
+	s        *jscan
+	hd       *header
+	b        *budget
+	top      *level   // quorums, threshold and owners at the top
+	arbiters []*level // the levels of "arbiters"
+
+	hasArbiters, hasFormat, hasN bool
+}
+
+// field reads the value of the top-level field key, on line.
+func (r *jsonReader) field(key string, line int) error {
+	s, hd := r.s, r.hd
+	if ok, err := s.levelField(r.top, r.b, key, line); ok {
+		return err
+	}
+	switch key {
+	case "format":
+		v, err := s.str()
+		if err != nil {
+			return err
+		}
+		if v != Tag {
+			return errorf(line, "unknown format tag %q (this version reads %q)", short(v), Tag)
+		}
+		r.hasFormat = true
+	case "kind":
+		v, err := s.str()
+		if err != nil {
+			return err
+		}
+		hd.kind, hd.seen["kind"] = v, line
+		return checkName("kind", v, line)
+	case "params":
+		return r.params(line)
+	case "n":
+		n, err := s.count("n", 1, set.MaxNodes)
+		hd.n, hd.seen["n"], r.hasN = n, line, true
+		return err
+	case "implicit":
+		hd.seen["implicit"] = line
+		raw, err := s.skip()
+		if err != nil {
+			return err
+		}
+		return hd.setImplicit(string(raw), line)
+	case "k":
+		k, err := s.count("k", 1, set.MaxNodes)
+		hd.k = k
+		return err
+	case "labels":
+		return r.labels(line)
+	case "arbiters":
+		r.hasArbiters = true
+		return s.array(`"arbiters"`, r.arbiter)
+	default:
+		return errorf(line, "unknown field %q (coterie/1 files have format, kind, params, n, k, labels, quorums or threshold or arbiters, owners)", short(key))
+	}
+	return nil
+}
+
+// params reads "params": null or an object.
+func (r *jsonReader) params(line int) error {
+	if r.s.isNull() {
+		return nil
+	}
+	raw, err := r.s.skip()
+	if err != nil {
+		return err
+	}
+	if raw[0] != '{' {
+		return errorf(line, "params must be an object {...}")
+	}
+	r.hd.seen["params"] = line
+	r.hd.params, err = decodeParams(raw, line)
+	return err
+}
+
+// labels reads "labels": null or an array of names.
+func (r *jsonReader) labels(line int) error {
+	s, hd := r.s, r.hd
+	hd.seen["labels"] = line
+	if s.isNull() {
+		return nil
+	}
+	hd.labels = []string{}
+	return s.array(`"labels"`, func() error {
+		v, err := s.str()
+		if err != nil {
+			return err
+		}
+		if err := checkName(fmt.Sprintf("label %d", len(hd.labels)+1), v, s.line); err != nil {
+			return err
+		}
+		hd.labels = append(hd.labels, v)
+		return nil
+	})
+}
+
+// arbiter reads one level of "arbiters": h, and quorums or a threshold.
+func (r *jsonReader) arbiter() error {
+	s, hd := r.s, r.hd
+	l := &level{}
+	s.peek()
+	start := s.line
+	err := s.object("an arbiter level", func(key string, line int) error {
+		if ok, err := s.levelField(l, r.b, key, line); ok {
+			return err
+		}
+		if key == "h" {
+			h, err := s.count("h", 1, set.MaxNodes)
+			l.h = h
+			return err
+		}
+		return errorf(line, "unknown field %q in an arbiter level (want h, quorums or threshold, owners)", short(key))
+	})
+	if err != nil {
+		return err
+	}
+	if l.h == 0 {
+		return errorf(start, "an arbiter level without \"h\"")
+	}
+	if first, dup := hd.hLines[l.h]; dup {
+		return errorf(start, "level h = %d given twice (first on line %d)", l.h, first)
+	}
+	hd.hLines[l.h] = start
+	if err := r.b.charge(levelBytes, start); err != nil {
+		return err
+	}
+	if err := finishLevel(l, "level h = "+strconv.Itoa(l.h), start); err != nil {
+		return err
+	}
+	l.hLine = start
+	r.arbiters = append(r.arbiters, l)
+	return nil
+}
+
+// finish checks what follows the object and what it must hold, and sets
+// the header's levels.
+func (r *jsonReader) finish() error {
+	hd, top := r.hd, r.top
+	if c := r.s.peek(); c != 0 {
+		return errorf(r.s.line, "unexpected data after the end of the JSON object")
+	}
+	if !r.hasFormat {
+		return errorf(1, "missing \"format\": %q", Tag)
+	}
+	if !r.hasN {
+		return errorf(1, "missing \"n\", the number of nodes")
 	}
 	if hd.implicit {
-		return hd.implicitJSON(top, hasArbiters)
+		return nil // implicitJSON checks the rest
 	}
-	if hasArbiters {
-		if top.listed || top.threshold > 0 || len(top.owners) > 0 {
-			return set.System{}, errorf(1, "a file has either \"arbiters\" or quorums/threshold/owners at the top, not both")
-		}
-		if len(arbiters) == 0 {
-			return set.System{}, errorf(s.line, "\"arbiters\" is empty")
-		}
-		hd.hasLevels = true
-		hd.levels = arbiters
-	} else {
+	if !r.hasArbiters {
 		if err := finishLevel(top, "the file", 1); err != nil {
-			return set.System{}, err
+			return err
 		}
 		hd.levels = []*level{top}
+		return nil
 	}
-	return hd.system(s.line)
+	if top.listed || top.threshold > 0 || len(top.owners) > 0 {
+		return errorf(1, "a file has either \"arbiters\" or quorums/threshold/owners at the top, not both")
+	}
+	if len(r.arbiters) == 0 {
+		return errorf(r.s.line, "\"arbiters\" is empty")
+	}
+	hd.hasLevels = true
+	hd.levels = r.arbiters
+	return nil
 }

@@ -90,15 +90,20 @@ func (l *quorumList) sets() []set.Set {
 	return qs
 }
 
-// parseID parses a node id token as a file writes it (numbered from base)
-// and returns the 0-based node.
-func parseID(tok string, line, base int) (int, error) {
-	return parseIDHint(tok, line, base, "")
+// parseOwner parses the 1-based node id of a quorum's owner, as parseID
+// does, with "owner: " before the message of an error.
+func parseOwner(tok string, line int) (int, error) {
+	v, err := parseID(tok, line, 1)
+	if se, ok := err.(*SyntaxError); ok {
+		se.Msg = "owner: " + se.Msg
+	}
+	return v, err
 }
 
-// parseIDHint is parseID with a hint added to the error for id 0 when
-// nodes are numbered from 1.
-func parseIDHint(tok string, line, base int, zeroHint string) (int, error) {
+// parseID parses a node id token as a file writes it (numbered from base)
+// and returns the 0-based node. An id below base is a [*SyntaxError] that
+// wraps [ErrBelowBase], so that a caller can say how to read the file.
+func parseID(tok string, line, base int) (int, error) {
 	if tok == "" {
 		return 0, errorf(line, "empty node id")
 	}
@@ -124,10 +129,10 @@ func parseIDHint(tok string, line, base int, zeroHint string) (int, error) {
 	switch {
 	case neg && v != 0:
 		return 0, errorf(line, "node id %s is negative (nodes are numbered from %d)", short(tok), base)
-	case v < base && zeroHint != "":
-		return 0, errorf(line, "node id %s: nodes are numbered from %d (%s)", tok, base, zeroHint)
 	case v < base:
-		return 0, errorf(line, "node id %s: nodes are numbered from %d", tok, base)
+		e := errorf(line, "node id %s: nodes are numbered from %d", tok, base)
+		e.err = ErrBelowBase
+		return 0, e
 	case v-base >= set.MaxNodes:
 		return 0, errorf(line, "node id %s is too large (coterie handles at most %d nodes)", short(tok), set.MaxNodes)
 	}

@@ -315,15 +315,15 @@ func readText(data []byte, b *budget) (set.System, error) {
 			return nil
 		}
 		qb.reset()
-		if err := scanIDs(content, no, 1, &qb, ""); err != nil {
+		if err := scanIDs(content, no, 1, &qb); err != nil {
 			return err
 		}
 		owner := 0
 		if hasComment {
 			if key, value, ok := strings.Cut(comment, ":"); ok && strings.TrimSpace(strings.ToLower(key)) == "owner" {
-				v, err := parseID(strings.TrimSpace(value), no, 1)
+				v, err := parseOwner(strings.TrimSpace(value), no)
 				if err != nil {
-					return errorf(no, "owner: %s", err.(*SyntaxError).Msg)
+					return err
 				}
 				owner = v + 1
 			}
@@ -338,7 +338,7 @@ func readText(data []byte, b *budget) (set.System, error) {
 
 // scanIDs adds the node ids of a quorum line, separated by white space or
 // commas and numbered from base, to qb.
-func scanIDs(content string, no, base int, qb *quorumBuilder, zeroHint string) error {
+func scanIDs(content string, no, base int, qb *quorumBuilder) error {
 	for i := 0; i < len(content); {
 		c := content[i]
 		if c == ' ' || c == '\t' || c == ',' || c == '\v' || c == '\f' {
@@ -353,7 +353,7 @@ func scanIDs(content string, no, base int, qb *quorumBuilder, zeroHint string) e
 			}
 			j++
 		}
-		v, err := parseIDHint(content[i:j], no, base, zeroHint)
+		v, err := parseID(content[i:j], no, base)
 		if err != nil {
 			return err
 		}

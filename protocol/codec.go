@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"encoding/binary"
-	"errors"
 )
 
 // The state encodings are sequences of varints: compact for the explorer's
@@ -25,7 +24,7 @@ func putInts(b []byte, q []int32) []byte {
 	return b
 }
 
-var errBadState = errors.New("protocol: malformed state encoding")
+var errBadState = errorf("malformed state encoding")
 
 // reader decodes what the put functions wrote; the first error sticks.
 type reader struct {

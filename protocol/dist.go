@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -33,7 +32,7 @@ func ParseDist(s string) (Dist, error) {
 		for _, f := range strings.Split(rest, ":") {
 			v, err := strconv.ParseFloat(f, 64)
 			if err != nil || v < 0 || v != v || v > 1e12 {
-				return Dist{}, fmt.Errorf("protocol: distribution %q: %q is not a number in 0..1e12", s, f)
+				return Dist{}, errorf("distribution %q: %q is not a number in 0..1e12", s, f)
 			}
 			nums = append(nums, v)
 		}
@@ -50,20 +49,20 @@ func ParseDist(s string) (Dist, error) {
 		if v, err := strconv.ParseFloat(s, 64); err == nil && v >= 0 && v <= 1e12 {
 			return Dist{Kind: Const, A: v}, nil
 		}
-		return Dist{}, fmt.Errorf("protocol: distribution %q: want const:X, exp:MEAN or uniform:A:B", s)
+		return Dist{}, errorf("distribution %q: want const:X, exp:MEAN or uniform:A:B", s)
 	}
 	want := 1
 	if d.Kind == Uniform {
 		want = 2
 	}
 	if len(nums) != want {
-		return Dist{}, fmt.Errorf("protocol: distribution %q: %s takes %d number(s)", s, name, want)
+		return Dist{}, errorf("distribution %q: %s takes %d number(s)", s, name, want)
 	}
 	d.A = nums[0]
 	if d.Kind == Uniform {
 		d.B = nums[1]
 		if d.B < d.A {
-			return Dist{}, fmt.Errorf("protocol: distribution %q: the bounds are reversed", s)
+			return Dist{}, errorf("distribution %q: the bounds are reversed", s)
 		}
 	}
 	return d, nil
@@ -131,11 +130,11 @@ func ParseLoad(s string) (Load, error) {
 	if r, ok := strings.CutPrefix(s, "poisson:"); ok {
 		v, err := strconv.ParseFloat(r, 64)
 		if err != nil || !(v > 0) || v > 1e9 {
-			return Load{}, fmt.Errorf("protocol: load %q: the rate must be a positive number", s)
+			return Load{}, errorf("load %q: the rate must be a positive number", s)
 		}
 		return Load{Kind: Poisson, Rate: v}, nil
 	}
-	return Load{}, fmt.Errorf("protocol: load %q: want light, heavy or poisson:RATE", s)
+	return Load{}, errorf("load %q: want light, heavy or poisson:RATE", s)
 }
 
 // String returns the text form of l.

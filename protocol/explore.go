@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/coterie-dev/coterie/set"
@@ -48,34 +49,34 @@ type ExploreConfig struct {
 
 // ExploreResult is the verdict of an exploration.
 type ExploreResult struct {
-	Protocol string `json:"protocol"`
-	N        int    `json:"n"`
-	K        int    `json:"k"`
-	Requests int    `json:"requests"`
-	Rounds   int    `json:"rounds"`
+	Protocol string
+	N        int
+	K        int
+	Requests int
+	Rounds   int
 	// States and Transitions count the distinct states reached and the
 	// steps between them; Depth is the longest shortest path found.
-	States      int  `json:"states"`
-	Transitions int  `json:"transitions"`
-	Depth       int  `json:"depth"`
-	Complete    bool `json:"complete"` // every reachable state was expanded
+	States      int
+	Transitions int
+	Depth       int
+	Complete    bool // every reachable state was expanded
 	// Stopped says why an incomplete search stopped: "max_states",
 	// "max_depth", "max_memory", or "cancelled" (ctx ended); "" when
 	// complete.
-	Stopped string `json:"stopped,omitempty"`
+	Stopped string
 	// The verdicts: each is proved when Complete, and means "no
 	// counterexample within the bounds" otherwise. Terminates (no execution
 	// runs forever, so with DeadlockFree every request is served) is only
 	// decided on a complete search.
-	Safe         bool  `json:"safe"`
-	DeadlockFree bool  `json:"deadlock_free"`
-	Terminates   *bool `json:"terminates,omitempty"`
-	AnomalyFree  bool  `json:"anomaly_free"`
+	Safe         bool
+	DeadlockFree bool
+	Terminates   *bool
+	AnomalyFree  bool
 	// Shortest counterexamples, nil when the property holds.
-	Violation *Counterexample `json:"violation,omitempty"`
-	Deadlock  *Counterexample `json:"deadlock,omitempty"`
-	Livelock  *Counterexample `json:"livelock,omitempty"`
-	Anomaly   *Counterexample `json:"anomaly,omitempty"`
+	Violation *Counterexample
+	Deadlock  *Counterexample
+	Livelock  *Counterexample
+	Anomaly   *Counterexample
 }
 
 // Counterexample is a shortest path to a bad state: Steps lists the scheduled
@@ -83,13 +84,13 @@ type ExploreResult struct {
 // caused (local steps, entries). For a livelock, the steps from Loop on
 // repeat for ever.
 type Counterexample struct {
-	What  string       `json:"what"`
-	Steps []TraceEvent `json:"steps"`
-	Loop  int          `json:"loop,omitempty"`
+	What  string
+	Steps []TraceEvent
+	Loop  int
 	// For a deadlock, the wait-for cycle at the end (1-based): Cycle[i]
 	// waits for member Via[i], whose permission Cycle[i+1] holds.
-	Cycle []int `json:"cycle,omitempty"`
-	Via   []int `json:"via,omitempty"`
+	Cycle []int
+	Via   []int
 }
 
 // Transition kinds of the explorer, packed as kind<<28 | a<<16 | b.
@@ -409,290 +410,387 @@ func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*E
 	if err != nil {
 		return nil, err
 	}
-	maxStates := cfg.MaxStates
-	if maxStates <= 0 {
-		maxStates = 4_000_000
-	}
-	maxStates = min(maxStates, math.MaxInt32)
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-
 	res := &ExploreResult{Protocol: spec.Name, N: sys.N, K: sys.K, Requests: e.requests, Rounds: e.rounds,
 		Safe: true, DeadlockFree: true, AnomalyFree: true}
+	s, err := newSearch(ctx, e, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.run(res); err != nil {
+		return nil, err
+	}
+	res.States = len(s.parent)
+	res.Depth = s.depth
+	res.Complete = s.complete
+	if err := s.counterexamples(res); err != nil {
+		return nil, err
+	}
+	if s.complete && s.keepEdges {
+		if err := s.termination(res); err != nil {
+			return nil, err
+		}
+	}
+	return res, s.stopErr
+}
+
+// What the search holds, in bytes, for ExploreConfig.MaxMemory: per state
+// its entry in visited, parent and trans; per edge kept 4 bytes; per
+// frontier entry or successor in hand its encoding and record; each with
+// room for slices grown by doubling.
+const (
+	stateBytes = 80
+	edgeBytes  = 8
+	frontBytes = 64
+	succBytes  = 96
+)
+
+// The search keeps the state graph, for the termination check, while it
+// has at most maxEdges edges.
+const maxEdges = 1 << 27
+
+// A level is expanded in chunks of searchChunk states, merged in frontier
+// order, so that the successors in hand stay few; the numbering, and where
+// a budget stops the search, do not depend on the workers.
+const searchChunk = 1 << 14
+
+// front is a state of the frontier: its number and its encoding.
+type front struct {
+	idx uint32
+	enc []byte
+}
+
+// search is the breadth-first search of Explore: the states found so far,
+// how each was reached, the first bad state of each kind, and why the
+// search stopped.
+type search struct {
+	ctx       context.Context
+	e         *explorer
+	cfg       ExploreConfig
+	maxStates int
+	workers   int
+
+	// visited numbers the states by hash; state i was reached from
+	// parent[i] by transition trans[i] (state 0 is the initial one).
+	visited map[[16]byte]uint32
+	parent  []uint32
+	trans   []uint32
+	// The state graph: the successors of state i are
+	// edges[start[i]:start[i+1]]. Dropped if it grows too large.
+	edges, start []uint32
+	keepEdges    bool
+
+	frontier      []front
+	frontierBytes int64
+	depth         int
+
+	deadlockAt, violationAt, anomalyAt int
+	anomalyWhat                        string
+
+	complete bool
+	stopErr  error
+}
+
+func newSearch(ctx context.Context, e *explorer, cfg ExploreConfig) (*search, error) {
+	s := &search{ctx: ctx, e: e, cfg: cfg, maxStates: cfg.MaxStates, workers: cfg.Workers,
+		parent: []uint32{0}, trans: []uint32{0}, keepEdges: true,
+		deadlockAt: -1, violationAt: -1, anomalyAt: -1, complete: true}
+	if s.maxStates <= 0 {
+		s.maxStates = 4_000_000
+	}
+	s.maxStates = min(s.maxStates, math.MaxInt32)
+	if s.workers <= 0 {
+		s.workers = runtime.GOMAXPROCS(0)
+	}
 	x0, err := e.newNet()
 	if err != nil {
 		return nil, err
 	}
 	root, _ := x0.encode(nil, nil)
-	visited := map[[16]byte]uint32{hashState(root): 0}
-	parent := []uint32{0}
-	trans := []uint32{0}
-	// The state graph, for the termination check: the successors of state
-	// i are edges[start[i]:start[i+1]]. Dropped if it grows too large.
-	var edges, start []uint32
-	keepEdges := true
-	const maxEdges = 1 << 27
+	s.visited = map[[16]byte]uint32{hashState(root): 0}
+	s.frontier = []front{{0, root}}
+	s.frontierBytes = int64(len(root) + frontBytes)
+	return s, nil
+}
 
-	type front struct {
-		idx uint32
-		enc []byte
+// stop ends the search incomplete, for why ("max_states", "cancelled",
+// ...), with err (nil for a bound the caller set).
+func (s *search) stop(res *ExploreResult, why string, err error) {
+	s.complete = false
+	res.Stopped = why
+	s.stopErr = err
+}
+
+// memory is what the search holds, with extra bytes of successors in hand.
+func (s *search) memory(extra int64) int64 {
+	return int64(len(s.parent))*stateBytes + int64(len(s.edges)+len(s.start))*edgeBytes + s.frontierBytes + extra
+}
+
+func (s *search) overBudget(extra int64) bool {
+	return s.cfg.MaxMemory > 0 && s.memory(extra) > s.cfg.MaxMemory
+}
+
+// run expands the frontier level by level until nothing is new or a bound,
+// the budget or ctx stops it. Only an internal failure is an error; a stop
+// is recorded in res and s.stopErr.
+func (s *search) run(res *ExploreResult) error {
+	for len(s.frontier) > 0 {
+		if err := s.ctx.Err(); err != nil {
+			s.stop(res, "cancelled", err)
+			return nil
+		}
+		if s.cfg.MaxDepth > 0 && s.depth >= s.cfg.MaxDepth {
+			s.stop(res, "max_depth", nil)
+			return nil
+		}
+		next, stopped, err := s.level(res)
+		if err != nil || stopped {
+			return err
+		}
+		s.frontier = next
+		if len(next) > 0 {
+			s.depth++
+		}
+		if s.cfg.Progress != nil {
+			s.cfg.Progress(len(s.parent), s.depth)
+		}
 	}
-	frontier := []front{{0, root}}
-	deadlockAt, violationAt, anomalyAt := -1, -1, -1
-	var anomalyWhat string
-	complete := true
-	depth := 0
+	return nil
+}
 
-	expand := func(part []front, out []expanded) error {
-		x, err := e.newNet()
+// level expands the frontier, chunk by chunk, and returns the next one;
+// stopped says that the search stopped on the way.
+func (s *search) level(res *ExploreResult) (next []front, stopped bool, err error) {
+	for clo := 0; clo < len(s.frontier); clo += searchChunk {
+		if err := s.ctx.Err(); err != nil {
+			s.stop(res, "cancelled", err)
+			return nil, true, nil
+		}
+		cur := s.frontier[clo:min(clo+searchChunk, len(s.frontier))]
+		out, err := s.expandChunk(cur)
+		if err := s.ctx.Err(); err != nil {
+			s.stop(res, "cancelled", err)
+			return nil, true, nil
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		var inHand int64
+		for i := range out {
+			for _, sc := range out[i].succs {
+				inHand += int64(len(sc.enc)) + succBytes
+			}
+		}
+		if s.overBudget(inHand) {
+			s.stop(res, "max_memory", budgetError(s.cfg.MaxMemory, len(s.parent)))
+			return nil, true, nil
+		}
+		if next, stopped = s.merge(res, cur, out, inHand, next); stopped {
+			return nil, true, nil
+		}
+	}
+	return next, false, nil
+}
+
+// expandChunk expands the states of cur in parallel, in contiguous parts.
+func (s *search) expandChunk(cur []front) ([]expanded, error) {
+	out := make([]expanded, len(cur))
+	parts := min(s.workers, len(cur))
+	size := (len(cur) + parts - 1) / parts
+	fails := make([]error, parts)
+	var wg sync.WaitGroup
+	for w := range parts {
+		lo, hi := w*size, min((w+1)*size, len(cur))
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fails[w] = s.expand(cur[lo:hi], out[lo:hi])
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(fails...)
+}
+
+// expand lists the successors of the states of part in out, and marks the
+// deadlocks. It only reads s.visited, which is written between expansions.
+func (s *search) expand(part []front, out []expanded) error {
+	e := s.e
+	x, err := e.newNet()
+	if err != nil {
+		return err
+	}
+	var ts []uint32
+	var buf, scratch []byte
+	for pi, f := range part {
+		if pi&1023 == 1023 && s.ctx.Err() != nil {
+			return s.ctx.Err()
+		}
+		if err := x.decode(f.enc); err != nil {
+			return errorf("explore: %w", err)
+		}
+		ts = e.transitions(x, ts[:0])
+		if len(ts) == 0 {
+			for _, ph := range x.phase {
+				if ph == waiting {
+					out[pi].deadlock = true
+				}
+			}
+			continue
+		}
+		for ti, t := range ts {
+			if ti > 0 { // the first step starts from the state just decoded
+				if err := x.decode(f.enc); err != nil {
+					return errorf("explore: %w", err)
+				}
+			}
+			e.apply(x, t)
+			buf, scratch = x.encode(buf[:0], scratch)
+			h := hashState(buf)
+			// A state found before needs no copy.
+			var enc []byte
+			if _, seen := s.visited[h]; !seen {
+				enc = append([]byte(nil), buf...)
+			}
+			out[pi].succs = append(out[pi].succs, succ{hash: h, enc: enc, t: t, bad: x.bad, anomaly: x.anomaly})
+		}
+	}
+	return nil
+}
+
+// merge numbers the new successors in out, in frontier order, and appends
+// them to next; stopped says that a bound or the budget stopped the search.
+func (s *search) merge(res *ExploreResult, cur []front, out []expanded, inHand int64, next []front) ([]front, bool) {
+	for fi, f := range cur {
+		if s.keepEdges {
+			s.start = append(s.start, uint32(len(s.edges)))
+		}
+		if out[fi].deadlock && s.deadlockAt < 0 {
+			s.deadlockAt = int(f.idx)
+		}
+		for _, sc := range out[fi].succs {
+			res.Transitions++
+			idx, seen := s.visited[sc.hash]
+			if !seen {
+				if len(s.parent) >= s.maxStates {
+					s.stop(res, "max_states", nil)
+					return next, true
+				}
+				if len(s.parent)&4095 == 4095 && s.overBudget(inHand) {
+					s.stop(res, "max_memory", budgetError(s.cfg.MaxMemory, len(s.parent)))
+					return next, true
+				}
+				idx = s.add(f.idx, sc)
+				next = append(next, front{idx, sc.enc})
+				s.frontierBytes += int64(len(sc.enc)) + frontBytes
+			}
+			if s.keepEdges {
+				s.edges = append(s.edges, idx)
+				if len(s.edges) > maxEdges {
+					s.keepEdges, s.edges, s.start = false, nil, nil
+				}
+			}
+		}
+		out[fi] = expanded{}
+		// This state is expanded: its encoding is no longer needed.
+		s.frontierBytes -= int64(len(cur[fi].enc)) + frontBytes
+		cur[fi].enc = nil
+	}
+	return next, false
+}
+
+// add numbers a new state, reached from state from by sc, and notes it if
+// it is the first violation or anomaly.
+func (s *search) add(from uint32, sc succ) uint32 {
+	idx := uint32(len(s.parent))
+	s.visited[sc.hash] = idx
+	s.parent = append(s.parent, from)
+	s.trans = append(s.trans, sc.t)
+	if sc.bad && s.violationAt < 0 {
+		s.violationAt = int(idx)
+	}
+	if sc.anomaly != "" && s.anomalyAt < 0 {
+		s.anomalyAt, s.anomalyWhat = int(idx), sc.anomaly
+	}
+	return idx
+}
+
+// path returns the transitions from the initial state to state i.
+func (s *search) path(i int) []uint32 {
+	var p []uint32
+	for i != 0 {
+		p = append(p, s.trans[i])
+		i = int(s.parent[i])
+	}
+	slices.Reverse(p)
+	return p
+}
+
+// counterexamples replays the shortest path to the first violation,
+// deadlock and anomaly found, into res.
+func (s *search) counterexamples(res *ExploreResult) error {
+	e := s.e
+	var err error
+	if s.violationAt >= 0 {
+		res.Safe = false
+		if res.Violation, err = e.replay(s.path(s.violationAt), 0, fmt.Sprintf("more than %d unit(s) in use", e.limit)); err != nil {
+			return err
+		}
+	}
+	if s.deadlockAt >= 0 {
+		res.DeadlockFree = false
+		if res.Deadlock, err = e.replay(s.path(s.deadlockAt), 0, "deadlock: requests pending, no message in flight, nobody inside"); err != nil {
+			return err
+		}
+		if err := e.cycle(res.Deadlock, s.path(s.deadlockAt)); err != nil {
+			return err
+		}
+	}
+	if s.anomalyAt >= 0 {
+		res.AnomalyFree = false
+		if res.Anomaly, err = e.replay(s.path(s.anomalyAt), 0, "anomaly: "+s.anomalyWhat); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// termination decides res.Terminates on the complete state graph: a cycle
+// is an execution that never ends, reported as res.Livelock.
+func (s *search) termination(res *ExploreResult) error {
+	// Every state was expanded, in index order: start is complete.
+	s.start = append(s.start, uint32(len(s.edges)))
+	cyc := findCycle(s.start, s.edges)
+	term := cyc == nil
+	res.Terminates = &term
+	if cyc == nil {
+		return nil
+	}
+	// Reach the cycle by a shortest path, then go round it once.
+	p := s.path(int(cyc[0]))
+	loop := len(p) + 1
+	for i := range cyc {
+		t, err := s.e.stepBetween(p, cyc[(i+1)%len(cyc)], s.visited)
 		if err != nil {
 			return err
 		}
-		var ts []uint32
-		var buf, scratch []byte
-		for pi, f := range part {
-			if pi&1023 == 1023 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if err := x.decode(f.enc); err != nil {
-				return fmt.Errorf("protocol: explore: %w", err)
-			}
-			ts = e.transitions(x, ts[:0])
-			if len(ts) == 0 {
-				for _, ph := range x.phase {
-					if ph == waiting {
-						out[pi].deadlock = true
-					}
-				}
-				continue
-			}
-			for ti, t := range ts {
-				if ti > 0 { // the first step starts from the state just decoded
-					if err := x.decode(f.enc); err != nil {
-						return fmt.Errorf("protocol: explore: %w", err)
-					}
-				}
-				e.apply(x, t)
-				buf, scratch = x.encode(buf[:0], scratch)
-				h := hashState(buf)
-				// visited is only written between expansions: reading it
-				// here is safe, and a state found before needs no copy.
-				var enc []byte
-				if _, seen := visited[h]; !seen {
-					enc = append([]byte(nil), buf...)
-				}
-				out[pi].succs = append(out[pi].succs, succ{hash: h, enc: enc, t: t, bad: x.bad, anomaly: x.anomaly})
-			}
-		}
-		return nil
+		p = append(p, t)
 	}
-
-	// What the search holds, in bytes, for cfg.MaxMemory: per state its
-	// entry in visited, parent and trans; per edge kept 4 bytes; per
-	// frontier entry or successor in hand its encoding and record; each
-	// with room for slices grown by doubling.
-	const (
-		stateBytes = 80
-		edgeBytes  = 8
-		frontBytes = 64
-		succBytes  = 96
-	)
-	frontierBytes := int64(len(root) + frontBytes)
-	memory := func(extra int64) int64 {
-		return int64(len(parent))*stateBytes + int64(len(edges)+len(start))*edgeBytes + frontierBytes + extra
-	}
-	overBudget := func(extra int64) bool { return cfg.MaxMemory > 0 && memory(extra) > cfg.MaxMemory }
-	var stopErr error
-	stop := func(why string, err error) {
-		complete = false
-		res.Stopped = why
-		stopErr = err
-	}
-	// A level is expanded in chunks, merged in frontier order, so that
-	// the successors in hand stay few; the numbering, and where a budget
-	// stops the search, do not depend on the workers.
-	const chunk = 1 << 14
-
-search:
-	for len(frontier) > 0 {
-		if err := ctx.Err(); err != nil {
-			stop("cancelled", err)
-			break
-		}
-		if cfg.MaxDepth > 0 && depth >= cfg.MaxDepth {
-			complete = false
-			res.Stopped = "max_depth"
-			break
-		}
-		var next []front
-		for clo := 0; clo < len(frontier); clo += chunk {
-			if err := ctx.Err(); err != nil {
-				stop("cancelled", err)
-				break search
-			}
-			cur := frontier[clo:min(clo+chunk, len(frontier))]
-			// Expand the chunk in parallel, in contiguous parts.
-			out := make([]expanded, len(cur))
-			parts := min(workers, len(cur))
-			size := (len(cur) + parts - 1) / parts
-			fails := make([]error, parts)
-			var wg sync.WaitGroup
-			for w := range parts {
-				lo, hi := w*size, min((w+1)*size, len(cur))
-				if lo >= hi {
-					continue
-				}
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					fails[w] = expand(cur[lo:hi], out[lo:hi])
-				}()
-			}
-			wg.Wait()
-			if err := ctx.Err(); err != nil {
-				stop("cancelled", err)
-				break search
-			}
-			if err := errors.Join(fails...); err != nil {
-				return nil, err
-			}
-			var inHand int64
-			for i := range out {
-				for _, sc := range out[i].succs {
-					inHand += int64(len(sc.enc)) + succBytes
-				}
-			}
-			if overBudget(inHand) {
-				stop("max_memory", budgetError(cfg.MaxMemory, len(parent)))
-				break search
-			}
-			// Merge in frontier order.
-			for fi, f := range cur {
-				if keepEdges {
-					start = append(start, uint32(len(edges)))
-				}
-				if out[fi].deadlock && deadlockAt < 0 {
-					deadlockAt = int(f.idx)
-				}
-				for _, sc := range out[fi].succs {
-					res.Transitions++
-					idx, seen := visited[sc.hash]
-					if !seen {
-						if len(parent) >= maxStates {
-							complete = false
-							res.Stopped = "max_states"
-							break search
-						}
-						if len(parent)&4095 == 4095 && overBudget(inHand) {
-							stop("max_memory", budgetError(cfg.MaxMemory, len(parent)))
-							break search
-						}
-						idx = uint32(len(parent))
-						visited[sc.hash] = idx
-						parent = append(parent, f.idx)
-						trans = append(trans, sc.t)
-						next = append(next, front{idx, sc.enc})
-						frontierBytes += int64(len(sc.enc)) + frontBytes
-						if sc.bad && violationAt < 0 {
-							violationAt = int(idx)
-						}
-						if sc.anomaly != "" && anomalyAt < 0 {
-							anomalyAt, anomalyWhat = int(idx), sc.anomaly
-						}
-					}
-					if keepEdges {
-						edges = append(edges, idx)
-						if len(edges) > maxEdges {
-							keepEdges, edges, start = false, nil, nil
-						}
-					}
-				}
-				out[fi] = expanded{}
-				// This state is expanded: its encoding is no longer needed.
-				frontierBytes -= int64(len(cur[fi].enc)) + frontBytes
-				cur[fi].enc = nil
-			}
-		}
-		frontier = next
-		if len(next) > 0 {
-			depth++
-		}
-		if cfg.Progress != nil {
-			cfg.Progress(len(parent), depth)
-		}
-	}
-	res.States = len(parent)
-	res.Depth = depth
-	res.Complete = complete
-
-	path := func(i int) []uint32 {
-		var p []uint32
-		for i != 0 {
-			p = append(p, trans[i])
-			i = int(parent[i])
-		}
-		for a, b := 0, len(p)-1; a < b; a, b = a+1, b-1 {
-			p[a], p[b] = p[b], p[a]
-		}
-		return p
-	}
-	if violationAt >= 0 {
-		res.Safe = false
-		if res.Violation, err = e.replay(path(violationAt), 0, fmt.Sprintf("more than %d unit(s) in use", e.limit)); err != nil {
-			return nil, err
-		}
-	}
-	if deadlockAt >= 0 {
-		res.DeadlockFree = false
-		if res.Deadlock, err = e.replay(path(deadlockAt), 0, "deadlock: requests pending, no message in flight, nobody inside"); err != nil {
-			return nil, err
-		}
-		if err := e.cycle(res.Deadlock, path(deadlockAt)); err != nil {
-			return nil, err
-		}
-	}
-	if anomalyAt >= 0 {
-		res.AnomalyFree = false
-		if res.Anomaly, err = e.replay(path(anomalyAt), 0, "anomaly: "+anomalyWhat); err != nil {
-			return nil, err
-		}
-	}
-	if complete && keepEdges {
-		// Every state was expanded, in index order: start is complete.
-		start = append(start, uint32(len(edges)))
-		cyc := findCycle(start, edges)
-		term := cyc == nil
-		res.Terminates = &term
-		if cyc != nil {
-			// Reach the cycle by a shortest path, then go round it once.
-			p := path(int(cyc[0]))
-			loop := len(p) + 1
-			for i := range cyc {
-				t, err := e.stepBetween(p, cyc[(i+1)%len(cyc)], visited)
-				if err != nil {
-					return nil, err
-				}
-				p = append(p, t)
-			}
-			if res.Livelock, err = e.replay(p, loop, "livelock: an execution that never ends; the steps from the marked one repeat for ever"); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return res, stopErr
+	var err error
+	res.Livelock, err = s.e.replay(p, loop, "livelock: an execution that never ends; the steps from the marked one repeat for ever")
+	return err
 }
 
 // budgetError is the error of a search stopped by its memory budget.
 func budgetError(maxMemory int64, states int) error {
-	return fmt.Errorf("protocol: explore: %w: stopped after %d states, before the search would take more than %d bytes",
+	return errorf("explore: %w: stopped after %d states, before the search would take more than %d bytes",
 		set.ErrMemoryBudget, states, maxMemory)
 }
 
 func newExplorer(spec Spec, sys *System, cfg ExploreConfig) (*explorer, error) {
 	if sys.N > maxExploreNodes {
-		return nil, fmt.Errorf("protocol: explore: %d nodes; the explorer is for small instances (at most %d nodes); use simulate", sys.N, maxExploreNodes)
+		return nil, errorf("explore: %d nodes; the explorer is for small instances (at most %d nodes); use simulate", sys.N, maxExploreNodes)
 	}
 	e := &explorer{spec: spec, sys: sys, cfg: cfg, limit: spec.Limit(sys), requests: cfg.Requests, rounds: cfg.Rounds}
 	if e.requests <= 0 {
@@ -702,7 +800,7 @@ func newExplorer(spec Spec, sys *System, cfg ExploreConfig) (*explorer, error) {
 		e.rounds = 1
 	}
 	if e.rounds > 100 || e.requests > 100 {
-		return nil, fmt.Errorf("protocol: explore: %d requests, %d rounds: far beyond what an exhaustive search can cover", e.requests, e.rounds)
+		return nil, errorf("explore: %d requests, %d rounds: far beyond what an exhaustive search can cover", e.requests, e.rounds)
 	}
 	may := make([]bool, sys.N)
 	if cfg.Requesters == nil {
@@ -712,7 +810,7 @@ func newExplorer(spec Spec, sys *System, cfg ExploreConfig) (*explorer, error) {
 	}
 	for _, v := range cfg.Requesters {
 		if v < 0 || v >= sys.N {
-			return nil, fmt.Errorf("protocol: explore: requester %d is not a node 1..%d", v+1, sys.N)
+			return nil, errorf("explore: requester %d is not a node 1..%d", v+1, sys.N)
 		}
 		may[v] = true
 	}
@@ -723,10 +821,10 @@ func newExplorer(spec Spec, sys *System, cfg ExploreConfig) (*explorer, error) {
 		}
 		o, err := sys.options(i, spec.Units, 4096)
 		if err != nil {
-			return nil, fmt.Errorf("protocol: explore: %w", err)
+			return nil, errorf("explore: %w", err)
 		}
 		if len(o) > 0xffff {
-			return nil, fmt.Errorf("protocol: explore: node %d has %d ways to request: too many", i+1, len(o))
+			return nil, errorf("explore: node %d has %d ways to request: too many", i+1, len(o))
 		}
 		e.options[i] = o
 	}
@@ -755,7 +853,7 @@ func (e *explorer) stepBetween(path []uint32, target uint32, visited map[[16]byt
 			return t, nil
 		}
 	}
-	return 0, errors.New("protocol: explore: internal error: lost an edge of the state graph")
+	return 0, errorf("explore: internal error: lost an edge of the state graph")
 }
 
 // replay runs path from the initial state and describes it.

@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -89,7 +88,7 @@ type HK struct {
 
 func newHK(sys *System) (Protocol, error) {
 	if sys.K > 0xffff {
-		return nil, fmt.Errorf("protocol: hk: k = %d is more than the %d units a message can carry", sys.K, 0xffff)
+		return nil, errorf("hk: k = %d is more than the %d units a message can carry", sys.K, 0xffff)
 	}
 	p := &HK{nodes: make([]hkNode, sys.N), k: int32(sys.K)}
 	for i := range p.nodes {
@@ -319,7 +318,7 @@ func (p *HK) LoadState(b []byte) error {
 		n.x = r.int32()
 		c := r.int()
 		if c < 0 || c > int64(N) {
-			return errors.New("protocol: hk: bad queue length in state")
+			return errorf("hk: bad queue length in state")
 		}
 		n.que = n.que[:0]
 		for range c {

@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -155,7 +154,7 @@ type Maekawa struct {
 
 func newMaekawa(sys *System) (Protocol, error) {
 	if sys.HK || sys.K != 1 {
-		return nil, fmt.Errorf("protocol: maekawa runs on a coterie (k = 1), not a %d-arbiter; the hk protocol runs on k-arbiters", sys.K)
+		return nil, errorf("maekawa runs on a coterie (k = 1), not a %d-arbiter; the hk protocol runs on k-arbiters", sys.K)
 	}
 	return &Maekawa{nodes: make([]mkNode, sys.N)}, nil
 }
@@ -409,7 +408,7 @@ func (p *Maekawa) LoadState(b []byte) error {
 			n.seq = r.int()
 			c := r.int()
 			if c < 1 || c > int64(N) {
-				return errors.New("protocol: maekawa: bad quorum size in state")
+				return errorf("maekawa: bad quorum size in state")
 			}
 			n.members = n.members[:0]
 			for range c {
@@ -436,7 +435,7 @@ func (p *Maekawa) LoadState(b []byte) error {
 		}
 		c := r.int()
 		if c < 0 || c > int64(N) {
-			return errors.New("protocol: maekawa: bad queue length in state")
+			return errorf("maekawa: bad queue length in state")
 		}
 		n.queue.q, n.queue.h = n.queue.q[:0], 0
 		for range c {

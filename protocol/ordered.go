@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -48,7 +47,7 @@ type Ordered struct {
 
 func newOrdered(sys *System) (Protocol, error) {
 	if sys.HK || sys.K != 1 {
-		return nil, fmt.Errorf("protocol: ordered runs on a coterie (k = 1), not a %d-arbiter; the hk protocol runs on k-arbiters", sys.K)
+		return nil, errorf("ordered runs on a coterie (k = 1), not a %d-arbiter; the hk protocol runs on k-arbiters", sys.K)
 	}
 	return &Ordered{nodes: make([]orNode, sys.N)}, nil
 }
@@ -160,7 +159,7 @@ func (p *Ordered) LoadState(b []byte) error {
 			n.quorum = r.ints(n.quorum, N)
 			n.next = int(r.int())
 			if n.next < 0 || n.next > len(n.quorum) || len(n.quorum) == 0 {
-				return errors.New("protocol: ordered: bad state")
+				return errorf("ordered: bad state")
 			}
 		}
 		n.given = r.bool()

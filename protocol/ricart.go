@@ -39,7 +39,7 @@ type RicartAgrawala struct {
 
 func newRicart(sys *System) (Protocol, error) {
 	if sys.HK || sys.K != 1 {
-		return nil, fmt.Errorf("protocol: ricart-agrawala is 1-mutual exclusion, not for a %d-arbiter; the hk protocol runs on k-arbiters", sys.K)
+		return nil, errorf("ricart-agrawala is 1-mutual exclusion, not for a %d-arbiter; the hk protocol runs on k-arbiters", sys.K)
 	}
 	p := &RicartAgrawala{nodes: make([]raNode, sys.N)}
 	for i := range p.nodes {

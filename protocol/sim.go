@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -37,73 +36,73 @@ func DefaultDelay() Dist { return Dist{Kind: Exponential, A: 1} }
 // DefaultCS returns the critical-section length a zero Config uses: 1.
 func DefaultCS() Dist { return Dist{Kind: Const, A: 1} }
 
-// Result is what a simulation measured. Its JSON form is the report of
-// `coterie simulate --json` (see docs/formats.md).
+// Result is what a simulation measured. Node numbers in its findings and
+// traces are 1-based, as a user reads them.
 type Result struct {
-	Protocol string `json:"protocol"`
-	Load     string `json:"load"`
-	Entries  int    `json:"entries"`
-	Seed     uint64 `json:"seed"`
-	N        int    `json:"n"`
-	K        int    `json:"k"`
-	Delay    string `json:"delay"`
-	CS       string `json:"cs"`
+	Protocol string
+	Load     string
+	Entries  int
+	Seed     uint64
+	N        int
+	K        int
+	Delay    string
+	CS       string
 
 	// MessagesPerEntry is Messages / Entries, counted as the protocol's
 	// paper counts (see Spec.CountSelf); ByType splits it by message kind.
-	MessagesPerEntry float64            `json:"messages_per_entry"`
-	ByType           map[string]float64 `json:"by_type"`
-	Messages         int64              `json:"messages"`
+	MessagesPerEntry float64
+	ByType           map[string]float64
+	Messages         int64
 	// SelfMessages counts the messages nodes sent themselves (local steps),
 	// whether or not they are in Messages.
-	SelfMessages int64 `json:"self_messages"`
+	SelfMessages int64
 
-	SafetyViolations int        `json:"safety_violations"`
-	Violation        *Violation `json:"violation,omitempty"`
-	Deadlock         bool       `json:"deadlock"`
-	DeadlockInfo     *Deadlock  `json:"deadlock_info,omitempty"`
-	Anomalies        int        `json:"anomalies"`
-	AnomalyExamples  []string   `json:"anomaly_examples,omitempty"`
+	SafetyViolations int
+	Violation        *Violation
+	Deadlock         bool
+	DeadlockInfo     *Deadlock
+	Anomalies        int
+	AnomalyExamples  []string
 
 	// Waiting times, from a request to its entry, in mean message delays.
-	MaxWait  float64 `json:"max_wait"`
-	MeanWait float64 `json:"mean_wait"`
-	P50Wait  float64 `json:"p50_wait"`
-	P90Wait  float64 `json:"p90_wait"`
-	P99Wait  float64 `json:"p99_wait"`
+	MaxWait  float64
+	MeanWait float64
+	P50Wait  float64
+	P90Wait  float64
+	P99Wait  float64
 	// Throughput is entries per mean message delay over the whole run.
-	Throughput float64 `json:"throughput"`
-	Time       float64 `json:"time"`
+	Throughput float64
+	Time       float64
 
 	// Paper is what the protocol's paper expects for this run's requests.
-	Paper Expectation `json:"paper"`
+	Paper Expectation
 
 	// MeanQuorum is the mean size of the quorums the entries used, and
 	// MeanRemote the mean number of their members other than the
 	// requester: 3·MeanRemote is Maekawa's light-demand count, 3·MeanQuorum
 	// Kakugawa et al.'s and Manabe–Tajima's. MeanUnits is the mean h.
-	MeanQuorum float64 `json:"mean_quorum"`
-	MeanRemote float64 `json:"mean_remote"`
-	MeanUnits  float64 `json:"mean_units"`
+	MeanQuorum float64
+	MeanRemote float64
+	MeanUnits  float64
 
 	// Sums over the entries, exact, for checks: Σ|q|, Σ|q \ {requester}|
 	// and Σ(3h+3)|q| (Manabe–Tajima's bound, Section 4.3).
-	SumQuorum  int64 `json:"-"`
-	SumRemote  int64 `json:"-"`
-	SumHKBound int64 `json:"-"`
+	SumQuorum  int64
+	SumRemote  int64
+	SumHKBound int64
 	// KindCounts counts the messages by kind, indexed like Spec.Kinds.
-	KindCounts []int64 `json:"-"`
+	KindCounts []int64
 	// PerNode counts the entries of each node.
-	PerNode []int `json:"-"`
+	PerNode []int
 }
 
 // Expectation is a paper's message count per entry for a run: between Low
 // and High (equal when the paper gives an exact count), by Formula.
 type Expectation struct {
-	Formula string  `json:"formula"`
-	Low     float64 `json:"low"`
-	High    float64 `json:"high"`
-	Source  string  `json:"source"`
+	Formula string
+	Low     float64
+	High    float64
+	Source  string
 }
 
 // expect returns what spec's paper says about the messages per entry of r,
@@ -140,44 +139,44 @@ func expect(spec Spec, load Load, r *Result) Expectation {
 
 // Violation is the first moment the units in use exceeded the limit.
 type Violation struct {
-	Time   float64      `json:"time"`
-	Inside []int        `json:"inside"` // 1-based nodes in the critical section
-	Units  int          `json:"units"`
-	Limit  int          `json:"limit"`
-	Trace  []TraceEvent `json:"trace"`
+	Time   float64
+	Inside []int // 1-based nodes in the critical section
+	Units  int
+	Limit  int
+	Trace  []TraceEvent
 }
 
 // Deadlock is a state with requests pending, no message in flight and nobody
 // inside.
 type Deadlock struct {
-	Time    float64 `json:"time"`
-	Waiting []int   `json:"waiting"` // 1-based nodes with a pending request
+	Time    float64
+	Waiting []int // 1-based nodes with a pending request
 	// Cycle is a wait-for cycle: Cycle[i] waits for the permission of
 	// member Via[i], which Cycle[i+1] holds (cyclically). Empty when the
 	// waits end at a free member (a lost permission), listed in Free.
-	Cycle []int        `json:"cycle,omitempty"`
-	Via   []int        `json:"via,omitempty"`
-	Free  [][2]int     `json:"free,omitempty"` // (waiting node, free member) pairs
-	Trace []TraceEvent `json:"trace"`
+	Cycle []int
+	Via   []int
+	Free  [][2]int // (waiting node, free member) pairs
+	Trace []TraceEvent
 }
 
 // TraceEvent is one step of a trace: a delivery, a request, an entry or an
 // exit, with 1-based node numbers.
 type TraceEvent struct {
-	Time float64 `json:"time,omitempty"`
+	Time float64
 	// Step numbers the scheduled steps of an explorer's counterexample;
 	// Sub marks what a step caused (local steps, entries).
-	Step  int    `json:"step,omitempty"`
-	Sub   bool   `json:"sub,omitempty"`
-	Event string `json:"event"` // "deliver", "local", "request", "enter", "exit", "anomaly"
-	From  int    `json:"from,omitempty"`
-	To    int    `json:"to,omitempty"`
-	Node  int    `json:"node,omitempty"`
-	Kind  string `json:"kind,omitempty"`
-	Stamp int64  `json:"stamp,omitempty"`
-	H     int    `json:"h,omitempty"`
+	Step  int
+	Sub   bool
+	Event string // "deliver", "local", "request", "enter", "exit", "anomaly"
+	From  int
+	To    int
+	Node  int
+	Kind  string
+	Stamp int64
+	H     int
 	// Quorum lists the members of a request's quorum.
-	Quorum []int `json:"quorum,omitempty"`
+	Quorum []int
 }
 
 // String formats e on one line, as the trace of `coterie simulate` shows it.
@@ -363,7 +362,7 @@ func (s *sim) replay(stop uint64, nodes []int) (*sim, error) {
 
 func newSim(ctx context.Context, spec Spec, sys *System, cfg Config) (*sim, error) {
 	if cfg.Entries < 1 {
-		return nil, fmt.Errorf("protocol: entries = %d: want at least 1", cfg.Entries)
+		return nil, errorf("entries = %d: want at least 1", cfg.Entries)
 	}
 	p, err := spec.New(sys)
 	if err != nil {
@@ -381,14 +380,14 @@ func newSim(ctx context.Context, spec Spec, sys *System, cfg Config) (*sim, erro
 		s.cs = *cfg.CS
 	}
 	if s.delay.Mean() <= 0 {
-		return nil, errors.New("protocol: the mean message delay must be positive")
+		return nil, errorf("the mean message delay must be positive")
 	}
 	if cfg.Load.Kind == Poisson && !(cfg.Load.Rate > 0) {
-		return nil, errors.New("protocol: a Poisson load needs a positive rate")
+		return nil, errorf("a Poisson load needs a positive rate")
 	}
 	n := sys.N
 	if n > 1<<15 {
-		return nil, fmt.Errorf("protocol: %d nodes: the simulator takes at most %d", n, 1<<15)
+		return nil, errorf("%d nodes: the simulator takes at most %d", n, 1<<15)
 	}
 	s.scale = 1 / s.delay.Mean()
 	s.rate = cfg.Load.Rate / s.scale
@@ -438,7 +437,7 @@ func (s *sim) refill() {
 func (s *sim) after(d float64) uint64 {
 	t := s.t + toTicks(d*s.scale)
 	if t > maxTime && s.err == nil {
-		s.err = errors.New("protocol: simulated time overflows; use a shorter run or a higher rate")
+		s.err = errorf("simulated time overflows; use a shorter run or a higher rate")
 	}
 	return t
 }

@@ -38,7 +38,7 @@ type Level struct {
 // a level without quorums.
 func NewSystem(s set.System) (*System, error) {
 	if err := s.Validate(); err != nil {
-		return nil, fmt.Errorf("protocol: %w", err)
+		return nil, errorf("%w", err)
 	}
 	sys := &System{N: s.N(), K: s.K(), HK: s.HK != nil, Labels: s.Labels(), Kind: s.Kind()}
 	for _, f := range s.Families() {
@@ -48,7 +48,7 @@ func NewSystem(s set.System) (*System, error) {
 		}
 		if !f.IsThreshold() {
 			if len(f.Quorums) == 0 {
-				return nil, fmt.Errorf("protocol: %s has no quorums", levelName(l))
+				return nil, errorf("%s has no quorums", levelName(l))
 			}
 			l.Quorums = make([][]int32, len(f.Quorums))
 			l.owned = make([][]int32, sys.N)
@@ -178,7 +178,7 @@ func (s *System) options(node int, units bool, limit int) ([]option, error) {
 		if l.Threshold > 0 {
 			c := new(big.Int).Binomial(int64(s.N), int64(l.Threshold))
 			if !c.IsInt64() || c.Int64() > int64(limit) {
-				return nil, fmt.Errorf("protocol: %s has %s quorums (all %d-subsets of %d nodes): %w",
+				return nil, errorf("%s has %s quorums (all %d-subsets of %d nodes): %w",
 					levelName(*l), c, l.Threshold, s.N, errTooManyOptions)
 			}
 			idx := make([]int32, l.Threshold)

@@ -34,3 +34,14 @@ func Example() {
 	// [2 1 2 2]
 	// {0} {0 2} 1
 }
+
+// The quorums of a threshold family, one at a time: all 2-subsets of 4
+// nodes, without building the family's list.
+func ExampleFamily_All() {
+	for i, q := range set.NewThreshold(4, 2).All() {
+		fmt.Printf("%d:%v ", i, q)
+	}
+	fmt.Println()
+	// Output:
+	// 0:{0 1} 1:{0 2} 2:{0 3} 3:{1 2} 4:{1 3} 5:{2 3}
+}

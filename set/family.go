@@ -3,6 +3,7 @@ package set
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math/big"
 	"slices"
 	"sort"
@@ -156,31 +157,59 @@ func (f *Family) Enumerate(limit int) (*Family, error) {
 	}
 	g.Threshold = 0
 	g.Quorums = make([]Set, 0, c.Int64())
-	w, n := f.Threshold, f.N
-	idx := make([]int, w)
-	for i := range idx {
-		idx[i] = i
-	}
-	for {
-		q := New(n)
-		for _, v := range idx {
-			q.Add(v)
-		}
-		g.Quorums = append(g.Quorums, *q)
-		// Next w-combination in lexicographic order.
-		i := w - 1
-		for i >= 0 && idx[i] == n-w+i {
-			i--
-		}
-		if i < 0 {
-			break
-		}
-		idx[i]++
-		for j := i + 1; j < w; j++ {
-			idx[j] = idx[j-1] + 1
-		}
+	for _, q := range f.All() {
+		g.Quorums = append(g.Quorums, *q.Clone())
 	}
 	return g, nil
+}
+
+// All returns an iterator over the quorums of f with their positions: the
+// listed quorums of an explicit family, or every Threshold-subset of the N
+// nodes in lexicographic order, generated one at a time (no more memory than
+// one set, whatever the count). A threshold family's quorum is reused by the
+// next step: the loop body copies what it keeps. Cost: C(N, Threshold) steps
+// for a threshold family.
+func (f *Family) All() iter.Seq2[int, *Set] {
+	return func(yield func(int, *Set) bool) {
+		if !f.IsThreshold() {
+			for i := range f.Quorums {
+				if !yield(i, &f.Quorums[i]) {
+					return
+				}
+			}
+			return
+		}
+		w, n := f.Threshold, f.N
+		if w > n {
+			return
+		}
+		idx := make([]int, w)
+		for i := range idx {
+			idx[i] = i
+		}
+		q := New(n)
+		for pos := 0; ; pos++ {
+			q.Clear()
+			for _, v := range idx {
+				q.Add(v)
+			}
+			if !yield(pos, q) {
+				return
+			}
+			// Next w-combination in lexicographic order.
+			i := w - 1
+			for i >= 0 && idx[i] == n-w+i {
+				i--
+			}
+			if i < 0 {
+				return
+			}
+			idx[i]++
+			for j := i + 1; j < w; j++ {
+				idx[j] = idx[j-1] + 1
+			}
+		}
+	}
 }
 
 // CloneMeta returns a family with f's metadata (N, K, H, Kind, Params,

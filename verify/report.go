@@ -94,22 +94,22 @@ const (
 
 // String returns "search" or "brute".
 func (m Method) String() string {
-	switch m {
-	case Search:
-		return "search"
-	case Brute:
-		return "brute"
+	if names := [...]string{Search: "search", Brute: "brute"}; m >= 0 && int(m) < len(names) {
+		return names[m]
 	}
 	return fmt.Sprintf("Method(%d)", int(m))
 }
 
-// ParseMethod returns the method called s ("search" or "brute").
+// ParseMethod returns the method called s ("search" or "brute"; "" is
+// the search), the inverse of [Method.String].
 func ParseMethod(s string) (Method, error) {
-	switch s {
-	case "search", "":
+	if s == "" {
 		return Search, nil
-	case "brute":
-		return Brute, nil
+	}
+	for _, m := range []Method{Search, Brute} {
+		if m.String() == s {
+			return m, nil
+		}
 	}
 	return 0, fmt.Errorf("verify: unknown method %q (want search or brute)", s)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -59,7 +58,7 @@ stderr, exit status 1.
 func runDegenerate(ctx context.Context, s *streams, o degenerateOptions, path string) error {
 	how, err := construct.ParseDegenerateMap(o.mapTo)
 	if err != nil {
-		return usageErrorf("--map: %s", strings.TrimPrefix(err.Error(), "construct: "))
+		return usageErrorf("--map: %s", constructMsg(err, ""))
 	}
 	sys, err := readSystem(s, path, o.in)
 	if err != nil {
@@ -73,7 +72,7 @@ func runDegenerate(ctx context.Context, s *streams, o degenerateOptions, path st
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
-		return usageErrorf("%s: %s", displayName(path), strings.TrimPrefix(err.Error(), "construct: degenerate: "))
+		return usageErrorf("%s: %s", displayName(path), constructMsg(err, "degenerate"))
 	}
 	out := set.System{Family: f}
 	ff, err := o.out.prepare(ctx, &out)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -164,7 +163,7 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 				if errors.As(err, &pe) {
 					return usageErrorf("%s: %s", spec.Name, flagError(pe))
 				}
-				return usageErrorf("%s", strings.TrimPrefix(err.Error(), "construct: "))
+				return usageErrorf("%s", constructMsg(err, ""))
 			}
 			return runGenerate(cmd.Context(), s, spec, args, &out, force)
 		},
@@ -441,9 +440,32 @@ func buildError(spec construct.Spec, err error) error {
 	if errors.As(err, &pe) {
 		return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, flagError(pe))}
 	}
-	msg := strings.TrimPrefix(err.Error(), "construct: ")
-	msg = strings.TrimPrefix(msg, spec.Name+": ")
-	return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, msg)}
+	return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, constructMsg(err, spec.Name))}
+}
+
+// constructMsg is what a construct error says without the package's
+// prefix, and without op when the error names it: to follow the name of
+// the file, flag or construction it is about.
+func constructMsg(err error, op string) string {
+	var ce *construct.Error
+	if errors.As(err, &ce) {
+		if ce.Op == "" || ce.Op == op {
+			return ce.Msg
+		}
+		return ce.Op + ": " + ce.Msg
+	}
+	var pe *construct.ParamError
+	if errors.As(err, &pe) {
+		msg := fmt.Sprintf("%s = %v %s", pe.Param, pe.Value, pe.Reason)
+		if pe.Value == nil {
+			msg = pe.Param + " " + pe.Reason
+		}
+		if pe.Kind != op {
+			msg = pe.Kind + ": " + msg
+		}
+		return msg
+	}
+	return err.Error()
 }
 
 // flagError says what is wrong with a parameter in terms of the flag that

@@ -149,6 +149,9 @@ func readInput(s *streams, path string, o inputOptions) (set.System, error) {
 		if sys, err = format.ReadBytes(data, f, opt); err == nil {
 			return sys, checkImplicitInput(o.cmd, name, sys)
 		}
+		if f == format.Dat && o.base == 1 && errors.Is(err, format.ErrBelowBase) {
+			err = appendHint(err, "read with --base 1; use --base 0 for a 0-based .dat file")
+		}
 	}
 	var se *format.SyntaxError
 	var pe *os.PathError
@@ -164,13 +167,22 @@ func readInput(s *streams, path string, o inputOptions) (set.System, error) {
 	return set.System{}, asInputError(name, 0, err.Error())
 }
 
+// appendHint adds a hint, in parentheses, to the message of a syntax error.
+func appendHint(err error, hint string) error {
+	var se *format.SyntaxError
+	if errors.As(err, &se) {
+		se.Msg += " (" + hint + ")"
+	}
+	return err
+}
+
 // inputFormat decides how to read path: the flag, else the extension, else
 // the content.
 func inputFormat(path string, data []byte, flag string) (format.Format, error) {
 	if flag != "" {
 		f, err := format.Parse(flag)
 		if err != nil {
-			return "", usageErrorf("--input-format: %v", strings.TrimPrefix(err.Error(), "format: "))
+			return "", usageErrorf("--input-format: %s", unknownFormat(flag))
 		}
 		return f, nil
 	}
@@ -180,6 +192,16 @@ func inputFormat(path string, data []byte, flag string) (format.Format, error) {
 	return format.Sniff(data), nil
 }
 
+// unknownFormat says that name is no format, and which there are.
+func unknownFormat(name string) string {
+	var names []string
+	for _, f := range format.Formats() {
+		names = append(names, string(f))
+	}
+	return fmt.Sprintf("unknown format %q (want %s or %s)", name,
+		strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
+
 // outputFormat decides how to write path: the flag, else the extension,
 // else JSON (the canonical format) for standard output or a name without
 // an extension. An extension that names no format is a usage error.
@@ -187,7 +209,7 @@ func outputFormat(path, flag string) (format.Format, error) {
 	if flag != "" {
 		f, err := format.Parse(flag)
 		if err != nil {
-			return "", usageErrorf("--format: %v", strings.TrimPrefix(err.Error(), "format: "))
+			return "", usageErrorf("--format: %s", unknownFormat(flag))
 		}
 		return f, nil
 	}

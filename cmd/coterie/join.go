@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -88,7 +87,7 @@ func runJoin(ctx context.Context, s *streams, o joinOptions, outerPath, innerPat
 		if errors.As(err, &le) {
 			return usageErrorf("join: the join has %s quorums, more than --limit %d: raise --limit to list them all, or join smaller systems", le.Count, o.limit)
 		}
-		return usageErrorf("%s", strings.TrimPrefix(err.Error(), "construct: "))
+		return usageErrorf("%s", constructMsg(err, ""))
 	}
 	sys := set.System{Family: j}
 	f, err := o.out.prepare(ctx, &sys)

@@ -177,7 +177,7 @@ func readSimInputs(s *streams, o simulateOptions, args []string) ([]simInput, er
 		}
 		ps, err := protocol.NewSystem(sys)
 		if err != nil {
-			return nil, asInputError(displayName(path), 0, strings.TrimPrefix(err.Error(), "protocol: "))
+			return nil, asInputError(displayName(path), 0, protocolMsg(err))
 		}
 		ins = append(ins, simInput{name: displayName(path), sys: sys, ps: ps})
 	}
@@ -214,18 +214,18 @@ type simRun struct {
 func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []string) error {
 	load, err := protocol.ParseLoad(o.load)
 	if err != nil {
-		return usageErrorf("--load: %s", strings.TrimPrefix(err.Error(), "protocol: "))
+		return usageErrorf("--load: %s", protocolMsg(err))
 	}
 	delay, err := protocol.ParseDist(o.delay)
 	if err != nil {
-		return usageErrorf("--delay: %s", strings.TrimPrefix(err.Error(), "protocol: "))
+		return usageErrorf("--delay: %s", protocolMsg(err))
 	}
 	if delay.Mean() <= 0 {
 		return usageErrorf("--delay %s: the mean delay must be positive", o.delay)
 	}
 	cs, err := protocol.ParseDist(o.cs)
 	if err != nil {
-		return usageErrorf("--cs: %s", strings.TrimPrefix(err.Error(), "protocol: "))
+		return usageErrorf("--cs: %s", protocolMsg(err))
 	}
 	if o.entries < 1 {
 		return usageErrorf("--entries must be at least 1, not %d", o.entries)
@@ -261,7 +261,7 @@ func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []stri
 				if ctx.Err() != nil {
 					return &codeError{code: exitError, err: fmt.Errorf("simulate: %w", ctx.Err())}
 				}
-				return usageErrorf("%s: %s", in.name, strings.TrimPrefix(err.Error(), "protocol: "))
+				return usageErrorf("%s: %s", in.name, protocolMsg(err))
 			}
 			runs = append(runs, simRun{file: in.name, res: res})
 		}
@@ -292,21 +292,14 @@ func runSimulate(ctx context.Context, s *streams, o simulateOptions, args []stri
 	return nil
 }
 
-// simJSON is the report of docs/formats.md, with the file it ran on.
-type simJSON struct {
-	File string `json:"file"`
-	*protocol.Result
-}
-
-func writeSimJSON(w io.Writer, runs []simRun) error {
-	if len(runs) == 1 {
-		return writeJSON(w, simJSON{runs[0].file, runs[0].res})
+// protocolMsg is what a protocol error says, without the package's prefix,
+// to follow the name of the option or file it is about.
+func protocolMsg(err error) string {
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		return pe.Msg
 	}
-	out := make([]simJSON, len(runs))
-	for i, r := range runs {
-		out[i] = simJSON{r.file, r.res}
-	}
-	return writeJSON(w, out)
+	return err.Error()
 }
 
 // num formats a measurement briefly and exactly enough.
@@ -557,7 +550,7 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 			case err != nil && ctx.Err() != nil:
 				return &codeError{code: exitError, err: fmt.Errorf("explore: %w", ctx.Err())}
 			case err != nil:
-				return usageErrorf("%s: %s", in.name, strings.TrimPrefix(err.Error(), "protocol: "))
+				return usageErrorf("%s: %s", in.name, protocolMsg(err))
 			}
 			runs = append(runs, exploreRun{in.name, res, ""})
 		}
@@ -584,18 +577,7 @@ type exploreRun struct {
 func writeExplore(s *streams, o simulateOptions, runs []exploreRun) error {
 	return writeOutput(s, "", func(w io.Writer) error {
 		if o.format == "json" {
-			type exploreJSON struct {
-				File string `json:"file"`
-				*protocol.ExploreResult
-			}
-			if len(runs) == 1 {
-				return writeJSON(w, exploreJSON{runs[0].file, runs[0].res})
-			}
-			var out []exploreJSON
-			for _, r := range runs {
-				out = append(out, exploreJSON{r.file, r.res})
-			}
-			return writeJSON(w, out)
+			return writeExploreJSON(w, runs)
 		}
 		for i, r := range runs {
 			if i > 0 {

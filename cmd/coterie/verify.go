@@ -98,7 +98,7 @@ of k = K instead of checking a file.`,
 func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kGiven bool) error {
 	method, err := verify.ParseMethod(o.method)
 	if err != nil {
-		return usageErrorf("--method: %s", strings.TrimPrefix(err.Error(), "verify: "))
+		return usageErrorf("--method: unknown method %q (want search or brute)", o.method)
 	}
 	sys, err := readSystem(s, path, o.in)
 	if err != nil {
