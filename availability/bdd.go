@@ -63,6 +63,9 @@ type manager struct {
 	// bound); the cache only grows while it fits.
 	maxBytes int64
 	misses   int
+	// td is the memo of the top-down construction, kept with the nodes
+	// when the budget stops it.
+	td *topDown
 }
 
 // Bytes per entry of the manager's arrays.
@@ -170,6 +173,41 @@ func (m *manager) mk(level int32, lo, hi uint32) uint32 {
 		m.rehash(2 * len(m.table))
 		m.growCache()
 	}
+	return i
+}
+
+// push appends the node (level, lo, hi), which the caller knows to be
+// new, without the unique table: the top-down construction makes every
+// node once.
+func (m *manager) push(level int32, lo, hi uint32) uint32 {
+	if lo == hi {
+		return lo
+	}
+	if len(m.nodes) >= m.budget {
+		panic(errAbort{fmt.Errorf("availability: bdd: more than %d nodes: %w", m.budget, ErrBudget)})
+	}
+	m.tick++
+	if m.tick&0xffff == 0 {
+		if err := m.ctx.Err(); err != nil {
+			panic(errAbort{fmt.Errorf("availability: bdd: %w", err)})
+		}
+		if m.progress != nil {
+			m.progress(len(m.nodes))
+		}
+	}
+	if len(m.nodes) == cap(m.nodes) {
+		c := min(2*cap(m.nodes), m.budget)
+		if m.maxBytes > 0 && m.bytes(c, len(m.table)) > m.maxBytes {
+			c = len(m.nodes) + len(m.nodes)/4
+			if want := m.bytes(c, len(m.table)); want > m.maxBytes {
+				panic(m.errMemory(want))
+			}
+		}
+		m.nodes = slices.Grow(m.nodes, c-len(m.nodes))
+	}
+	i := uint32(len(m.nodes))
+	m.nodes = append(m.nodes, bddNode{level, lo, hi})
+	m.peak = max(m.peak, len(m.nodes))
 	return i
 }
 
@@ -318,6 +356,9 @@ type BDDOptions struct {
 	// table and operation cache together; past it BuildBDD stops with an
 	// error wrapping [set.ErrMemoryBudget].
 	MaxMemory int64
+	// apply forces the construction by apply even where the top-down
+	// one fits, so that tests can compare the two.
+	apply bool
 }
 
 // DefaultBudget is the node budget of [BuildBDD] when none is given. At
@@ -329,9 +370,12 @@ type BDDOptions struct {
 const DefaultBudget = 40_000_000
 
 // BuildBDD returns the reduced ordered BDD of "some quorum of f is all up"
-// for an explicit family f, by apply: each quorum is a chain of AND, and the
-// chains are merged by OR pairwise, in rounds, in the order of their first
-// variable, with garbage collection between rounds. It stops with an error
+// for an explicit family f. When the containments between the quorums'
+// parts below each level fit in memory (levels × quorums² bits), it
+// expands the family top-down, one node per distinct subfunction, with no
+// intermediate diagram; otherwise it builds by apply: each quorum is a
+// chain of AND, and the chains are merged by OR pairwise, in rounds, in the
+// order of their first variable, with garbage collection between rounds. It stops with an error
 // wrapping [ErrBudget] if the diagram needs more nodes than the budget, and
 // with the context's error if ctx is cancelled.
 func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error) {
@@ -413,6 +457,16 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 	}
 	if len(qs) == 0 {
 		return &BDD{n: n, order: slices.Clone(order), root: bddFalse, nodes: m.nodes[:2]}, 0, nil, nil
+	}
+	// Top-down, when the relation between the quorums fits: it makes only
+	// the nodes of the result. Else apply.
+	if !opts.apply && topDownBytes(n, len(qs)) <= topDownMaxBytes && int64(n)*int64(len(qs))*int64(len(qs))*int64(n/64+1) <= topDownMaxWork {
+		if m.td == nil {
+			m.td = newTopDown(m, n, qs)
+		}
+		r := m.td.root()
+		m.td = nil
+		return &BDD{n: n, order: slices.Clone(order), root: r, nodes: m.nodes}, len(m.nodes), nil, nil
 	}
 	// First round: fold runs of quorums sequentially into blocks of about
 	// 32, which is cheap while the partial results are small; then merge
