@@ -30,7 +30,7 @@ type topDown struct {
 	// and nonrep[l*qw:] the mask of the quorums that are not their own.
 	rep    []int32
 	nonrep []uint64
-	nq  int
+	nq     int
 	// The memo: states by (level, mask), open addressing over slot
 	// indices into keys (qw words each) and vals (the node).
 	slots []int32
