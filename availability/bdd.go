@@ -636,6 +636,10 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 		}
 	}
 	polys := make([][]uint64, len(nodes))
+	// low[u] is the lowest degree with a nonzero coefficient in u's
+	// polynomial (n+1 for false): a quorum needs that many nodes up.
+	low := make([]int32, len(nodes))
+	low[bddFalse] = int32(n + 1)
 	var overflow atomic.Bool
 	workers := runtime.GOMAXPROCS(0)
 	for l := n - 1; l >= 0; l-- {
@@ -655,8 +659,9 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 				}
 				p := slab[k*stride : (k+1)*stride : (k+1)*stride]
 				nd := nodes[u]
-				ok = c.addLifted(p, nd.lo, polys, nodes, l, 0, scratch) && ok
-				ok = c.addLifted(p, nd.hi, polys, nodes, l, 1, scratch) && ok
+				low[u] = min(low[nd.lo], low[nd.hi]+1)
+				ok = c.addLifted(p, nd.lo, polys, nodes, low, l, 0, scratch) && ok
+				ok = c.addLifted(p, nd.hi, polys, nodes, low, l, 1, scratch) && ok
 				polys[u] = p
 			}
 			if !ok {
@@ -708,7 +713,7 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 	// The levels above the root are free: multiply by (1+t)^rootLevel.
 	p := make([]uint64, (n+1)*w)
 	copy(p, polys[b.root])
-	if !lift(p, n-rootLevel, rootLevel, w) {
+	if !lift(p, n-rootLevel, rootLevel, 0, w) {
 		return nil, errOverflow
 	}
 	return c.toPoly(p), nil
@@ -718,14 +723,16 @@ var errOverflow = errors.New("availability: counting: internal error: a coeffici
 
 // addLifted adds t^shift · (1+t)^gap · poly(child) into p, where gap is
 // the number of levels skipped between level l and the child, using
-// scratch (room for n+1 coefficients). It reports false on overflow.
-func (c *counter) addLifted(p []uint64, child uint32, polys [][]uint64, nodes []bddNode, l, shift int, scratch []uint64) bool {
+// scratch (room for n+1 coefficients). The coefficients of the child
+// below low[child] are zero and are skipped. It reports false on overflow.
+func (c *counter) addLifted(p []uint64, child uint32, polys [][]uint64, nodes []bddNode, low []int32, l, shift int, scratch []uint64) bool {
 	if child == bddFalse {
 		return true
 	}
 	w := c.w
 	cl := int(nodes[child].level)
 	gap := cl - l - 1
+	from := int(low[child])
 	var src []uint64
 	switch {
 	case child == bddTrue:
@@ -735,25 +742,27 @@ func (c *counter) addLifted(p []uint64, child uint32, polys [][]uint64, nodes []
 	default:
 		deg := c.n - cl
 		tmp := scratch[:(deg+gap+1)*w]
-		copy(tmp, polys[child])
-		clear(tmp[len(polys[child]):])
-		if !lift(tmp, deg, gap, w) {
+		pc := polys[child]
+		copy(tmp[from*w:], pc[from*w:])
+		clear(tmp[len(pc):])
+		if !lift(tmp, deg, gap, from, w) {
 			return false
 		}
 		src = tmp
 	}
-	return addInto(p[shift*w:], src, w)
+	return addInto(p[(shift+from)*w:], src[from*w:], w)
 }
 
 // lift multiplies the polynomial of degree deg held in p (which has room
-// for degree deg+g) by (1+t)^g in place, reporting false on overflow.
-func lift(p []uint64, deg, g, w int) bool {
+// for degree deg+g) by (1+t)^g in place, reporting false on overflow. The
+// coefficients below from are zero, stay so, and are not read.
+func lift(p []uint64, deg, g, from, w int) bool {
 	switch w {
 	case 1:
 		var bad uint64
 		for k := 0; k < g; k++ {
 			deg++
-			for j := deg; j >= 1; j-- {
+			for j := deg; j > from; j-- {
 				s := p[j] + p[j-1]
 				bad |= boolBit(s < p[j])
 				p[j] = s
@@ -764,7 +773,7 @@ func lift(p []uint64, deg, g, w int) bool {
 		var bad uint64
 		for k := 0; k < g; k++ {
 			deg++
-			for j := deg; j >= 1; j-- {
+			for j := deg; j > from; j-- {
 				var c uint64
 				p[2*j], c = bits.Add64(p[2*j], p[2*j-2], 0)
 				p[2*j+1], c = bits.Add64(p[2*j+1], p[2*j-1], c)
@@ -775,7 +784,7 @@ func lift(p []uint64, deg, g, w int) bool {
 	}
 	for k := 0; k < g; k++ {
 		deg++
-		for j := deg; j >= 1; j-- {
+		for j := deg; j > from; j-- {
 			if !addWords(p[j*w:(j+1)*w], p[(j-1)*w:j*w]) {
 				return false
 			}
