@@ -81,6 +81,16 @@ func (m *manager) bytes(capacity, size int) int64 {
 	return int64(capacity)*nodeBytes + int64(size)*tableBytes + int64(len(m.cache))*cacheBytes
 }
 
+// keptBytes is the memory a manager kept for a later call holds, the
+// memo of the top-down construction included.
+func (m *manager) keptBytes() int64 {
+	b := m.bytes(cap(m.nodes), len(m.table))
+	if m.td != nil {
+		b += m.td.bytes()
+	}
+	return b
+}
+
 // errMemory is the abort of a manager that would outgrow maxBytes.
 func (m *manager) errMemory(want int64) errAbort {
 	return errAbort{fmt.Errorf("availability: bdd: %d nodes would take %d MiB, over the memory budget of %d MiB: %w",
@@ -384,7 +394,8 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error)
 }
 
 // buildBDD is BuildBDD that also returns how far it got: the number of
-// OR operations done (one per quorum, then one per pair of blocks), the
+// OR operations done (one per quorum, then one per pair of blocks), or
+// for the top-down construction the fraction of the tree done, the
 // measure of progress by which [searchBDD] ranks orders that failed. When
 // the budget stops it, it returns its manager too, which a later call with
 // the same family and order and a larger budget may take up (reuse): the
@@ -428,6 +439,9 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 				panic(r)
 			}
 			b, steps, err = nil, merged+pairs, a.err
+			if m.td != nil {
+				steps = m.td.progress()
+			}
 			if errors.Is(err, ErrBudget) {
 				kept = m
 			}

@@ -302,7 +302,7 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
 			}}, kept[i])
 			kept[i] = nil
-			if m != nil && m.bytes(cap(m.nodes), len(m.table)) <= maxKeptBytes/int64(len(cands)) {
+			if m != nil && m.keptBytes() <= maxKeptBytes/int64(len(cands)) {
 				kept[i] = m
 			}
 			steps[i] = k

@@ -1,6 +1,7 @@
 package availability
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -40,6 +41,25 @@ type topDown struct {
 	mask  uint64
 	// scratch masks, one per level of recursion (qw words each).
 	scratch []uint64
+	// hi[d] says whether the expansion at depth d of the recursion is in
+	// its up branch, and cur is the depth at work: together the point an
+	// aborted expansion reached, which progress measures.
+	hi  []bool
+	cur int
+}
+
+// progress returns the fraction of the Shannon tree (each branch of a
+// node half of it) that the expansion had finished when it stopped:
+// the measure by which [searchBDD] ranks the orders that ran out of
+// budget, scaled to an int.
+func (t *topDown) progress() int {
+	f := 0.0
+	for d := 1; d <= t.cur && d < 60; d++ {
+		if t.hi[d] {
+			f += math.Ldexp(1, -d)
+		}
+	}
+	return int(math.Ldexp(f, 60))
 }
 
 // topDownBytes is the memory the precomputed relation of [newTopDown]
@@ -117,6 +137,7 @@ func newTopDown(m *manager, n int, qs [][]int32) *topDown {
 		}
 	}
 	t.scratch = make([]uint64, (n+2)*qw)
+	t.hi = make([]bool, n+2)
 	t.slots = make([]int32, 1<<10)
 	t.mask = 1<<10 - 1
 	for i := range t.slots {
@@ -244,9 +265,11 @@ func (t *topDown) expand(l int, a []uint64, depth int) uint32 {
 		}
 	}
 	lo := bddFalse
+	t.hi[depth], t.cur = false, depth
 	if !empty {
 		lo = t.expand(l+1, next, depth+1)
 	}
+	t.hi[depth], t.cur = true, depth
 	// Up: every quorum stays, those through level l one node shorter.
 	var hi uint32
 	copy(next, a)
@@ -256,6 +279,7 @@ func (t *topDown) expand(l int, a []uint64, depth int) uint32 {
 		t.reduce(next, l+1)
 		hi = t.expand(l+1, next, depth+1)
 	}
+	t.cur = depth
 	r := t.m.push(int32(l), lo, hi)
 	t.insert(l, a, r, h)
 	return r
