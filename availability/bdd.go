@@ -475,6 +475,9 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 	// Top-down, when the relation between the quorums fits: it makes only
 	// the nodes of the result. Else apply.
 	if !opts.apply && topDownBytes(n, len(qs)) <= topDownMaxBytes && int64(n)*int64(len(qs))*int64(len(qs))*int64(n/64+1) <= topDownMaxWork {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, nil, fmt.Errorf("availability: bdd: %w", err)
+		}
 		if m.td == nil {
 			m.td = newTopDown(m, n, qs)
 		}
@@ -550,14 +553,18 @@ const MaxCountBytes int64 = 4 << 30
 // count is Count with progress and, if maxBytes is positive, a bound on
 // the bytes of the pass beyond the diagram itself.
 func (b *BDD) count(ctx context.Context, progress func(done, total int), maxBytes int64) (*Polynomial, error) {
-	n := b.n
-	words := (binomialRow(n)[n/2].BitLen() + 64) / 64
-	c := counter{n: n, w: words, progress: progress, maxBytes: maxBytes}
+	c := counter{n: b.n, w: countWords(b.n), progress: progress, maxBytes: maxBytes}
 	res, err := c.run(ctx, b)
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// countWords is the number of 64-bit words a count over n variables
+// takes: room for C(n, n/2) and a word to spare.
+func countWords(n int) int {
+	return (binomialRow(n)[n/2].BitLen() + 64) / 64
 }
 
 // counter holds the state of one counting pass.
@@ -567,18 +574,23 @@ type counter struct {
 	binom    [][]uint64
 	progress func(done, total int)
 	maxBytes int64
+	// byLevel skips the sequential pass, so that tests reach the other.
+	byLevel bool
 }
 
 // poly layout: coefficient j occupies words [j*w, (j+1)*w), little-endian.
 
 func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 	n, w := c.n, c.w
+	// (1+t)^g by Pascal's rule, in words.
 	c.binom = make([][]uint64, n+1)
-	for g := 0; g <= n; g++ {
-		row := binomialRow(g)
+	c.binom[0] = make([]uint64, w)
+	c.binom[0][0] = 1
+	for g := 1; g <= n; g++ {
 		p := make([]uint64, (g+1)*w)
-		for j, v := range row {
-			putBig(p[j*w:(j+1)*w], v)
+		copy(p, c.binom[g-1])
+		if !lift(p, g-1, 1, 0, w) {
+			return nil, errOverflow
 		}
 		c.binom[g] = p
 	}
@@ -587,6 +599,11 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 	}
 	if b.root == bddTrue {
 		return c.toPoly(c.binom[n]), nil
+	}
+	if !c.byLevel {
+		if p, ok, err := c.sequential(ctx, b); ok || err != nil {
+			return p, err
+		}
 	}
 	// Reachable nodes by level, and how many parents each has.
 	nodes := b.nodes
@@ -731,6 +748,95 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 		return nil, errOverflow
 	}
 	return c.toPoly(p), nil
+}
+
+// maxSequentialBytes bounds the polynomials [counter.sequential] holds.
+const maxSequentialBytes = 256 << 20
+
+// sequential counts the nodes in the order of the arena (children before
+// parents), keeping every node's polynomial, stored from its lowest
+// nonzero coefficient, in one slab: one pass in the order the nodes were
+// made, which for a top-down diagram keeps a node near its children. It
+// reports false, having done nothing, when the slab would take more than
+// maxSequentialBytes or the memory budget; the caller then counts level
+// by level, freeing as it goes.
+func (c *counter) sequential(ctx context.Context, b *BDD) (*Polynomial, bool, error) {
+	n, w := c.n, c.w
+	nodes := b.nodes
+	low := make([]int32, len(nodes))
+	low[bddFalse] = int32(n + 1)
+	off := make([]int, len(nodes)+1)
+	total := 0
+	for u := 2; u < len(nodes); u++ {
+		nd := nodes[u]
+		low[u] = min(low[nd.lo], low[nd.hi]+1)
+		off[u] = total
+		total += (n - int(nd.level) - int(low[u]) + 1) * w
+	}
+	bytes := int64(total)*8 + 12*int64(len(nodes))
+	if bytes > maxSequentialBytes || c.maxBytes > 0 && bytes > c.maxBytes {
+		return nil, false, nil
+	}
+	slab := make([]uint64, total)
+	scratch := make([]uint64, (n+1)*w)
+	// poly returns the band of u: coefficients low[u]..n−level.
+	poly := func(u uint32) []uint64 {
+		nd := nodes[u]
+		return slab[off[u] : off[u]+(n-int(nd.level)-int(low[u])+1)*w]
+	}
+	// add adds t^shift · (1+t)^gap · poly(child) into the band p of a node
+	// at level l whose lowest coefficient is from.
+	add := func(p []uint64, from int, child uint32, l, shift int) bool {
+		if child == bddFalse {
+			return true
+		}
+		cl := int(nodes[child].level)
+		gap := cl - l - 1
+		lc := int(low[child])
+		var src []uint64 // coefficients lc..
+		switch {
+		case child == bddTrue:
+			src = c.binom[gap]
+		case gap == 0:
+			src = poly(child)
+		default:
+			pc := poly(child)
+			deg := n - cl - lc
+			tmp := scratch[:(deg+gap+1)*w]
+			copy(tmp, pc)
+			clear(tmp[len(pc):])
+			if !lift(tmp, deg, gap, 0, w) {
+				return false
+			}
+			src = tmp
+		}
+		return addInto(p[(lc+shift-from)*w:], src, w)
+	}
+	for u := 2; u < len(nodes); u++ {
+		if u&0xffff == 2 {
+			if err := ctx.Err(); err != nil {
+				return nil, true, fmt.Errorf("availability: counting: %w", err)
+			}
+			if c.progress != nil {
+				c.progress(u, len(nodes))
+			}
+		}
+		nd := nodes[u]
+		l := int(nd.level)
+		p := poly(uint32(u))
+		from := int(low[u])
+		if !add(p, from, nd.lo, l, 0) || !add(p, from, nd.hi, l, 1) {
+			return nil, true, errOverflow
+		}
+	}
+	rootLevel := int(nodes[b.root].level)
+	p := make([]uint64, (n+1)*w)
+	from := int(low[b.root])
+	copy(p[from*w:], poly(b.root))
+	if !lift(p, n-rootLevel, rootLevel, from, w) {
+		return nil, true, errOverflow
+	}
+	return c.toPoly(p), true, nil
 }
 
 var errOverflow = errors.New("availability: counting: internal error: a coefficient overflowed its fixed width")

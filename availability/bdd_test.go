@@ -78,3 +78,37 @@ func TestBDDTopDownMatchesApply(t *testing.T) {
 		}
 	}
 }
+
+// Both counting passes, in the order of the arena and level by level,
+// agree with brute force.
+func TestBDDCountPasses(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	ctx := context.Background()
+	fs := []*set.Family{grid(4, 4), cube(2, 2), projectivePlane(t, 3)}
+	for range 100 {
+		n := 1 + r.IntN(18)
+		fs = append(fs, randomFamily(r, n, 1+r.IntN(20), 0.05+0.6*r.Float64()))
+	}
+	for it, f := range fs {
+		want, err := Brute(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, apply := range []bool{false, true} {
+			d, err := BuildBDD(ctx, f, BDDOptions{apply: apply})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, byLevel := range []bool{false, true} {
+				c := counter{n: f.N, w: countWords(f.N), byLevel: byLevel}
+				got, err := c.run(ctx, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !got.Equal(want) {
+					t.Fatalf("case %d (apply %v, by level %v): %v\nBDD   %v\nbrute %v", it, apply, byLevel, f, got, want)
+				}
+			}
+		}
+	}
+}
