@@ -394,8 +394,8 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error)
 }
 
 // buildBDD is BuildBDD that also returns how far it got: the number of
-// OR operations done (one per quorum, then one per pair of blocks), or
-// for the top-down construction the fraction of the tree done, the
+// OR operations done (one per quorum, then one per pair of blocks; 0 for
+// the top-down construction, whose progress says little of its size), the
 // measure of progress by which [searchBDD] ranks orders that failed. When
 // the budget stops it, it returns its manager too, which a later call with
 // the same family and order and a larger budget may take up (reuse): the
@@ -439,9 +439,6 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 				panic(r)
 			}
 			b, steps, err = nil, merged+pairs, a.err
-			if m.td != nil {
-				steps = m.td.progress()
-			}
 			if errors.Is(err, ErrBudget) {
 				kept = m
 			}

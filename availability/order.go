@@ -18,12 +18,13 @@ func ChooseOrder(f *set.Family) []int {
 }
 
 // OrderCandidates returns the orders [Compute] tries for f, best guess
-// first: the natural order (constructors number nodes row-major, which is
-// the right order for grids), FORCE from the natural order, and the order
-// of first appearance along a greedy chain of overlapping quorums.
+// first: the structural orders, natural (constructors number nodes
+// row-major, which is the right order for grids) and the order of first
+// appearance along a greedy chain of overlapping quorums (which follows
+// the diagonals of a billiard), then FORCE from the natural order.
 func OrderCandidates(f *set.Family) [][]int {
 	nat := naturalOrder(f.N)
-	cands := [][]int{nat, forceOrder(f, nat), chainOrder(f)}
+	cands := [][]int{nat, chainOrder(f), forceOrder(f, nat)}
 	var out [][]int
 	for _, c := range cands {
 		if !slices.ContainsFunc(out, func(o []int) bool { return slices.Equal(o, c) }) {

@@ -1,7 +1,6 @@
 package availability
 
 import (
-	"math"
 	"math/bits"
 	"slices"
 )
@@ -32,34 +31,15 @@ type topDown struct {
 	rep    []int32
 	nonrep []uint64
 	nq     int
-	// The memo: states by (level, mask), open addressing over slot
-	// indices into keys (qw words each) and vals (the node).
-	slots []int32
+	// The memo: states by (level, mask), open addressing; a slot holds
+	// the state's hash, so that a probe reads the key (keys, qw words
+	// each, and lvls) only when the hashes agree, and its node.
+	slots []memoSlot
 	keys  []uint64
 	lvls  []int32
-	vals  []uint32
 	mask  uint64
 	// scratch masks, one per level of recursion (qw words each).
 	scratch []uint64
-	// hi[d] says whether the expansion at depth d of the recursion is in
-	// its up branch, and cur is the depth at work: together the point an
-	// aborted expansion reached, which progress measures.
-	hi  []bool
-	cur int
-}
-
-// progress returns the fraction of the Shannon tree (each branch of a
-// node half of it) that the expansion had finished when it stopped:
-// the measure by which [searchBDD] ranks the orders that ran out of
-// budget, scaled to an int.
-func (t *topDown) progress() int {
-	f := 0.0
-	for d := 1; d <= t.cur && d < 60; d++ {
-		if t.hi[d] {
-			f += math.Ldexp(1, -d)
-		}
-	}
-	return int(math.Ldexp(f, 60))
 }
 
 // topDownBytes is the memory the precomputed relation of [newTopDown]
@@ -137,18 +117,14 @@ func newTopDown(m *manager, n int, qs [][]int32) *topDown {
 		}
 	}
 	t.scratch = make([]uint64, (n+2)*qw)
-	t.hi = make([]bool, n+2)
-	t.slots = make([]int32, 1<<10)
+	t.slots = make([]memoSlot, 1<<10)
 	t.mask = 1<<10 - 1
-	for i := range t.slots {
-		t.slots[i] = -1
-	}
 	return t
 }
 
 // bytes is the memory of the memo and the relation.
 func (t *topDown) bytes() int64 {
-	return int64(len(t.sub)+len(t.keys))*8 + int64(len(t.slots))*4 + int64(len(t.vals)+len(t.lvls))*4
+	return int64(len(t.sub)+len(t.keys))*8 + int64(len(t.slots))*16 + int64(len(t.lvls))*4
 }
 
 // root returns the node of the whole family.
@@ -245,12 +221,12 @@ func (t *topDown) expand(l int, a []uint64, depth int) uint32 {
 	}
 	h := t.hash(l, a)
 	for s := h & t.mask; ; s = (s + 1) & t.mask {
-		e := t.slots[s]
-		if e < 0 {
+		e := &t.slots[s]
+		if e.node == 0 {
 			break
 		}
-		if int(t.lvls[e]) == l && slices.Equal(t.keys[int(e)*qw:(int(e)+1)*qw], a) {
-			return t.vals[e]
+		if e.h == h && int(t.lvls[e.key]) == l && slices.Equal(t.keys[int(e.key)*qw:(int(e.key)+1)*qw], a) {
+			return e.node
 		}
 	}
 	t.m.poll()
@@ -265,11 +241,9 @@ func (t *topDown) expand(l int, a []uint64, depth int) uint32 {
 		}
 	}
 	lo := bddFalse
-	t.hi[depth], t.cur = false, depth
 	if !empty {
 		lo = t.expand(l+1, next, depth+1)
 	}
-	t.hi[depth], t.cur = true, depth
 	// Up: every quorum stays, those through level l one node shorter.
 	var hi uint32
 	copy(next, a)
@@ -279,7 +253,6 @@ func (t *topDown) expand(l int, a []uint64, depth int) uint32 {
 		t.reduce(next, l+1)
 		hi = t.expand(l+1, next, depth+1)
 	}
-	t.cur = depth
 	r := t.m.push(int32(l), lo, hi)
 	t.insert(l, a, r, h)
 	return r
@@ -300,29 +273,35 @@ func (t *topDown) anyEmptyAt(a, c []uint64, l int) bool {
 	return false
 }
 
+// memoSlot is a slot of the memo: the hash of a state, the index of its
+// key, and its node (0, the false terminal, for an empty slot: no state
+// is false).
+type memoSlot struct {
+	h         uint64
+	key, node uint32
+}
+
 func (t *topDown) insert(l int, a []uint64, r uint32, h uint64) {
 	m := t.m
-	if m.maxBytes > 0 && len(t.vals)&0xfff == 0 {
+	if m.maxBytes > 0 && len(t.lvls)&0xfff == 0 {
 		if want := m.bytes(cap(m.nodes), len(m.table)) + t.bytes(); want > m.maxBytes {
 			panic(m.errMemory(want))
 		}
 	}
-	e := int32(len(t.vals))
+	e := memoSlot{h: h, key: uint32(len(t.lvls)), node: r}
 	t.keys = append(t.keys, a...)
 	t.lvls = append(t.lvls, int32(l))
-	t.vals = append(t.vals, r)
-	if 2*len(t.vals) > len(t.slots) {
-		t.slots = make([]int32, 2*len(t.slots))
+	if 2*len(t.lvls) > len(t.slots) {
+		old := t.slots
+		t.slots = make([]memoSlot, 2*len(old))
 		t.mask = uint64(len(t.slots) - 1)
-		for i := range t.slots {
-			t.slots[i] = -1
+		for _, o := range old {
+			if o.node != 0 {
+				t.place(o)
+			}
 		}
-		for i := range t.vals {
-			t.place(int32(i), t.hash(int(t.lvls[i]), t.keys[i*t.qw:(i+1)*t.qw]))
-		}
-		return
 	}
-	t.place(e, h)
+	t.place(e)
 }
 
 func (t *topDown) hash(l int, a []uint64) uint64 {
@@ -333,9 +312,9 @@ func (t *topDown) hash(l int, a []uint64) uint64 {
 	return h ^ h>>29
 }
 
-func (t *topDown) place(e int32, h uint64) {
-	s := h & t.mask
-	for t.slots[s] >= 0 {
+func (t *topDown) place(e memoSlot) {
+	s := e.h & t.mask
+	for t.slots[s].node != 0 {
 		s = (s + 1) & t.mask
 	}
 	t.slots[s] = e
