@@ -294,10 +294,20 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 	// The managers of the orders that ran out of budget, taken up again
 	// in the next round while they are small.
 	kept := make([]*manager, len(cands))
-	for b := min(1<<12, budget); ; b = min(4*b, budget) {
+	first := min(1<<12, budget)
+	for b := first; ; b = min(4*b, budget) {
 		slices.SortStableFunc(tries, func(x, y int) int { return steps[y] - steps[x] })
-		for _, i := range tries {
+		for rank, i := range tries {
 			order := cands[i]
+			// The best guess has a head start: each order after it
+			// gets half the budget of the one before, until
+			// the last round, where every order gets the whole
+			// budget. A taken-up manager makes the rounds cheap for
+			// the orders that fall behind.
+			b := b
+			if b < budget {
+				b = max(b>>rank, first)
+			}
 			d, k, m, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
 				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
 			}}, kept[i])
