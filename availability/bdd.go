@@ -476,6 +476,10 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 			return nil, 0, nil, fmt.Errorf("availability: bdd: %w", err)
 		}
 		if m.td == nil {
+			if len(m.nodes) > 2 {
+				// The top-down memo numbers its states by node.
+				m = newManager(ctx, n, budget, opts.MaxMemory)
+			}
 			m.td = newTopDown(m, n, qs)
 		}
 		r := m.td.root()

@@ -32,11 +32,12 @@ type topDown struct {
 	nonrep []uint64
 	nq     int
 	// The memo: states by (level, mask), open addressing; a slot holds
-	// the state's hash, so that a probe reads the key (keys, qw words
-	// each, and lvls) only when the hashes agree, and its node.
+	// the high half of the state's hash, so that a probe reads the key
+	// only when they agree, and the state's node u, whose level is the
+	// state's and whose mask is keys[(u−2)·qw:]: the expansion makes the
+	// nodes of the arena in the order of their states.
 	slots []memoSlot
 	keys  []uint64
-	lvls  []int32
 	mask  uint64
 	// scratch masks, one per level of recursion (qw words each).
 	scratch []uint64
@@ -124,7 +125,7 @@ func newTopDown(m *manager, n int, qs [][]int32) *topDown {
 
 // bytes is the memory of the memo and the relation.
 func (t *topDown) bytes() int64 {
-	return int64(len(t.sub)+len(t.keys))*8 + int64(len(t.slots))*16 + int64(len(t.lvls))*4
+	return int64(len(t.sub)+len(t.keys))*8 + int64(len(t.slots))*8
 }
 
 // root returns the node of the whole family.
@@ -225,7 +226,7 @@ func (t *topDown) expand(l int, a []uint64, depth int) uint32 {
 		if e.node == 0 {
 			break
 		}
-		if e.h == h && int(t.lvls[e.key]) == l && slices.Equal(t.keys[int(e.key)*qw:(int(e.key)+1)*qw], a) {
+		if e.tag == uint32(h>>32) && int(t.m.nodes[e.node].level) == l && slices.Equal(t.keys[int(e.node-2)*qw:int(e.node-1)*qw], a) {
 			return e.node
 		}
 	}
@@ -273,35 +274,36 @@ func (t *topDown) anyEmptyAt(a, c []uint64, l int) bool {
 	return false
 }
 
-// memoSlot is a slot of the memo: the hash of a state, the index of its
-// key, and its node (0, the false terminal, for an empty slot: no state
-// is false).
+// memoSlot is a slot of the memo: the high half of the hash of a state,
+// and its node (0, the false terminal, for an empty slot: no state is
+// false).
 type memoSlot struct {
-	h         uint64
-	key, node uint32
+	tag, node uint32
 }
 
 func (t *topDown) insert(l int, a []uint64, r uint32, h uint64) {
 	m := t.m
-	if m.maxBytes > 0 && len(t.lvls)&0xfff == 0 {
+	if m.maxBytes > 0 && r&0xfff == 0 {
 		if want := m.bytes(cap(m.nodes), len(m.table)) + t.bytes(); want > m.maxBytes {
 			panic(m.errMemory(want))
 		}
 	}
-	e := memoSlot{h: h, key: uint32(len(t.lvls)), node: r}
 	t.keys = append(t.keys, a...)
-	t.lvls = append(t.lvls, int32(l))
-	if 2*len(t.lvls) > len(t.slots) {
+	if len(t.keys) != int(r-1)*t.qw {
+		panic("availability: bdd: top-down node out of order")
+	}
+	if 4*len(t.keys)/t.qw > 3*len(t.slots) {
 		old := t.slots
 		t.slots = make([]memoSlot, 2*len(old))
 		t.mask = uint64(len(t.slots) - 1)
 		for _, o := range old {
 			if o.node != 0 {
-				t.place(o)
+				u := o.node
+				t.place(memoSlot{o.tag, u}, t.hash(int(m.nodes[u].level), t.keys[int(u-2)*t.qw:int(u-1)*t.qw]))
 			}
 		}
 	}
-	t.place(e)
+	t.place(memoSlot{uint32(h >> 32), r}, h)
 }
 
 func (t *topDown) hash(l int, a []uint64) uint64 {
@@ -312,8 +314,8 @@ func (t *topDown) hash(l int, a []uint64) uint64 {
 	return h ^ h>>29
 }
 
-func (t *topDown) place(e memoSlot) {
-	s := e.h & t.mask
+func (t *topDown) place(e memoSlot, h uint64) {
+	s := h & t.mask
 	for t.slots[s].node != 0 {
 		s = (s + 1) & t.mask
 	}
