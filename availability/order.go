@@ -23,15 +23,24 @@ func ChooseOrder(f *set.Family) []int {
 // appearance along a greedy chain of overlapping quorums (which follows
 // the diagonals of a billiard), then FORCE from the natural order.
 func OrderCandidates(f *set.Family) [][]int {
-	nat := naturalOrder(f.N)
-	cands := [][]int{nat, chainOrder(f), forceOrder(f, nat)}
 	var out [][]int
-	for _, c := range cands {
+	for _, mk := range orderMakers(f) {
+		c := mk()
 		if !slices.ContainsFunc(out, func(o []int) bool { return slices.Equal(o, c) }) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// orderMakers returns the makers of the orders of [OrderCandidates], in
+// its order, duplicates included.
+func orderMakers(f *set.Family) []func() []int {
+	return []func() []int{
+		func() []int { return naturalOrder(f.N) },
+		func() []int { return chainOrder(f) },
+		func() []int { return forceOrder(f, naturalOrder(f.N)) },
+	}
 }
 
 func naturalOrder(n int) []int {
