@@ -118,8 +118,17 @@ func newTopDown(m *manager, n int, qs [][]int32) *topDown {
 		}
 	}
 	t.scratch = make([]uint64, (n+2)*qw)
-	t.slots = make([]memoSlot, 1<<10)
-	t.mask = 1<<10 - 1
+	// Room for the states of the first budget (up to 2^15 of them), so
+	// that small diagrams never rehash.
+	room := min(m.budget, 1<<15)
+	size := 1 << 10
+	for 3*size < 4*room {
+		size *= 2
+	}
+	t.slots = make([]memoSlot, size)
+	t.mask = uint64(size - 1)
+	t.keys = make([]uint64, 0, room*qw)
+	m.nodes = slices.Grow(m.nodes, room)
 	return t
 }
 
