@@ -63,6 +63,9 @@ type manager struct {
 	// bound); the cache only grows while it fits.
 	maxBytes int64
 	misses   int
+	// td is the memo of the top-down construction, kept with the nodes
+	// when the budget stops it.
+	td *topDown
 }
 
 // Bytes per entry of the manager's arrays.
@@ -76,6 +79,16 @@ const (
 // capacity nodes and the table at size slots.
 func (m *manager) bytes(capacity, size int) int64 {
 	return int64(capacity)*nodeBytes + int64(size)*tableBytes + int64(len(m.cache))*cacheBytes
+}
+
+// keptBytes is the memory a manager kept for a later call holds, the
+// memo of the top-down construction included.
+func (m *manager) keptBytes() int64 {
+	b := m.bytes(cap(m.nodes), len(m.table))
+	if m.td != nil {
+		b += m.td.bytes()
+	}
+	return b
 }
 
 // errMemory is the abort of a manager that would outgrow maxBytes.
@@ -170,6 +183,41 @@ func (m *manager) mk(level int32, lo, hi uint32) uint32 {
 		m.rehash(2 * len(m.table))
 		m.growCache()
 	}
+	return i
+}
+
+// push appends the node (level, lo, hi), which the caller knows to be
+// new, without the unique table: the top-down construction makes every
+// node once.
+func (m *manager) push(level int32, lo, hi uint32) uint32 {
+	if lo == hi {
+		return lo
+	}
+	if len(m.nodes) >= m.budget {
+		panic(errAbort{fmt.Errorf("availability: bdd: more than %d nodes: %w", m.budget, ErrBudget)})
+	}
+	m.tick++
+	if m.tick&0xffff == 0 {
+		if err := m.ctx.Err(); err != nil {
+			panic(errAbort{fmt.Errorf("availability: bdd: %w", err)})
+		}
+		if m.progress != nil {
+			m.progress(len(m.nodes))
+		}
+	}
+	if len(m.nodes) == cap(m.nodes) {
+		c := min(2*cap(m.nodes), m.budget)
+		if m.maxBytes > 0 && m.bytes(c, len(m.table)) > m.maxBytes {
+			c = len(m.nodes) + len(m.nodes)/4
+			if want := m.bytes(c, len(m.table)); want > m.maxBytes {
+				panic(m.errMemory(want))
+			}
+		}
+		m.nodes = slices.Grow(m.nodes, c-len(m.nodes))
+	}
+	i := uint32(len(m.nodes))
+	m.nodes = append(m.nodes, bddNode{level, lo, hi})
+	m.peak = max(m.peak, len(m.nodes))
 	return i
 }
 
@@ -318,6 +366,9 @@ type BDDOptions struct {
 	// table and operation cache together; past it BuildBDD stops with an
 	// error wrapping [set.ErrMemoryBudget].
 	MaxMemory int64
+	// apply forces the construction by apply even where the top-down
+	// one fits, so that tests can compare the two.
+	apply bool
 }
 
 // DefaultBudget is the node budget of [BuildBDD] when none is given. At
@@ -329,9 +380,12 @@ type BDDOptions struct {
 const DefaultBudget = 40_000_000
 
 // BuildBDD returns the reduced ordered BDD of "some quorum of f is all up"
-// for an explicit family f, by apply: each quorum is a chain of AND, and the
-// chains are merged by OR pairwise, in rounds, in the order of their first
-// variable, with garbage collection between rounds. It stops with an error
+// for an explicit family f. When the containments between the quorums'
+// parts below each level fit in memory (levels × quorums² bits), it
+// expands the family top-down, one node per distinct subfunction, with no
+// intermediate diagram; otherwise it builds by apply: each quorum is a
+// chain of AND, and the chains are merged by OR pairwise, in rounds, in the
+// order of their first variable, with garbage collection between rounds. It stops with an error
 // wrapping [ErrBudget] if the diagram needs more nodes than the budget, and
 // with the context's error if ctx is cancelled.
 func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error) {
@@ -340,7 +394,8 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error)
 }
 
 // buildBDD is BuildBDD that also returns how far it got: the number of
-// OR operations done (one per quorum, then one per pair of blocks), the
+// OR operations done (one per quorum, then one per pair of blocks; 0 for
+// the top-down construction, whose progress says little of its size), the
 // measure of progress by which [searchBDD] ranks orders that failed. When
 // the budget stops it, it returns its manager too, which a later call with
 // the same family and order and a larger budget may take up (reuse): the
@@ -414,6 +469,23 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 	if len(qs) == 0 {
 		return &BDD{n: n, order: slices.Clone(order), root: bddFalse, nodes: m.nodes[:2]}, 0, nil, nil
 	}
+	// Top-down, when the relation between the quorums fits: it makes only
+	// the nodes of the result. Else apply.
+	if !opts.apply && topDownBytes(n, len(qs)) <= topDownMaxBytes && int64(n)*int64(len(qs))*int64(len(qs))*int64(n/64+1) <= topDownMaxWork {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, nil, fmt.Errorf("availability: bdd: %w", err)
+		}
+		if m.td == nil {
+			if len(m.nodes) > 2 {
+				// The top-down memo numbers its states by node.
+				m = newManager(ctx, n, budget, opts.MaxMemory)
+			}
+			m.td = newTopDown(m, n, qs)
+		}
+		r := m.td.root()
+		m.td = nil
+		return &BDD{n: n, order: slices.Clone(order), root: r, nodes: m.nodes}, len(m.nodes), nil, nil
+	}
 	// First round: fold runs of quorums sequentially into blocks of about
 	// 32, which is cheap while the partial results are small; then merge
 	// the blocks pairwise.
@@ -482,14 +554,18 @@ const MaxCountBytes int64 = 4 << 30
 // count is Count with progress and, if maxBytes is positive, a bound on
 // the bytes of the pass beyond the diagram itself.
 func (b *BDD) count(ctx context.Context, progress func(done, total int), maxBytes int64) (*Polynomial, error) {
-	n := b.n
-	words := (binomialRow(n)[n/2].BitLen() + 64) / 64
-	c := counter{n: n, w: words, progress: progress, maxBytes: maxBytes}
+	c := counter{n: b.n, w: countWords(b.n), progress: progress, maxBytes: maxBytes}
 	res, err := c.run(ctx, b)
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// countWords is the number of 64-bit words a count over n variables
+// takes: room for C(n, n/2) and a word to spare.
+func countWords(n int) int {
+	return (binomialRow(n)[n/2].BitLen() + 64) / 64
 }
 
 // counter holds the state of one counting pass.
@@ -499,18 +575,23 @@ type counter struct {
 	binom    [][]uint64
 	progress func(done, total int)
 	maxBytes int64
+	// byLevel skips the sequential pass, so that tests reach the other.
+	byLevel bool
 }
 
 // poly layout: coefficient j occupies words [j*w, (j+1)*w), little-endian.
 
 func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 	n, w := c.n, c.w
+	// (1+t)^g by Pascal's rule, in words.
 	c.binom = make([][]uint64, n+1)
-	for g := 0; g <= n; g++ {
-		row := binomialRow(g)
+	c.binom[0] = make([]uint64, w)
+	c.binom[0][0] = 1
+	for g := 1; g <= n; g++ {
 		p := make([]uint64, (g+1)*w)
-		for j, v := range row {
-			putBig(p[j*w:(j+1)*w], v)
+		copy(p, c.binom[g-1])
+		if !lift(p, g-1, 1, 0, w) {
+			return nil, errOverflow
 		}
 		c.binom[g] = p
 	}
@@ -519,6 +600,11 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 	}
 	if b.root == bddTrue {
 		return c.toPoly(c.binom[n]), nil
+	}
+	if !c.byLevel {
+		if p, ok, err := c.sequential(ctx, b); ok || err != nil {
+			return p, err
+		}
 	}
 	// Reachable nodes by level, and how many parents each has.
 	nodes := b.nodes
@@ -582,6 +668,10 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 		}
 	}
 	polys := make([][]uint64, len(nodes))
+	// low[u] is the lowest degree with a nonzero coefficient in u's
+	// polynomial (n+1 for false): a quorum needs that many nodes up.
+	low := make([]int32, len(nodes))
+	low[bddFalse] = int32(n + 1)
 	var overflow atomic.Bool
 	workers := runtime.GOMAXPROCS(0)
 	for l := n - 1; l >= 0; l-- {
@@ -601,8 +691,9 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 				}
 				p := slab[k*stride : (k+1)*stride : (k+1)*stride]
 				nd := nodes[u]
-				ok = c.addLifted(p, nd.lo, polys, nodes, l, 0, scratch) && ok
-				ok = c.addLifted(p, nd.hi, polys, nodes, l, 1, scratch) && ok
+				low[u] = min(low[nd.lo], low[nd.hi]+1)
+				ok = c.addLifted(p, nd.lo, polys, nodes, low, l, 0, scratch) && ok
+				ok = c.addLifted(p, nd.hi, polys, nodes, low, l, 1, scratch) && ok
 				polys[u] = p
 			}
 			if !ok {
@@ -654,24 +745,115 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 	// The levels above the root are free: multiply by (1+t)^rootLevel.
 	p := make([]uint64, (n+1)*w)
 	copy(p, polys[b.root])
-	if !lift(p, n-rootLevel, rootLevel, w) {
+	if !lift(p, n-rootLevel, rootLevel, 0, w) {
 		return nil, errOverflow
 	}
 	return c.toPoly(p), nil
+}
+
+// maxSequentialBytes bounds the polynomials [counter.sequential] holds.
+const maxSequentialBytes = 256 << 20
+
+// sequential counts the nodes in the order of the arena (children before
+// parents), keeping every node's polynomial, stored from its lowest
+// nonzero coefficient, in one slab: one pass in the order the nodes were
+// made, which for a top-down diagram keeps a node near its children. It
+// reports false, having done nothing, when the slab would take more than
+// maxSequentialBytes or the memory budget; the caller then counts level
+// by level, freeing as it goes.
+func (c *counter) sequential(ctx context.Context, b *BDD) (*Polynomial, bool, error) {
+	n, w := c.n, c.w
+	nodes := b.nodes
+	low := make([]int32, len(nodes))
+	low[bddFalse] = int32(n + 1)
+	off := make([]int, len(nodes)+1)
+	total := 0
+	for u := 2; u < len(nodes); u++ {
+		nd := nodes[u]
+		low[u] = min(low[nd.lo], low[nd.hi]+1)
+		off[u] = total
+		total += (n - int(nd.level) - int(low[u]) + 1) * w
+	}
+	bytes := int64(total)*8 + 12*int64(len(nodes))
+	if bytes > maxSequentialBytes || c.maxBytes > 0 && bytes > c.maxBytes {
+		return nil, false, nil
+	}
+	slab := make([]uint64, total)
+	scratch := make([]uint64, (n+1)*w)
+	// poly returns the band of u: coefficients low[u]..n−level.
+	poly := func(u uint32) []uint64 {
+		nd := nodes[u]
+		return slab[off[u] : off[u]+(n-int(nd.level)-int(low[u])+1)*w]
+	}
+	// add adds t^shift · (1+t)^gap · poly(child) into the band p of a node
+	// at level l whose lowest coefficient is from.
+	add := func(p []uint64, from int, child uint32, l, shift int) bool {
+		if child == bddFalse {
+			return true
+		}
+		cl := int(nodes[child].level)
+		gap := cl - l - 1
+		lc := int(low[child])
+		var src []uint64 // coefficients lc..
+		switch {
+		case child == bddTrue:
+			src = c.binom[gap]
+		case gap == 0:
+			src = poly(child)
+		default:
+			pc := poly(child)
+			deg := n - cl - lc
+			tmp := scratch[:(deg+gap+1)*w]
+			copy(tmp, pc)
+			clear(tmp[len(pc):])
+			if !lift(tmp, deg, gap, 0, w) {
+				return false
+			}
+			src = tmp
+		}
+		return addInto(p[(lc+shift-from)*w:], src, w)
+	}
+	for u := 2; u < len(nodes); u++ {
+		if u&0xffff == 2 {
+			if err := ctx.Err(); err != nil {
+				return nil, true, fmt.Errorf("availability: counting: %w", err)
+			}
+			if c.progress != nil {
+				c.progress(u, len(nodes))
+			}
+		}
+		nd := nodes[u]
+		l := int(nd.level)
+		p := poly(uint32(u))
+		from := int(low[u])
+		if !add(p, from, nd.lo, l, 0) || !add(p, from, nd.hi, l, 1) {
+			return nil, true, errOverflow
+		}
+	}
+	rootLevel := int(nodes[b.root].level)
+	p := make([]uint64, (n+1)*w)
+	from := int(low[b.root])
+	copy(p[from*w:], poly(b.root))
+	if !lift(p, n-rootLevel, rootLevel, from, w) {
+		return nil, true, errOverflow
+	}
+	return c.toPoly(p), true, nil
 }
 
 var errOverflow = errors.New("availability: counting: internal error: a coefficient overflowed its fixed width")
 
 // addLifted adds t^shift · (1+t)^gap · poly(child) into p, where gap is
 // the number of levels skipped between level l and the child, using
-// scratch (room for n+1 coefficients). It reports false on overflow.
-func (c *counter) addLifted(p []uint64, child uint32, polys [][]uint64, nodes []bddNode, l, shift int, scratch []uint64) bool {
+// scratch (room for n+1 coefficients). The coefficients of the child
+// below low[child] are zero and are skipped. It reports false on overflow.
+func (c *counter) addLifted(p []uint64, child uint32, polys [][]uint64, nodes []bddNode, low []int32, l, shift int, scratch []uint64) bool {
 	if child == bddFalse {
 		return true
 	}
 	w := c.w
 	cl := int(nodes[child].level)
 	gap := cl - l - 1
+	from := int(low[child])
 	var src []uint64
 	switch {
 	case child == bddTrue:
@@ -681,25 +863,27 @@ func (c *counter) addLifted(p []uint64, child uint32, polys [][]uint64, nodes []
 	default:
 		deg := c.n - cl
 		tmp := scratch[:(deg+gap+1)*w]
-		copy(tmp, polys[child])
-		clear(tmp[len(polys[child]):])
-		if !lift(tmp, deg, gap, w) {
+		pc := polys[child]
+		copy(tmp[from*w:], pc[from*w:])
+		clear(tmp[len(pc):])
+		if !lift(tmp, deg, gap, from, w) {
 			return false
 		}
 		src = tmp
 	}
-	return addInto(p[shift*w:], src, w)
+	return addInto(p[(shift+from)*w:], src[from*w:], w)
 }
 
 // lift multiplies the polynomial of degree deg held in p (which has room
-// for degree deg+g) by (1+t)^g in place, reporting false on overflow.
-func lift(p []uint64, deg, g, w int) bool {
+// for degree deg+g) by (1+t)^g in place, reporting false on overflow. The
+// coefficients below from are zero, stay so, and are not read.
+func lift(p []uint64, deg, g, from, w int) bool {
 	switch w {
 	case 1:
 		var bad uint64
 		for k := 0; k < g; k++ {
 			deg++
-			for j := deg; j >= 1; j-- {
+			for j := deg; j > from; j-- {
 				s := p[j] + p[j-1]
 				bad |= boolBit(s < p[j])
 				p[j] = s
@@ -710,7 +894,7 @@ func lift(p []uint64, deg, g, w int) bool {
 		var bad uint64
 		for k := 0; k < g; k++ {
 			deg++
-			for j := deg; j >= 1; j-- {
+			for j := deg; j > from; j-- {
 				var c uint64
 				p[2*j], c = bits.Add64(p[2*j], p[2*j-2], 0)
 				p[2*j+1], c = bits.Add64(p[2*j+1], p[2*j-1], c)
@@ -721,7 +905,7 @@ func lift(p []uint64, deg, g, w int) bool {
 	}
 	for k := 0; k < g; k++ {
 		deg++
-		for j := deg; j >= 1; j-- {
+		for j := deg; j > from; j-- {
 			if !addWords(p[j*w:(j+1)*w], p[(j-1)*w:j*w]) {
 				return false
 			}

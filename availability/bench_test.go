@@ -30,8 +30,43 @@ func BenchmarkGrid10x10(b *testing.B) {
 	benchCompute(b, ok[*set.Family](b)(construct.Grid(10, 10, 0)), Options{}, MethodProduct)
 }
 
+// benchBDD measures the BDD method on f and checks its coefficients
+// against want, found by an independent method before the timing.
+func benchBDD(b *testing.B, f *set.Family, want *Polynomial) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Compute(ctx, f, Options{Method: MethodBDD})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Method != MethodBDD || !r.Poly.Equal(want) {
+			b.Fatalf("method %q, polynomial %v, want %v", r.Method, r.Poly, want)
+		}
+	}
+}
+
+// reference computes f's coefficients with the automatic method, which
+// must be method m (a closed form or the plane sweep).
+func reference(b *testing.B, f *set.Family, m Method) *Polynomial {
+	r, err := Compute(context.Background(), f, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if r.Method != m {
+		b.Fatalf("reference by %q, want %q", r.Method, m)
+	}
+	return r.Poly
+}
+
+// The BDD on the four instances timed against CUDD: grid 10×10 against
+// the product form, PG(2,5) against the plane sweep, the cube a = 3,
+// k = 3 against the product form, billiard q = 9 against the diagram
+// built by apply and counted level by level.
+
 func BenchmarkGrid10x10BDD(b *testing.B) {
-	benchCompute(b, ok[*set.Family](b)(construct.Grid(10, 10, 0)), Options{Method: MethodBDD}, MethodBDD)
+	f := ok[*set.Family](b)(construct.Grid(10, 10, 0))
+	benchBDD(b, f, reference(b, f, MethodProduct))
 }
 
 func BenchmarkPG4(b *testing.B) {
@@ -43,11 +78,27 @@ func BenchmarkPG5(b *testing.B) {
 }
 
 func BenchmarkPG5BDD(b *testing.B) {
-	benchCompute(b, ok[*set.Family](b)(construct.ProjectivePlane(5)), Options{Method: MethodBDD}, MethodBDD)
+	f := ok[*set.Family](b)(construct.ProjectivePlane(5))
+	benchBDD(b, f, reference(b, f, MethodPlane))
 }
 
 func BenchmarkBilliard9(b *testing.B) {
 	benchCompute(b, ok[*set.Family](b)(construct.Billiard(9)), Options{}, MethodBDD)
+}
+
+func BenchmarkBilliard9BDD(b *testing.B) {
+	f := ok[*set.Family](b)(construct.Billiard(9))
+	ctx := context.Background()
+	d, err := BuildBDD(ctx, f, BDDOptions{Order: chainOrder(f), apply: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := counter{n: f.N, w: countWords(f.N), byLevel: true}
+	want, err := c.run(ctx, d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchBDD(b, f, want)
 }
 
 func BenchmarkMajority10001(b *testing.B) {
@@ -71,7 +122,8 @@ func BenchmarkCube3x4(b *testing.B) {
 }
 
 func BenchmarkCube3x4BDD(b *testing.B) {
-	benchCompute(b, ok[*set.Family](b)(construct.Cube(3, 3, 0)), Options{Method: MethodBDD}, MethodBDD)
+	f := ok[*set.Family](b)(construct.Cube(3, 3, 0))
+	benchBDD(b, f, reference(b, f, MethodProduct))
 }
 
 // PG(2,7), n = 57: the plane sweep (half a minute; run with

@@ -274,8 +274,9 @@ func (e *bddFailure) Unwrap() error { return e.reason }
 
 // searchBDD looks for the BDD of f and counts it, by iterative deepening
 // over the candidate orders: each round tries every order with a budget
-// four times the last, so the work is within a small factor of the best
-// order's. cands are the orders to try, nil for [OrderCandidates]. It
+// four times the last (the first order the whole of it, each later one
+// half of the one before), so the work is within a small factor of the
+// best order's. cands are the orders to try, nil for [OrderCandidates]. It
 // fails with a *bddFailure when the budgets are exhausted, and with ctx's
 // error when ctx ends.
 func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, progress func(done, total int64, format string, args ...any)) (*BDD, *Polynomial, error) {
@@ -283,9 +284,14 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
+	// The candidates are made when first tried, in the order of
+	// [OrderCandidates]: often the first one fits at once.
+	var makers []func() []int
 	if cands == nil {
-		cands = OrderCandidates(f)
+		makers = orderMakers(f)
+		cands = make([][]int, len(makers))
 	}
+	skip := make([]bool, len(cands))
 	var lastErr error
 	memory := false
 	// Each round tries first the orders that got furthest in the last.
@@ -297,15 +303,33 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 	// The managers of the orders that ran out of budget, taken up again
 	// in the next round while they are small.
 	kept := make([]*manager, len(cands))
-	for b := min(1<<12, budget); ; b = min(4*b, budget) {
+	first := min(1<<14, budget)
+	for b := first; ; b = min(4*b, budget) {
 		slices.SortStableFunc(tries, func(x, y int) int { return steps[y] - steps[x] })
-		for _, i := range tries {
+		for rank, i := range tries {
+			if makers != nil && cands[i] == nil {
+				cands[i] = makers[i]()
+				// A candidate equal to one before it is tried once.
+				skip[i] = slices.ContainsFunc(cands[:i], func(o []int) bool { return slices.Equal(o, cands[i]) })
+			}
+			if skip[i] {
+				continue
+			}
 			order := cands[i]
+			// The best guess has a head start: each order after it
+			// gets half the budget of the one before, until
+			// the last round, where every order gets the whole
+			// budget. A taken-up manager makes the rounds cheap for
+			// the orders that fall behind.
+			b := b
+			if b < budget {
+				b = max(b>>rank, first)
+			}
 			d, k, m, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
 				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
 			}}, kept[i])
 			kept[i] = nil
-			if m != nil && m.bytes(cap(m.nodes), len(m.table)) <= maxKeptBytes/int64(len(cands)) {
+			if m != nil && m.keptBytes() <= maxKeptBytes/int64(len(cands)) {
 				kept[i] = m
 			}
 			steps[i] = k
@@ -334,7 +358,13 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 			}
 		}
 		if b == budget || memory {
-			return nil, nil, &bddFailure{reason: lastErr, orders: len(cands), memory: memory}
+			tried := 0
+			for i := range cands {
+				if cands[i] != nil && !skip[i] {
+					tried++
+				}
+			}
+			return nil, nil, &bddFailure{reason: lastErr, orders: tried, memory: memory}
 		}
 	}
 }

@@ -18,19 +18,29 @@ func ChooseOrder(f *set.Family) []int {
 }
 
 // OrderCandidates returns the orders [Compute] tries for f, best guess
-// first: the natural order (constructors number nodes row-major, which is
-// the right order for grids), FORCE from the natural order, and the order
-// of first appearance along a greedy chain of overlapping quorums.
+// first: the structural orders, natural (constructors number nodes
+// row-major, which is the right order for grids) and the order of first
+// appearance along a greedy chain of overlapping quorums (which follows
+// the diagonals of a billiard), then FORCE from the natural order.
 func OrderCandidates(f *set.Family) [][]int {
-	nat := naturalOrder(f.N)
-	cands := [][]int{nat, forceOrder(f, nat), chainOrder(f)}
 	var out [][]int
-	for _, c := range cands {
+	for _, mk := range orderMakers(f) {
+		c := mk()
 		if !slices.ContainsFunc(out, func(o []int) bool { return slices.Equal(o, c) }) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// orderMakers returns the makers of the orders of [OrderCandidates], in
+// its order, duplicates included.
+func orderMakers(f *set.Family) []func() []int {
+	return []func() []int{
+		func() []int { return naturalOrder(f.N) },
+		func() []int { return chainOrder(f) },
+		func() []int { return forceOrder(f, naturalOrder(f.N)) },
+	}
 }
 
 func naturalOrder(n int) []int {

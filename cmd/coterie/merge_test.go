@@ -157,7 +157,7 @@ func TestMergeUnfinishedShard(t *testing.T) {
 	b9 := avGenerate(t, dir, "b9.json", "billiard", "--q", "9")
 	parts := avSplit(t, dir, b9, 2)
 	ck := filepath.Join(dir, "ck.json")
-	code, out, errs := runAvailabilityCmd(t, "availability", b9, "--shard", "1/2", "--max-nodes", "3000", "--checkpoint", ck)
+	code, out, errs := runAvailabilityCmd(t, "availability", b9, "--shard", "1/2", "--max-nodes", "1000", "--checkpoint", ck)
 	if code != 0 {
 		t.Fatalf("starved shard: exit %d: %s", code, errs)
 	}
@@ -233,7 +233,7 @@ func TestCheckpointResume(t *testing.T) {
 	b7 := avGenerate(t, dir, "b7.json", "billiard", "--q", "7")
 	ck := filepath.Join(dir, "ck.json")
 	_, want, _ := runAvailabilityCmd(t, "availability", b9, "--json")
-	code, _, errs := runAvailabilityCmd(t, "availability", b9, "--json", "--checkpoint", ck, "--max-nodes", "3000")
+	code, _, errs := runAvailabilityCmd(t, "availability", b9, "--json", "--checkpoint", ck, "--max-nodes", "1000")
 	if code != 0 || !strings.Contains(errs, "pieces done (saved in "+ck) {
 		t.Fatalf("starved run: exit %d, %s", code, errs)
 	}
