@@ -962,18 +962,6 @@ func addWords(d, s []uint64) bool {
 	return carry == 0
 }
 
-// putBig stores v in the words of dst, least significant first.
-func putBig(dst []uint64, v *big.Int) {
-	var t big.Int
-	t.Set(v)
-	mask := new(big.Int).SetUint64(^uint64(0))
-	var lo big.Int
-	for i := range dst {
-		dst[i] = lo.And(&t, mask).Uint64()
-		t.Rsh(&t, 64)
-	}
-}
-
 // getBig returns the number held in the words of src.
 func getBig(src []uint64) *big.Int {
 	v := new(big.Int)
