@@ -187,31 +187,35 @@ func mdCell(s string) string {
 	return strings.ReplaceAll(s, "\n", " ")
 }
 
+// writeTableMD writes t as a GitHub Markdown table, with a blank line
+// before and after.
+func writeTableMD(w io.Writer, t table) {
+	fmt.Fprint(w, "\n|")
+	for _, h := range t.head {
+		fmt.Fprintf(w, " %s |", mdCell(h))
+	}
+	fmt.Fprint(w, "\n|")
+	for range t.head {
+		fmt.Fprint(w, "---|")
+	}
+	fmt.Fprint(w, "\n")
+	for _, r := range t.rows {
+		fmt.Fprint(w, "|")
+		for _, c := range r {
+			fmt.Fprintf(w, " %s |", mdCell(c))
+		}
+		fmt.Fprint(w, "\n")
+	}
+	fmt.Fprint(w, "\n")
+}
+
 // WriteMarkdown writes the report as Markdown (GitHub tables), for a
 // README or a paper's appendix. Drawings are not included: draw them
 // with `coterie draw`.
 func WriteMarkdown(w io.Writer, systems []*System) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
-	tableMD := func(t table) {
-		p("\n|")
-		for _, h := range t.head {
-			p(" %s |", mdCell(h))
-		}
-		p("\n|")
-		for range t.head {
-			p("---|")
-		}
-		p("\n")
-		for _, r := range t.rows {
-			p("|")
-			for _, c := range r {
-				p(" %s |", mdCell(c))
-			}
-			p("\n")
-		}
-		p("\n")
-	}
+	tableMD := func(t table) { writeTableMD(bw, t) }
 	p("# Quorum systems\n")
 	for _, s := range systems {
 		p("\n## %s\n\nn = %d, k = %d", s.Name, s.Sys.N(), s.Sys.K())

@@ -344,25 +344,7 @@ func WriteRWHTML(w io.Writer, systems []*RWSystem) error {
 func WriteRWMarkdown(w io.Writer, systems []*RWSystem) error {
 	bw := bufio.NewWriter(w)
 	p := func(format string, args ...any) { fmt.Fprintf(bw, format, args...) }
-	tableMD := func(t table) {
-		p("\n|")
-		for _, h := range t.head {
-			p(" %s |", mdCell(h))
-		}
-		p("\n|")
-		for range t.head {
-			p("---|")
-		}
-		p("\n")
-		for _, r := range t.rows {
-			p("|")
-			for _, c := range r {
-				p(" %s |", mdCell(c))
-			}
-			p("\n")
-		}
-		p("\n")
-	}
+	tableMD := func(t table) { writeTableMD(bw, t) }
 	p("# Read-write quorum systems\n")
 	for _, s := range systems {
 		p("\n## %s\n\nn = %d\n\n### Figures\n", s.Name, s.Sys.N)

@@ -77,6 +77,35 @@ func Verdict(sys set.System, r *verify.Report) string {
 	return fmt.Sprintf("%s as %s (n = %d, %s quorums)", verdict, what, r.N, count)
 }
 
+// CheckStatus is how a check's outcome is shown: ok or FAIL for a
+// property, yes or no for an informational check, ?? when undecided.
+func CheckStatus(c verify.Check) string {
+	switch {
+	case c.Undecided:
+		return "??"
+	case c.Info && c.OK:
+		return "yes"
+	case c.Info:
+		return "no"
+	case !c.OK:
+		return "FAIL"
+	}
+	return "ok"
+}
+
+// CheckLabel is a check's name as shown: its level for an (h,k)-arbiter,
+// and "info: " before an informational check.
+func CheckLabel(c verify.Check) string {
+	name := c.Name
+	if c.H > 0 {
+		name += fmt.Sprintf(" (h = %d)", c.H)
+	}
+	if c.Info {
+		name = "info: " + name
+	}
+	return name
+}
+
 // checksTable lists the checks of a verification with their witnesses.
 func checksTable(sys set.System, r *verify.Report) table {
 	t := table{head: []string{"status", "check", "detail", "witness"}}
@@ -84,24 +113,7 @@ func checksTable(sys set.System, r *verify.Report) table {
 		return t
 	}
 	for _, c := range r.Checks {
-		status := "ok"
-		switch {
-		case c.Undecided:
-			status = "??"
-		case c.Info && c.OK:
-			status = "yes"
-		case c.Info:
-			status = "no"
-		case !c.OK:
-			status = "FAIL"
-		}
-		name := c.Name
-		if c.H > 0 {
-			name += fmt.Sprintf(" (h = %d)", c.H)
-		}
-		if c.Info {
-			name = "info: " + name
-		}
+		status, name := CheckStatus(c), CheckLabel(c)
 		w := ""
 		if c.Witness != nil && !c.OK {
 			w = strings.Join(witness(sys, c), "; ")

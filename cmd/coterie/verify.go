@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/report"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
 )
@@ -262,24 +263,7 @@ func writeVerifyText(w io.Writer, name string, sys set.System, r *verify.Report)
 	fmt.Fprintf(w, "%s: %s as %s (n = %d, %s quorums)\n", name, verdict, what, r.N, count)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, c := range r.Checks {
-		status := "ok"
-		switch {
-		case c.Undecided:
-			status = "??"
-		case c.Info && c.OK:
-			status = "yes"
-		case c.Info:
-			status = "no"
-		case !c.OK:
-			status = "FAIL"
-		}
-		label := c.Name
-		if c.H > 0 {
-			label += fmt.Sprintf(" (h = %d)", c.H)
-		}
-		if c.Info {
-			label = "info: " + label
-		}
+		status, label := report.CheckStatus(c), report.CheckLabel(c)
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", status, label, c.Detail)
 		if c.Witness != nil && !c.OK {
 			for _, line := range witnessLines(sys, c) {
