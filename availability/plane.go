@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/coterie-dev/coterie/galois"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -70,11 +71,12 @@ func planeOrder(f *set.Family) (int, bool) {
 	return q, true
 }
 
-// PlaneOrders returns the orders q for which [PlanePolynomial] counts: primes
-// for which every projective plane of order q is the Desarguesian PG(2,q)
-// (true for all orders up to 8), so that the count made on PG(2,q) holds
-// for any plane of that order, whatever its numbering.
-func PlaneOrders() []int { return []int{2, 3, 5, 7} }
+// PlaneOrders returns the orders q for which [PlanePolynomial] counts: the
+// prime powers q ≤ 8, for which every projective plane of order q is the
+// Desarguesian PG(2,q), so that the count made on PG(2,q) holds for any
+// plane of that order, whatever its numbering. (Order 9 has four planes,
+// and a state of the sweep, q² affine lines, no longer fits a 64-bit word.)
+func PlaneOrders() []int { return []int{2, 3, 4, 5, 7, 8} }
 
 // PlanePolynomial returns the availability polynomial of the lines of
 // PG(2,q), q in [PlaneOrders]: A_i is the number of i-point sets that
@@ -157,12 +159,24 @@ type planeSweep struct {
 	rowPos [][]int
 	// binom[f][e] = C(f, e) for f ≤ q; binomWide for f ≤ q·tailRows.
 	binom, binomWide [][]uint64
+	// add[a][b] = a + b and mul[a][b] = a·b in GF(q), elements 0..q−1
+	// as numbered by [galois.Field].
+	add, mul [][]int
 	// maxBytes bounds the bytes of the states of a step (0 = none).
 	maxBytes int64
 }
 
+// newPlaneSweep returns the tables for order q, a prime power ≤ 8.
 func newPlaneSweep(q int) *planeSweep {
 	s := &planeSweep{q: q, n: q*q + q + 1}
+	f := galois.MustNew(q)
+	s.add, s.mul = make([][]int, q), make([][]int, q)
+	for a := range q {
+		s.add[a], s.mul[a] = make([]int, q), make([]int, q)
+		for b := range q {
+			s.add[a][b], s.mul[a][b] = f.Add(a, b), f.Mul(a, b)
+		}
+	}
 	s.alive = make([][]uint64, q)
 	for y := range q {
 		s.alive[y] = make([]uint64, 1<<q)
@@ -170,7 +184,7 @@ func newPlaneSweep(q int) *planeSweep {
 			var m uint64
 			for dir := range q {
 				for a := range q {
-					if r>>((a+dir*y)%q)&1 == 1 {
+					if r>>s.add[a][s.mul[dir][y]]&1 == 1 {
 						m |= 1 << (dir*q + a)
 					}
 				}
@@ -182,7 +196,7 @@ func newPlaneSweep(q int) *planeSweep {
 	for y := range q {
 		s.rowPos[y] = make([]int, q*q)
 		for b := range q * q {
-			s.rowPos[y][b] = (b%q + (b/q)*y) % q
+			s.rowPos[y][b] = s.add[b%q][s.mul[b/q][y]]
 		}
 	}
 	s.rot = make([][]int, q)
@@ -191,7 +205,7 @@ func newPlaneSweep(q int) *planeSweep {
 		for v := range 1 << q {
 			for a := range q {
 				if v>>a&1 == 1 {
-					s.rot[r][v] |= 1 << ((a + r) % q)
+					s.rot[r][v] |= 1 << s.add[a][r]
 				}
 			}
 		}
@@ -208,7 +222,7 @@ func newPlaneSweep(q int) *planeSweep {
 		s.src[l-1] = make([][8]int, q)
 		for c := range q {
 			for m := range q {
-				s.src[l-1][c][(l*m+c)%q] = m
+				s.src[l-1][c][s.add[s.mul[l][m]][c]] = m
 			}
 		}
 	}
@@ -221,7 +235,7 @@ func newPlaneSweep(q int) *planeSweep {
 				var w uint64
 				for a := range q {
 					if v>>a&1 == 1 {
-						w |= 1 << ((l*a + sh) % q)
+						w |= 1 << s.add[s.mul[l][a]][sh]
 					}
 				}
 				t[v] = w
@@ -232,6 +246,16 @@ func newPlaneSweep(q int) *planeSweep {
 	return s
 }
 
+// sub returns a − b in GF(q).
+func (s *planeSweep) sub(a, b int) int {
+	for d := range s.q {
+		if s.add[b][d] == a {
+			return d
+		}
+	}
+	panic("availability: projective plane: internal error: no difference")
+}
+
 // points returns the positions of row y that lie on a line of x: line
 // (m, a) meets row y at a + m·y.
 func (s *planeSweep) points(x uint64, y int) int {
@@ -240,7 +264,7 @@ func (s *planeSweep) points(x uint64, y int) int {
 	p := 0
 	for m := 0; x != 0; m++ {
 		if f := x & fmask; f != 0 {
-			p |= s.rot[(m*y)%q][f]
+			p |= s.rot[s.mul[m][y]][f]
 		}
 		x >>= q
 	}
@@ -263,13 +287,13 @@ func (s *planeSweep) canon(x uint64) uint64 {
 			b := bits.TrailingZeros64(y)
 			m0, a0 := b/q, b%q
 			for l := 1; l < q; l++ {
-				c := ((q-1-l*m0)%q + q) % q
-				sh := ((q-1-l*a0)%q + q) % q
+				c := s.sub(q-1, s.mul[l][m0])
+				sh := s.sub(q-1, s.mul[l][a0])
 				var img uint64
 				for z := x; z != 0; z &= z - 1 {
 					e := bits.TrailingZeros64(z)
 					m, a := e/q, e%q
-					img |= 1 << (((l*m+c)%q)*q + (l*a+sh)%q)
+					img |= 1 << (s.add[s.mul[l][m]][c]*q + s.add[s.mul[l][a]][sh])
 				}
 				best = max(best, img)
 			}
@@ -493,10 +517,10 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			const slots = 256 // > 2·2^q for q ≤ 7
+			const slots = 512 // ≥ 2·2^q for q ≤ 8
 			var tkeys [slots]uint64
 			var tidx [slots]int16
-			var tcount [128][9]uint64
+			var tcount [256][9]uint64
 			var order []uint64
 			var cache [1 << 12][2]uint64 // raw → canonical, direct-mapped
 			for r := range next {
@@ -528,7 +552,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 							t = s.canon(raw)
 							*e = [2]uint64{raw, t}
 						}
-						hs := (t * 0x9E3779B97F4A7C15) >> 56
+						hs := (t * 0x9E3779B97F4A7C15) >> 55
 						for tidx[hs] >= 0 && tkeys[hs] != t {
 							hs = (hs + 1) & (slots - 1)
 						}
@@ -624,8 +648,8 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 // without storing states.
 func tailRows(q int) int { return min(3, q) }
 
-// maxTail bounds the degree of a tail polynomial: q·tailRows ≤ 21.
-const maxTail = 3*7 + 1
+// maxTail bounds the degree of a tail polynomial: q·tailRows ≤ 24.
+const maxTail = 3*8 + 1
 
 // tailer sums the last rows of states (see [planeSweep.finish]); each
 // worker has its own, with a cache of the two-row tails, which repeat.
@@ -637,7 +661,7 @@ type tailer struct {
 type tailEntry struct {
 	x    uint64
 	ok   bool
-	poly [15]uint64 // degree ≤ 2q ≤ 14
+	poly [17]uint64 // degree ≤ 2q ≤ 16
 }
 
 func newTailer(s *planeSweep) *tailer {
@@ -685,7 +709,7 @@ func (tl *tailer) tail(x uint64, y int, out *[maxTail]uint64) {
 			b := bits.TrailingZeros64(z)
 			mj[at[s.rowPos[y][b]]] |= 1 << s.rowPos[q-1][b]
 		}
-		var g [128]int
+		var g [256]int
 		for idx := 0; idx < 1<<k; idx++ {
 			if idx > 0 {
 				g[idx] = g[idx&(idx-1)] | mj[bits.TrailingZeros(uint(idx))]

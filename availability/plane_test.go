@@ -4,12 +4,15 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/coterie-dev/coterie/galois"
 )
 
-// The plane sweep agrees with brute force (q = 2, 3) and the BDD (q = 5).
+// The plane sweep agrees with brute force (q = 2, 3) and the BDD (q = 4,
+// over GF(4), and q = 5).
 func TestPlanePolynomial(t *testing.T) {
 	ctx := context.Background()
-	for _, q := range []int{2, 3, 5} {
+	for _, q := range []int{2, 3, 4, 5} {
 		f := projectivePlane(t, q)
 		if got, ok := planeOrder(f); !ok || got != q {
 			t.Fatalf("planeOrder(PG(2,%d)) = %d, %v", q, got, ok)
@@ -38,11 +41,13 @@ func TestPlanePolynomial(t *testing.T) {
 }
 
 // The pruned canonical form is the largest image over all q²(q−1) maps,
-// computed naively here, for sparse and dense states.
+// computed naively here with the field's own arithmetic, for sparse and
+// dense states, over prime fields and GF(4), GF(8).
 func TestPlaneCanon(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
-	for _, q := range []int{3, 5, 7} {
+	for _, q := range []int{3, 4, 5, 7, 8} {
 		s := newPlaneSweep(q)
+		f := galois.MustNew(q)
 		for it := range 3000 {
 			var x uint64
 			d := r.Float64()
@@ -62,7 +67,7 @@ func TestPlaneCanon(t *testing.T) {
 						for b := range q * q {
 							if x>>b&1 == 1 {
 								m, a := b/q, b%q
-								img |= 1 << (((l*m+c)%q)*q + (l*a+sh)%q)
+								img |= 1 << (f.Add(f.Mul(l, m), c)*q + f.Add(f.Mul(l, a), sh))
 							}
 						}
 						want = max(want, img)
@@ -71,6 +76,43 @@ func TestPlaneCanon(t *testing.T) {
 			}
 			if got := s.canon(x); got != want {
 				t.Fatalf("q=%d: canon(%#x) = %#x, want %#x", q, x, got, want)
+			}
+		}
+	}
+}
+
+// The sweep's tables describe AG(2,q) over GF(q), q a prime power: two
+// affine lines of different directions meet on exactly one row, lines of
+// one direction are disjoint, and alive[y][R] keeps a line iff its point
+// on row y is in R.
+func TestPlaneSweepTables(t *testing.T) {
+	for _, q := range PlaneOrders() {
+		s := newPlaneSweep(q)
+		for b := range q * q {
+			for c := b + 1; c < q*q; c++ {
+				meet := 0
+				for y := range q {
+					if s.rowPos[y][b] == s.rowPos[y][c] {
+						meet++
+					}
+				}
+				want := 1
+				if b/q == c/q {
+					want = 0
+				}
+				if meet != want {
+					t.Fatalf("q=%d: lines %d and %d meet on %d rows, want %d", q, b, c, meet, want)
+				}
+			}
+		}
+		for y := range q {
+			for pat := range 1 << q {
+				for b := range q * q {
+					got := s.alive[y][pat]>>b&1 == 1
+					if want := pat>>s.rowPos[y][b]&1 == 1; got != want {
+						t.Fatalf("q=%d: alive[%d][%#x] has line %d = %v", q, y, pat, b, got)
+					}
+				}
 			}
 		}
 	}
