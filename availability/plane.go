@@ -407,7 +407,7 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("availability: projective plane: %w", err)
 		}
-		next, err := s.step(ctx, layers[0], y, y == q-tailRows(q)-1)
+		next, err := s.step(ctx, layers[0], y, y == q-tailRows(q)-1, progress)
 		if err != nil {
 			return nil, err
 		}
@@ -484,7 +484,10 @@ func sortedUint64Keys[V any](m map[uint64]V) []uint64 {
 // target (a small hash table, reset per state) counting them by size, and
 // adds the state's polynomial times that count polynomial into its own
 // arena; the arenas are merged at the end.
-func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final bool) ([]*planeStates, error) {
+//
+// Progress, if not nil, hears how many of the states have been taken, from
+// one goroutine.
+func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final bool, progress Progress) ([]*planeStates, error) {
 	q := s.q
 	deg := in.deg + q
 	workers := runtime.GOMAXPROCS(0)
@@ -509,6 +512,9 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 				return
 			}
 			next <- [2]int{i, min(i+256, len(in.keys))}
+			if progress != nil && i%(1<<16) == 0 && i > 0 {
+				progress(fmt.Sprintf("projective plane of order %d: sweeping row %d of %d (%d states in, %d MiB held)", s.q, y+1, s.q, len(in.keys), held.Load()>>20), int64(i), int64(len(in.keys)))
+			}
 		}
 	}()
 	for k := range workers {
@@ -643,6 +649,11 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 	}
 	return []*planeStates{first.planeStates}, nil
 }
+
+// planeSlowOrder is the least order whose sweep takes hours: PG(2,8)
+// meets about 700,000 states after three rows, and tens of millions after
+// four.
+const planeSlowOrder = 8
 
 // tailRows is the number of last rows that [planeSweep.finish] sums
 // without storing states.

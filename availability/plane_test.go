@@ -2,10 +2,13 @@ package availability
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/coterie-dev/coterie/galois"
+	"github.com/coterie-dev/coterie/set"
 )
 
 // The plane sweep agrees with brute force (q = 2, 3) and the BDD (q = 4,
@@ -115,5 +118,30 @@ func TestPlaneSweepTables(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// Compute takes the sweep for PG(2,4), over GF(4), and for PG(2,8) it
+// stops at the memory budget and settles for what can be proved, without
+// trying the BDD.
+func TestComputePlaneOrders(t *testing.T) {
+	ctx := context.Background()
+	r, err := Compute(ctx, projectivePlane(t, 4), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Exact || r.Method != MethodPlane {
+		t.Errorf("PG(2,4): exact %v by %q, want exact by %q", r.Exact, r.Method, MethodPlane)
+	}
+	r, err = Compute(ctx, projectivePlane(t, 8), Options{MaxMemory: 1 << 10})
+	if !errors.Is(err, set.ErrMemoryBudget) {
+		t.Fatalf("PG(2,8) under 1 KiB: err %v, want ErrMemoryBudget", err)
+	}
+	if r == nil || r.Exact || r.Partial == nil || !strings.Contains(r.Reason, "max-memory") {
+		t.Fatalf("PG(2,8) under 1 KiB: %+v", r)
+	}
+	// The lines are the smallest quorums: A_9 = 73 is proved.
+	if !r.Partial.Known[9] || r.Partial.A[9].Int64() != 73 {
+		t.Errorf("PG(2,8): A_9 = %v (known %v), want 73", r.Partial.A[9], r.Partial.Known[9])
 	}
 }
