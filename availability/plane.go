@@ -402,51 +402,16 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 	for _, k := range sortedUint64Keys(init) {
 		copy(layer.poly(layer.add(k)), init[k])
 	}
-	layers := []*planeStates{layer}
-	for y := 0; y < q-tailRows(q); y++ {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("availability: projective plane: %w", err)
-		}
-		next, err := s.step(ctx, layers[0], y, y == q-tailRows(q)-1, progress)
-		if err != nil {
-			return nil, err
-		}
-		layers = next
-		if progress != nil {
-			states := 0
-			for _, l := range layers {
-				states += len(l.keys)
-			}
-			progress(fmt.Sprintf("projective plane of order %d: sweeping rows (%d states)", q, states), int64(y+1), int64(q))
-		}
-	}
-	// The last two rows in closed form.
 	fr := make([]*big.Int, n+1)
 	for i := range fr {
 		fr[i] = new(big.Int)
 	}
-	total, done := 0, 0
-	for _, l := range layers {
-		total += len(l.keys)
-	}
-	var mu sync.Mutex
-	report := func(k int) {
-		if progress == nil {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		done += k
-		progress(fmt.Sprintf("projective plane of order %d: summing the last %d rows", q, tailRows(q)), int64(done), int64(total))
-	}
-	for _, l := range layers {
-		part, err := s.finish(ctx, l, report)
-		if err != nil {
+	if last := q - tailRows(q) - 1; last < 0 {
+		if err := s.sumTails(ctx, []*planeStates{layer}, fr, progress); err != nil {
 			return nil, err
 		}
-		for i, v := range part {
-			fr[i].Add(fr[i], v)
-		}
+	} else if err := s.descend(ctx, layer, 0, last, 0, fr, progress); err != nil {
+		return nil, err
 	}
 	out := make([]*big.Int, n+1)
 	l := new(big.Int).SetUint64(lcm)
@@ -461,6 +426,100 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 		}
 	}
 	return out, nil
+}
+
+// descend sweeps row y from the states in, and on to the last stored row
+// and the tail rows, adding the scaled line-free counts into fr. When the
+// states after row y do not fit the memory budget (with the reserved
+// bytes that the layers above hold) they are made in parts, split by a
+// hash of the state: each part sweeps row y again but keeps only its own
+// states, and goes on down alone. The sums are linear in the states, so
+// the parts add up to the whole.
+func (s *planeSweep) descend(ctx context.Context, in *planeStates, y, last int, reserved int64, fr []*big.Int, progress Progress) error {
+	q := s.q
+	inBytes := int64(len(in.keys)) * int64(planeStateBytes+8*(in.deg+1))
+	todo := []planePart{{0, 1}}
+	for len(todo) > 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("availability: projective plane: %w", err)
+		}
+		pt := todo[0]
+		todo = todo[1:]
+		layers, err := s.step(ctx, in, y, y == last, pt, reserved, progress)
+		if errors.Is(err, set.ErrMemoryBudget) && pt.of < maxPlaneParts && reserved+inBytes < s.maxBytes/2 {
+			todo = append(todo, planePart{pt.k, 2 * pt.of}, planePart{pt.k + pt.of, 2 * pt.of})
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if progress != nil {
+			states := 0
+			for _, l := range layers {
+				states += len(l.keys)
+			}
+			progress(fmt.Sprintf("projective plane of order %d: sweeping rows (%d states%s)", q, states, pt), int64(y+1), int64(q))
+		}
+		if y == last {
+			err = s.sumTails(ctx, layers, fr, progress)
+		} else {
+			err = s.descend(ctx, layers[0], y+1, last, reserved+inBytes, fr, progress)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// planePart is the share of the states after a row that a pass
+// keeps: those whose hash is k modulo of (a power of two).
+type planePart struct{ k, of uint64 }
+
+// maxPlaneParts bounds the parts the last stored row is split into.
+const maxPlaneParts = 1 << 10
+
+// String describes the part for progress ("" for the whole).
+func (pt planePart) String() string {
+	if pt.of == 1 {
+		return ""
+	}
+	return fmt.Sprintf(", part %d of %d", pt.k+1, pt.of)
+}
+
+// keeps reports whether the part keeps state t.
+func (pt planePart) keeps(t uint64) bool {
+	h := t * 0xD6E8FEB86659FD93
+	return (h^h>>32)&(pt.of-1) == pt.k
+}
+
+// sumTails adds the scaled line-free counts of the layers (see
+// [planeSweep.finish]) into fr.
+func (s *planeSweep) sumTails(ctx context.Context, layers []*planeStates, fr []*big.Int, progress Progress) error {
+	total, done := 0, 0
+	for _, l := range layers {
+		total += len(l.keys)
+	}
+	var mu sync.Mutex
+	report := func(k int) {
+		if progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done += k
+		progress(fmt.Sprintf("projective plane of order %d: summing the last %d rows", s.q, tailRows(s.q)), int64(done), int64(total))
+	}
+	for _, l := range layers {
+		part, err := s.finish(ctx, l, report)
+		if err != nil {
+			return err
+		}
+		for i, v := range part {
+			fr[i].Add(fr[i], v)
+		}
+	}
+	return nil
 }
 
 func gcd(a, b uint64) uint64 {
@@ -487,7 +546,10 @@ func sortedUint64Keys[V any](m map[uint64]V) []uint64 {
 //
 // Progress, if not nil, hears how many of the states have been taken, from
 // one goroutine.
-func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final bool, progress Progress) ([]*planeStates, error) {
+//
+// The step keeps only the states of part pt, and counts the reserved
+// bytes against the budget with its own.
+func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final bool, pt planePart, reserved int64, progress Progress) ([]*planeStates, error) {
 	q := s.q
 	deg := in.deg + q
 	workers := runtime.GOMAXPROCS(0)
@@ -500,7 +562,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 	// The states of this step and of the layer it reads, in bytes; past
 	// s.maxBytes the step stops.
 	var held atomic.Int64
-	held.Store(int64(len(in.keys)) * int64(planeStateBytes+8*(in.deg+1)))
+	held.Store(reserved + int64(len(in.keys))*int64(planeStateBytes+8*(in.deg+1)))
 	perState := int64(planeStateBytes + 8*(deg+1))
 	var overBudget atomic.Bool
 	var wg sync.WaitGroup
@@ -513,7 +575,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 			}
 			next <- [2]int{i, min(i+256, len(in.keys))}
 			if progress != nil && i%(1<<16) == 0 && i > 0 {
-				progress(fmt.Sprintf("projective plane of order %d: sweeping row %d of %d (%d states in, %d MiB held)", s.q, y+1, s.q, len(in.keys), held.Load()>>20), int64(i), int64(len(in.keys)))
+				progress(fmt.Sprintf("projective plane of order %d: sweeping row %d of %d (%d states in, %d MiB held%s)", s.q, y+1, s.q, len(in.keys), held.Load()>>20, pt), int64(i), int64(len(in.keys)))
 			}
 		}
 	}()
@@ -538,6 +600,10 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 					continue
 				}
 				for i := r[0]; i < r[1]; i++ {
+					if s.maxBytes > 0 && held.Load() > s.maxBytes {
+						overBudget.Store(true)
+						break
+					}
 					x := in.keys[i]
 					src := in.poly(i)
 					for j := range tidx {
@@ -578,6 +644,9 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 						}
 					}
 					for oi, t := range order {
+						if pt.of > 1 && !pt.keeps(t) {
+							continue
+						}
 						at, ok := sh.index[t]
 						if !ok {
 							at = sh.add(t)

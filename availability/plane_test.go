@@ -145,3 +145,31 @@ func TestComputePlaneOrders(t *testing.T) {
 		t.Errorf("PG(2,8): A_9 = %v (known %v), want 73", r.Partial.A[9], r.Partial.Known[9])
 	}
 }
+
+// Under a memory budget too small for the states after a row the sweep
+// makes them in parts, each going on alone to the end, with the same
+// result (PG(2,5): the last stored row is split in 2 to 8 parts).
+func TestPlaneSweepParts(t *testing.T) {
+	ctx := context.Background()
+	want, err := PlanePolynomial(ctx, 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, budget := range []int64{12 << 10, 16 << 10, 32 << 10} {
+		parts := 0
+		got, err := planePolynomial(ctx, 5, func(stage string, _, _ int64) {
+			if strings.Contains(stage, "sweeping rows") && strings.Contains(stage, "part") {
+				parts++
+			}
+		}, budget)
+		if err != nil {
+			t.Fatalf("budget %d: %v", budget, err)
+		}
+		if parts < 2 {
+			t.Errorf("budget %d: %d parts, want the last row split", budget, parts)
+		}
+		if !got.Equal(want) {
+			t.Errorf("budget %d: %v, want %v", budget, got.A, want.A)
+		}
+	}
+}
