@@ -62,7 +62,6 @@ type runState struct {
 	timeout context.Context
 }
 
-
 func newRoot(s *streams, st *runState) *cobra.Command {
 	var timeout time.Duration
 	var cancel context.CancelFunc
