@@ -737,6 +737,8 @@ const maxTail = 3*8 + 1
 type tailer struct {
 	s     *planeSweep
 	cache []tailEntry
+	// shift takes a hash to an index of cache: 64 − log2(len(cache)).
+	shift uint
 }
 
 type tailEntry struct {
@@ -746,7 +748,10 @@ type tailEntry struct {
 }
 
 func newTailer(s *planeSweep) *tailer {
-	return &tailer{s: s, cache: make([]tailEntry, 1<<14)}
+	// Small planes have few two-row tails: a small cache is cheaper to
+	// make than to fill.
+	lg := min(14, 2*s.q)
+	return &tailer{s: s, cache: make([]tailEntry, 1<<lg), shift: uint(64 - lg)}
 }
 
 // tail sets out to the number of ways to fill rows y..q−1 so that every
@@ -770,7 +775,7 @@ func (tl *tailer) tail(x uint64, y int, out *[maxTail]uint64) {
 		copy(out[:], s.binom[free])
 		return
 	case 2:
-		h := (x * 0x9E3779B97F4A7C15) >> 50
+		h := (x * 0x9E3779B97F4A7C15) >> tl.shift
 		e := &tl.cache[h]
 		if e.ok && e.x == x {
 			copy(out[:], e.poly[:])
