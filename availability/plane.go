@@ -160,9 +160,9 @@ type planeSweep struct {
 	rowPos [][]int
 	// binom[f][e] = C(f, e) for f ≤ q; binomWide for f ≤ q·tailRows.
 	binom, binomWide [][]uint64
-	// add[a][b] = a + b and mul[a][b] = a·b in GF(q), elements 0..q−1
-	// as numbered by [galois.Field].
-	add, mul [][]int
+	// add[a][b] = a + b, sub[a][b] = a − b and mul[a][b] = a·b in GF(q),
+	// elements 0..q−1 as numbered by [galois.Field].
+	add, sub, mul [][]int
 	// maxBytes bounds the bytes of the states of a step (0 = none).
 	maxBytes int64
 }
@@ -171,11 +171,11 @@ type planeSweep struct {
 func newPlaneSweep(q int) *planeSweep {
 	s := &planeSweep{q: q, n: q*q + q + 1}
 	f := galois.MustNew(q)
-	s.add, s.mul = make([][]int, q), make([][]int, q)
+	s.add, s.sub, s.mul = make([][]int, q), make([][]int, q), make([][]int, q)
 	for a := range q {
-		s.add[a], s.mul[a] = make([]int, q), make([]int, q)
+		s.add[a], s.sub[a], s.mul[a] = make([]int, q), make([]int, q), make([]int, q)
 		for b := range q {
-			s.add[a][b], s.mul[a][b] = f.Add(a, b), f.Mul(a, b)
+			s.add[a][b], s.sub[a][b], s.mul[a][b] = f.Add(a, b), f.Sub(a, b), f.Mul(a, b)
 		}
 	}
 	s.alive = make([][]uint64, q)
@@ -247,16 +247,6 @@ func newPlaneSweep(q int) *planeSweep {
 	return s
 }
 
-// sub returns a − b in GF(q).
-func (s *planeSweep) sub(a, b int) int {
-	for d := range s.q {
-		if s.add[b][d] == a {
-			return d
-		}
-	}
-	panic("availability: projective plane: internal error: no difference")
-}
-
 // points returns the positions of row y that lie on a line of x: line
 // (m, a) meets row y at a + m·y.
 func (s *planeSweep) points(x uint64, y int) int {
@@ -288,8 +278,8 @@ func (s *planeSweep) canon(x uint64) uint64 {
 			b := bits.TrailingZeros64(y)
 			m0, a0 := b/q, b%q
 			for l := 1; l < q; l++ {
-				c := s.sub(q-1, s.mul[l][m0])
-				sh := s.sub(q-1, s.mul[l][a0])
+				c := s.sub[q-1][s.mul[l][m0]]
+				sh := s.sub[q-1][s.mul[l][a0]]
 				var img uint64
 				for z := x; z != 0; z &= z - 1 {
 					e := bits.TrailingZeros64(z)
@@ -477,7 +467,7 @@ func (s *planeSweep) descend(ctx context.Context, in *planeStates, y, last int, 
 // keeps: those whose hash is k modulo of (a power of two).
 type planePart struct{ k, of uint64 }
 
-// maxPlaneParts bounds the parts the last stored row is split into.
+// maxPlaneParts bounds the parts the states after a row are split into.
 const maxPlaneParts = 1 << 10
 
 // String describes the part for progress ("" for the whole).
@@ -721,8 +711,8 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 }
 
 // planeSlowOrder is the least order whose sweep takes hours: PG(2,8)
-// meets about 700,000 states after three rows, and tens of millions after
-// four.
+// meets about 700,000 states after three rows, and about ten million
+// after four.
 const planeSlowOrder = 8
 
 // tailRows is the number of last rows that [planeSweep.finish] sums
