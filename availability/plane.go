@@ -163,6 +163,10 @@ type planeSweep struct {
 	// add[a][b] = a + b, sub[a][b] = a − b and mul[a][b] = a·b in GF(q),
 	// elements 0..q−1 as numbered by [galois.Field].
 	add, sub, mul [][]int
+	// rowSym[k]: the line maps, other than the identity, of the
+	// collineations (x, y) ↦ (σx, μ·σy + d) (σ a field automorphism) that
+	// map the rows 0..k−1 onto themselves, as images of the line bits.
+	rowSym [][][]uint8
 	// maxBytes bounds the bytes of the states of a step (0 = none).
 	maxBytes int64
 }
@@ -227,6 +231,7 @@ func newPlaneSweep(q int) *planeSweep {
 			}
 		}
 	}
+	s.rowSym = rowSymmetries(f, s.add, s.mul)
 	s.perm = make([][][]uint64, q-1)
 	for l := 1; l < q; l++ {
 		s.perm[l-1] = make([][]uint64, q)
@@ -245,6 +250,72 @@ func newPlaneSweep(q int) *planeSweep {
 		}
 	}
 	return s
+}
+
+// rowSymmetries returns, for each k ≤ q, the maps of the affine lines
+// x = a + m·y induced by the collineations (x, y) ↦ (σx, μ·σy + d), σ an
+// automorphism of the field f, μ ≠ 0, that map the rows {0, …, k−1} onto
+// themselves (the identity left out). Such a map sends the line (m, a) to
+// (σm/μ, σa − σm·d/μ). Two states after the rows 0..k−1 that one of
+// them relates are finished in the same number of ways, since it permutes
+// the remaining rows too.
+func rowSymmetries(f *galois.Field, add, mul [][]int) [][][]uint8 {
+	q, p := f.Order(), f.Char()
+	out := make([][][]uint8, q+1)
+	frob := make([]int, q) // x ↦ x^p
+	for x := range q {
+		frob[x] = f.Pow(x, p)
+	}
+	for k := 1; k <= q; k++ {
+		sigma := make([]int, q) // σ = identity, then powers of frob
+		for x := range q {
+			sigma[x] = x
+		}
+		for range f.Degree() {
+			for mu := 1; mu < q; mu++ {
+				for d := range q {
+					if mu == 1 && d == 0 && sigma[f.Primitive()] == f.Primitive() {
+						continue // the identity
+					}
+					ok := true
+					for y := 0; y < k && ok; y++ {
+						ok = add[mul[mu][sigma[y]]][d] < k
+					}
+					if !ok {
+						continue
+					}
+					g := make([]uint8, q*q)
+					inv := f.Inv(mu)
+					for m := range q {
+						for a := range q {
+							m2 := mul[sigma[m]][inv]
+							g[m*q+a] = uint8(m2*q + f.Sub(sigma[a], mul[m2][d]))
+						}
+					}
+					out[k] = append(out[k], g)
+				}
+			}
+			for x := range q {
+				sigma[x] = frob[sigma[x]]
+			}
+		}
+	}
+	return out
+}
+
+// canonRows returns the canonical form of a state after the rows 0..k−1
+// up to the maps of [planeSweep.canon] and those of rowSym[k]: the largest
+// of the canonical forms of its images.
+func (s *planeSweep) canonRows(x uint64, k int) uint64 {
+	best := s.canon(x)
+	for _, g := range s.rowSym[k] {
+		var img uint64
+		for z := x; z != 0; z &= z - 1 {
+			img |= 1 << g[bits.TrailingZeros64(z)]
+		}
+		best = max(best, s.canon(img))
+	}
+	return best
 }
 
 // points returns the positions of row y that lie on a line of x: line
@@ -612,7 +683,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 						if e := &cache[h]; e[0] == raw && (raw != 0 || e[1] == 0) {
 							t = e[1]
 						} else {
-							t = s.canon(raw)
+							t = s.canonRows(raw, y+1)
 							*e = [2]uint64{raw, t}
 						}
 						hs := (t * 0x9E3779B97F4A7C15) >> 55
