@@ -97,6 +97,10 @@ func PlaneOrders() []int { return []int{2, 3, 4, 5, 7, 8} }
 //   - The maps (x, y) ↦ (λx + c·y + s, y) fix every row and send line
 //     (m, a) to (λm + c, λa + s); states are merged up to these q²(q−1)
 //     maps (the largest image as a 64-bit word is the canonical form).
+//   - The maps (x, y) ↦ (σx, μ·σy + d), σ a field automorphism, that send
+//     the rows swept so far onto themselves permute the remaining rows, so
+//     the states they relate are finished in as many ways: those are
+//     merged too (over GF(8), after four rows, 12 such maps).
 //   - Only the positions of a row that lie on a surviving line matter; the
 //     others contribute a factor (1+t) each, so a sparse state meets few
 //     patterns.
@@ -653,6 +657,13 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 			var tcount [256][9]uint64
 			var order []uint64
 			var cache [1 << 12][2]uint64 // raw → canonical, direct-mapped
+			// canonical → canonical up to the row maps too, which
+			// cost one canonical form per map: many raw states share
+			// one canonical form.
+			var rowCache [][2]uint64
+			if len(s.rowSym[y+1]) > 0 {
+				rowCache = make([][2]uint64, 1<<15)
+			}
 			for r := range next {
 				if ctx.Err() != nil || overBudget.Load() {
 					continue // drain
@@ -683,7 +694,19 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 						if e := &cache[h]; e[0] == raw && (raw != 0 || e[1] == 0) {
 							t = e[1]
 						} else {
-							t = s.canonRows(raw, y+1)
+							t = s.canon(raw)
+							if rowCache != nil {
+								// canonRows(x) depends only on canon(x): the
+								// row maps normalise those of canon.
+								r := &rowCache[(t*0x9E3779B97F4A7C15)>>49]
+								if r[0] == t && (t != 0 || r[1] == 0) {
+									t = r[1]
+								} else {
+									u := s.canonRows(t, y+1)
+									*r = [2]uint64{t, u}
+									t = u
+								}
+							}
 							*e = [2]uint64{raw, t}
 						}
 						hs := (t * 0x9E3779B97F4A7C15) >> 55
