@@ -158,7 +158,7 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 	}
 	var memErr error
 	if q, ok := planeOrder(f); ok {
-		// From order 8 the sweep takes hours: it runs under the deadline
+		// From order 8 the sweep takes long: it runs under the deadline
 		// of the exact search, and past it the BDD, which fails on far
 		// smaller planes, is not tried.
 		pctx := ctx
@@ -181,7 +181,7 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		case ctx.Err() != nil:
 			return nil, err
 		case q >= planeSlowOrder && (pctx.Err() != nil || memErr != nil):
-			reason := fmt.Sprintf("the plane sweep of order %d did not finish within %s; raise --exact-time (it needs hours), or rely on the bounds and estimate", q, opts.Time)
+			reason := fmt.Sprintf("the plane sweep of order %d did not finish within %s; raise --exact-time (it needs tens of minutes or more), or rely on the bounds and estimate", q, opts.Time)
 			if memErr != nil {
 				reason = fmt.Sprintf("%v; raise --max-memory, or rely on the bounds and estimate", memErr)
 			}

@@ -111,10 +111,12 @@ func PlaneOrders() []int { return []int{2, 3, 4, 5, 7, 8} }
 //
 // Counts are scaled by lcm(1..q+1) to keep the weights (q+1)/(q+1−k)
 // integral, and divided back exactly at the end (a remainder would be an
-// internal error). For q = 7 (n = 57) the sweep stores about 630,000
-// states after four rows and takes about 40 s of CPU and 420 MB. For q = 8
-// (n = 73) it meets about 690,000 states after three rows and millions
-// after four and five: hours of CPU. Progress goes to progress.
+// internal error). For q = 7 (n = 57) the sweep stores about 210,000
+// states after four rows and takes about 7 s of CPU and 170 MB. For q = 8
+// (n = 73) it meets about 100,000 states after three rows, 760,000 after
+// four and millions after five, gigabytes that a memory budget makes in
+// parts (see [planeSweep.descend]): tens of minutes of CPU at least.
+// Progress goes to progress.
 func PlanePolynomial(ctx context.Context, q int, progress Progress) (*Polynomial, error) {
 	if !slices.Contains(PlaneOrders(), q) {
 		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
@@ -804,9 +806,8 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 	return []*planeStates{first.planeStates}, nil
 }
 
-// planeSlowOrder is the least order whose sweep takes hours: PG(2,8)
-// meets about 700,000 states after three rows, and about ten million
-// after four.
+// planeSlowOrder is the least order whose sweep takes tens of minutes
+// or more (see [PlanePolynomial]).
 const planeSlowOrder = 8
 
 // tailRows is the number of last rows that [planeSweep.finish] sums
