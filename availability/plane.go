@@ -514,8 +514,17 @@ func (s *planeSweep) descend(ctx context.Context, in *planeStates, y, last int, 
 		pt := todo[0]
 		todo = todo[1:]
 		layers, err := s.step(ctx, in, y, y == last, pt, reserved, progress)
-		if errors.Is(err, set.ErrMemoryBudget) && pt.of < maxPlaneParts && reserved+inBytes < s.maxBytes/2 {
-			todo = append(todo, planePart{pt.k, 2 * pt.of}, planePart{pt.k + pt.of, 2 * pt.of})
+		var ob *planeOverBudget
+		if errors.As(err, &ob) && pt.of < maxPlaneParts && reserved+inBytes < s.maxBytes/2 {
+			// Enough parts that each would have fitted with room to
+			// spare, judging by how far this pass got.
+			split := uint64(2)
+			for float64(split)*ob.done < 1.5 && pt.of*split < maxPlaneParts {
+				split *= 2
+			}
+			for j := range split {
+				todo = append(todo, planePart{pt.k + j*pt.of, split * pt.of})
+			}
 			continue
 		}
 		if err != nil {
@@ -539,6 +548,20 @@ func (s *planeSweep) descend(ctx context.Context, in *planeStates, y, last int, 
 	}
 	return nil
 }
+
+// planeOverBudget is the error of a step whose states outgrew the memory
+// budget after it had taken the share done of its input.
+type planeOverBudget struct {
+	row  int
+	max  int64
+	done float64
+}
+
+func (e *planeOverBudget) Error() string {
+	return fmt.Sprintf("availability: projective plane: the states of row %d take more than the memory budget of %d MiB: %v", e.row, e.max>>20, set.ErrMemoryBudget)
+}
+
+func (e *planeOverBudget) Unwrap() error { return set.ErrMemoryBudget }
 
 // planePart is the share of the states after a row that a pass
 // keeps: those whose hash is k modulo of (a power of two).
@@ -633,6 +656,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 	held.Store(reserved + int64(len(in.keys))*int64(planeStateBytes+8*(in.deg+1)))
 	perState := int64(planeStateBytes + 8*(deg+1))
 	var overBudget atomic.Bool
+	var taken atomic.Int64 // input states taken, about
 	var wg sync.WaitGroup
 	next := make(chan [2]int, 2)
 	go func() {
@@ -669,6 +693,9 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 			for r := range next {
 				if ctx.Err() != nil || overBudget.Load() {
 					continue // drain
+				}
+				if r[0] > 0 {
+					taken.Add(256) // the chunk before, as a lower bound
 				}
 				if s.maxBytes > 0 && held.Load() > s.maxBytes {
 					overBudget.Store(true)
@@ -768,8 +795,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 		return nil, fmt.Errorf("availability: projective plane: %w", err)
 	}
 	if overBudget.Load() {
-		return nil, fmt.Errorf("availability: projective plane: the states of row %d take more than the memory budget of %d MiB: %w",
-			y+1, s.maxBytes>>20, set.ErrMemoryBudget)
+		return nil, &planeOverBudget{row: y + 1, max: s.maxBytes, done: float64(taken.Load()) / float64(max(1, len(in.keys)))}
 	}
 	overflow := errors.New("availability: projective plane: internal error: a count overflowed 64 bits")
 	var layers []*planeStates
