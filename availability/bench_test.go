@@ -70,7 +70,11 @@ func BenchmarkGrid10x10BDD(b *testing.B) {
 }
 
 func BenchmarkPG4(b *testing.B) {
-	benchCompute(b, ok[*set.Family](b)(construct.ProjectivePlane(4)), Options{}, MethodBDD)
+	benchCompute(b, ok[*set.Family](b)(construct.ProjectivePlane(4)), Options{}, MethodPlane)
+}
+
+func BenchmarkPG4BDD(b *testing.B) {
+	benchCompute(b, ok[*set.Family](b)(construct.ProjectivePlane(4)), Options{Method: MethodBDD}, MethodBDD)
 }
 
 func BenchmarkPG5(b *testing.B) {

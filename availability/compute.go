@@ -161,7 +161,16 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 	}
 	var memErr error
 	if q, ok := planeOrder(f); ok {
-		p, err := planePolynomial(ctx, q, opts.Progress, opts.MaxMemory)
+		// From order 8 the sweep takes long: it runs under the deadline
+		// of the exact search, and past it the BDD, which fails on far
+		// smaller planes, is not tried.
+		pctx := ctx
+		if q >= planeSlowOrder && opts.Time > 0 {
+			var cancel context.CancelFunc
+			pctx, cancel = context.WithTimeout(ctx, opts.Time)
+			defer cancel()
+		}
+		p, err := planePolynomial(pctx, q, opts.Progress, opts.MaxMemory)
 		if errors.Is(err, set.ErrMemoryBudget) {
 			memErr = err
 		}
@@ -174,6 +183,16 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 			return r, nil
 		case ctx.Err() != nil:
 			return nil, err
+		case q >= planeSlowOrder && (pctx.Err() != nil || memErr != nil):
+			reason := fmt.Sprintf("the plane sweep of order %d did not finish within %s; raise --exact-time (it needs tens of minutes or more), or rely on the bounds and estimate", q, opts.Time)
+			if memErr != nil {
+				reason = fmt.Sprintf("%v; raise --max-memory, or rely on the bounds and estimate", memErr)
+			}
+			r, err = settle(ctx, r, reason)
+			if err == nil && !r.Exact && memErr != nil {
+				err = memErr
+			}
+			return r, err
 		}
 		progress(0, -1, "%v; trying the BDD", err)
 	}

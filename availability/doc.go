@@ -25,9 +25,11 @@
 //     family is proved to be the construction its Kind names;
 //   - Kuo's join C1 ⊕x C2: Corollary 5 lifted to coefficient vectors (see
 //     [Compose]);
-//   - projective planes of order 2, 3, 5 and 7: a sweep of the affine plane
-//     row by row, its states merged up to symmetry (see [PlanePolynomial]);
-//     it gives the first exact polynomial of PG(2,7), n = 57;
+//   - projective planes of order 2, 3, 4, 5, 7 and 8: a sweep of the affine
+//     plane over GF(q) row by row, its states merged up to symmetry (see
+//     [PlanePolynomial]); it gives the first exact polynomial of PG(2,7),
+//     n = 57, while PG(2,8), n = 73, takes far longer and runs under the
+//     deadline of the exact search;
 //   - anything else: a reduced ordered BDD of the monotone function "some
 //     quorum is all up", built by apply with a unique table and an operation
 //     cache under a node budget, then one bottom-up pass that counts paths

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/coterie-dev/coterie/galois"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -70,18 +71,19 @@ func planeOrder(f *set.Family) (int, bool) {
 	return q, true
 }
 
-// PlaneOrders returns the orders q for which [PlanePolynomial] counts: primes
-// for which every projective plane of order q is the Desarguesian PG(2,q)
-// (true for all orders up to 8), so that the count made on PG(2,q) holds
-// for any plane of that order, whatever its numbering.
-func PlaneOrders() []int { return []int{2, 3, 5, 7} }
+// PlaneOrders returns the orders q for which [PlanePolynomial] counts: the
+// prime powers q ≤ 8, for which every projective plane of order q is the
+// Desarguesian PG(2,q), so that the count made on PG(2,q) holds for any
+// plane of that order, whatever its numbering. (Order 9 has four planes,
+// and a state of the sweep, q² affine lines, no longer fits a 64-bit word.)
+func PlaneOrders() []int { return []int{2, 3, 4, 5, 7, 8} }
 
 // PlanePolynomial returns the availability polynomial of the lines of
 // PG(2,q), q in [PlaneOrders]: A_i is the number of i-point sets that
 // contain a line. It counts the complementary line-free sets F(t) =
 // Σ_{S contains no line} t^{|S|} by conditioning on the set D of live
 // points of a line ℓ∞ (the directions) and sweeping the affine plane
-// AG(2,q) row by row:
+// AG(2,q), coordinates in GF(q) (see [galois.Field]), row by row:
 //
 //   - Each D ⊊ ℓ∞ misses some point of ℓ∞; the collineations fixing ℓ∞ act
 //     on it as PGL(2,q), which is transitive, so Σ_{|D|=k} G(D) = (q+1)/(q+1−k)
@@ -95,6 +97,10 @@ func PlaneOrders() []int { return []int{2, 3, 5, 7} }
 //   - The maps (x, y) ↦ (λx + c·y + s, y) fix every row and send line
 //     (m, a) to (λm + c, λa + s); states are merged up to these q²(q−1)
 //     maps (the largest image as a 64-bit word is the canonical form).
+//   - The maps (x, y) ↦ (σx, μ·σy + d), σ a field automorphism, that send
+//     the rows swept so far onto themselves permute the remaining rows, so
+//     the states they relate are finished in as many ways: those are
+//     merged too (over GF(8), after four rows, 12 such maps).
 //   - Only the positions of a row that lie on a surviving line matter; the
 //     others contribute a factor (1+t) each, so a sparse state meets few
 //     patterns.
@@ -105,9 +111,12 @@ func PlaneOrders() []int { return []int{2, 3, 5, 7} }
 //
 // Counts are scaled by lcm(1..q+1) to keep the weights (q+1)/(q+1−k)
 // integral, and divided back exactly at the end (a remainder would be an
-// internal error). For q = 7 (n = 57) the sweep stores about 630,000
-// states after four rows and takes about 40 s of CPU and 420 MB; progress
-// goes to progress.
+// internal error). For q = 7 (n = 57) the sweep stores about 210,000
+// states after four rows and takes about 7 s of CPU and 170 MB. For q = 8
+// (n = 73) it meets about 100,000 states after three rows, 760,000 after
+// four and millions after five, gigabytes that a memory budget makes in
+// parts (see [planeSweep.descend]): tens of minutes of CPU at least.
+// Progress goes to progress.
 func PlanePolynomial(ctx context.Context, q int, progress Progress) (*Polynomial, error) {
 	if !slices.Contains(PlaneOrders(), q) {
 		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
@@ -157,12 +166,28 @@ type planeSweep struct {
 	rowPos [][]int
 	// binom[f][e] = C(f, e) for f ≤ q; binomWide for f ≤ q·tailRows.
 	binom, binomWide [][]uint64
+	// add[a][b] = a + b, sub[a][b] = a − b and mul[a][b] = a·b in GF(q),
+	// elements 0..q−1 as numbered by [galois.Field].
+	add, sub, mul [][]int
+	// rowSym[k]: the line maps, other than the identity, of the
+	// collineations (x, y) ↦ (σx, μ·σy + d) (σ a field automorphism) that
+	// map the rows 0..k−1 onto themselves, as images of the line bits.
+	rowSym [][][]uint8
 	// maxBytes bounds the bytes of the states of a step (0 = none).
 	maxBytes int64
 }
 
+// newPlaneSweep returns the tables for order q, a prime power ≤ 8.
 func newPlaneSweep(q int) *planeSweep {
 	s := &planeSweep{q: q, n: q*q + q + 1}
+	f := galois.MustNew(q)
+	s.add, s.sub, s.mul = make([][]int, q), make([][]int, q), make([][]int, q)
+	for a := range q {
+		s.add[a], s.sub[a], s.mul[a] = make([]int, q), make([]int, q), make([]int, q)
+		for b := range q {
+			s.add[a][b], s.sub[a][b], s.mul[a][b] = f.Add(a, b), f.Sub(a, b), f.Mul(a, b)
+		}
+	}
 	s.alive = make([][]uint64, q)
 	for y := range q {
 		s.alive[y] = make([]uint64, 1<<q)
@@ -170,7 +195,7 @@ func newPlaneSweep(q int) *planeSweep {
 			var m uint64
 			for dir := range q {
 				for a := range q {
-					if r>>((a+dir*y)%q)&1 == 1 {
+					if r>>s.add[a][s.mul[dir][y]]&1 == 1 {
 						m |= 1 << (dir*q + a)
 					}
 				}
@@ -182,7 +207,7 @@ func newPlaneSweep(q int) *planeSweep {
 	for y := range q {
 		s.rowPos[y] = make([]int, q*q)
 		for b := range q * q {
-			s.rowPos[y][b] = (b%q + (b/q)*y) % q
+			s.rowPos[y][b] = s.add[b%q][s.mul[b/q][y]]
 		}
 	}
 	s.rot = make([][]int, q)
@@ -191,7 +216,7 @@ func newPlaneSweep(q int) *planeSweep {
 		for v := range 1 << q {
 			for a := range q {
 				if v>>a&1 == 1 {
-					s.rot[r][v] |= 1 << ((a + r) % q)
+					s.rot[r][v] |= 1 << s.add[a][r]
 				}
 			}
 		}
@@ -208,10 +233,11 @@ func newPlaneSweep(q int) *planeSweep {
 		s.src[l-1] = make([][8]int, q)
 		for c := range q {
 			for m := range q {
-				s.src[l-1][c][(l*m+c)%q] = m
+				s.src[l-1][c][s.add[s.mul[l][m]][c]] = m
 			}
 		}
 	}
+	s.rowSym = rowSymmetries(f, s.add, s.mul)
 	s.perm = make([][][]uint64, q-1)
 	for l := 1; l < q; l++ {
 		s.perm[l-1] = make([][]uint64, q)
@@ -221,7 +247,7 @@ func newPlaneSweep(q int) *planeSweep {
 				var w uint64
 				for a := range q {
 					if v>>a&1 == 1 {
-						w |= 1 << ((l*a + sh) % q)
+						w |= 1 << s.add[s.mul[l][a]][sh]
 					}
 				}
 				t[v] = w
@@ -232,6 +258,72 @@ func newPlaneSweep(q int) *planeSweep {
 	return s
 }
 
+// rowSymmetries returns, for each k ≤ q, the maps of the affine lines
+// x = a + m·y induced by the collineations (x, y) ↦ (σx, μ·σy + d), σ an
+// automorphism of the field f, μ ≠ 0, that map the rows {0, …, k−1} onto
+// themselves (the identity left out). Such a map sends the line (m, a) to
+// (σm/μ, σa − σm·d/μ). Two states after the rows 0..k−1 that one of
+// them relates are finished in the same number of ways, since it permutes
+// the remaining rows too.
+func rowSymmetries(f *galois.Field, add, mul [][]int) [][][]uint8 {
+	q, p := f.Order(), f.Char()
+	out := make([][][]uint8, q+1)
+	frob := make([]int, q) // x ↦ x^p
+	for x := range q {
+		frob[x] = f.Pow(x, p)
+	}
+	for k := 1; k <= q; k++ {
+		sigma := make([]int, q) // σ = identity, then powers of frob
+		for x := range q {
+			sigma[x] = x
+		}
+		for range f.Degree() {
+			for mu := 1; mu < q; mu++ {
+				for d := range q {
+					if mu == 1 && d == 0 && sigma[f.Primitive()] == f.Primitive() {
+						continue // the identity
+					}
+					ok := true
+					for y := 0; y < k && ok; y++ {
+						ok = add[mul[mu][sigma[y]]][d] < k
+					}
+					if !ok {
+						continue
+					}
+					g := make([]uint8, q*q)
+					inv := f.Inv(mu)
+					for m := range q {
+						for a := range q {
+							m2 := mul[sigma[m]][inv]
+							g[m*q+a] = uint8(m2*q + f.Sub(sigma[a], mul[m2][d]))
+						}
+					}
+					out[k] = append(out[k], g)
+				}
+			}
+			for x := range q {
+				sigma[x] = frob[sigma[x]]
+			}
+		}
+	}
+	return out
+}
+
+// canonRows returns the canonical form of a state after the rows 0..k−1
+// up to the maps of [planeSweep.canon] and those of rowSym[k]: the largest
+// of the canonical forms of its images.
+func (s *planeSweep) canonRows(x uint64, k int) uint64 {
+	best := s.canon(x)
+	for _, g := range s.rowSym[k] {
+		var img uint64
+		for z := x; z != 0; z &= z - 1 {
+			img |= 1 << g[bits.TrailingZeros64(z)]
+		}
+		best = max(best, s.canon(img))
+	}
+	return best
+}
+
 // points returns the positions of row y that lie on a line of x: line
 // (m, a) meets row y at a + m·y.
 func (s *planeSweep) points(x uint64, y int) int {
@@ -240,7 +332,7 @@ func (s *planeSweep) points(x uint64, y int) int {
 	p := 0
 	for m := 0; x != 0; m++ {
 		if f := x & fmask; f != 0 {
-			p |= s.rot[(m*y)%q][f]
+			p |= s.rot[s.mul[m][y]][f]
 		}
 		x >>= q
 	}
@@ -263,13 +355,13 @@ func (s *planeSweep) canon(x uint64) uint64 {
 			b := bits.TrailingZeros64(y)
 			m0, a0 := b/q, b%q
 			for l := 1; l < q; l++ {
-				c := ((q-1-l*m0)%q + q) % q
-				sh := ((q-1-l*a0)%q + q) % q
+				c := s.sub[q-1][s.mul[l][m0]]
+				sh := s.sub[q-1][s.mul[l][a0]]
 				var img uint64
 				for z := x; z != 0; z &= z - 1 {
 					e := bits.TrailingZeros64(z)
 					m, a := e/q, e%q
-					img |= 1 << (((l*m+c)%q)*q + (l*a+sh)%q)
+					img |= 1 << (s.add[s.mul[l][m]][c]*q + s.add[s.mul[l][a]][sh])
 				}
 				best = max(best, img)
 			}
@@ -378,51 +470,16 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 	for _, k := range sortedUint64Keys(init) {
 		copy(layer.poly(layer.add(k)), init[k])
 	}
-	layers := []*planeStates{layer}
-	for y := 0; y < q-tailRows(q); y++ {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("availability: projective plane: %w", err)
-		}
-		next, err := s.step(ctx, layers[0], y, y == q-tailRows(q)-1)
-		if err != nil {
-			return nil, err
-		}
-		layers = next
-		if progress != nil {
-			states := 0
-			for _, l := range layers {
-				states += len(l.keys)
-			}
-			progress(fmt.Sprintf("projective plane of order %d: sweeping rows (%d states)", q, states), int64(y+1), int64(q))
-		}
-	}
-	// The last two rows in closed form.
 	fr := make([]*big.Int, n+1)
 	for i := range fr {
 		fr[i] = new(big.Int)
 	}
-	total, done := 0, 0
-	for _, l := range layers {
-		total += len(l.keys)
-	}
-	var mu sync.Mutex
-	report := func(k int) {
-		if progress == nil {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		done += k
-		progress(fmt.Sprintf("projective plane of order %d: summing the last %d rows", q, tailRows(q)), int64(done), int64(total))
-	}
-	for _, l := range layers {
-		part, err := s.finish(ctx, l, report)
-		if err != nil {
+	if last := q - tailRows(q) - 1; last < 0 {
+		if err := s.sumTails(ctx, []*planeStates{layer}, fr, progress); err != nil {
 			return nil, err
 		}
-		for i, v := range part {
-			fr[i].Add(fr[i], v)
-		}
+	} else if err := s.descend(ctx, layer, 0, last, 0, fr, progress); err != nil {
+		return nil, err
 	}
 	out := make([]*big.Int, n+1)
 	l := new(big.Int).SetUint64(lcm)
@@ -437,6 +494,123 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 		}
 	}
 	return out, nil
+}
+
+// descend sweeps row y from the states in, and on to the last stored row
+// and the tail rows, adding the scaled line-free counts into fr. When the
+// states after row y do not fit the memory budget (with the reserved
+// bytes that the layers above hold) they are made in parts, split by a
+// hash of the state: each part sweeps row y again but keeps only its own
+// states, and goes on down alone. The sums are linear in the states, so
+// the parts add up to the whole.
+func (s *planeSweep) descend(ctx context.Context, in *planeStates, y, last int, reserved int64, fr []*big.Int, progress Progress) error {
+	q := s.q
+	inBytes := int64(len(in.keys)) * int64(planeStateBytes+8*(in.deg+1))
+	todo := []planePart{{0, 1}}
+	for len(todo) > 0 {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("availability: projective plane: %w", err)
+		}
+		pt := todo[0]
+		todo = todo[1:]
+		layers, err := s.step(ctx, in, y, y == last, pt, reserved, progress)
+		var ob *planeOverBudget
+		if errors.As(err, &ob) && pt.of < maxPlaneParts && reserved+inBytes < s.maxBytes/2 {
+			// Enough parts that each would have fitted with room to
+			// spare, judging by how far this pass got.
+			split := uint64(2)
+			for float64(split)*ob.done < 1.5 && pt.of*split < maxPlaneParts {
+				split *= 2
+			}
+			for j := range split {
+				todo = append(todo, planePart{pt.k + j*pt.of, split * pt.of})
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if progress != nil {
+			states := 0
+			for _, l := range layers {
+				states += len(l.keys)
+			}
+			progress(fmt.Sprintf("projective plane of order %d: sweeping rows (%d states%s)", q, states, pt), int64(y+1), int64(q))
+		}
+		if y == last {
+			err = s.sumTails(ctx, layers, fr, progress)
+		} else {
+			err = s.descend(ctx, layers[0], y+1, last, reserved+inBytes, fr, progress)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// planeOverBudget is the error of a step whose states outgrew the memory
+// budget after it had taken the share done of its input.
+type planeOverBudget struct {
+	row  int
+	max  int64
+	done float64
+}
+
+func (e *planeOverBudget) Error() string {
+	return fmt.Sprintf("availability: projective plane: the states of row %d take more than the memory budget of %d MiB: %v", e.row, e.max>>20, set.ErrMemoryBudget)
+}
+
+func (e *planeOverBudget) Unwrap() error { return set.ErrMemoryBudget }
+
+// planePart is the share of the states after a row that a pass
+// keeps: those whose hash is k modulo of (a power of two).
+type planePart struct{ k, of uint64 }
+
+// maxPlaneParts bounds the parts the states after a row are split into.
+const maxPlaneParts = 1 << 10
+
+// String describes the part for progress ("" for the whole).
+func (pt planePart) String() string {
+	if pt.of == 1 {
+		return ""
+	}
+	return fmt.Sprintf(", part %d of %d", pt.k+1, pt.of)
+}
+
+// keeps reports whether the part keeps state t.
+func (pt planePart) keeps(t uint64) bool {
+	h := t * 0xD6E8FEB86659FD93
+	return (h^h>>32)&(pt.of-1) == pt.k
+}
+
+// sumTails adds the scaled line-free counts of the layers (see
+// [planeSweep.finish]) into fr.
+func (s *planeSweep) sumTails(ctx context.Context, layers []*planeStates, fr []*big.Int, progress Progress) error {
+	total, done := 0, 0
+	for _, l := range layers {
+		total += len(l.keys)
+	}
+	var mu sync.Mutex
+	report := func(k int) {
+		if progress == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done += k
+		progress(fmt.Sprintf("projective plane of order %d: summing the last %d rows", s.q, tailRows(s.q)), int64(done), int64(total))
+	}
+	for _, l := range layers {
+		part, err := s.finish(ctx, l, report)
+		if err != nil {
+			return err
+		}
+		for i, v := range part {
+			fr[i].Add(fr[i], v)
+		}
+	}
+	return nil
 }
 
 func gcd(a, b uint64) uint64 {
@@ -460,7 +634,13 @@ func sortedUint64Keys[V any](m map[uint64]V) []uint64 {
 // target (a small hash table, reset per state) counting them by size, and
 // adds the state's polynomial times that count polynomial into its own
 // arena; the arenas are merged at the end.
-func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final bool) ([]*planeStates, error) {
+//
+// Progress, if not nil, hears how many of the states have been taken, from
+// one goroutine.
+//
+// The step keeps only the states of part pt, and counts the reserved
+// bytes against the budget with its own.
+func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final bool, pt planePart, reserved int64, progress Progress) ([]*planeStates, error) {
 	q := s.q
 	deg := in.deg + q
 	workers := runtime.GOMAXPROCS(0)
@@ -473,9 +653,10 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 	// The states of this step and of the layer it reads, in bytes; past
 	// s.maxBytes the step stops.
 	var held atomic.Int64
-	held.Store(int64(len(in.keys)) * int64(planeStateBytes+8*(in.deg+1)))
+	held.Store(reserved + int64(len(in.keys))*int64(planeStateBytes+8*(in.deg+1)))
 	perState := int64(planeStateBytes + 8*(deg+1))
 	var overBudget atomic.Bool
+	var taken atomic.Int64 // input states taken, about
 	var wg sync.WaitGroup
 	next := make(chan [2]int, 2)
 	go func() {
@@ -485,6 +666,9 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 				return
 			}
 			next <- [2]int{i, min(i+256, len(in.keys))}
+			if progress != nil && i%(1<<16) == 0 && i > 0 {
+				progress(fmt.Sprintf("projective plane of order %d: sweeping row %d of %d (%d states in, %d MiB held%s)", s.q, y+1, s.q, len(in.keys), held.Load()>>20, pt), int64(i), int64(len(in.keys)))
+			}
 		}
 	}()
 	for k := range workers {
@@ -493,21 +677,35 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			const slots = 256 // > 2·2^q for q ≤ 7
+			const slots = 512 // ≥ 2·2^q for q ≤ 8
 			var tkeys [slots]uint64
 			var tidx [slots]int16
-			var tcount [128][9]uint64
+			var tcount [256][9]uint64
 			var order []uint64
 			var cache [1 << 12][2]uint64 // raw → canonical, direct-mapped
+			// canonical → canonical up to the row maps too, which
+			// cost one canonical form per map: many raw states share
+			// one canonical form.
+			var rowCache [][2]uint64
+			if len(s.rowSym[y+1]) > 0 {
+				rowCache = make([][2]uint64, 1<<15)
+			}
 			for r := range next {
 				if ctx.Err() != nil || overBudget.Load() {
 					continue // drain
+				}
+				if r[0] > 0 {
+					taken.Add(256) // the chunk before, as a lower bound
 				}
 				if s.maxBytes > 0 && held.Load() > s.maxBytes {
 					overBudget.Store(true)
 					continue
 				}
 				for i := r[0]; i < r[1]; i++ {
+					if s.maxBytes > 0 && held.Load() > s.maxBytes {
+						overBudget.Store(true)
+						break
+					}
 					x := in.keys[i]
 					src := in.poly(i)
 					for j := range tidx {
@@ -526,9 +724,21 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 							t = e[1]
 						} else {
 							t = s.canon(raw)
+							if rowCache != nil {
+								// canonRows(x) depends only on canon(x): the
+								// row maps normalise those of canon.
+								r := &rowCache[(t*0x9E3779B97F4A7C15)>>49]
+								if r[0] == t && (t != 0 || r[1] == 0) {
+									t = r[1]
+								} else {
+									u := s.canonRows(t, y+1)
+									*r = [2]uint64{t, u}
+									t = u
+								}
+							}
 							*e = [2]uint64{raw, t}
 						}
-						hs := (t * 0x9E3779B97F4A7C15) >> 56
+						hs := (t * 0x9E3779B97F4A7C15) >> 55
 						for tidx[hs] >= 0 && tkeys[hs] != t {
 							hs = (hs + 1) & (slots - 1)
 						}
@@ -548,6 +758,9 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 						}
 					}
 					for oi, t := range order {
+						if pt.of > 1 && !pt.keeps(t) {
+							continue
+						}
 						at, ok := sh.index[t]
 						if !ok {
 							at = sh.add(t)
@@ -582,8 +795,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 		return nil, fmt.Errorf("availability: projective plane: %w", err)
 	}
 	if overBudget.Load() {
-		return nil, fmt.Errorf("availability: projective plane: the states of row %d take more than the memory budget of %d MiB: %w",
-			y+1, s.maxBytes>>20, set.ErrMemoryBudget)
+		return nil, &planeOverBudget{row: y + 1, max: s.maxBytes, done: float64(taken.Load()) / float64(max(1, len(in.keys)))}
 	}
 	overflow := errors.New("availability: projective plane: internal error: a count overflowed 64 bits")
 	var layers []*planeStates
@@ -620,28 +832,37 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 	return []*planeStates{first.planeStates}, nil
 }
 
+// planeSlowOrder is the least order whose sweep takes tens of minutes
+// or more (see [PlanePolynomial]).
+const planeSlowOrder = 8
+
 // tailRows is the number of last rows that [planeSweep.finish] sums
 // without storing states.
 func tailRows(q int) int { return min(3, q) }
 
-// maxTail bounds the degree of a tail polynomial: q·tailRows ≤ 21.
-const maxTail = 3*7 + 1
+// maxTail bounds the degree of a tail polynomial: q·tailRows ≤ 24.
+const maxTail = 3*8 + 1
 
 // tailer sums the last rows of states (see [planeSweep.finish]); each
 // worker has its own, with a cache of the two-row tails, which repeat.
 type tailer struct {
 	s     *planeSweep
 	cache []tailEntry
+	// shift takes a hash to an index of cache: 64 − log2(len(cache)).
+	shift uint
 }
 
 type tailEntry struct {
 	x    uint64
 	ok   bool
-	poly [15]uint64 // degree ≤ 2q ≤ 14
+	poly [17]uint64 // degree ≤ 2q ≤ 16
 }
 
 func newTailer(s *planeSweep) *tailer {
-	return &tailer{s: s, cache: make([]tailEntry, 1<<14)}
+	// Small planes have few two-row tails: a small cache is cheaper to
+	// make than to fill.
+	lg := min(14, 2*s.q)
+	return &tailer{s: s, cache: make([]tailEntry, 1<<lg), shift: uint(64 - lg)}
 }
 
 // tail sets out to the number of ways to fill rows y..q−1 so that every
@@ -665,7 +886,7 @@ func (tl *tailer) tail(x uint64, y int, out *[maxTail]uint64) {
 		copy(out[:], s.binom[free])
 		return
 	case 2:
-		h := (x * 0x9E3779B97F4A7C15) >> 50
+		h := (x * 0x9E3779B97F4A7C15) >> tl.shift
 		e := &tl.cache[h]
 		if e.ok && e.x == x {
 			copy(out[:], e.poly[:])
@@ -685,7 +906,7 @@ func (tl *tailer) tail(x uint64, y int, out *[maxTail]uint64) {
 			b := bits.TrailingZeros64(z)
 			mj[at[s.rowPos[y][b]]] |= 1 << s.rowPos[q-1][b]
 		}
-		var g [128]int
+		var g [256]int
 		for idx := 0; idx < 1<<k; idx++ {
 			if idx > 0 {
 				g[idx] = g[idx&(idx-1)] | mj[bits.TrailingZeros(uint(idx))]

@@ -81,7 +81,8 @@ func SplitBits(n, shards int) int {
 // Splittable reports whether the computation of f with method m is one
 // that [ComputePieces] splits: an explicit family whose exact polynomial
 // comes from the BDD (m is MethodBDD, or MethodAuto and no closed form
-// fits). The closed forms take seconds at most and are not split.
+// fits, or PG(2,8), whose sweep takes hours). The other closed forms take
+// seconds at most and are not split.
 func Splittable(f *set.Family, m Method) bool {
 	if f.IsThreshold() || len(f.Quorums) == 0 || f.N < 2 {
 		return false
@@ -104,7 +105,7 @@ func Splittable(f *set.Family, m Method) bool {
 	if _, ok := productDims(f); ok {
 		return false
 	}
-	if _, ok := planeOrder(f); ok {
+	if q, ok := planeOrder(f); ok && q < planeSlowOrder {
 		return false
 	}
 	if _, ok := findJoin(f); ok {

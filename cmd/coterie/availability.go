@@ -114,7 +114,7 @@ saves an exact search by BDD piece by piece and resumes it where it stopped.
 	f.StringVar(&o.pNode, "p-node", "", "per-node probabilities: `NODE=P,...` or a file of \"NODE P\" lines")
 	f.StringVar(&o.method, "method", "auto", "exact method: auto, bdd or brute-force (n ≤ 30); or estimate: only the proved coefficients, bounds and a Monte Carlo estimate")
 	f.IntVar(&o.maxNodes, "max-nodes", availability.DefaultBudget, "BDD node budget (about 30 bytes a node)")
-	f.DurationVar(&o.exactTime, "exact-time", 30*time.Second, "time allowed to look for an exact result by BDD before settling for proved coefficients, bounds and an estimate (0 = no limit)")
+	f.DurationVar(&o.exactTime, "exact-time", 30*time.Second, "time allowed to look for an exact result by BDD (or by the plane sweep of PG(2,8), which takes tens of minutes or more) before settling for proved coefficients, bounds and an estimate (0 = no limit)")
 	f.IntVar(&o.samples, "samples", 0, "Monte Carlo samples per point when no exact method fits (0 = 1048576, fewer for systems so large that a point would read more than about 5·10^8 node words)")
 	f.Uint64Var(&o.seed, "seed", 1, "Monte Carlo seed")
 	f.IntVar(&o.digits, "digits", 10, "significant digits of the values printed")
