@@ -25,7 +25,7 @@ func sameCount(a, b *TransversalCount) bool {
 }
 
 // Counted one at a time, the pieces add up to CountTransversals and, for
-// n ≤ 12, to brute force; dealt to 3 shards, the shards' sums add up too.
+// n ≤ 12, to brute force; dealt to 2, 3 or 7 shards, the sums add up too.
 func TestPiecesAddUp(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(15, 7))
