@@ -101,7 +101,7 @@ func CountTransversalPieces(ctx context.Context, f *set.Family, owns func(piece 
 			return nil, err
 		}
 		if tasks, err = splitPieces(ctx, h); err != nil {
-			return nil, err
+			return st, err
 		}
 		pieces = len(tasks)
 	}

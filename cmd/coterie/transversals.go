@@ -50,8 +50,9 @@ Long counts: with --count, --shard I/N counts one share of the search (its
 pieces, fixed by the family alone) and prints a partial result that 'coterie
 merge' adds up to exactly what the unsplit count prints (--shard auto takes I
 from a Kubernetes Indexed Job or a Slurm array, with --shards N); --checkpoint
-FILE saves the count after each piece and resumes from it. A count stopped by
---timeout or Ctrl-C then prints nothing but the note of the pieces done.
+FILE saves the count after each piece (at most once a second) and resumes from
+it. A shard stopped by --timeout or Ctrl-C prints no part, only a note of the
+pieces done.
 
   coterie transversals plane.json --count
   coterie transversals grid.json --count --shard 2/3 > part-2.json

@@ -129,6 +129,15 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 				saved = fmt.Sprintf(" (saved in %s: run again to resume)", o.checkpoint)
 			}
 			fmt.Fprintf(s.err, "coterie: note: transversals: stopped with %d pieces done%s\n", len(st.Done), saved)
+			if !sharded {
+				// The pieces counted so far, marked partial, as without
+				// --checkpoint.
+				c := st.Count()
+				c.Partial = true
+				if werr := writeTransversalCount(s, displayName(path), c, o.asJSON); werr != nil {
+					return werr
+				}
+			}
 		}
 		return err
 	}

@@ -168,6 +168,23 @@ func TestTransversalsCheckpointResume(t *testing.T) {
 			t.Errorf("from a finished checkpoint %v: exit %d:\n%s", args, code, got)
 		}
 	}
+	// Stopped before it counts anything more, a resumed count prints the
+	// saved pieces' count marked partial and leaves the checkpoint as it was.
+	if err := saveTvCheckpoint(ck, hash, whole, st); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(ck)
+	stopped, cancelStopped := context.WithCancel(context.Background())
+	cancelStopped()
+	var sout, serr strings.Builder
+	code := run(stopped, []string{"transversals", file, "--count", "--checkpoint", ck}, &streams{in: strings.NewReader(""), out: &sout, err: &serr})
+	wantPartial := fmt.Sprintf("partial count, the search stopped before the end: at least %s minimal transversals", st.Count().Total)
+	if code == 0 || !strings.Contains(sout.String(), wantPartial) || !strings.Contains(serr.String(), "stopped with 10 pieces done (saved in") {
+		t.Errorf("stopped resume: exit %d, stdout %q, stderr %q", code, sout.String(), serr.String())
+	}
+	if after, _ := os.ReadFile(ck); string(after) != string(before) {
+		t.Errorf("a stopped resume changed the checkpoint")
+	}
 	// A shard resumes its own checkpoint to the part an uninterrupted
 	// shard writes.
 	sp := shard.Spec{Index: 2, Count: 3}
