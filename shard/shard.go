@@ -16,8 +16,13 @@
 // the input and options alone (never by N's neighbours or the machine),
 // and shard I takes the pieces p with p mod N = I − 1.
 //
-// Adding a kind (transversal counts, the protocol explorer,
-// domination --smallest): give its command --shard, write the part with
+// The kinds so far: "availability" (exact polynomials by BDD in pieces by
+// the first nodes, Monte Carlo estimates in shares of the samples) and
+// "transversals" (transversals --count: the pieces of the MMCS search,
+// counted by size).
+//
+// Adding a kind (the protocol explorer, domination --smallest): give its
+// command --shard, write the part with
 // [Write] under a new Kind name and a result type of its own (counts as
 // decimal strings, so that nothing outgrows JSON numbers), and add a case
 // to the merge command that decodes the results of the checked parts with

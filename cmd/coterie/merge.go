@@ -26,7 +26,7 @@ format the shards were asked for.
 
 Commands that split: availability (exact polynomials by BDD, in pieces by the
 first nodes; Monte Carlo estimates with --method estimate, in shares of the
-samples). The project's deploy/ folder has a Kubernetes Indexed Job and a Slurm
+samples); transversals --count (the pieces of the search). The project's deploy/ folder has a Kubernetes Indexed Job and a Slurm
 array that run the shards and the merge.`,
 		Example: `  for i in 1 2 3; do coterie availability big.json --shard $i/3 > part-$i.json; done
   coterie merge part-*.json`,
@@ -65,6 +65,8 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 	switch parts[0].Kind {
 	case avPartKind:
 		return mergeAvailability(ctx, s, parts, asJSON)
+	case tvPartKind:
+		return mergeTransversals(s, parts, asJSON)
 	}
 	return usageErrorf("merge: %s: partial results of %q cannot be merged by this version", names[0], parts[0].Kind)
 }

@@ -21,6 +21,10 @@ type transversalsOptions struct {
 	asJSON bool
 	limit  int64
 	side   sideOptions
+	// --shard, --shards, --checkpoint (with --count): transversals_shard.go.
+	shard      string
+	shards     int
+	checkpoint string
 }
 
 func newTransversalsCmd(s *streams) *cobra.Command {
@@ -42,7 +46,16 @@ file) is taken by one side, --side reads (default) or writes: the minimal
 transversals of the read quorums are the optimal write quorums (and of the
 writes, the optimal reads).
 
+Long counts: with --count, --shard I/N counts one share of the search (its
+pieces, fixed by the family alone) and prints a partial result that 'coterie
+merge' adds up to exactly what the unsplit count prints (--shard auto takes I
+from a Kubernetes Indexed Job or a Slurm array, with --shards N); --checkpoint
+FILE saves the count after each piece (at most once a second) and resumes from
+it. A shard stopped by --timeout or Ctrl-C prints no part, only a note of the
+pieces done.
+
   coterie transversals plane.json --count
+  coterie transversals grid.json --count --shard 2/3 > part-2.json
   coterie transversals grid.txt | head
   coterie transversals --reads 'a*b*c + d*e*f'        # the optimal writes`,
 		Args: fileOrRW,
@@ -55,6 +68,9 @@ writes, the optimal reads).
 	cmd.Flags().BoolVar(&o.count, "count", false, "count the minimal transversals by size instead of listing them")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON: one array per transversal, or with --count the contract's report")
 	cmd.Flags().Int64Var(&o.limit, "limit", 0, "list at most this many transversals (0 = all); a note on stderr says when the list was cut")
+	cmd.Flags().StringVar(&o.shard, "shard", "", "with --count, count shard `I/N` of the search (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
+	cmd.Flags().IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
+	cmd.Flags().StringVar(&o.checkpoint, "checkpoint", "", "with --count, save the count piece by piece in `FILE`, and resume from it")
 	return cmd
 }
 
@@ -67,6 +83,12 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 		return usageErrorf("transversals takes one list of quorums; this is an (h,k)-arbiter: convert one level to its own file")
 	}
 	f := sys.Family
+	if o.shard != "" || o.shards != 0 || o.checkpoint != "" {
+		if !o.count {
+			return usageErrorf("--shard, --shards and --checkpoint go with --count")
+		}
+		return runTransversalsSharded(ctx, s, path, f, o)
+	}
 	if o.count {
 		p := newProgress(s, "transversals: counting (subtrees searched)")
 		c, err := domination.CountTransversalsOpt(ctx, f, domination.Options{Progress: p.Update})
