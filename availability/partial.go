@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"math/big"
-	"math/bits"
 	"slices"
 
 	"github.com/coterie-dev/coterie/set"
@@ -54,15 +53,12 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 		pp.A[i] = new(big.Int)
 	}
 	m := len(g.Quorums)
-	qs := make([][]uint64, m)
-	W := (n + 63) / 64
+	packed := set.Pack(n, g.Quorums)
+	qs := make([]set.Words, m)
+	W := set.WordsFor(n)
 	pp.MinQuorum = n + 1
 	for i := range g.Quorums {
-		w := make([]uint64, W)
-		for v := range g.Quorums[i].All() {
-			w[v/64] |= 1 << (v % 64)
-		}
-		qs[i] = w
+		qs[i] = packed.Row(i)
 		sz := g.Quorums[i].Len()
 		pp.sizes = append(pp.sizes, sz)
 		pp.MinQuorum = min(pp.MinQuorum, sz)
@@ -71,14 +67,7 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 	pp.Intersecting = m <= 5000 // beyond, not checked: no bound relies on it
 	for i := 0; pp.Intersecting && i < m; i++ {
 		for j := i + 1; j < m; j++ {
-			meet := false
-			for k := range W {
-				if qs[i][k]&qs[j][k] != 0 {
-					meet = true
-					break
-				}
-			}
-			if !meet {
+			if !qs[i].Intersects(qs[j]) {
 				pp.Intersecting = false
 				break
 			}
@@ -137,22 +126,19 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 // F of quorums with |∪F| = u ≤ L, by depth-first search on the quorum
 // index (a union only grows), or false if that takes more than limit
 // steps or ctx is done.
-func unionCounts(ctx context.Context, qs [][]uint64, W, L, limit int) ([]int64, bool) {
+func unionCounts(ctx context.Context, qs []set.Words, W, L, limit int) ([]int64, bool) {
 	signed := make([]int64, L+1)
 	work := 0
-	var rec func(start int, union []uint64, sign int64) bool
-	rec = func(start int, union []uint64, sign int64) bool {
-		next := make([]uint64, W)
+	var rec func(start int, union set.Words, sign int64) bool
+	rec = func(start int, union set.Words, sign int64) bool {
+		next := make(set.Words, W)
 		for j := start; j < len(qs); j++ {
 			work += W
 			if work > limit || work&0xfffff == 0 && ctx.Err() != nil {
 				return false
 			}
-			c := 0
-			for k := range W {
-				next[k] = union[k] | qs[j][k]
-				c += bits.OnesCount64(next[k])
-			}
+			next.Union(union, qs[j])
+			c := next.Len()
 			if c > L {
 				continue
 			}
@@ -163,7 +149,7 @@ func unionCounts(ctx context.Context, qs [][]uint64, W, L, limit int) ([]int64, 
 		}
 		return true
 	}
-	if !rec(0, make([]uint64, W), 1) {
+	if !rec(0, make(set.Words, W), 1) {
 		return nil, false
 	}
 	return signed, true
@@ -174,7 +160,7 @@ func unionCounts(ctx context.Context, qs [][]uint64, W, L, limit int) ([]int64, 
 type transversalSearch struct {
 	ctx   context.Context
 	n, W  int
-	qs    [][]uint64
+	qs    []set.Words
 	work  int
 	limit int
 	deg   []int
@@ -214,13 +200,13 @@ func (t *transversalSearch) count(jmax int) ([]*big.Int, bool) {
 	for i := range t.res {
 		t.res[i] = new(big.Int)
 	}
-	in := make([]uint64, t.W)
-	out := make([]uint64, t.W)
+	in := make(set.Words, t.W)
+	out := make(set.Words, t.W)
 	ok := t.rec(in, out, 0, 0, jmax)
 	return t.res, ok
 }
 
-func (t *transversalSearch) rec(in, out []uint64, size, nout, jmax int) bool {
+func (t *transversalSearch) rec(in, out set.Words, size, nout, jmax int) bool {
 	t.work += len(t.qs) * t.W
 	if t.work > t.limit {
 		return false
@@ -232,20 +218,11 @@ func (t *transversalSearch) rec(in, out []uint64, size, nout, jmax int) bool {
 	best, bestAvail := -1, 1<<30
 	unhit := 0
 	for i, q := range t.qs {
-		hit := false
-		avail := 0
-		for k := range q {
-			if q[k]&in[k] != 0 {
-				hit = true
-				break
-			}
-			avail += bits.OnesCount64(q[k] &^ out[k])
-		}
-		if hit {
+		if q.Intersects(in) {
 			continue
 		}
 		unhit++
-		if avail < bestAvail {
+		if avail := q.AndNotLen(out); avail < bestAvail {
 			best, bestAvail = i, avail
 		}
 	}
@@ -271,19 +248,12 @@ func (t *transversalSearch) rec(in, out []uint64, size, nout, jmax int) bool {
 		cnt := t.cnt
 		clear(cnt)
 		for _, q := range t.qs {
-			hit := false
-			for k := range q {
-				if q[k]&in[k] != 0 {
-					hit = true
-					break
-				}
-			}
-			if hit {
+			if q.Intersects(in) {
 				continue
 			}
-			for k := range q {
-				for w := q[k] &^ out[k]; w != 0; w &= w - 1 {
-					cnt[k*64+bits.TrailingZeros64(w)]++
+			for v := q.Next(0); v >= 0; v = q.Next(v + 1) {
+				if !out.Has(v) {
+					cnt[v]++
 				}
 			}
 		}
@@ -306,21 +276,23 @@ func (t *transversalSearch) rec(in, out []uint64, size, nout, jmax int) bool {
 	var added []int
 	defer func() {
 		for _, v := range added {
-			out[v/64] &^= 1 << (v % 64)
+			out.Remove(v)
 		}
 	}()
-	for k := range q {
-		for w := q[k] &^ out[k]; w != 0; w &= w - 1 {
-			v := k*64 + bits.TrailingZeros64(w)
-			in[v/64] |= 1 << (v % 64)
-			ok := t.rec(in, out, size+1, nout+len(added), jmax)
-			in[v/64] &^= 1 << (v % 64)
-			if !ok {
-				return false
-			}
-			out[v/64] |= 1 << (v % 64)
-			added = append(added, v)
+	// Branch on each node of q \ out: out grows inside the loop, but only
+	// by nodes already passed.
+	for v := q.Next(0); v >= 0; v = q.Next(v + 1) {
+		if out.Has(v) {
+			continue
 		}
+		in.Add(v)
+		ok := t.rec(in, out, size+1, nout+len(added), jmax)
+		in.Remove(v)
+		if !ok {
+			return false
+		}
+		out.Add(v)
+		added = append(added, v)
 	}
 	return true
 }

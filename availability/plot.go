@@ -56,19 +56,33 @@ func Plot(w io.Writer, format, title string, curves []Curve) error {
 		for j := range c.P {
 			xys[j].X, xys[j].Y = c.P[j], c.AV[j]
 		}
-		l, err := plotter.NewLine(xys)
-		if err != nil {
-			return fmt.Errorf("availability: plot: curve %q: %w", c.Label, err)
+		if err := addCurve(p, i, c, xys); err != nil {
+			return err
 		}
-		l.LineStyle = draw.LineStyle{Color: CurveColor(i), Width: vg.Points(1.5)}
-		label := c.Label
-		if c.Estimate {
-			l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			label += " (estimate)"
-		}
-		p.Add(l)
-		p.Legend.Add(label, l)
 	}
+	return writePlot(w, p, format)
+}
+
+// addCurve draws curve c, the i-th, through xys, and names it in the
+// legend: dashed, and marked so, when it is an estimate.
+func addCurve(p *plot.Plot, i int, c Curve, xys plotter.XYs) error {
+	l, err := plotter.NewLine(xys)
+	if err != nil {
+		return fmt.Errorf("availability: plot: curve %q: %w", c.Label, err)
+	}
+	l.LineStyle = draw.LineStyle{Color: CurveColor(i), Width: vg.Points(1.5)}
+	label := c.Label
+	if c.Estimate {
+		l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		label += " (estimate)"
+	}
+	p.Add(l)
+	p.Legend.Add(label, l)
+	return nil
+}
+
+// writePlot renders p in format (see [PlotFormats]) to w.
+func writePlot(w io.Writer, p *plot.Plot, format string) error {
 	wt, err := p.WriterTo(6*vg.Inch, 4.5*vg.Inch, format)
 	if err != nil {
 		return fmt.Errorf("availability: plot: %w", err)

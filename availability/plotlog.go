@@ -8,8 +8,6 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // PlotUnavailability draws the curves as [Plot] does, but with 1 − AV(p)
@@ -47,31 +45,15 @@ func PlotUnavailability(w io.Writer, format, title string, curves []Curve) error
 		if len(xys) == 0 {
 			continue
 		}
-		l, err := plotter.NewLine(xys)
-		if err != nil {
-			return fmt.Errorf("availability: plot: curve %q: %w", c.Label, err)
+		if err := addCurve(p, i, c, xys); err != nil {
+			return err
 		}
-		l.LineStyle = draw.LineStyle{Color: CurveColor(i), Width: vg.Points(1.5)}
-		label := c.Label
-		if c.Estimate {
-			l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-			label += " (estimate)"
-		}
-		p.Add(l)
-		p.Legend.Add(label, l)
 	}
 	if math.IsInf(lo, 1) {
 		lo, hi = 1e-12, 1
 	}
 	p.Y.Min, p.Y.Max = math.Pow(10, math.Floor(math.Log10(lo))), math.Max(1, hi)
-	wt, err := p.WriterTo(6*vg.Inch, 4.5*vg.Inch, format)
-	if err != nil {
-		return fmt.Errorf("availability: plot: %w", err)
-	}
-	if _, err := wt.WriteTo(w); err != nil {
-		return fmt.Errorf("availability: plot: %w", err)
-	}
-	return nil
+	return writePlot(w, p, format)
 }
 
 // decades marks the powers of ten of a log axis, labelled "0.01" down to

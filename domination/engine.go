@@ -171,13 +171,13 @@ func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64, pas
 	for e := range h.m {
 		quorums[keyOf(h.edge(e))] = struct{}{}
 	}
-	t := make([]uint64, h.nw)
+	t := make(set.Words, h.nw)
 	var found *set.Set
 	var ferr error
 	visit := func(s []int) bool {
 		clear(t)
 		for _, v := range s {
-			setBit(t, v)
+			t.Add(v)
 		}
 		for j, x := range t {
 			binary.LittleEndian.PutUint64(key[8*j:], x)
@@ -187,11 +187,11 @@ func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64, pas
 		}
 		// Not a quorum: it must still contain none (f may not be a coterie).
 		for e := range h.m {
-			if subsetWords(h.edge(e), t) {
+			if h.edge(e).SubsetOf(t) {
 				return true
 			}
 		}
-		hs := toSet(t, h.n)
+		hs := t.Set()
 		if f.K == 1 {
 			found = hs
 			return false
@@ -210,8 +210,8 @@ func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64, pas
 	}
 	out := mmcsOut{ctx: ctx, visit: visit, limit: limit, onLimit: passed}
 	e := newEngine(h, out, autoEngine)
-	root := make([]uint64, h.nw)
-	fill(root, h.n)
+	root := make(set.Words, h.nw)
+	root.Fill(h.n)
 	e.load(nil, root)
 	e.run()
 	if ferr != nil {
@@ -222,13 +222,4 @@ func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64, pas
 		return found, limit != 0 && st.nodes >= limit, nil
 	}
 	return nil, false, st.err
-}
-
-func subsetWords(a, b []uint64) bool {
-	for j, x := range a {
-		if x&^b[j] != 0 {
-			return false
-		}
-	}
-	return true
 }

@@ -1,82 +1,42 @@
 package domination
 
 import (
-	"math/bits"
+	"math"
 
 	"github.com/coterie-dev/coterie/set"
 )
 
-// hyper is a family packed into word-level bit vectors for the hot loops:
-// edge e's vertices are edges[e*nw:(e+1)*nw], and the edges that contain
-// vertex v are inc[v*mw:(v+1)*mw].
+// hyper is a family packed for the hot loops: edge e's vertices are row e
+// of a [set.Packed], and star(v) lists the edges that contain vertex v.
 type hyper struct {
 	n, m   int
 	nw, mw int
-	edges  []uint64
-	inc    []uint64
+	p      *set.Packed
+	// rows and stars hold the views of p that edge and star return, so
+	// that the inner loops load a slice header instead of recomputing it.
+	rows, stars []set.Words
 }
-
-func words(n int) int { return (n + 63) / 64 }
 
 // newHyper packs the quorums of an explicit family.
 func newHyper(f *set.Family) *hyper {
-	h := &hyper{n: f.N, m: len(f.Quorums), nw: words(f.N), mw: words(len(f.Quorums))}
-	h.edges = make([]uint64, h.m*h.nw)
-	h.inc = make([]uint64, h.n*h.mw)
-	for e := range f.Quorums {
-		for v := range f.Quorums[e].All() {
-			h.edges[e*h.nw+v/64] |= 1 << (v % 64)
-			h.inc[v*h.mw+e/64] |= 1 << (e % 64)
-		}
+	p := set.Pack(f.N, f.Quorums)
+	// The containing table is what every search here walks; it takes no
+	// more than the rows themselves up to a factor of 64, so it is built
+	// whatever its size.
+	_ = p.BuildContaining(math.MaxInt64)
+	h := &hyper{n: p.N(), m: p.Len(), nw: set.WordsFor(p.N()), mw: set.WordsFor(p.Len()), p: p}
+	h.rows = make([]set.Words, h.m)
+	for e := range h.rows {
+		h.rows[e] = p.Row(e)
+	}
+	h.stars = make([]set.Words, h.n)
+	for v := range h.stars {
+		h.stars[v] = p.Containing(v)
 	}
 	return h
 }
 
-func (h *hyper) edge(e int) []uint64 { return h.edges[e*h.nw : (e+1)*h.nw] }
-func (h *hyper) star(v int) []uint64 { return h.inc[v*h.mw : (v+1)*h.mw] }
-
-func popcount(a []uint64) int {
-	c := 0
-	for _, w := range a {
-		c += bits.OnesCount64(w)
-	}
-	return c
-}
-
-func isZero(a []uint64) bool {
-	for _, w := range a {
-		if w != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func setBit(a []uint64, i int)      { a[i/64] |= 1 << (i % 64) }
-func hasBit(a []uint64, i int) bool { return a[i/64]&(1<<(i%64)) != 0 }
-
-// fill sets the first n bits of a and clears the rest.
-func fill(a []uint64, n int) {
-	for i := range a {
-		switch {
-		case (i+1)*64 <= n:
-			a[i] = ^uint64(0)
-		case i*64 < n:
-			a[i] = 1<<(n-i*64) - 1
-		default:
-			a[i] = 0
-		}
-	}
-}
-
-// toSet converts a vertex bit vector to a set.Set.
-func toSet(a []uint64, n int) *set.Set {
-	s := set.New(n)
-	for i, w := range a {
-		for w != 0 {
-			s.Add(i*64 + bits.TrailingZeros64(w))
-			w &= w - 1
-		}
-	}
-	return s
-}
+// edge returns edge e's vertices, and star the edges that contain vertex
+// v; both share storage with h and must not be modified.
+func (h *hyper) edge(e int) set.Words { return h.rows[e] }
+func (h *hyper) star(v int) set.Words { return h.stars[v] }

@@ -72,7 +72,7 @@ func MinTransversalBounded(ctx context.Context, f *set.Family, maxNodes uint64) 
 		return t
 	}
 	b.grow(0)
-	fill(b.uncov[0], h.m)
+	b.uncov[0].Fill(h.m)
 	lower = min(b.lowerBound(0, b.uncov[0]), len(best))
 	for {
 		found, err := b.feasible(len(best) - 1)
@@ -98,22 +98,22 @@ type minSearch struct {
 	err      error
 	path     []int
 	// Per-depth scratch, allocated as the search first reaches a depth.
-	uncov  [][]uint64
-	stars  [][]uint64 // the vertices' stars within the remainder, for F
+	uncov  []set.Words
+	stars  []set.Words // the vertices' stars within the remainder, for F
 	order  [][]int
 	keep   [][]int
 	degs   [][]int
-	packed []uint64
+	packed set.Words
 }
 
 func newMinSearch(ctx context.Context, h *hyper) *minSearch {
 	return &minSearch{ctx: ctx, h: h, memo: map[string]int{},
-		key: make([]byte, 8*h.mw), packed: make([]uint64, h.nw)}
+		key: make([]byte, 8*h.mw), packed: make(set.Words, h.nw)}
 }
 
 func (b *minSearch) grow(d int) {
 	for len(b.uncov) <= d {
-		b.uncov = append(b.uncov, make([]uint64, b.h.mw))
+		b.uncov = append(b.uncov, make(set.Words, b.h.mw))
 		b.stars = append(b.stars, nil)
 		b.order = append(b.order, make([]int, 0, b.h.n))
 		b.keep = append(b.keep, make([]int, 0, b.h.n))
@@ -125,10 +125,10 @@ func (b *minSearch) grow(d int) {
 // uncovered quorums first) and the smallest quorum that meets every other.
 func (b *minSearch) upperBound() []int {
 	h := b.h
-	uncov := make([]uint64, h.mw)
-	fill(uncov, h.m)
+	uncov := make(set.Words, h.mw)
+	uncov.Fill(h.m)
 	var greedy []int
-	for !isZero(uncov) {
+	for !uncov.IsEmpty() {
 		best, bestD := -1, 0
 		for v := range h.n {
 			d := 0
@@ -147,10 +147,10 @@ func (b *minSearch) upperBound() []int {
 	slices.Sort(greedy)
 	for e := range h.m {
 		q := h.edge(e)
-		if popcount(q) >= len(greedy) {
+		if q.Len() >= len(greedy) {
 			continue
 		}
-		fill(uncov, h.m)
+		uncov.Fill(h.m)
 		for i, w := range q {
 			for ; w != 0; w &= w - 1 {
 				v := i*64 + bits.TrailingZeros64(w)
@@ -159,8 +159,8 @@ func (b *minSearch) upperBound() []int {
 				}
 			}
 		}
-		if isZero(uncov) {
-			greedy = toSet(q, h.n).Elements()
+		if uncov.IsEmpty() {
+			greedy = q.Set().Elements()
 		}
 	}
 	return greedy
@@ -173,7 +173,7 @@ func (b *minSearch) feasible(budget int) ([]int, error) {
 		return nil, nil
 	}
 	b.grow(0)
-	fill(b.uncov[0], b.h.m)
+	b.uncov[0].Fill(b.h.m)
 	b.path = b.path[:0]
 	ok := b.rec(0, budget)
 	if b.err != nil {
@@ -189,7 +189,7 @@ func (b *minSearch) feasible(budget int) ([]int, error) {
 // quorums in uncov: the larger of the degree bound and a greedy packing of
 // pairwise disjoint uncovered quorums. It fills degs with the positive
 // degrees as a side effect.
-func (b *minSearch) lowerBound(d int, uncov []uint64) int {
+func (b *minSearch) lowerBound(d int, uncov set.Words) int {
 	h := b.h
 	degs := b.degs[d][:0]
 	for v := range h.n {
@@ -203,7 +203,7 @@ func (b *minSearch) lowerBound(d int, uncov []uint64) int {
 	}
 	b.degs[d] = degs
 	slices.Sort(degs)
-	need, lb := popcount(uncov), 0
+	need, lb := uncov.Len(), 0
 	for i := len(degs) - 1; i >= 0 && need > 0; i-- {
 		need -= degs[i]
 		lb++
@@ -234,7 +234,7 @@ func (b *minSearch) lowerBound(d int, uncov []uint64) int {
 func (b *minSearch) rec(d, budget int) bool {
 	h := b.h
 	uncov := b.uncov[d]
-	if isZero(uncov) {
+	if uncov.IsEmpty() {
 		return true
 	}
 	b.nodes++
@@ -259,7 +259,7 @@ func (b *minSearch) rec(d, budget int) bool {
 	for i, w := range uncov {
 		for ; w != 0; w &= w - 1 {
 			e := i*64 + bits.TrailingZeros64(w)
-			if c := popcount(h.edge(e)); c < size {
+			if c := h.edge(e).Len(); c < size {
 				f, size = e, c
 			}
 		}
@@ -267,7 +267,7 @@ func (b *minSearch) rec(d, budget int) bool {
 	b.grow(d + 1)
 	order := b.order[d][:0]
 	if cap(b.stars[d]) < size*h.mw {
-		b.stars[d] = make([]uint64, size*h.mw)
+		b.stars[d] = make(set.Words, size*h.mw)
 	}
 	stars := b.stars[d][:size*h.mw]
 	for i, w := range h.edge(f) {
@@ -316,7 +316,7 @@ func (b *minSearch) rec(d, budget int) bool {
 	// sort: F is short and this allocates nothing.
 	cnt := b.degs[d][:0]
 	for _, a := range keepIdx {
-		cnt = append(cnt, popcount(stars[a*h.mw:(a+1)*h.mw]))
+		cnt = append(cnt, stars[a*h.mw:(a+1)*h.mw].Len())
 	}
 	for i := 1; i < len(keepIdx); i++ {
 		for j := i; j > 0 && cnt[j] > cnt[j-1]; j-- {
@@ -347,7 +347,7 @@ func (b *minSearch) rec(d, budget int) bool {
 }
 
 // memoKey writes uncov into b.key, the memo's key bytes.
-func (b *minSearch) memoKey(uncov []uint64) {
+func (b *minSearch) memoKey(uncov set.Words) {
 	for i, w := range uncov {
 		binary.LittleEndian.PutUint64(b.key[i*8:], w)
 	}

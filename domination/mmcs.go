@@ -117,10 +117,10 @@ type mmcs1 struct {
 func newMMCS1(h *hyper, out mmcsOut) *mmcs1 {
 	e := &mmcs1{edges: make([]uint64, h.m), inc: make([]uint64, h.n), out: out}
 	for i := range h.m {
-		e.edges[i] = h.edges[i]
+		e.edges[i] = h.edge(i)[0]
 	}
 	for v := range h.n {
-		e.inc[v] = h.inc[v]
+		e.inc[v] = h.star(v)[0]
 	}
 	e.s = make([]int, 0, h.n+1)
 	e.crit = make([]uint64, (h.n+2)*(h.n+1)/2)
@@ -233,16 +233,16 @@ func (e *mmcs1) rec(d int, uncov uint64) {
 type mmcsN struct {
 	h      *hyper
 	bytes  int64 // of the per-depth buffers
-	cand   []uint64
+	cand   set.Words
 	s      []int
-	uncov  [][]uint64 // uncov[d]: edges S[0..d-1] leaves uncovered
-	crit   [][]uint64 // crit[d]: crit of S[0..d-1], mw words each
-	branch [][]uint64 // branch[d]: the candidates of the edge chosen at depth d
+	uncov  []set.Words // uncov[d]: edges S[0..d-1] leaves uncovered
+	crit   [][]uint64  // crit[d]: crit of S[0..d-1], mw words each
+	branch []set.Words // branch[d]: the candidates of the edge chosen at depth d
 	out    mmcsOut
 }
 
 func newMMCSN(h *hyper, out mmcsOut) *mmcsN {
-	e := &mmcsN{h: h, cand: make([]uint64, h.nw), out: out}
+	e := &mmcsN{h: h, cand: make(set.Words, h.nw), out: out}
 	if e.out.every == 0 {
 		e.out.every = checkEvery(h.mw)
 	}
@@ -267,9 +267,9 @@ func (e *mmcsN) grow(d int) bool {
 			return false
 		}
 		e.bytes += need
-		e.uncov = append(e.uncov, make([]uint64, e.h.mw))
+		e.uncov = append(e.uncov, make(set.Words, e.h.mw))
 		e.crit = append(e.crit, make([]uint64, l*e.h.mw))
-		e.branch = append(e.branch, make([]uint64, e.h.nw))
+		e.branch = append(e.branch, make(set.Words, e.h.nw))
 	}
 	return true
 }
@@ -277,7 +277,7 @@ func (e *mmcsN) grow(d int) bool {
 func (e *mmcsN) load(s []int, cand []uint64) bool {
 	e.s = e.s[:0]
 	copy(e.cand, cand)
-	fill(e.uncov[0], e.h.m)
+	e.uncov[0].Fill(e.h.m)
 	for _, v := range s {
 		if !e.push(v) {
 			return false
@@ -296,6 +296,9 @@ func (e *mmcsN) push(v int) bool {
 	sv := e.h.star(v)
 	prev, next := e.crit[d], e.crit[d+1]
 	ok := true
+	// The layer updates stay word loops: each fuses what set.Words would
+	// do in two or three passes (q = p \ sv and its emptiness; c = u ∩ sv
+	// with nu = u \ sv), and they are the innermost loops of the search.
 	for j := range d {
 		p, q := prev[j*mw:(j+1)*mw], next[j*mw:(j+1)*mw]
 		var any uint64
@@ -326,9 +329,9 @@ func (e *mmcsN) rec(d int) {
 		return
 	}
 	h := e.h
-	nw, mw := h.nw, h.mw
+	mw := h.mw
 	uncov := e.uncov[d]
-	if isZero(uncov) {
+	if uncov.IsEmpty() {
 		e.out.leaf(e.s)
 		return
 	}
@@ -340,12 +343,7 @@ scan:
 	for i, w := range uncov {
 		for ; w != 0; w &= w - 1 {
 			f := i*64 + bits.TrailingZeros64(w)
-			fe := h.edges[f*nw : (f+1)*nw]
-			n := 0
-			for j, x := range fe {
-				n += bits.OnesCount64(x & e.cand[j])
-			}
-			if n < bestC {
+			if n := h.edge(f).AndLen(e.cand); n < bestC {
 				best, bestC = f, n
 				if n <= 1 {
 					break scan
@@ -357,17 +355,14 @@ scan:
 		return
 	}
 	br := e.branch[d]
-	fe := h.edges[best*nw : (best+1)*nw]
-	for j := range nw {
-		br[j] = fe[j] & e.cand[j]
-		e.cand[j] &^= br[j]
-	}
+	br.Intersect(h.edge(best), e.cand)
+	e.cand.AndNot(br)
 	prev, next := e.crit[d], e.crit[d+1]
 	nu := e.uncov[d+1]
 	for i, w := range br {
 		for ; w != 0; w &= w - 1 {
 			v := i*64 + bits.TrailingZeros64(w)
-			sv := h.inc[v*mw : (v+1)*mw]
+			sv := h.star(v)
 			ok := true
 			for j := range d {
 				p, q := prev[j*mw:(j+1)*mw], next[j*mw:(j+1)*mw]
@@ -391,13 +386,11 @@ scan:
 				e.rec(d + 1)
 				e.s = e.s[:d]
 				if e.out.stop {
-					for j := range nw {
-						e.cand[j] |= br[j]
-					}
+					e.cand.Or(br)
 					return
 				}
 			}
-			setBit(e.cand, v)
+			e.cand.Add(v)
 		}
 	}
 }
@@ -407,7 +400,7 @@ scan:
 // mmcsTask is a subtree of the search: S and its candidates.
 type mmcsTask struct {
 	s    []int
-	cand []uint64
+	cand set.Words
 }
 
 // engineKind picks the MMCS engine; tests force each in turn.
@@ -440,12 +433,12 @@ func newEngine(h *hyper, out mmcsOut, kind engineKind) mmcsEngine {
 func (h *hyper) children(t mmcsTask, scratch *mmcsN) []mmcsTask {
 	scratch.load(t.s, t.cand)
 	d := len(t.s)
-	if isZero(scratch.uncov[d]) {
+	if scratch.uncov[d].IsEmpty() {
 		return []mmcsTask{t}
 	}
 	best, bestC := -1, h.n+1
 	for f := range h.m {
-		if !hasBit(scratch.uncov[d], f) {
+		if !scratch.uncov[d].Has(f) {
 			continue
 		}
 		n := 0
@@ -457,21 +450,21 @@ func (h *hyper) children(t mmcsTask, scratch *mmcsN) []mmcsTask {
 		}
 	}
 	cand := slices.Clone(t.cand)
-	br := make([]uint64, h.nw)
+	br := make(set.Words, h.nw)
 	for j, x := range h.edge(best) {
 		br[j] = x & cand[j]
 		cand[j] &^= br[j]
 	}
 	var out []mmcsTask
 	for v := range h.n {
-		if !hasBit(br, v) {
+		if !br.Has(v) {
 			continue
 		}
 		s := append(slices.Clone(t.s), v)
 		if scratch.load(s, cand) {
 			out = append(out, mmcsTask{s: s, cand: slices.Clone(cand)})
 		}
-		setBit(cand, v)
+		cand.Add(v)
 	}
 	return out
 }
@@ -491,8 +484,8 @@ func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, kind engi
 // error (cancellation, the budget) the counts are those of the
 // transversals found before it: lower bounds.
 func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, kind engineKind, progress func(done, total int64), maxBytes int64) ([]uint64, error) {
-	root := mmcsTask{cand: make([]uint64, h.nw)}
-	fill(root.cand, h.n)
+	root := mmcsTask{cand: make(set.Words, h.nw)}
+	root.cand.Fill(h.n)
 	workers := runtime.GOMAXPROCS(0)
 	if visit != nil || workers == 1 {
 		e := newEngine(h, mmcsOut{ctx: ctx, visit: visit, maxBytes: maxBytes}, kind)

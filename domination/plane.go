@@ -60,18 +60,18 @@ func asPlane(f *set.Family) *plane {
 // checks the conditions of asPlane; it returns nil if they fail.
 func newPlane(q int, lines [][]int32) *plane {
 	n := q*q + q + 1
-	p := &plane{q: q, n: n, nw: words(n), lines: lines, through: make([][]int32, n)}
+	p := &plane{q: q, n: n, nw: set.WordsFor(n), lines: lines, through: make([][]int32, n)}
 	p.bits = make([]uint64, n*p.nw)
 	for l, pts := range lines {
 		if len(pts) != q+1 {
 			return nil
 		}
 		for _, v := range pts {
-			setBit(p.line(l), int(v))
+			p.line(l).Add(int(v))
 			p.through[v] = append(p.through[v], int32(l))
 		}
 	}
-	cover := make([]uint64, p.nw)
+	cover := make(set.Words, p.nw)
 	for a := range n {
 		if len(p.through[a]) != q+1 {
 			return nil
@@ -82,19 +82,19 @@ func newPlane(q int, lines [][]int32) *plane {
 				cover[i] |= w
 			}
 		}
-		if popcount(cover) != n {
+		if cover.Len() != n {
 			return nil
 		}
 	}
 	return p
 }
 
-func (p *plane) line(l int) []uint64 { return p.bits[l*p.nw : (l+1)*p.nw] }
+func (p *plane) line(l int) set.Words { return p.bits[l*p.nw : (l+1)*p.nw] }
 
 // join returns the line through the distinct points a and b.
 func (p *plane) join(a, b int) int {
 	for _, l := range p.through[a] {
-		if hasBit(p.line(int(l)), b) {
+		if p.line(int(l)).Has(b) {
 			return int(l)
 		}
 	}
@@ -104,7 +104,7 @@ func (p *plane) join(a, b int) int {
 // meet returns the point on the distinct lines l and m.
 func (p *plane) meet(l, m int) int {
 	for _, v := range p.lines[l] {
-		if hasBit(p.line(m), int(v)) {
+		if p.line(m).Has(int(v)) {
 			return int(v)
 		}
 	}
@@ -116,12 +116,12 @@ func (p *plane) meet(l, m int) int {
 func (p *plane) quadrangle() [4]int {
 	l01 := p.join(0, 1)
 	c := 0
-	for hasBit(p.line(l01), c) {
+	for p.line(l01).Has(c) {
 		c++
 	}
 	l02, l12 := p.join(0, c), p.join(1, c)
 	d := 0
-	for hasBit(p.line(l01), d) || hasBit(p.line(l02), d) || hasBit(p.line(l12), d) {
+	for p.line(l01).Has(d) || p.line(l02).Has(d) || p.line(l12).Has(d) {
 		d++
 	}
 	return [4]int{0, 1, c, d}
@@ -298,7 +298,7 @@ func (s *isoState) verify(a, b *plane) bool {
 	for _, pts := range a.lines {
 		m := b.join(int(s.pt[pts[0]]), int(s.pt[pts[1]]))
 		for _, v := range pts[2:] {
-			if !hasBit(b.line(m), int(s.pt[v])) {
+			if !b.line(m).Has(int(s.pt[v])) {
 				return false
 			}
 		}

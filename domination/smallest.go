@@ -374,7 +374,7 @@ func planeCase(ctx context.Context, p *plane, b, m int) (*set.Set, error) {
 			c.add(int(v) + 1)
 		}
 		for v := range p.n {
-			if !hasBit(p.line(0), v) {
+			if !p.line(0).Has(v) {
 				c.add(v + 1)
 				break
 			}

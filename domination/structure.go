@@ -38,14 +38,14 @@ func thresholdOnSupport(f *set.Family) (sup []int, w int, ok bool) {
 		return nil, 0, false
 	}
 	// Distinct quorums, by their packed bits.
-	nw := words(f.N)
+	nw := set.WordsFor(f.N)
 	seen := make(map[string]struct{}, len(f.Quorums))
 	key := make([]byte, 8*nw)
-	packed := make([]uint64, nw)
+	packed := make(set.Words, nw)
 	for i := range f.Quorums {
 		clear(packed)
 		for v := range f.Quorums[i].All() {
-			setBit(packed, v)
+			packed.Add(v)
 		}
 		for j, x := range packed {
 			binary.LittleEndian.PutUint64(key[8*j:], x)

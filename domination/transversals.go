@@ -40,7 +40,7 @@ type Options struct {
 func (o Options) packFor(f *set.Family) (*hyper, int64, error) {
 	left := int64(0)
 	if o.MaxMemory > 0 {
-		nw, mw := int64(words(f.N)), int64(words(len(f.Quorums)))
+		nw, mw := int64(set.WordsFor(f.N)), int64(set.WordsFor(len(f.Quorums)))
 		need := 8 * (int64(len(f.Quorums))*nw + int64(f.N)*mw)
 		if need >= o.MaxMemory {
 			return nil, 0, fmt.Errorf("domination: the packed family needs %d bytes, more than the budget of %d: %w", need, o.MaxMemory, set.ErrMemoryBudget)
