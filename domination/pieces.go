@@ -49,8 +49,8 @@ func (pc *PieceCount) Count() *TransversalCount {
 // expanded, in search order, until there are at least pieceTarget or the
 // tree has no more levels. The cut depends on h alone.
 func splitPieces(ctx context.Context, h *hyper) ([]mmcsTask, error) {
-	root := mmcsTask{cand: make([]uint64, h.nw)}
-	fill(root.cand, h.n)
+	root := mmcsTask{cand: make(set.Words, h.nw)}
+	root.cand.Fill(h.n)
 	scratch := newMMCSN(h, mmcsOut{ctx: ctx})
 	tasks := []mmcsTask{root}
 	for len(tasks) < pieceTarget {
