@@ -392,29 +392,7 @@ func (ck *avCheckpoint) save(path string, fi int, st *availability.PieceState) e
 	} else {
 		ck.Families[i] = f
 	}
-	data, err := json.MarshalIndent(ck, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".checkpoint-*")
-	if err != nil {
-		return fmt.Errorf("checkpoint: %v", unwrapPath(err))
-	}
-	_, err = tmp.Write(append(data, '\n'))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("checkpoint %s: %v", path, unwrapPath(err))
-	}
-	return nil
+	return writeCheckpoint(path, ck)
 }
 
 // writeAvPart writes shard sp's part to stdout.
@@ -568,4 +546,33 @@ func mergeAvEstimate(parts []*shard.Part, fams []avPartFamily) (*availability.Re
 		pts[k] = availability.Point{P: pt.P, AV: e.Value, Estimate: &e, Lo: pt.Lo, Hi: pt.Hi}
 	}
 	return availability.PartialResult(first.Proved, first.Reason), pts, nil
+}
+
+// writeCheckpoint rewrites the checkpoint file at path with ck as JSON: a
+// temporary file in the same folder, synced, then renamed over the old
+// one, so a stop at any moment leaves the old checkpoint or the new one.
+func writeCheckpoint(path string, ck any) error {
+	data, err := json.MarshalIndent(ck, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".checkpoint-*")
+	if err != nil {
+		return fmt.Errorf("checkpoint: %v", unwrapPath(err))
+	}
+	_, err = tmp.Write(append(data, '\n'))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("checkpoint %s: %v", path, unwrapPath(err))
+	}
+	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"math/big"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
@@ -262,27 +261,5 @@ func loadTvCheckpoint(path, hash string, sp shard.Spec, n int) (*domination.Piec
 func saveTvCheckpoint(path, hash string, sp shard.Spec, pc *domination.PieceCount) error {
 	ck := tvCheckpoint{Format: avCheckpointFormat, Kind: tvPartKind, InputSHA256: hash, Shard: sp.String(),
 		Pieces: pc.Pieces, Done: slices.Clone(pc.Done), BySize: bySizeStrings(pc.BySize)}
-	data, err := json.MarshalIndent(ck, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".checkpoint-*")
-	if err != nil {
-		return fmt.Errorf("checkpoint: %v", unwrapPath(err))
-	}
-	_, err = tmp.Write(append(data, '\n'))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("checkpoint %s: %v", path, unwrapPath(err))
-	}
-	return nil
+	return writeCheckpoint(path, ck)
 }
