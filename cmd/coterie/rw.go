@@ -217,31 +217,7 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 	if n > maxRWNodes {
 		return nil, usageErrorf("%d nodes: read-write systems are limited to %d", n, maxRWNodes)
 	}
-	nodes := rw.DefaultNodes(n)
-	for v := range n {
-		nodes[v].Label = u.Labels[v]
-	}
-	for _, r := range rows {
-		nd := &nodes[r.Node]
-		if r.Label != "" {
-			nd.Label = r.Label
-		}
-		if r.Capacity != nil {
-			nd.ReadCapacity, nd.WriteCapacity = r.Capacity, r.Capacity
-		}
-		if r.ReadCapacity != nil {
-			nd.ReadCapacity = r.ReadCapacity
-		}
-		if r.WriteCapacity != nil {
-			nd.WriteCapacity = r.WriteCapacity
-		}
-		if r.Latency != nil {
-			nd.Latency = r.Latency
-		}
-		if r.P != nil {
-			nd.P = r.P
-		}
-	}
+	nodes := nodesWith(n, u.Labels, rows)
 	var sys *rw.System
 	var err error
 	if rl != nil && (wl != nil || we == nil) {
@@ -380,4 +356,37 @@ func relabel(e *expr.Expr, labels []string) *expr.Expr {
 func ratFloat(r *big.Rat) float64 {
 	f, _ := r.Float64()
 	return f
+}
+
+// nodesWith returns n nodes with quoracle's defaults and the given labels,
+// then the attributes each row of a nodes file sets (a capacity sets both
+// the read and the write capacity; read_capacity and write_capacity
+// override it).
+func nodesWith(n int, labels []string, rows []format.NodeAttrs) []rw.Node {
+	nodes := rw.DefaultNodes(n)
+	for v := range n {
+		nodes[v].Label = labels[v]
+	}
+	for _, r := range rows {
+		nd := &nodes[r.Node]
+		if r.Label != "" {
+			nd.Label = r.Label
+		}
+		if r.Capacity != nil {
+			nd.ReadCapacity, nd.WriteCapacity = r.Capacity, r.Capacity
+		}
+		if r.ReadCapacity != nil {
+			nd.ReadCapacity = r.ReadCapacity
+		}
+		if r.WriteCapacity != nil {
+			nd.WriteCapacity = r.WriteCapacity
+		}
+		if r.Latency != nil {
+			nd.Latency = r.Latency
+		}
+		if r.P != nil {
+			nd.P = r.P
+		}
+	}
+	return nodes
 }

@@ -205,29 +205,7 @@ func searchNodes(path string) ([]rw.Node, error) {
 	if u.N > 64 {
 		return nil, asInputError(name, 0, fmt.Sprintf("%d nodes; search handles at most 64", u.N))
 	}
-	nodes := rw.DefaultNodes(u.N)
-	for v := range nodes {
-		nodes[v].Label = u.Labels[v]
-	}
-	for _, r := range rows {
-		nd := &nodes[r.Node]
-		if r.Label != "" {
-			nd.Label = r.Label
-		}
-		if r.Capacity != nil {
-			nd.ReadCapacity, nd.WriteCapacity = r.Capacity, r.Capacity
-		}
-		if r.ReadCapacity != nil {
-			nd.ReadCapacity = r.ReadCapacity
-		}
-		if r.WriteCapacity != nil {
-			nd.WriteCapacity = r.WriteCapacity
-		}
-		if r.Latency != nil {
-			nd.Latency = r.Latency
-		}
-		nd.P = r.P
-	}
+	nodes := nodesWith(u.N, u.Labels, rows)
 	return nodes, nil
 }
 
