@@ -242,25 +242,7 @@ func newVerifyJSON(r *verify.Report) verifyJSON {
 // writeVerifyText prints the report for people: a verdict line, one line
 // per check, and under a failure the witness quorums with their nodes.
 func writeVerifyText(w io.Writer, name string, sys set.System, r *verify.Report) error {
-	verdict := "valid"
-	switch {
-	case r.Failed() != nil:
-		verdict = "INVALID"
-	case r.Undecided:
-		verdict = "UNDECIDED within the limit"
-	}
-	what := "a coterie"
-	switch {
-	case sys.HK != nil:
-		what = fmt.Sprintf("an (h,%d)-arbiter", r.K)
-	case r.K > 1:
-		what = fmt.Sprintf("a %d-arbiter", r.K)
-	}
-	count := "too many to count"
-	if r.Quorums != nil {
-		count = r.Quorums.String()
-	}
-	fmt.Fprintf(w, "%s: %s as %s (n = %d, %s quorums)\n", name, verdict, what, r.N, count)
+	fmt.Fprintf(w, "%s: %s\n", name, report.Verdict(sys, r))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, c := range r.Checks {
 		status, label := report.CheckStatus(c), report.CheckLabel(c)
