@@ -478,6 +478,32 @@ func mmcsSearch(ctx context.Context, h *hyper, visit func([]int) bool, kind engi
 	return mmcsSearchProgress(ctx, h, visit, kind, nil, 0)
 }
 
+// expandTop cuts the MMCS tree of h into subtrees: from the root, the top
+// levels are expanded in search order until there are at least target
+// subtrees, the tree has no more levels, or ctx ends. The cut depends on
+// h and target alone.
+func expandTop(ctx context.Context, h *hyper, scratch *mmcsN, target int) []mmcsTask {
+	root := mmcsTask{cand: make(set.Words, h.nw)}
+	root.cand.Fill(h.n)
+	tasks := []mmcsTask{root}
+	for len(tasks) < target && ctx.Err() == nil {
+		var next []mmcsTask
+		grew := false
+		for _, t := range tasks {
+			c := h.children(t, scratch)
+			if len(c) != 1 || len(c[0].s) != len(t.s) {
+				grew = true
+			}
+			next = append(next, c...)
+		}
+		tasks = next
+		if !grew || len(tasks) == 0 {
+			break
+		}
+	}
+	return tasks
+}
+
 // mmcsSearchProgress is mmcsSearch reporting, when counting on several
 // cores, how many of the subtrees the search was cut into are done, with
 // the engines' buffers bounded by maxBytes in all (0: no bound). On an
@@ -497,22 +523,7 @@ func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, k
 	// Split the top of the tree into enough subtrees to keep every core
 	// busy however unevenly they are sized.
 	scratch := newMMCSN(h, mmcsOut{ctx: ctx, maxBytes: maxBytes})
-	tasks := []mmcsTask{root}
-	for len(tasks) < 64*workers {
-		var next []mmcsTask
-		grew := false
-		for _, t := range tasks {
-			c := h.children(t, scratch)
-			if len(c) != 1 || len(c[0].s) != len(t.s) {
-				grew = true
-			}
-			next = append(next, c...)
-		}
-		tasks = next
-		if !grew || len(tasks) == 0 {
-			break
-		}
-	}
+	tasks := expandTop(ctx, h, scratch, 64*workers)
 	counts := make([]uint64, h.n+1)
 	if err := scratch.out.err; err != nil {
 		return counts, err // the split is incomplete: nothing counted

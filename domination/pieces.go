@@ -49,27 +49,9 @@ func (pc *PieceCount) Count() *TransversalCount {
 // expanded, in search order, until there are at least pieceTarget or the
 // tree has no more levels. The cut depends on h alone.
 func splitPieces(ctx context.Context, h *hyper) ([]mmcsTask, error) {
-	root := mmcsTask{cand: make(set.Words, h.nw)}
-	root.cand.Fill(h.n)
-	scratch := newMMCSN(h, mmcsOut{ctx: ctx})
-	tasks := []mmcsTask{root}
-	for len(tasks) < pieceTarget {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		var next []mmcsTask
-		grew := false
-		for _, t := range tasks {
-			c := h.children(t, scratch)
-			if len(c) != 1 || len(c[0].s) != len(t.s) {
-				grew = true
-			}
-			next = append(next, c...)
-		}
-		tasks = next
-		if !grew || len(tasks) == 0 {
-			break
-		}
+	tasks := expandTop(ctx, h, newMMCSN(h, mmcsOut{ctx: ctx}), pieceTarget)
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return tasks, nil
 }
