@@ -1,12 +1,9 @@
 package availability
 
 import (
-	"bufio"
 	"context"
 	"math/big"
-	"math/bits"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
@@ -15,31 +12,7 @@ import (
 
 // pg7Golden reads testdata/pg7.txt, the polynomial of PG(2,7) that
 // PlanePolynomial computed (minutes of work, so stored).
-func pg7Golden(t testing.TB) *Polynomial {
-	t.Helper()
-	f, err := os.Open("testdata/pg7.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p := &Polynomial{N: 57}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		a, ok := new(big.Int).SetString(line, 10)
-		if !ok {
-			t.Fatalf("pg7.txt: bad line %q", line)
-		}
-		p.A = append(p.A, a)
-	}
-	if len(p.A) != 58 {
-		t.Fatalf("pg7.txt has %d coefficients, want 58", len(p.A))
-	}
-	return p
-}
+func pg7Golden(t testing.TB) *Polynomial { return planeGolden(t, "pg7.txt", 57) }
 
 // The stored PG(2,7) polynomial passes every check that does not need the
 // sweep: inclusion–exclusion over up to four lines (exact for i ≤ 29, since
@@ -50,42 +23,11 @@ func TestPG7Golden(t *testing.T) {
 	golden := pg7Golden(t)
 	f := ok[*set.Family](t)(construct.ProjectivePlane(7))
 	n := f.N
-	var lines [][1]uint64
-	for i := range f.Quorums {
-		var w uint64
-		for v := range f.Quorums[i].All() {
-			w |= 1 << v
-		}
-		lines = append(lines, [1]uint64{w})
-	}
-	// signed[u] = Σ over sets F of 1..4 lines with |∪F| = u of (−1)^{|F|+1}.
-	signed := make([]int64, n+1)
-	m := len(lines)
-	for a := range m {
-		signed[bits.OnesCount64(lines[a][0])]++
-		for b := a + 1; b < m; b++ {
-			ab := lines[a][0] | lines[b][0]
-			signed[bits.OnesCount64(ab)]--
-			for c := b + 1; c < m; c++ {
-				abc := ab | lines[c][0]
-				signed[bits.OnesCount64(abc)]++
-				for d := c + 1; d < m; d++ {
-					signed[bits.OnesCount64(abc|lines[d][0])]--
-				}
-			}
-		}
-	}
 	rows := make([][]*big.Int, n+1)
 	for i := range rows {
 		rows[i] = binomialRow(i)
 	}
-	for i := 0; i <= 29; i++ {
-		want := new(big.Int)
-		for u := 0; u <= i; u++ {
-			if signed[u] != 0 {
-				want.Add(want, new(big.Int).Mul(big.NewInt(signed[u]), rows[n-u][i-u]))
-			}
-		}
+	for i, want := range inclusionExclusion4(f, 29) {
 		if golden.A[i].Cmp(want) != 0 {
 			t.Errorf("A_%d = %v, inclusion–exclusion gives %v", i, golden.A[i], want)
 		}

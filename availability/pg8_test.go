@@ -1,12 +1,8 @@
 package availability
 
 import (
-	"bufio"
 	"context"
 	"math/big"
-	"math/bits"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
@@ -14,32 +10,8 @@ import (
 )
 
 // pg8Golden reads testdata/pg8.txt, the polynomial of PG(2,8) that
-// PlanePolynomial computed (an hour of CPU, so stored).
-func pg8Golden(t testing.TB) *Polynomial {
-	t.Helper()
-	f, err := os.Open("testdata/pg8.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p := &Polynomial{N: 73}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		a, ok := new(big.Int).SetString(line, 10)
-		if !ok {
-			t.Fatalf("pg8.txt: bad line %q", line)
-		}
-		p.A = append(p.A, a)
-	}
-	if len(p.A) != 74 {
-		t.Fatalf("pg8.txt has %d coefficients, want 74", len(p.A))
-	}
-	return p
-}
+// PlanePolynomial computed (22 minutes, so stored).
+func pg8Golden(t testing.TB) *Polynomial { return planeGolden(t, "pg8.txt", 73) }
 
 // The stored PG(2,8) polynomial passes checks that do not need the sweep:
 // inclusion–exclusion over up to four lines at the bottom (exact for
@@ -53,43 +25,11 @@ func TestPG8Golden(t *testing.T) {
 	golden := pg8Golden(t)
 	f := ok[*set.Family](t)(construct.ProjectivePlane(8))
 	n := f.N
-	var lines [][2]uint64
-	for i := range f.Quorums {
-		var w [2]uint64
-		for v := range f.Quorums[i].All() {
-			w[v/64] |= 1 << (v % 64)
-		}
-		lines = append(lines, w)
-	}
-	or := func(a, b [2]uint64) [2]uint64 { return [2]uint64{a[0] | b[0], a[1] | b[1]} }
-	size := func(a [2]uint64) int { return bits.OnesCount64(a[0]) + bits.OnesCount64(a[1]) }
-	signed := make([]int64, n+1)
-	m := len(lines)
-	for a := range m {
-		signed[size(lines[a])]++
-		for b := a + 1; b < m; b++ {
-			ab := or(lines[a], lines[b])
-			signed[size(ab)]--
-			for c := b + 1; c < m; c++ {
-				abc := or(ab, lines[c])
-				signed[size(abc)]++
-				for d := c + 1; d < m; d++ {
-					signed[size(or(abc, lines[d]))]--
-				}
-			}
-		}
-	}
 	rows := make([][]*big.Int, n+1)
 	for i := range rows {
 		rows[i] = binomialRow(i)
 	}
-	for i := 0; i <= 34; i++ {
-		want := new(big.Int)
-		for u := 0; u <= i; u++ {
-			if signed[u] != 0 {
-				want.Add(want, new(big.Int).Mul(big.NewInt(signed[u]), rows[n-u][i-u]))
-			}
-		}
+	for i, want := range inclusionExclusion4(f, 34) {
 		if golden.A[i].Cmp(want) != 0 {
 			t.Errorf("A_%d = %v, inclusion–exclusion gives %v", i, golden.A[i], want)
 		}
