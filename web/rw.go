@@ -64,13 +64,10 @@ func (s *Server) uploadRW(w http.ResponseWriter, r *http.Request, name string, d
 	}
 	ctx := r.Context()
 	progress, reply := streamer(w, r)
-	select {
-	case s.sem <- struct{}{}:
-		defer func() { <-s.sem }()
-	case <-ctx.Done():
-		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled while waiting: " + ctx.Err().Error()})
+	if !s.acquire(ctx, reply) {
 		return
 	}
+	defer s.release()
 	a, err := s.analyzeRW(ctx, name, f, wl, ps, progress)
 	if err != nil {
 		code := http.StatusBadRequest

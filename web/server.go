@@ -348,13 +348,10 @@ func (s *Server) analyzeAndReply(w http.ResponseWriter, r *http.Request, name st
 	}
 	ctx := r.Context()
 	progress, reply := streamer(w, r)
-	select {
-	case s.sem <- struct{}{}:
-		defer func() { <-s.sem }()
-	case <-ctx.Done():
-		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled while waiting: " + ctx.Err().Error()})
+	if !s.acquire(ctx, reply) {
 		return
 	}
+	defer s.release()
 	a, err := s.analyze(ctx, name, sys, progress)
 	if err != nil {
 		code := http.StatusBadRequest
@@ -371,6 +368,22 @@ func (s *Server) analyzeAndReply(w http.ResponseWriter, r *http.Request, name st
 // lines {"progress": stage} as the work goes, then {"result": ...} or
 // {"error": ...}; otherwise one JSON value. progress is nil when not
 // streaming.
+// acquire waits for one of the analyses that may run at once; when ctx
+// ends first it replies 503 and reports false. A true return must be
+// followed by release.
+func (s *Server) acquire(ctx context.Context, reply func(code int, v any)) bool {
+	select {
+	case s.sem <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled while waiting: " + ctx.Err().Error()})
+		return false
+	}
+}
+
+// release ends an analysis begun by acquire.
+func (s *Server) release() { <-s.sem }
+
 func streamer(w http.ResponseWriter, r *http.Request) (progress func(string), reply func(code int, v any)) {
 	if r.URL.Query().Get("stream") != "1" {
 		return nil, func(code int, v any) { writeJSON(w, code, v) }
@@ -406,13 +419,10 @@ func (s *Server) exact(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	progress, reply := streamer(w, r)
-	select {
-	case s.sem <- struct{}{}:
-		defer func() { <-s.sem }()
-	case <-ctx.Done():
-		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled while waiting: " + ctx.Err().Error()})
+	if !s.acquire(ctx, reply) {
 		return
 	}
+	defer s.release()
 	if err := ctx.Err(); err != nil {
 		// The client has gone: do not start (the cheap exact methods do
 		// not look at the context).
