@@ -13,6 +13,11 @@
 // backends ([Scene.WritePNG], [Scene.WritePDF]). The same system and
 // options always give the same bytes.
 //
+// [Chart] is the one line chart of the module: the availability curves
+// (AV(p), or 1 − AV(p) on a log axis), the optimal load of read-write
+// systems against the read fraction and the simulator's messages per entry
+// are all Charts, written as SVG or PNG through gonum's plot.
+//
 // Nodes are numbered 1..n in every label and attribute a user sees;
 // [Options] takes them 0-based, as the rest of the library does.
 package draw

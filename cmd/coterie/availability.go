@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -214,9 +215,9 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 	}
 	plotFormat := ""
 	if o.plot != "" {
-		plotFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(o.plot)), ".")
-		if !slices.Contains(availability.PlotFormats(), plotFormat) {
-			return usageErrorf("--plot %s: the file name must end in .svg or .png", o.plot)
+		var err error
+		if plotFormat, err = plotFormatOf(o.plot); err != nil {
+			return err
 		}
 	}
 	var inputs []*avInput
@@ -823,8 +824,11 @@ func writeAvailabilityPlot(ctx context.Context, s *streams, o availabilityOption
 	for i := range ps {
 		ps[i] = float64(i) / (avPlotPoints - 1)
 	}
-	many := len(inputs) > 1
-	var curves []availability.Curve
+	title := "Availability"
+	if len(inputs) == 1 {
+		title += " of " + inputs[0].name
+	}
+	chart := avChart(title, o.log)
 	for _, in := range inputs {
 		for _, f := range in.fams {
 			eo := availability.EvalOptions{Override: in.override, Samples: max(availability.EstimateSamples(f.res.Family(), o.samples)/16, 1<<12), Seed: o.seed, Budget: o.maxNodes}
@@ -832,29 +836,59 @@ func writeAvailabilityPlot(ctx context.Context, s *streams, o availabilityOption
 			if err != nil {
 				return err
 			}
-			c := availability.Curve{Label: in.name, P: ps}
+			label := in.name
 			if in.hk {
-				c.Label = in.columnName(f, true)
+				label = in.columnName(f, true)
 			}
-			for _, pt := range pts {
-				v := pt.AV
+			chart.Series = append(chart.Series, avSeries(label, pts, func(pt availability.Point) float64 {
 				if o.log {
-					v, _ = avUnavailability(in, f, pt).Float64()
+					v, _ := avUnavailability(in, f, pt).Float64()
+					return v
 				}
-				c.AV = append(c.AV, v)
-				c.Estimate = c.Estimate || !pt.Exact
-			}
-			curves = append(curves, c)
+				return pt.AV
+			}))
 		}
 	}
-	title := "Availability"
-	if !many {
-		title += " of " + inputs[0].name
+	return writeOutput(s, o.plot, func(w io.Writer) error { return chart.Write(w, format) })
+}
+
+// avChart is the picture of availability curves: p from 0 to 1 against
+// AV(p), or (log) against 1 − AV(p) on a log axis, where nines are read.
+func avChart(title string, log bool) *draw.Chart {
+	c := &draw.Chart{
+		Title: title,
+		X:     draw.Axis{Label: "p (probability a node is up)", Include: []float64{0, 1}},
+		Y:     draw.Axis{Label: "availability AV(p)", Include: []float64{0, 1}},
+		Grid:  true,
 	}
-	return writeOutput(s, o.plot, func(w io.Writer) error {
-		if o.log {
-			return availability.PlotUnavailability(w, format, "Un"+strings.ToLower(title[:1])+title[1:], curves)
-		}
-		return availability.Plot(w, format, title, curves)
-	})
+	if log {
+		c.Title = "Un" + strings.ToLower(title[:1]) + title[1:]
+		c.Y = draw.Axis{Label: "unavailability 1 − AV(p)", Include: []float64{1}, Log: true}
+		c.Legend = draw.BottomLeft
+	}
+	return c
+}
+
+// avSeries is the curve through the points pts, each at value(pt):
+// dashed, and labelled so, when a point is a Monte Carlo estimate.
+func avSeries(label string, pts []availability.Point, value func(availability.Point) float64) draw.Series {
+	c := draw.Series{Label: label}
+	for _, pt := range pts {
+		c.X, c.Y = append(c.X, pt.P), append(c.Y, value(pt))
+		c.Dashed = c.Dashed || !pt.Exact
+	}
+	if c.Dashed {
+		c.Label += " (estimate)"
+	}
+	return c
+}
+
+// plotFormatOf returns the picture format that --plot path's extension
+// names: svg or png.
+func plotFormatOf(path string) (string, error) {
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if format != "svg" && format != "png" {
+		return "", usageErrorf("--plot %s: the file name must end in .svg or .png", path)
+	}
+	return format, nil
 }

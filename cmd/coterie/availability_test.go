@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/draw"
 )
 
 // runAvailabilityCmd runs the command line in-process and returns its exit status
@@ -96,7 +96,7 @@ func TestAvailabilityPlotSVG(t *testing.T) {
 	}
 	curves := 0
 	for i, name := range names {
-		if longest[avHex(availability.CurveColor(i))] >= 50 {
+		if longest[avHex(draw.SeriesColor(i))] >= 50 {
 			curves++
 		}
 		if !strings.Contains(text.String(), name) {
@@ -106,7 +106,7 @@ func TestAvailabilityPlotSVG(t *testing.T) {
 	if curves != len(names) {
 		t.Errorf("%d curves drawn, want %d (paths by colour: %v)", curves, len(names), longest)
 	}
-	if longest[avHex(availability.CurveColor(len(names)))] >= 50 {
+	if longest[avHex(draw.SeriesColor(len(names)))] >= 50 {
 		t.Error("a curve too many")
 	}
 }
@@ -136,7 +136,7 @@ func TestAvailabilityPlotPNG(t *testing.T) {
 		}
 	}
 	for i, name := range names {
-		if n := count[avHex(availability.CurveColor(i))]; n < 50 {
+		if n := count[avHex(draw.SeriesColor(i))]; n < 50 {
 			t.Errorf("%s: %d pixels of its colour", name, n)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/rw"
 )
 
@@ -88,7 +89,17 @@ func runPlot(ctx context.Context, s *streams, o plotOptions, args []string) erro
 			return loadRW(ctx, s, ro, o.in, nil)
 		}})
 	}
-	var curves []rw.Curve
+	title := "optimal load"
+	if o.metric == "capacity" {
+		title = "optimal capacity"
+	}
+	chart := &draw.Chart{
+		Title:  title,
+		X:      draw.Axis{Label: "read fraction", Include: []float64{0, 1}},
+		Y:      draw.Axis{Label: o.metric, Include: []float64{0}},
+		Legend: draw.TopRight,
+		Grid:   true,
+	}
 	for _, in := range inputs {
 		sys, err := in.load()
 		if err != nil {
@@ -102,17 +113,11 @@ func runPlot(ctx context.Context, s *streams, o plotOptions, args []string) erro
 		if o.metric == "capacity" {
 			vals = capacity
 		}
-		c := rw.Curve{Label: in.label, Fraction: xs}
+		c := draw.Series{Label: in.label, X: xs}
 		for _, v := range vals {
-			c.Value = append(c.Value, ratFloat(v))
+			c.Y = append(c.Y, ratFloat(v))
 		}
-		curves = append(curves, c)
+		chart.Series = append(chart.Series, c)
 	}
-	title := "optimal load"
-	if o.metric == "capacity" {
-		title = "optimal capacity"
-	}
-	return writeOutput(s, o.out, func(w io.Writer) error {
-		return rw.PlotCurves(w, form, title, o.metric, curves)
-	})
+	return writeOutput(s, o.out, func(w io.Writer) error { return chart.Write(w, form) })
 }

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/rw"
@@ -66,16 +64,16 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 	}
 	plotFormat := ""
 	if o.plot != "" {
-		plotFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(o.plot)), ".")
-		if !slices.Contains(availability.PlotFormats(), plotFormat) {
-			return usageErrorf("--plot %s: the file name must end in .svg or .png", o.plot)
+		var err error
+		if plotFormat, err = plotFormatOf(o.plot); err != nil {
+			return err
 		}
 	}
 	sys, err := loadRW(ctx, s, ro, o.in, args)
 	if err != nil {
 		return err
 	}
-	var curves []availability.Curve
+	chart := avChart("Availability of reads and writes", false)
 	override := map[int]float64{}
 	for v, nd := range sys.Nodes {
 		if nd.P != nil {
@@ -137,12 +135,7 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 			}
 		}
 		if o.plot != "" {
-			c := availability.Curve{Label: side.name, P: xs}
-			for _, pt := range cpts {
-				c.AV = append(c.AV, pt.AV)
-				c.Estimate = c.Estimate || !pt.Exact
-			}
-			curves = append(curves, c)
+			chart.Series = append(chart.Series, avSeries(side.name, cpts, func(pt availability.Point) float64 { return pt.AV }))
 		}
 		for _, pt := range pts {
 			side.dst.Points = append(side.dst.Points, avPointJ{P: pt.P, Availability: pt.AV})
@@ -150,7 +143,7 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 	}
 	if o.plot != "" {
 		if err := writeOutput(s, o.plot, func(w io.Writer) error {
-			return availability.Plot(w, plotFormat, "Availability of reads and writes", curves)
+			return chart.Write(w, plotFormat)
 		}); err != nil {
 			return err
 		}

@@ -1,59 +1,49 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-
+	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/protocol"
 )
 
 // plotMessages draws messages per entry against the number of nodes, one
 // line per protocol, in the format path's extension names.
 func plotMessages(w io.Writer, path string, runs []simRun, load protocol.Load) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Messages per critical-section entry, %s demand", load)
-	p.X.Label.Text = "N (nodes)"
-	p.Y.Label.Text = "messages per entry"
-	p.Legend.Top = true
-	p.Legend.Left = true
+	chart := &draw.Chart{
+		Title:   fmt.Sprintf("Messages per critical-section entry, %s demand", load),
+		X:       draw.Axis{Label: "N (nodes)"},
+		Y:       draw.Axis{Label: "messages per entry"},
+		Markers: true,
+		Width:   6,
+		Height:  4,
+	}
+	type point struct{ n, m float64 }
 	var names []string
-	by := map[string]plotter.XYs{}
+	by := map[string][]point{}
 	for _, r := range runs {
 		name := r.res.Protocol
 		if !slices.Contains(names, name) {
 			names = append(names, name)
 		}
-		by[name] = append(by[name], plotter.XY{X: float64(r.res.N), Y: r.res.MessagesPerEntry})
+		by[name] = append(by[name], point{float64(r.res.N), r.res.MessagesPerEntry})
 	}
-	var args []any
 	for _, name := range names {
-		xys := by[name]
-		slices.SortStableFunc(xys, func(a, b plotter.XY) int {
-			switch {
-			case a.X < b.X:
-				return -1
-			case a.X > b.X:
-				return 1
-			}
-			return 0
-		})
-		args = append(args, name, xys)
+		pts := by[name]
+		slices.SortStableFunc(pts, func(a, b point) int { return cmp.Compare(a.n, b.n) })
+		s := draw.Series{Label: name}
+		for _, pt := range pts {
+			s.X, s.Y = append(s.X, pt.n), append(s.Y, pt.m)
+		}
+		chart.Series = append(chart.Series, s)
 	}
-	if err := plotutil.AddLinePoints(p, args...); err != nil {
+	if err := chart.Write(w, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")); err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
-	wt, err := p.WriterTo(6*vg.Inch, 4*vg.Inch, strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), "."))
-	if err != nil {
-		return fmt.Errorf("plot: %w", err)
-	}
-	_, err = wt.WriteTo(w)
-	return err
+	return nil
 }
