@@ -1,7 +1,6 @@
 package construct
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 
@@ -131,8 +130,8 @@ var byzantineSpec = Spec{
 		{Name: "dissemination", Usage: "quorums meet in ≥ b+1 nodes: size ⌈(n+b+1)/2⌉", Type: Bool, Default: false},
 	},
 	Build: func(a Args) (set.System, error) {
-		if a.Bool("masking") == a.Bool("dissemination") {
-			return set.System{}, errors.New("construct: byzantine: give exactly one of --masking and --dissemination")
+		if err := exactlyOne("byzantine", a, []string{"masking"}, []string{"dissemination"}); err != nil {
+			return set.System{}, err
 		}
 		return system(Byzantine(a.Int("n"), a.Int("b"), a.Bool("masking")))
 	},

@@ -17,20 +17,21 @@ import (
 // availability and measure still apply to the parameters.
 const MaxCatalogueQuorums = 1 << 21
 
-// ParseInts parses a comma-separated list of integers, such as the
-// "3,3,3" of --levels, each at least lo.
-func ParseInts(what, s string, lo int) ([]int, error) {
+// ParseInts parses the comma-separated list of integers s, such as the
+// "3,3,3" of hqc's levels, each at least lo. A bad list is a [*ParamError]
+// for the parameter param of the construction kind.
+func ParseInts(kind, param, s string, lo int) ([]int, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("construct: %s: empty list", what)
+		return nil, paramErrorf(kind, param, nil, "is an empty list")
 	}
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil {
-			return nil, fmt.Errorf("construct: %s: %q is not an integer", what, strings.TrimSpace(f))
+			return nil, paramErrorf(kind, param, s, "has %q, not an integer", strings.TrimSpace(f))
 		}
 		if v < lo {
-			return nil, fmt.Errorf("construct: %s: %d is below %d", what, v, lo)
+			return nil, paramErrorf(kind, param, s, "has %d, below %d", v, lo)
 		}
 		out = append(out, v)
 	}

@@ -555,7 +555,7 @@ func TestParseInts(t *testing.T) {
 		{"1,-2", nil, false},
 		{"99999999999999999999", nil, false},
 	} {
-		got, err := ParseInts("test", tt.in, 1)
+		got, err := ParseInts("test", "list", tt.in, 1)
 		if (err == nil) != tt.ok || !slices.Equal(got, tt.want) {
 			t.Errorf("ParseInts(%q) = %v, %v", tt.in, got, err)
 		}

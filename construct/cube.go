@@ -284,7 +284,7 @@ func CubeLevel(a, k, n, h int) (*set.HK, error) {
 
 var cubeSpec = Spec{
 	Name:    "cube",
-	Summary: "(k+1)-cube k-arbiter over a^(k+1) nodes (or n, folded); (h,k)-arbiter with --h/--hk",
+	Summary: "(k+1)-cube k-arbiter over a^(k+1) nodes (or n, folded); (h,k)-arbiter with h or hk",
 	Source:  "Manabe, Tajima, Sections 2.3, 3.3",
 	Params: []Param{
 		{Name: "a", Usage: "side of the cube (default: the smallest with a^(k+1) ≥ n)", Type: Int, Default: 0, Min: 2, Max: set.MaxNodes},

@@ -3,6 +3,8 @@ package construct
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // ParamError reports a parameter a construction cannot take. Param is the
@@ -70,4 +72,91 @@ func (e *Error) Unwrap() error { return e.Err }
 func errorf(op, format string, args ...any) error {
 	w := fmt.Errorf(format, args...)
 	return &Error{Op: op, Msg: w.Error(), Err: errors.Unwrap(w)}
+}
+
+// ComboError reports parameters of a construction given in a combination
+// it does not take: two that exclude each other, or one without another it
+// needs. Given lists the parameters that were set; Want lists the
+// combinations the construction takes, each the parameters that go
+// together (wall: {widths} or {cwlog, n}), exactly one of which must be
+// given in full.
+//
+// Test for it with errors.As: the command line names the flags with
+// [ComboError.Describe].
+type ComboError struct {
+	Kind  string
+	Given []string
+	Want  [][]string
+}
+
+// Error returns "construct: KIND: " and the description of [ComboError.Describe]
+// with the parameters by their names.
+func (e *ComboError) Error() string {
+	return "construct: " + e.Kind + ": " + e.Describe(func(p string) string { return p })
+}
+
+// Describe says what is wrong, calling each parameter name(p): "cwlog
+// needs n" when the given parameters are part of one combination, else
+// "give exactly one of widths and cwlog n".
+func (e *ComboError) Describe(name func(param string) string) string {
+	names := func(ps []string) string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = name(p)
+		}
+		return strings.Join(out, " ")
+	}
+	touched := 0
+	var missing []string
+	for _, w := range e.Want {
+		if slices.ContainsFunc(w, func(p string) bool { return slices.Contains(e.Given, p) }) {
+			touched++
+			missing = slices.DeleteFunc(slices.Clone(w), func(p string) bool { return slices.Contains(e.Given, p) })
+		}
+	}
+	if touched == 1 && len(missing) > 0 {
+		return names(e.Given) + " needs " + names(missing)
+	}
+	alts := make([]string, len(e.Want))
+	for i, w := range e.Want {
+		alts[i] = names(w)
+	}
+	last := len(alts) - 1
+	if last < 1 {
+		return "give " + strings.Join(alts, "")
+	}
+	return "give exactly one of " + strings.Join(alts[:last], ", ") + " and " + alts[last]
+}
+
+// exactlyOne returns nil when the parameters of a that are given (a Bool
+// only when true) are exactly one of the combinations want, else a
+// [*ComboError].
+func exactlyOne(kind string, a Args, want ...[]string) error {
+	var given []string
+	for _, w := range want {
+		for _, p := range w {
+			if v, isBool := a.vals[p].(bool); a.IsSet(p) && (!isBool || v) {
+				given = append(given, p)
+			}
+		}
+	}
+	if slices.ContainsFunc(want, func(w []string) bool { return slices.Equal(w, given) }) {
+		return nil
+	}
+	return &ComboError{Kind: kind, Given: given, Want: want}
+}
+
+// reason is what err says without this package's prefix and the
+// construction's name: the Msg of an [*Error], the description of a
+// [*ComboError].
+func reason(err error) string {
+	var ce *Error
+	var combo *ComboError
+	switch {
+	case errors.As(err, &combo):
+		return combo.Describe(func(p string) string { return p })
+	case errors.As(err, &ce):
+		return ce.Msg
+	}
+	return err.Error()
 }

@@ -61,3 +61,54 @@ func TestParseDegenerateMap(t *testing.T) {
 		t.Error(`ParseDegenerateMap("") gave no error`)
 	}
 }
+
+// Parameters given in a combination a construction does not take are a
+// *ComboError, which names them as the caller asks (flags, for the command
+// line); a bad list is a *ParamError of its parameter.
+func TestComboError(t *testing.T) {
+	flag := func(p string) string { return "--" + p }
+	for _, tt := range []struct {
+		kind  string
+		vals  map[string]any
+		plain string
+		flags string
+	}{
+		{"wall", map[string]any{}, "give exactly one of widths and cwlog n", "give exactly one of --widths and --cwlog --n"},
+		{"wall", map[string]any{"widths": "1,2", "cwlog": true}, "give exactly one of widths and cwlog n", "give exactly one of --widths and --cwlog --n"},
+		{"wall", map[string]any{"widths": "1,2", "cwlog": true, "n": 3}, "give exactly one of widths and cwlog n", "give exactly one of --widths and --cwlog --n"},
+		{"wall", map[string]any{"cwlog": true}, "cwlog needs n", "--cwlog needs --n"},
+		{"wall", map[string]any{"n": 9}, "n needs cwlog", "--n needs --cwlog"},
+		{"byzantine", map[string]any{"n": 9, "b": 1}, "give exactly one of masking and dissemination", "give exactly one of --masking and --dissemination"},
+		{"byzantine", map[string]any{"n": 9, "b": 1, "masking": true, "dissemination": true}, "give exactly one of masking and dissemination", "give exactly one of --masking and --dissemination"},
+		{"byzantine", map[string]any{"n": 9, "b": 1, "masking": false}, "give exactly one of masking and dissemination", "give exactly one of --masking and --dissemination"},
+	} {
+		_, err := build(tt.kind, tt.vals)
+		var ce *ComboError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s %v: %v (%T), want a *ComboError", tt.kind, tt.vals, err, err)
+			continue
+		}
+		if got := ce.Describe(flag); got != tt.flags {
+			t.Errorf("%s %v: Describe = %q, want %q", tt.kind, tt.vals, got, tt.flags)
+		}
+		if want := "construct: " + tt.kind + ": " + tt.plain; err.Error() != want {
+			t.Errorf("%s %v: %q, want %q", tt.kind, tt.vals, err, want)
+		}
+	}
+	for _, ok := range []map[string]any{{"widths": "1,2,3"}, {"cwlog": true, "n": 9}, {"widths": "1,2", "cwlog": false}} {
+		if _, err := build("wall", ok); err != nil {
+			t.Errorf("wall %v: %v", ok, err)
+		}
+	}
+	for _, tt := range []struct{ list, reason string }{
+		{"2,x", `has "x", not an integer`},
+		{"0,1", "has 0, below 1"},
+		{" ", "is an empty list"},
+	} {
+		_, err := build("wall", map[string]any{"widths": tt.list})
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Param != "widths" || pe.Reason != tt.reason {
+			t.Errorf("widths %q: %v, want a *ParamError of widths that %s", tt.list, err, tt.reason)
+		}
+	}
+}

@@ -166,7 +166,7 @@ var gridSpec = Spec{
 	Summary: "Maekawa's grid: each node's row and column; a short last row when n is not rows·cols",
 	Source:  "Maekawa 1985, Section 7, Method 2",
 	Params: []Param{
-		{Name: "n", Usage: "number of nodes (alone: ⌈√n⌉ columns; with --rows and --cols: a short last row)",
+		{Name: "n", Usage: "number of nodes (alone: ⌈√n⌉ columns; with rows and cols: a short last row)",
 			Type: Int, Min: 1, Max: MaxGridNodes},
 		{Name: "rows", Usage: "number of rows", Type: Int, Min: 1, Max: MaxGridNodes},
 		{Name: "cols", Usage: "number of columns", Type: Int, Min: 1, Max: MaxGridNodes},

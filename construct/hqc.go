@@ -89,7 +89,7 @@ var hqcSpec = Spec{
 		{Name: "levels", Usage: "group sizes from the top level down, such as 3,3,3", Type: String, Required: true},
 	},
 	Build: func(a Args) (set.System, error) {
-		levels, err := ParseInts("hqc: --levels", a.String("levels"), 1)
+		levels, err := ParseInts("hqc", "levels", a.String("levels"), 1)
 		if err != nil {
 			return set.System{}, err
 		}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/big"
 	"slices"
-	"strings"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -43,9 +42,9 @@ func implicitShape(kind string, a Args) (shape, error) {
 		}
 		return shape{n, TreeCount(d, h), set.Params{"degree": d, "height": h}}, nil
 	case "hqc":
-		levels, err := ParseInts("hqc: --levels", a.String("levels"), 1)
+		levels, err := ParseInts(kind, "levels", a.String("levels"), 1)
 		if err != nil {
-			return shape{}, &ParamError{Kind: kind, Param: "levels", Value: a.String("levels"), Reason: "is not a list of group sizes ≥ 1", Err: err}
+			return shape{}, err
 		}
 		n := 1
 		for _, g := range levels {
@@ -66,9 +65,9 @@ func implicitShape(kind string, a Args) (shape, error) {
 		}
 		return shape{n, WallCount(widths), params}, nil
 	case "vote":
-		weights, err := ParseInts("vote: --weights", a.String("weights"), 0)
+		weights, err := ParseInts(kind, "weights", a.String("weights"), 0)
 		if err != nil {
-			return shape{}, &ParamError{Kind: kind, Param: "weights", Value: a.String("weights"), Reason: "is not a list of votes ≥ 0", Err: err}
+			return shape{}, err
 		}
 		t, err := VoteThreshold(weights, a.Int("threshold"))
 		if err != nil {
@@ -79,7 +78,7 @@ func implicitShape(kind string, a Args) (shape, error) {
 		}
 		return shape{len(weights), nil, set.Params{"weights": joinInts(weights), "threshold": t}}, nil
 	}
-	return shape{}, fmt.Errorf("construct: %s cannot be stored implicitly (the implicit kinds are %v)", kind, implicitKinds)
+	return shape{}, errorf(kind, "cannot be stored implicitly (the implicit kinds are %v)", implicitKinds)
 }
 
 // wallShape returns the row widths of a wall or triangle and the params its
@@ -93,10 +92,15 @@ func wallShape(kind string, a Args) ([]int, set.Params, error) {
 		}
 		return widths, set.Params{"rows": d}, nil
 	}
-	if a.Bool("cwlog") {
-		if !a.IsSet("n") {
-			return nil, nil, paramErrorf(kind, "n", nil, "is required with cwlog")
+	// The CWlog wall may list its widths too (as its files do), if they
+	// are CWlog's.
+	cwlog := a.Bool("cwlog") && a.IsSet("n")
+	if !cwlog {
+		if err := exactlyOne(kind, a, []string{"widths"}, []string{"cwlog", "n"}); err != nil {
+			return nil, nil, err
 		}
+	}
+	if cwlog {
 		n := a.Int("n")
 		widths := CWlogWidths(n)
 		if a.IsSet("widths") && a.String("widths") != joinInts(widths) {
@@ -104,15 +108,9 @@ func wallShape(kind string, a Args) ([]int, set.Params, error) {
 		}
 		return widths, set.Params{"cwlog": true, "n": n, "widths": joinInts(widths)}, nil
 	}
-	if a.IsSet("n") {
-		return nil, nil, paramErrorf(kind, "n", a.Int("n"), "goes with cwlog")
-	}
-	if !a.IsSet("widths") {
-		return nil, nil, paramErrorf(kind, "widths", nil, "is required (or cwlog and n)")
-	}
-	widths, err := ParseInts("wall: --widths", a.String("widths"), 1)
+	widths, err := ParseInts(kind, "widths", a.String("widths"), 1)
 	if err != nil {
-		return nil, nil, &ParamError{Kind: kind, Param: "widths", Value: a.String("widths"), Reason: "is not a list of row widths ≥ 1", Err: err}
+		return nil, nil, err
 	}
 	return widths, set.Params{"widths": joinInts(widths)}, nil
 }
@@ -177,7 +175,7 @@ func implicitParse(kind string, params set.Params) (Spec, Args, shape, error) {
 	var pe *ParamError
 	if err != nil && !errors.As(err, &pe) {
 		// A combination of values no single flag is to blame for.
-		err = &ParamError{Kind: kind, Param: "params", Reason: "are refused: " + strings.TrimPrefix(err.Error(), "construct: "+kind+": "), Err: err}
+		err = &ParamError{Kind: kind, Param: "params", Reason: "are refused: " + reason(err), Err: err}
 	}
 	return spec, a, sh, err
 }

@@ -129,7 +129,7 @@ func TestImplicitRefusals(t *testing.T) {
 		{"wall", set.Params{"widths": "1,1"}, "params"},
 		{"wall", set.Params{"widths": "1,x"}, "widths"},
 		{"wall", set.Params{"cwlog": true, "n": 9, "widths": "1,2"}, "widths"},
-		{"wall", set.Params{"n": 9}, "n"},
+		{"wall", set.Params{"n": 9}, "params"},
 		{"hqc", set.Params{"levels": "4096,4096,4096"}, "levels"},
 		{"vote", set.Params{"weights": "2,2,2"}, "weights"},
 		{"vote", set.Params{"weights": "3,1,1", "threshold": 2}, "params"},

@@ -137,7 +137,7 @@ var majoritySpec = Spec{
 
 var uniformSpec = Spec{
 	Name:    "uniform",
-	Summary: "all ⌊kn/(k+1)⌋+1-subsets (threshold); (h,k)-arbiter with --h/--hk",
+	Summary: "all ⌊kn/(k+1)⌋+1-subsets (threshold); (h,k)-arbiter with h or hk",
 	Source:  "Manabe, Tajima, Sections 2.3, 3.2",
 	Params: []Param{
 		{Name: "n", Usage: "number of nodes", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},

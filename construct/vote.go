@@ -22,16 +22,16 @@ func VoteThreshold(weights []int, t int) (int, error) {
 		return 0, errors.New("construct: vote: no weights")
 	}
 	if len(weights) > set.MaxNodes {
-		return 0, fmt.Errorf("construct: vote: %d nodes: more than %d", len(weights), set.MaxNodes)
+		return 0, errorf("vote", "%d nodes: more than %d", len(weights), set.MaxNodes)
 	}
 	total := 0
 	for i, w := range weights {
 		if w < 0 {
-			return 0, fmt.Errorf("construct: vote: node %d has %d votes: must be at least 0", i+1, w)
+			return 0, errorf("vote", "node %d has %d votes: must be at least 0", i+1, w)
 		}
 		total += w
 		if total > MaxVoteTotal {
-			return 0, fmt.Errorf("construct: vote: more than %d votes in all", MaxVoteTotal)
+			return 0, errorf("vote", "more than %d votes in all", MaxVoteTotal)
 		}
 	}
 	if total == 0 {
@@ -41,7 +41,7 @@ func VoteThreshold(weights []int, t int) (int, error) {
 	case t == 0:
 		return total/2 + 1, nil
 	case 2*t <= total:
-		return 0, fmt.Errorf("construct: vote: threshold %d is at most half of the %d votes: two disjoint sets could both reach it", t, total)
+		return 0, errorf("vote", "threshold %d is at most half of the %d votes: two disjoint sets could both reach it", t, total)
 	case t > total:
 		return 0, fmt.Errorf("construct: vote: threshold %d exceeds the %d votes", t, total)
 	}
@@ -125,7 +125,7 @@ var voteSpec = Spec{
 		{Name: "threshold", Usage: "votes a quorum needs (default: more than half)", Type: Int, Default: 0, Min: 1, Max: MaxVoteTotal},
 	},
 	Build: func(a Args) (set.System, error) {
-		weights, err := ParseInts("vote: --weights", a.String("weights"), 0)
+		weights, err := ParseInts("vote", "weights", a.String("weights"), 0)
 		if err != nil {
 			return set.System{}, err
 		}

@@ -1,7 +1,6 @@
 package construct
 
 import (
-	"errors"
 	"fmt"
 	"math/big"
 
@@ -25,20 +24,20 @@ func WallCount(widths []int) *big.Int {
 // checkWidths validates the row widths of a crumbling wall.
 func checkWidths(widths []int) (n int, err error) {
 	if len(widths) == 0 {
-		return 0, errors.New("construct: wall: no rows")
+		return 0, errorf("wall", "no rows")
 	}
 	for i, w := range widths {
 		switch {
 		case w < 1:
-			return 0, fmt.Errorf("construct: wall: row %d has width %d: must be at least 1", i+1, w)
+			return 0, errorf("wall", "row %d has width %d: must be at least 1", i+1, w)
 		case i > 0 && w < 2:
 			// The quorum starting at a one-node row j lies inside every
 			// quorum starting above it, which is then not minimal.
-			return 0, fmt.Errorf("construct: wall: row %d has width 1: only the top row may (a one-node row below would make every quorum above it non-minimal)", i+1)
+			return 0, errorf("wall", "row %d has width 1: only the top row may (a one-node row below would make every quorum above it non-minimal)", i+1)
 		}
 		n += w
 		if n > set.MaxNodes {
-			return 0, fmt.Errorf("construct: wall: more than %d nodes", set.MaxNodes)
+			return 0, errorf("wall", "more than %d nodes", set.MaxNodes)
 		}
 	}
 	return n, nil
@@ -151,7 +150,7 @@ func CWlogWidths(n int) []int {
 // CWlog returns the CWlog crumbling wall over n nodes (see [CWlogWidths]).
 func CWlog(n int) (*set.Family, error) {
 	if n < 1 || n > set.MaxNodes {
-		return nil, fmt.Errorf("construct: wall: --cwlog n = %d is out of range 1..%d", n, set.MaxNodes)
+		return nil, paramErrorf("wall", "n", n, "is out of range 1..%d", set.MaxNodes)
 	}
 	widths := CWlogWidths(n)
 	if _, err := checkWidths(widths); err != nil {
@@ -176,26 +175,19 @@ var wallSpec = Spec{
 	Source:  "Peleg, Wool 1997",
 	Params: []Param{
 		{Name: "widths", Usage: "row widths from the top, such as 1,2,3", Type: String},
-		{Name: "cwlog", Usage: "the CWlog wall over --n nodes (row i has ⌈lg 2i⌉ nodes)", Type: Bool, Default: false},
+		{Name: "cwlog", Usage: "the CWlog wall over n nodes (row i has ⌈lg 2i⌉ nodes)", Type: Bool, Default: false},
 		{Name: "n", Usage: "number of nodes of the CWlog wall", Type: Int, Min: 1, Max: set.MaxNodes},
 	},
 	Build: func(a Args) (set.System, error) {
-		switch {
-		case a.Bool("cwlog") && a.IsSet("widths"):
-			return set.System{}, errors.New("construct: wall: give --widths or --cwlog --n N, not both")
-		case a.Bool("cwlog"):
-			if !a.IsSet("n") {
-				return set.System{}, errors.New("construct: wall: --cwlog needs --n N")
-			}
-			return system(CWlog(a.Int("n")))
-		case a.IsSet("n"):
-			return set.System{}, errors.New("construct: wall: --n goes with --cwlog")
-		case !a.IsSet("widths"):
-			return set.System{}, errors.New("construct: wall: give --widths W1,W2,… or --cwlog --n N")
+		if err := exactlyOne("wall", a, []string{"widths"}, []string{"cwlog", "n"}); err != nil {
+			return set.System{}, err
 		}
-		widths, err := ParseInts("wall: --widths", a.String("widths"), 1)
+		widths, params, err := wallShape("wall", a)
 		if err != nil {
 			return set.System{}, err
+		}
+		if params["cwlog"] == true {
+			return system(CWlog(a.Int("n")))
 		}
 		return system(Wall(widths))
 	},

@@ -159,9 +159,8 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 			}
 			args, err := construct.NewArgs(spec, vals)
 			if err != nil {
-				var pe *construct.ParamError
-				if errors.As(err, &pe) {
-					return usageErrorf("%s: %s", spec.Name, flagError(pe))
+				if msg, ok := flagError(err); ok {
+					return usageErrorf("%s: %s", spec.Name, msg)
 				}
 				return usageErrorf("%s", constructMsg(err, ""))
 			}
@@ -436,9 +435,8 @@ func humanBytes(b int64) string {
 
 // buildError reports a construction's refusal (bad parameters): exit 2.
 func buildError(spec construct.Spec, err error) error {
-	var pe *construct.ParamError
-	if errors.As(err, &pe) {
-		return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, flagError(pe))}
+	if msg, ok := flagError(err); ok {
+		return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, msg)}
 	}
 	return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, constructMsg(err, spec.Name))}
 }
@@ -465,16 +463,33 @@ func constructMsg(err error, op string) string {
 		}
 		return msg
 	}
+	var combo *construct.ComboError
+	if errors.As(err, &combo) {
+		msg := combo.Describe(func(p string) string { return p })
+		if combo.Kind != op {
+			msg = combo.Kind + ": " + msg
+		}
+		return msg
+	}
 	return err.Error()
 }
 
-// flagError says what is wrong with a parameter in terms of the flag that
-// sets it: "--q 8 must be odd and at least 3".
-func flagError(pe *construct.ParamError) string {
-	if pe.Value == nil {
-		return fmt.Sprintf("--%s %s", pe.Param, pe.Reason)
+// flagError says what is wrong with the parameters of a construction in
+// terms of the flags that set them: "--q 8 must be odd and at least 3",
+// "--cwlog needs --n"; ok is false when err is not about parameters.
+func flagError(err error) (msg string, ok bool) {
+	var pe *construct.ParamError
+	if errors.As(err, &pe) {
+		if pe.Value == nil {
+			return fmt.Sprintf("--%s %s", pe.Param, pe.Reason), true
+		}
+		return fmt.Sprintf("--%s %v %s", pe.Param, pe.Value, pe.Reason), true
 	}
-	return fmt.Sprintf("--%s %v %s", pe.Param, pe.Value, pe.Reason)
+	var combo *construct.ComboError
+	if errors.As(err, &combo) {
+		return combo.Describe(func(p string) string { return "--" + p }), true
+	}
+	return "", false
 }
 
 func listKinds(s *streams, asJSON bool) error {
