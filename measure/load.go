@@ -3,7 +3,6 @@ package measure
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"math/big"
 	"slices"
@@ -197,7 +196,7 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 		return boundedLoad(ctx, f)
 	}
 	if cells := (n + 1) * (m + n + 1); cells > maxCells || (m+1)*(n+m+1) > maxCells {
-		return nil, fmt.Errorf("measure: load of %d quorums over %d nodes needs a %d-cell linear program: %w", m, n, cells, ErrTooLarge)
+		return nil, errorf("load of %d quorums over %d nodes needs a %d-cell linear program: %w", m, n, cells, ErrTooLarge)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -229,7 +228,7 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 		return nil, ctx.Err()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("measure: load LP: %w: %w", ErrLP, err)
+		return nil, errorf("load LP: %w: %w", ErrLP, err)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err

@@ -330,9 +330,10 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 			}
 			return nil
 		})
+		var me *measure.Error
 		switch {
-		case errors.Is(err, measure.ErrTooLarge), errors.Is(err, measure.ErrLP):
-			fi.Notes = append(fi.Notes, "load: "+strings.TrimPrefix(err.Error(), "measure: ")+"; not computed")
+		case errors.As(err, &me):
+			fi.Notes = append(fi.Notes, "load: "+me.Msg+"; not computed")
 		case stopped(err):
 			fi.Notes = append(fi.Notes, fmt.Sprintf("load: not found within --budget %s; raise it, or 0 for no limit", o.budget))
 		case err != nil && ctx.Err() != nil:
