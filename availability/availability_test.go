@@ -516,8 +516,8 @@ func TestBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Exact || r.Partial == nil || !strings.Contains(r.Reason, "budget") {
-		t.Errorf("PG(2,7) over budget: exact %v, partial %v, reason %q", r.Exact, r.Partial != nil, r.Reason)
+	if r.Exact || r.Partial == nil || !strings.Contains(r.Reason, "budget") || r.Cause != CauseBudget {
+		t.Errorf("PG(2,7) over budget: exact %v, partial %v, reason %q, cause %v", r.Exact, r.Partial != nil, r.Reason, r.Cause)
 	}
 	// Points: estimates inside the proved bounds, which hold the exact
 	// value (from the stored polynomial); with node 1 always up, the

@@ -28,7 +28,20 @@ const (
 
 // reasonEstimate is the Reason of a result computed with Method
 // MethodEstimate.
-const reasonEstimate = "a Monte Carlo estimate was asked for (--method estimate)"
+const reasonEstimate = "a Monte Carlo estimate was asked for"
+
+// Cause says what kept a [Result] from being exact, so that a caller can
+// say what would change it (a larger budget, more time, more memory).
+type Cause int
+
+// The causes of an inexact result.
+const (
+	CauseNone   Cause = iota // exact, or a cause not listed here
+	CauseAsked               // Options.Method was MethodEstimate
+	CauseBudget              // no BDD within Options.Budget nodes or Options.Time
+	CauseMemory              // the BDD or the plane sweep needed more than Options.MaxMemory
+	CauseTime                // the plane sweep did not finish within Options.Time
+)
 
 // Options control [Compute].
 type Options struct {
@@ -66,8 +79,10 @@ type Result struct {
 	Poly *Polynomial
 	// Partial holds the provable coefficients and bounds when not Exact.
 	Partial *Partial
-	// Reason says why no exact method succeeded (empty when Exact).
+	// Reason says why no exact method succeeded (empty when Exact), and
+	// Cause what stopped it.
 	Reason string
+	Cause  Cause
 
 	f     *set.Family
 	split *joinSplit
@@ -142,7 +157,7 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		if f.IsThreshold() {
 			return nil, errors.New("availability: the estimate method needs an explicit family; this one is a threshold system")
 		}
-		return settle(ctx, r, reasonEstimate)
+		return settle(ctx, r, reasonEstimate, CauseAsked)
 	case MethodAuto:
 	default:
 		return nil, fmt.Errorf("availability: unknown method %q", opts.Method)
@@ -184,11 +199,11 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		case ctx.Err() != nil:
 			return nil, err
 		case q >= planeSlowOrder && (pctx.Err() != nil || memErr != nil):
-			reason := fmt.Sprintf("the plane sweep of order %d did not finish within %s; raise --exact-time (it needs tens of minutes or more), or rely on the bounds and estimate", q, opts.Time)
+			reason, cause := fmt.Sprintf("the plane sweep of order %d did not finish within %s", q, opts.Time), CauseTime
 			if memErr != nil {
-				reason = fmt.Sprintf("%v; raise --max-memory, or rely on the bounds and estimate", memErr)
+				reason, cause = memErr.Error(), CauseMemory
 			}
-			r, err = settle(ctx, r, reason)
+			r, err = settle(ctx, r, reason, cause)
 			if err == nil && !r.Exact && memErr != nil {
 				err = memErr
 			}
@@ -266,11 +281,11 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 	case !errors.As(err, &fail):
 		return nil, err
 	}
-	hint := "raise --max-nodes or --exact-time"
+	cause := CauseBudget
 	if fail.memory {
-		hint = "raise --max-memory"
+		cause = CauseMemory
 	}
-	r, err = settle(ctx, r, fmt.Sprintf("%v (tried %d variable orders); %s, or rely on the bounds and estimate", fail.reason, fail.orders, hint))
+	r, err = settle(ctx, r, fmt.Sprintf("%v (tried %d variable orders)", fail.reason, fail.orders), cause)
 	if err == nil && !r.Exact && fail.memory {
 		return r, fmt.Errorf("availability: no exact result within the memory budget: %w", fail.reason)
 	}
@@ -388,19 +403,19 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 	}
 }
 
-// settle gives up on an exact method: r gets what [NewPartial] proves,
-// and is exact after all if that is every coefficient.
-func settle(ctx context.Context, r *Result, reason string) (*Result, error) {
+// settle gives up on an exact method for reason and cause: r gets what
+// [NewPartial] proves, and is exact after all if that is every coefficient.
+func settle(ctx context.Context, r *Result, reason string, cause Cause) (*Result, error) {
 	f := r.f
 	r.noBDD = true
-	r.Reason = reason
+	r.Reason, r.Cause = reason, cause
 	r.Partial = NewPartial(ctx, f)
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
 	}
 	if !slices.Contains(r.Partial.Known, false) {
 		// The provable coefficients turned out to be all of them.
-		r.Exact, r.Method, r.Poly, r.Reason = true, MethodIE, &Polynomial{N: f.N, A: r.Partial.A}, ""
+		r.Exact, r.Method, r.Poly, r.Reason, r.Cause = true, MethodIE, &Polynomial{N: f.N, A: r.Partial.A}, "", CauseNone
 	}
 	return r, nil
 }

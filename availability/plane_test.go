@@ -139,7 +139,7 @@ func TestComputePlaneOrders(t *testing.T) {
 	if !errors.Is(err, set.ErrMemoryBudget) {
 		t.Fatalf("PG(2,8) under 1 KiB: err %v, want ErrMemoryBudget", err)
 	}
-	if r == nil || r.Exact || r.Partial == nil || !strings.Contains(r.Reason, "max-memory") {
+	if r == nil || r.Exact || r.Partial == nil || r.Cause != CauseMemory {
 		t.Fatalf("PG(2,8) under 1 KiB: %+v", r)
 	}
 	// The lines are the smallest quorums: A_9 = 73 is proved.

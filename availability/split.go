@@ -229,7 +229,7 @@ func Settle(ctx context.Context, f *set.Family, reason string) (*Result, error) 
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
 	}
-	return settle(ctx, &Result{N: f.N, f: f}, reason)
+	return settle(ctx, &Result{N: f.N, f: f}, reason, CauseNone)
 }
 
 // PieceState is the progress of a split computation: which pieces of

@@ -261,7 +261,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			}
 			if !res.Exact {
 				fmt.Fprintf(s.err, "coterie: note: %s%s: no exact result: %s; showing the proved coefficients, bounds and a Monte Carlo estimate (%d samples, seed %d)\n",
-					name, avLevelSuffix(fam), res.Reason, availability.EstimateSamples(fam, o.samples), o.seed)
+					name, avLevelSuffix(fam), avReason(res), availability.EstimateSamples(fam, o.samples), o.seed)
 			}
 			eo := availability.EvalOptions{Override: override, Samples: o.samples, Seed: o.seed, Budget: o.maxNodes}
 			pts, err := res.Evaluate(ctx, ps, eo)
@@ -759,7 +759,7 @@ func writeAvailabilityJSON(w io.Writer, o availabilityOptions, inputs []*avInput
 		for _, f := range in.fams {
 			jf := avJSONFamily{H: f.h, N: in.n, Exact: f.res.Exact, Coefficients: avCoefficients(f.res)}
 			if !f.res.Exact {
-				jf.Method, jf.Reason = string(availability.MethodEstimate), f.res.Reason
+				jf.Method, jf.Reason = string(availability.MethodEstimate), avReason(f.res)
 			}
 			if withPoints {
 				jf.Points = []avJSONPoint{}
@@ -891,4 +891,19 @@ func plotFormatOf(path string) (string, error) {
 		return "", usageErrorf("--plot %s: the file name must end in .svg or .png", path)
 	}
 	return format, nil
+}
+
+// avReason says why res is not exact, and which flags would change that.
+func avReason(res *availability.Result) string {
+	switch res.Cause {
+	case availability.CauseAsked:
+		return res.Reason + " (--method estimate)"
+	case availability.CauseBudget:
+		return res.Reason + "; raise --max-nodes or --exact-time, or rely on the bounds and estimate"
+	case availability.CauseMemory:
+		return res.Reason + "; raise --max-memory, or rely on the bounds and estimate"
+	case availability.CauseTime:
+		return res.Reason + "; raise --exact-time (it needs tens of minutes or more), or rely on the bounds and estimate"
+	}
+	return res.Reason
 }

@@ -175,7 +175,7 @@ func computeAvShardFamily(ctx context.Context, s *streams, name string, fam *set
 		if err != nil {
 			return pf, err
 		}
-		pf.Share, pf.Method, pf.Reason, pf.Proved = avShareSamples, string(availability.MethodEstimate), res.Reason, res.Partial
+		pf.Share, pf.Method, pf.Reason, pf.Proved = avShareSamples, string(availability.MethodEstimate), avReason(res), res.Partial
 		for _, pt := range pts {
 			e := pt.Estimate
 			pf.Points = append(pf.Points, avPartPoint{P: pt.P, Hits: e.Hits, Samples: e.Samples, Seed: e.Seed, Lo: pt.Lo, Hi: pt.Hi})
@@ -216,7 +216,7 @@ func computeAvShardFamily(ctx context.Context, s *streams, name string, fam *set
 	if err != nil {
 		return pf, err
 	}
-	pf.Method, pf.Reason, pf.Proved = string(availability.MethodEstimate), res.Reason, res.Partial
+	pf.Method, pf.Reason, pf.Proved = string(availability.MethodEstimate), avReason(res), res.Partial
 	for _, pt := range pts {
 		e := pt.Estimate
 		pf.Points = append(pf.Points, avPartPoint{P: pt.P, Hits: e.Hits, Samples: e.Samples, Seed: e.Seed, Lo: pt.Lo, Hi: pt.Hi})
@@ -437,7 +437,7 @@ func mergeAvailability(ctx context.Context, s *streams, parts []*shard.Part, asJ
 		}
 		if !res.Exact {
 			fmt.Fprintf(s.err, "coterie: note: %s%s: no exact result: %s; showing the proved coefficients, bounds and a Monte Carlo estimate (%d samples, seed %d)\n",
-				po.Name, avHLabel(in.hk, fams[0].H), res.Reason, avSamplesOf(pts, po.Samples), po.Seed)
+				po.Name, avHLabel(in.hk, fams[0].H), avReason(res), avSamplesOf(pts, po.Samples), po.Seed)
 		}
 		in.fams = append(in.fams, avFamily{h: fams[0].H, res: res, points: pts})
 	}
