@@ -124,41 +124,34 @@ func (p *parser) errorf(format string, args ...any) error {
 	return &SyntaxError{Col: p.col, Msg: fmt.Sprintf(format, args...)}
 }
 
+// expr parses terms joined by "+".
 func (p *parser) expr(depth int) (*Expr, error) {
 	if depth > maxDepth {
 		return nil, p.errorf("expression nested more than %d deep", maxDepth)
 	}
-	t, err := p.term(depth)
-	if err != nil {
-		return nil, err
-	}
-	args := []*Expr{t}
-	for p.tok == tokPlus {
-		p.next()
-		t, err := p.term(depth)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, t)
-	}
-	return NewOr(args...), nil
+	return p.list(tokPlus, func() (*Expr, error) { return p.term(depth) }, NewOr)
 }
 
+// term parses factors joined by "*".
 func (p *parser) term(depth int) (*Expr, error) {
-	f, err := p.factor(depth)
-	if err != nil {
-		return nil, err
-	}
-	args := []*Expr{f}
-	for p.tok == tokStar {
-		p.next()
-		f, err := p.factor(depth)
+	return p.list(tokStar, func() (*Expr, error) { return p.factor(depth) }, NewAnd)
+}
+
+// list parses operands joined by the operator op and combines them with
+// join.
+func (p *parser) list(op token, operand func() (*Expr, error), join func(...*Expr) *Expr) (*Expr, error) {
+	var args []*Expr
+	for {
+		e, err := operand()
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, f)
+		args = append(args, e)
+		if p.tok != op {
+			return join(args...), nil
+		}
+		p.next()
 	}
-	return NewAnd(args...), nil
 }
 
 func (p *parser) factor(depth int) (*Expr, error) {
