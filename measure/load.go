@@ -518,85 +518,74 @@ func minWeight(members [][]int, y []*big.Rat) *big.Rat {
 // primalCrossover solves, exactly, for weights on the quorums S and a load
 // L with every node of T carrying L and the weights summing to 1.
 func primalCrossover(members [][]int, S, T []int, m int) []*big.Rat {
-	col := map[int]int{}
-	for i, q := range S {
-		col[q] = i
-	}
-	inT := map[int]int{}
-	for i, x := range T {
-		inT[x] = i
-	}
-	// Unknowns: w_S (len(S)), L. Rows: T, then the sum.
-	A := newRatMatrix(len(T)+1, len(S)+1)
-	for _, q := range S {
-		for _, x := range members[q] {
-			if r, ok := inT[x]; ok {
-				A[r][col[q]].SetInt64(1)
-			}
-		}
-	}
-	for r := range T {
-		A[r][len(S)].SetInt64(-1)
-	}
-	for c := range S {
-		A[len(T)][c].SetInt64(1)
-	}
-	b := make([]*big.Rat, len(T)+1)
-	for i := range b {
-		b[i] = new(big.Rat)
-	}
-	b[len(T)].SetInt64(1)
-	sol := solveExact(A, b)
-	if sol == nil {
-		return nil
-	}
-	w := make([]*big.Rat, m)
-	for i := range w {
-		w[i] = new(big.Rat)
-	}
-	for i, q := range S {
-		w[q] = sol[i]
-	}
-	return w
+	in := incidence(members, S, T)
+	return spread(crossover(len(T), len(S), func(i, j int) bool { return in[j][i] }), S, m)
 }
 
 // dualCrossover solves, exactly, for a distribution y on the nodes T and a
 // value t with every quorum of S weighing t.
 func dualCrossover(members [][]int, S, T []int, n int) []*big.Rat {
-	inT := map[int]int{}
-	for i, x := range T {
-		inT[x] = i
+	in := incidence(members, S, T)
+	return spread(crossover(len(S), len(T), func(i, j int) bool { return in[i][j] }), T, n)
+}
+
+// incidence returns in[i][j]: whether quorum S[i] holds node T[j].
+func incidence(members [][]int, S, T []int) [][]bool {
+	col := map[int]int{}
+	for j, x := range T {
+		col[x] = j
 	}
-	// Unknowns: y_T, t. Rows: S, then the sum.
-	A := newRatMatrix(len(S)+1, len(T)+1)
-	for r, q := range S {
+	in := make([][]bool, len(S))
+	for i, q := range S {
+		in[i] = make([]bool, len(T))
 		for _, x := range members[q] {
-			if c, ok := inT[x]; ok {
-				A[r][c].SetInt64(1)
+			if j, ok := col[x]; ok {
+				in[i][j] = true
 			}
 		}
-		A[r][len(T)].SetInt64(-1)
 	}
-	for c := range T {
-		A[len(S)][c].SetInt64(1)
+	return in
+}
+
+// crossover solves, exactly, for a distribution x on k unknowns and a
+// value v with Σ_{j : in(i, j)} x_j = v for each row i < rows: the square
+// systems of both crossovers. It returns nil when the system is singular.
+func crossover(rows, k int, in func(i, j int) bool) []*big.Rat {
+	// Unknowns: x (k), v. Rows: rows, then the sum.
+	A := newRatMatrix(rows+1, k+1)
+	for i := range rows {
+		for j := range k {
+			if in(i, j) {
+				A[i][j].SetInt64(1)
+			}
+		}
+		A[i][k].SetInt64(-1)
 	}
-	b := make([]*big.Rat, len(S)+1)
+	for j := range k {
+		A[rows][j].SetInt64(1)
+	}
+	b := make([]*big.Rat, rows+1)
 	for i := range b {
 		b[i] = new(big.Rat)
 	}
-	b[len(S)].SetInt64(1)
-	sol := solveExact(A, b)
-	if sol == nil {
+	b[rows].SetInt64(1)
+	return solveExact(A, b)
+}
+
+// spread returns a vector of size values, x[i] at ids[i] and 0 elsewhere;
+// nil when x is nil.
+func spread(x []*big.Rat, ids []int, size int) []*big.Rat {
+	if x == nil {
 		return nil
 	}
-	y := make([]*big.Rat, n)
-	for i := range y {
-		y[i] = new(big.Rat)
+	v := make([]*big.Rat, size)
+	for i := range v {
+		v[i] = new(big.Rat)
 	}
-	for i, x := range T {
-		y[x] = sol[i]
+	for i, id := range ids {
+		v[id] = x[i]
 	}
-	return y
+	return v
 }
 
 // reducedDual solves the dual LP (maximise t with y(Q) ≥ t, Σy = 1) by
