@@ -55,19 +55,14 @@ type rwAvPoint struct {
 
 // rwCompareRow is one read-write system in a comparison.
 type rwCompareRow struct {
-	File            string      `json:"file"`
-	N               int         `json:"n"`
-	Reads           string      `json:"reads"`
-	Writes          string      `json:"writes"`
-	ReadResilience  int         `json:"read_resilience"`
-	WriteResilience int         `json:"write_resilience"`
-	Resilience      int         `json:"resilience"`
-	ReadFraction    string      `json:"read_fraction,omitempty"`
-	Load            *float64    `json:"load,omitempty"`
-	LoadExact       string      `json:"load_exact,omitempty"`
-	Capacity        *float64    `json:"capacity,omitempty"`
-	CapacityExact   string      `json:"capacity_exact,omitempty"`
-	Availability    []rwAvPoint `json:"availability,omitempty"`
+	File   string `json:"file"`
+	N      int    `json:"n"`
+	Reads  string `json:"reads"`
+	Writes string `json:"writes"`
+	rwResilienceJSON
+	ReadFraction string `json:"read_fraction,omitempty"`
+	rwLoadJSON
+	Availability []rwAvPoint `json:"availability,omitempty"`
 }
 
 // runRWCompare is `coterie compare` with read-write systems: every system,
@@ -121,16 +116,14 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 		if err != nil {
 			return usageErrorf("%s: write resilience: %v", in.label, err)
 		}
-		row.ReadResilience, row.WriteResilience, row.Resilience = rr.F, wr.F, min(rr.F, wr.F)
+		row.rwResilienceJSON = newRWResilience(rr.F, wr.F)
 		if withStrategy {
 			_, m, err := sys.Optimal(ctx, opts)
 			if err != nil {
 				return strategyError(s, fmt.Errorf("%s: %w", in.label, err))
 			}
-			var rep rwInfoReport
-			setMetrics(&rep, m)
 			row.ReadFraction = opts.Workload.String()
-			row.Load, row.LoadExact, row.Capacity, row.CapacityExact = rep.Load, rep.LoadExact, rep.Capacity, rep.CapacityExact
+			row.rwLoadJSON = metricsJSON(m).rwLoadJSON
 		}
 		if !co.noAV {
 			if row.Availability, err = rwAvailabilityAt(ctx, sys, co.ps, o.rw.limit); err != nil {

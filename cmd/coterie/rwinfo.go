@@ -17,17 +17,15 @@ import (
 // rwInfoReport is `coterie info`'s report on a read-write system; the
 // strategy fields appear with --read-fraction.
 type rwInfoReport struct {
-	N               int      `json:"n"`
-	Labels          []string `json:"labels,omitempty"`
-	Reads           string   `json:"reads"`
-	Writes          string   `json:"writes"`
-	WritesDerived   bool     `json:"writes_derived,omitempty"`
-	ReadsDerived    bool     `json:"reads_derived,omitempty"`
-	ReadQuorums     *number  `json:"read_quorums,omitempty"`
-	WriteQuorums    *number  `json:"write_quorums,omitempty"`
-	ReadResilience  int      `json:"read_resilience"`
-	WriteResilience int      `json:"write_resilience"`
-	Resilience      int      `json:"resilience"`
+	N             int      `json:"n"`
+	Labels        []string `json:"labels,omitempty"`
+	Reads         string   `json:"reads"`
+	Writes        string   `json:"writes"`
+	WritesDerived bool     `json:"writes_derived,omitempty"`
+	ReadsDerived  bool     `json:"reads_derived,omitempty"`
+	ReadQuorums   *number  `json:"read_quorums,omitempty"`
+	WriteQuorums  *number  `json:"write_quorums,omitempty"`
+	rwResilienceJSON
 	// ReadFailures and WriteFailures are smallest sets of nodes whose
 	// failure leaves no read (write) quorum.
 	ReadFailures  []int `json:"read_failures"`
@@ -35,19 +33,45 @@ type rwInfoReport struct {
 	Intersection  *bool `json:"intersection,omitempty"`
 	WriteWrite    *bool `json:"write_write_intersection,omitempty"`
 
-	ReadFraction     string        `json:"read_fraction,omitempty"`
-	F                int           `json:"f,omitempty"`
-	Optimize         string        `json:"optimize,omitempty"`
-	Load             *float64      `json:"load,omitempty"`
-	LoadExact        string        `json:"load_exact,omitempty"`
-	Capacity         *float64      `json:"capacity,omitempty"`
-	CapacityExact    string        `json:"capacity_exact,omitempty"`
-	Latency          *float64      `json:"latency,omitempty"`
-	LatencyExact     string        `json:"latency_exact,omitempty"`
-	NetworkLoad      *float64      `json:"network_load,omitempty"`
-	NetworkLoadExact string        `json:"network_load_exact,omitempty"`
-	Strategy         *strategyJSON `json:"strategy,omitempty"`
-	Notes            []string      `json:"notes,omitempty"`
+	ReadFraction string `json:"read_fraction,omitempty"`
+	F            int    `json:"f,omitempty"`
+	Optimize     string `json:"optimize,omitempty"`
+	rwMetricsJSON
+	Strategy *strategyJSON `json:"strategy,omitempty"`
+	Notes    []string      `json:"notes,omitempty"`
+}
+
+// rwResilienceJSON is a read-write system's resilience, as its reports
+// give it: how many node failures leave a read quorum, a write quorum, and
+// both.
+type rwResilienceJSON struct {
+	ReadResilience  int `json:"read_resilience"`
+	WriteResilience int `json:"write_resilience"`
+	Resilience      int `json:"resilience"`
+}
+
+// newRWResilience is the resilience of a system whose reads survive read
+// failures and writes write failures.
+func newRWResilience(read, write int) rwResilienceJSON {
+	return rwResilienceJSON{read, write, min(read, write)}
+}
+
+// rwLoadJSON is a strategy's load and capacity, as a float and an exact
+// fraction each.
+type rwLoadJSON struct {
+	Load          *float64 `json:"load,omitempty"`
+	LoadExact     string   `json:"load_exact,omitempty"`
+	Capacity      *float64 `json:"capacity,omitempty"`
+	CapacityExact string   `json:"capacity_exact,omitempty"`
+}
+
+// rwMetricsJSON is every figure of a strategy, as reports give them.
+type rwMetricsJSON struct {
+	rwLoadJSON
+	Latency          *float64 `json:"latency,omitempty"`
+	LatencyExact     string   `json:"latency_exact,omitempty"`
+	NetworkLoad      *float64 `json:"network_load,omitempty"`
+	NetworkLoadExact string   `json:"network_load_exact,omitempty"`
 }
 
 // strategyJSON is a strategy as reports and strategy files hold it.
@@ -128,7 +152,8 @@ func readStrategy(path string, n int) (*rw.Strategy, error) {
 	return st, nil
 }
 
-func setMetrics(rep *rwInfoReport, m *rw.Metrics) {
+// metricsJSON is m as reports give it; a capacity of 0 is left out.
+func metricsJSON(m *rw.Metrics) rwMetricsJSON {
 	f := func(r *big.Rat) (*float64, string) {
 		if r == nil {
 			return nil, ""
@@ -136,12 +161,14 @@ func setMetrics(rep *rwInfoReport, m *rw.Metrics) {
 		v := ratFloat(r)
 		return &v, r.RatString()
 	}
-	rep.Load, rep.LoadExact = f(m.Load)
+	var j rwMetricsJSON
+	j.Load, j.LoadExact = f(m.Load)
 	if m.Capacity != nil && m.Capacity.Sign() > 0 {
-		rep.Capacity, rep.CapacityExact = f(m.Capacity)
+		j.Capacity, j.CapacityExact = f(m.Capacity)
 	}
-	rep.Latency, rep.LatencyExact = f(m.Latency)
-	rep.NetworkLoad, rep.NetworkLoadExact = f(m.Network)
+	j.Latency, j.LatencyExact = f(m.Latency)
+	j.NetworkLoad, j.NetworkLoadExact = f(m.Network)
+	return j
 }
 
 // runRWInfo is `coterie info` on a read-write system.
@@ -182,7 +209,7 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 	if err != nil {
 		return usageErrorf("write resilience: %v", err)
 	}
-	rep.ReadResilience, rep.WriteResilience, rep.Resilience = rr.F, wr.F, min(rr.F, wr.F)
+	rep.rwResilienceJSON = newRWResilience(rr.F, wr.F)
 	rep.ReadFailures, rep.WriteFailures = ids(rr.Witness), ids(wr.Witness)
 	if !sys.WritesDerived && !sys.ReadsDerived {
 		res, err := sys.ReadWrite(ctx, o.limit)
@@ -222,7 +249,7 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 				return strategyError(s, err)
 			}
 		}
-		setMetrics(rep, m)
+		rep.rwMetricsJSON = metricsJSON(m)
 		rep.Strategy = toStrategyJSON(st)
 		if st.Uniform {
 			rep.Notes = append(rep.Notes, "strategy: uniform over the smallest quorums of each side (closed form: the system is symmetric and the capacities equal)")

@@ -70,22 +70,13 @@ options and seed give the same answer.`,
 
 // candidateJSON is one system of the search report.
 type candidateJSON struct {
-	Reads            string        `json:"reads"`
-	Writes           string        `json:"writes"`
-	Source           string        `json:"source"`
-	ReadResilience   int           `json:"read_resilience"`
-	WriteResilience  int           `json:"write_resilience"`
-	Resilience       int           `json:"resilience"`
-	Load             *float64      `json:"load,omitempty"`
-	LoadExact        string        `json:"load_exact,omitempty"`
-	Capacity         *float64      `json:"capacity,omitempty"`
-	CapacityExact    string        `json:"capacity_exact,omitempty"`
-	Latency          *float64      `json:"latency,omitempty"`
-	LatencyExact     string        `json:"latency_exact,omitempty"`
-	NetworkLoad      *float64      `json:"network_load,omitempty"`
-	NetworkLoadExact string        `json:"network_load_exact,omitempty"`
-	Availability     float64       `json:"availability"`
-	Strategy         *strategyJSON `json:"strategy,omitempty"`
+	Reads  string `json:"reads"`
+	Writes string `json:"writes"`
+	Source string `json:"source"`
+	rwResilienceJSON
+	rwMetricsJSON
+	Availability float64       `json:"availability"`
+	Strategy     *strategyJSON `json:"strategy,omitempty"`
 }
 
 type searchReport struct {
@@ -210,14 +201,11 @@ func searchNodes(path string) ([]rw.Node, error) {
 }
 
 func toCandidateJSON(c *rw.Candidate, labels []string) candidateJSON {
-	var rep rwInfoReport
-	setMetrics(&rep, c.Metrics)
 	return candidateJSON{
 		Reads: relabel(c.Reads, labels).String(), Writes: relabel(c.Writes, labels).String(), Source: c.Source,
-		ReadResilience: c.ReadResilience, WriteResilience: c.WriteResilience, Resilience: min(c.ReadResilience, c.WriteResilience),
-		Load: rep.Load, LoadExact: rep.LoadExact, Capacity: rep.Capacity, CapacityExact: rep.CapacityExact,
-		Latency: rep.Latency, LatencyExact: rep.LatencyExact, NetworkLoad: rep.NetworkLoad, NetworkLoadExact: rep.NetworkLoadExact,
-		Availability: c.Availability,
+		rwResilienceJSON: newRWResilience(c.ReadResilience, c.WriteResilience),
+		rwMetricsJSON:    metricsJSON(c.Metrics),
+		Availability:     c.Availability,
 	}
 }
 
