@@ -3,7 +3,6 @@ package main
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/rw"
 )
 
@@ -45,7 +44,7 @@ with 'coterie quorums --side reads|writes'.
 			if err != nil {
 				return err
 			}
-			return writeSystemProgress(s, o.out.path, sys, f, format.Options{Base: o.out.base}, o.out.progress)
+			return o.out.write(s, sys, f)
 		},
 	}
 	addInputFlags(cmd, &o.in)

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/construct"
-	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -74,13 +73,5 @@ func runDegenerate(ctx context.Context, s *streams, o degenerateOptions, path st
 		}
 		return usageErrorf("%s: %s", displayName(path), constructMsg(err, "degenerate"))
 	}
-	out := set.System{Family: f}
-	ff, err := o.out.prepare(ctx, &out)
-	if err != nil {
-		return err
-	}
-	if err := verifyBuilt(ctx, s, "degenerate", out); err != nil {
-		return err
-	}
-	return writeSystemProgress(s, o.out.path, out, ff, format.Options{Base: o.out.base}, o.out.progress)
+	return o.out.writeVerified(ctx, s, "degenerate", set.System{Family: f})
 }

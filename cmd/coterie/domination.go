@@ -10,14 +10,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/domination"
-	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
 )
 
 type dominationOptions struct {
-	in       inputOptions
-	side     sideOptions
+	sideInput
 	out      outputOptions
 	k        int
 	asJSON   bool
@@ -70,8 +68,7 @@ nondominated. Read and write quorums that do not meet: exit status 1.
 			return runDomination(cmd.Context(), s, args[0], &o, cmd.Flags().Changed("k"))
 		},
 	}
-	addInputFlags(cmd, &o.in)
-	addSideFlags(cmd, &o.in, &o.side, "")
+	addSideInputFlags(cmd, &o.sideInput, "")
 	cmd.Flags().IntVar(&o.k, "k", 1, "judge the system as a k-arbiter (default: the file's k)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&o.smallest, "smallest", false, "find a witness of minimum size, proved minimum (slow for large systems)")
@@ -269,7 +266,7 @@ func makeND(ctx context.Context, s *streams, sys set.System, f *set.Family, o *d
 	if err != nil {
 		return err
 	}
-	if err := writeSystemProgress(s, o.out.path, out, ff, format.Options{Base: o.out.base}, o.out.progress); err != nil {
+	if err := o.out.write(s, out, ff); err != nil {
 		return err
 	}
 	q := g.Len()

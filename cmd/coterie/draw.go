@@ -15,8 +15,7 @@ import (
 )
 
 type drawOptions struct {
-	in        inputOptions
-	side      sideOptions
+	sideInput
 	out       string
 	layout    string
 	quorum    int
@@ -57,8 +56,7 @@ bytes.`,
 			return runDraw(s, o, firstArg(args))
 		},
 	}
-	addInputFlags(cmd, &o.in)
-	addSideFlags(cmd, &o.in, &o.side, "reads")
+	addSideInputFlags(cmd, &o.sideInput, "reads")
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "output", "o", "", "write the drawing to `OUT.svg`, OUT.png or OUT.pdf (default: SVG on standard output)")
 	f.StringVar(&o.layout, "layout", "auto", "layout: "+strings.Join(draw.Layouts, ", "))

@@ -42,6 +42,25 @@ func addProgressFlag(cmd *cobra.Command, o *outputOptions) {
 	cmd.Flags().BoolVar(&o.progress, "progress", false, "report progress of the write on stderr every second, even when stderr is not a terminal")
 }
 
+// writeVerified writes sys, a system the command what built, as the flags
+// say, once verifyBuilt has checked it.
+func (o *outputOptions) writeVerified(ctx context.Context, s *streams, what string, sys set.System) error {
+	f, err := o.prepare(ctx, &sys)
+	if err != nil {
+		return err
+	}
+	if err := verifyBuilt(ctx, s, what, sys); err != nil {
+		return err
+	}
+	return o.write(s, sys, f)
+}
+
+// write writes sys in format f (from [outputOptions.prepare]) as the flags
+// say: to --output, numbered from --output-base, with --progress.
+func (o *outputOptions) write(s *streams, sys set.System, f format.Format) error {
+	return writeSystemProgress(s, o.path, sys, f, format.Options{Base: o.base}, o.progress)
+}
+
 // prepare applies --enumerate and checks the options; it returns the format
 // to write.
 func (o *outputOptions) prepare(ctx context.Context, sys *set.System) (format.Format, error) {
@@ -285,7 +304,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 				spec.Name, humanBytes(size), size)
 		}
 	}
-	return writeSystemProgress(s, out.path, sys, f, format.Options{Base: out.base}, out.progress)
+	return out.write(s, sys, f)
 }
 
 // estimateThreshold estimates the size in bytes of the threshold family fam

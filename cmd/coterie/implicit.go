@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/construct"
-	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/measure"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
@@ -395,7 +394,7 @@ func generateImplicit(ctx context.Context, s *streams, spec construct.Spec, args
 	if err != nil {
 		return true, err
 	}
-	return true, writeSystemProgress(s, out.path, sys, f, format.Options{Base: out.base}, out.progress)
+	return true, out.write(s, sys, f)
 }
 
 // implicitInfoReport prepares info's input: an implicit family with at

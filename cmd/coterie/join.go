@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/construct"
-	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -89,15 +88,7 @@ func runJoin(ctx context.Context, s *streams, o joinOptions, outerPath, innerPat
 		}
 		return usageErrorf("%s", constructMsg(err, ""))
 	}
-	sys := set.System{Family: j}
-	f, err := o.out.prepare(ctx, &sys)
-	if err != nil {
-		return err
-	}
-	if err := verifyBuilt(ctx, s, "join", sys); err != nil {
-		return err
-	}
-	return writeSystemProgress(s, o.out.path, sys, f, format.Options{Base: o.out.base}, o.out.progress)
+	return o.out.writeVerified(ctx, s, "join", set.System{Family: j})
 }
 
 // readJoinInput reads a coterie or k-arbiter; an (h,k)-arbiter is refused.

@@ -11,8 +11,7 @@ import (
 )
 
 type quorumsOptions struct {
-	rw     rwOptions
-	in     inputOptions
+	rwInput
 	side   string
 	labels bool
 	count  bool
@@ -36,8 +35,7 @@ expression that uses each node once.`,
 			return runQuorums(cmd.Context(), s, o, args, cmd.Flags().Changed("limit"))
 		},
 	}
-	addInputFlags(cmd, &o.in)
-	addRWSystemFlags(cmd, &o.rw)
+	addRWInputFlags(cmd, &o.rwInput)
 	cmd.Flags().StringVar(&o.side, "side", "reads", "which quorums: reads|writes")
 	cmd.Flags().BoolVar(&o.labels, "labels", false, "print node labels instead of ids")
 	cmd.Flags().BoolVar(&o.count, "count", false, "print the number of minimal quorums")

@@ -35,6 +35,20 @@ type rwOptions struct {
 // attributes).
 const maxRWNodes = 1 << 20
 
+// rwInput are the flags of a command that reads a read-write system: a
+// file's format, and --reads, --writes, --nodes and --limit.
+type rwInput struct {
+	in inputOptions
+	rw rwOptions
+}
+
+// addRWInputFlags adds the input flags (--input-format, --base) and the
+// read-write system's (see [addRWSystemFlags]).
+func addRWInputFlags(cmd *cobra.Command, o *rwInput) {
+	addInputFlags(cmd, &o.in)
+	addRWSystemFlags(cmd, &o.rw)
+}
+
 // addRWSystemFlags adds --reads, --writes and --nodes.
 func addRWSystemFlags(cmd *cobra.Command, o *rwOptions) {
 	cmd.Flags().StringVar(&o.reads, "reads", "", "read quorums as an expression, e.g. 'a*b*c + d*e*f' or 'choose(2, a, b, c)' (alone: the writes are its dual)")

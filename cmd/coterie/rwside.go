@@ -23,6 +23,20 @@ type sideOptions struct {
 	sameSides bool
 }
 
+// sideInput are the flags of a command that reads one list of quorums:
+// a file's format, and a read-write system's side.
+type sideInput struct {
+	in   inputOptions
+	side sideOptions
+}
+
+// addSideInputFlags adds the input flags (--input-format, --base) and the
+// side flags (see [addSideFlags]).
+func addSideInputFlags(cmd *cobra.Command, o *sideInput, side string) {
+	addInputFlags(cmd, &o.in)
+	addSideFlags(cmd, &o.in, &o.side, side)
+}
+
 // addSideFlags adds --reads, --writes, --nodes and --side (default side)
 // and routes in's reads through o.
 func addSideFlags(cmd *cobra.Command, in *inputOptions, o *sideOptions, side string) {

@@ -18,8 +18,7 @@ import (
 )
 
 type simulateOptions struct {
-	in         inputOptions
-	side       sideOptions
+	sideInput
 	k          int
 	protocols  []string
 	load       string
@@ -109,9 +108,8 @@ same, and refused otherwise (exit 2).`,
 			return runSimulate(cmd.Context(), s, o, args)
 		},
 	}
-	addInputFlags(cmd, &o.in)
 	o.side.sameSides = true
-	addSideFlags(cmd, &o.in, &o.side, "")
+	addSideInputFlags(cmd, &o.sideInput, "")
 	f := cmd.Flags()
 	f.IntVar(&o.k, "k", 0, "run the file as a k-arbiter with this k (default: the file's k)")
 	f.StringSliceVar(&o.protocols, "protocol", nil, "protocol(s) to run: "+strings.Join(protocol.Names(), "|"))

@@ -31,8 +31,7 @@ func runRWInfoArgs(ctx context.Context, s *streams, o rwOptions, in inputOptions
 }
 
 type strategyCmdOptions struct {
-	rw     rwOptions
-	in     inputOptions
+	rwInput
 	out    string
 	format string
 }
@@ -72,8 +71,7 @@ the limits cannot be met.`,
 			return runStrategy(cmd.Context(), s, o, args)
 		},
 	}
-	addInputFlags(cmd, &o.in)
-	addRWSystemFlags(cmd, &o.rw)
+	addRWInputFlags(cmd, &o.rwInput)
 	addWorkloadFlags(cmd, &o.rw)
 	cmd.Flags().StringVarP(&o.out, "output", "o", "", "write the strategy to FILE (format by extension: .json, .csv, else a table)")
 	cmd.Flags().StringVar(&o.format, "format", "", "table|json|csv (default: by -o's extension, else table)")

@@ -16,11 +16,10 @@ import (
 )
 
 type transversalsOptions struct {
-	in     inputOptions
+	sideInput
 	count  bool
 	asJSON bool
 	limit  int64
-	side   sideOptions
 	// --shard, --shards, --checkpoint (with --count): transversals_shard.go.
 	shard      string
 	shards     int
@@ -63,8 +62,7 @@ pieces done.
 			return runTransversals(cmd.Context(), s, firstArg(args), &o)
 		},
 	}
-	addInputFlags(cmd, &o.in)
-	addSideFlags(cmd, &o.in, &o.side, "reads")
+	addSideInputFlags(cmd, &o.sideInput, "reads")
 	cmd.Flags().BoolVar(&o.count, "count", false, "count the minimal transversals by size instead of listing them")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON: one array per transversal, or with --count the contract's report")
 	cmd.Flags().Int64Var(&o.limit, "limit", 0, "list at most this many transversals (0 = all); a note on stderr says when the list was cut")

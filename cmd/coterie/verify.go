@@ -17,8 +17,7 @@ import (
 )
 
 type verifyOptions struct {
-	rw       rwOptions
-	in       inputOptions
+	rwInput
 	k        int
 	asJSON   bool
 	method   string
@@ -82,8 +81,7 @@ of k = K instead of checking a file.`,
 			return runVerify(cmd.Context(), s, o, args[0], cmd.Flags().Changed("k"))
 		},
 	}
-	addInputFlags(cmd, &o.in)
-	addRWSystemFlags(cmd, &o.rw)
+	addRWInputFlags(cmd, &o.rwInput)
 	cmd.Flags().BoolVar(&o.rw.requireWW, "require-ww", false, "read-write systems: fail unless every two write quorums meet too")
 	cmd.Flags().IntVar(&o.k, "k", 0, "check as a k-arbiter: every k+1 quorums must share a node (default: the file's k)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
