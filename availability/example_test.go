@@ -28,3 +28,16 @@ func ExamplePolynomial_AtRat() {
 	fmt.Println(r.Method, r.Poly.AtRat(big.NewRat(1, 2)))
 	// Output: projective-plane 1/2
 }
+
+// Build a system, compute its availability polynomial, evaluate it: the
+// triangle coterie {1,2}, {2,3}, {1,3} is up when at least two of its
+// three nodes are, so AV(p) = 3p²(1−p) + p³ and AV(0.9) = 0.972.
+func Example() {
+	f, _ := construct.Majority(3)
+	r, _ := availability.Compute(context.Background(), f, availability.Options{})
+	fmt.Println(r.Exact, r.Poly.Strings())
+	fmt.Printf("%.3f\n", r.Poly.At(0.9))
+	// Output:
+	// true [0 0 3 1]
+	// 0.972
+}

@@ -39,3 +39,21 @@ func ExampleCountTransversals() {
 	fmt.Println(c.Total, c.BySize[3], c.Smallest)
 	// Output: 7 7 3
 }
+
+// Build a system and decide whether it is dominated: the majority of four
+// nodes (every 3-subset) is, since {1,2} meets every quorum and holds none,
+// while the majority of three nodes is not.
+func Example() {
+	for _, n := range []int{3, 4} {
+		f, _ := set.NewThreshold(n, n/2+1).Enumerate(100)
+		r, _ := domination.Decide(context.Background(), f)
+		fmt.Printf("majority of %d: nondominated %v", n, r.Nondominated)
+		if !r.Nondominated {
+			fmt.Printf(", witness of %d nodes", r.Witness.Len())
+		}
+		fmt.Println()
+	}
+	// Output:
+	// majority of 3: nondominated true
+	// majority of 4: nondominated false, witness of 2 nodes
+}
