@@ -56,7 +56,7 @@ func MinIntersection(ctx context.Context, f *set.Family) (size, i, j int, sets [
 	for a := range f.Quorums {
 		if a%64 == 0 {
 			if err := ctx.Err(); err != nil {
-				return 0, 0, 0, nil, fmt.Errorf("verify: %w", err)
+				return 0, 0, 0, nil, errorf("%w", err)
 			}
 		}
 		if l := f.Quorums[a].Len(); l < size {
@@ -115,11 +115,11 @@ func SmallTransversal(ctx context.Context, f *set.Family, b int) ([]int, error) 
 		steps++
 		if steps%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return false, fmt.Errorf("verify: %w", err)
+				return false, errorf("%w", err)
 			}
 		}
 		if steps > maxTransversalSteps {
-			return false, fmt.Errorf("verify: byzantine: transversals of at most %d nodes: %w (%d steps)", b, ErrSearchLimit, maxTransversalSteps)
+			return false, errorf("byzantine: transversals of at most %d nodes: %w (%d steps)", b, ErrSearchLimit, maxTransversalSteps)
 		}
 		miss := -1
 		for _, q := range order {
@@ -162,7 +162,7 @@ func SmallTransversal(ctx context.Context, f *set.Family, b int) ([]int, error) 
 // [SmallTransversal] for the cost.
 func Byzantine(ctx context.Context, f *set.Family, b int, masking bool) ([]Check, error) {
 	if b < 0 {
-		return nil, fmt.Errorf("verify: byzantine: b = %d must be at least 0", b)
+		return nil, errorf("byzantine: b = %d must be at least 0", b)
 	}
 	kind, need := "dissemination", ByzantineNeed(b, masking)
 	if masking {

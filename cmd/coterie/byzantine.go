@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -84,7 +83,12 @@ func (fi *familyInfo) measureByzantine(ctx context.Context, f *set.Family, withi
 			fi.ByzantineBMaxDissemination = &dissemination
 		}
 	case errors.Is(err, verify.ErrSearchLimit), ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
-		fi.Notes = append(fi.Notes, "byzantine_b_max: "+strings.TrimPrefix(err.Error(), "verify: ")+"; not computed")
+		msg := err.Error()
+		var ve *verify.Error
+		if errors.As(err, &ve) {
+			msg = ve.Msg
+		}
+		fi.Notes = append(fi.Notes, "byzantine_b_max: "+msg+"; not computed")
 	default:
 		return err
 	}
