@@ -291,7 +291,7 @@ func strategyOptions(o rwOptions) (rw.Options, bool, error) {
 	}
 	w, err := rw.ParseWorkload(o.readFraction)
 	if err != nil {
-		return rw.Options{}, false, usageErrorf("--read-fraction: %s", strings.TrimPrefix(err.Error(), "rw: "))
+		return rw.Options{}, false, usageErrorf("--read-fraction: %s", rwMsg(err))
 	}
 	opts := rw.Options{Workload: w, F: o.f, Optimize: rw.Objective(o.optimize), ListLimit: o.limit}
 	switch opts.Optimize {
@@ -403,4 +403,14 @@ func nodesWith(n int, labels []string, rows []format.NodeAttrs) []rw.Node {
 		}
 	}
 	return nodes
+}
+
+// rwMsg is what an rw error says without the package's name and
+// operation, to follow the flag or file it is about.
+func rwMsg(err error) string {
+	var re *rw.Error
+	if errors.As(err, &re) {
+		return re.Msg
+	}
+	return err.Error()
 }

@@ -240,7 +240,7 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 			}
 			m, err = sys.Evaluate(st, opts.Workload)
 			if err != nil {
-				return asInputError(displayName(strategyFile), 0, strings.TrimPrefix(err.Error(), "rw: strategy: "))
+				return asInputError(displayName(strategyFile), 0, rwMsg(err))
 			}
 		} else {
 			rep.F, rep.Optimize = opts.F, string(opts.Optimize)
