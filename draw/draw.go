@@ -218,11 +218,15 @@ func sortedQuorums(f *set.Family) []int {
 // circle.
 const MaxThresholdNodes = 5000
 
+// ErrThresholdQuorum is returned when Options.ShowQuorum asks for a quorum
+// of a threshold system outside the matrix layout, which alone lists them.
+var ErrThresholdQuorum = errors.New("draw: a threshold system's quorums are not listed: showing one needs the matrix layout")
+
 // drawThreshold draws a threshold system, every w-subset of n nodes, as
 // its nodes on a circle with the rule written in the middle.
 func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
 	if opts.ShowQuorum {
-		return nil, errors.New("draw: a threshold system's quorums are not listed: --quorum needs --layout matrix")
+		return nil, ErrThresholdQuorum
 	}
 	if f.N > MaxThresholdNodes {
 		return nil, fmt.Errorf("draw: %d nodes: more than the %d a drawing shows", f.N, MaxThresholdNodes)

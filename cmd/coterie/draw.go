@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -95,6 +96,9 @@ func runDraw(s *streams, o drawOptions, path string) error {
 		return usageErrorf("--highlight: %v", err)
 	}
 	sc, err := draw.Draw(sys, draw.Options{Layout: o.layout, ShowQuorum: o.quorum > 0, Quorum: o.quorum - 1, Highlight: nodes, Labels: o.labels})
+	if errors.Is(err, draw.ErrThresholdQuorum) {
+		err = errors.New("draw: a threshold system's quorums are not listed: --quorum needs --layout matrix")
+	}
 	if err != nil {
 		return &codeError{code: exitError, err: fmt.Errorf("%s: %w", displayName(path), err)}
 	}
