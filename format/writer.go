@@ -35,7 +35,7 @@ type Writer struct {
 // family.
 func NewWriter(w io.Writer, f Format, meta *set.Family, opt Options) (*Writer, error) {
 	if f == Dat && meta.IsImplicit() {
-		return nil, fmt.Errorf("format: the .dat format lists quorums, and this is an implicit %s family (its quorums are defined by its parameters, too many to list): materialise it first (--enumerate with --limit), or write JSON, text or CSV", meta.Kind)
+		return nil, fmt.Errorf("format: the .dat format lists quorums, and this is an implicit %s family (its quorums are defined by its parameters, too many to list): materialise it first (construct.Materialize), or write JSON, text or CSV", meta.Kind)
 	}
 	if f == Dat && meta.IsThreshold() {
 		return nil, fmt.Errorf("format: the .dat format lists quorums; enumerate the threshold family (all %d-subsets of %d nodes) first, or write JSON, text or CSV",
