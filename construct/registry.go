@@ -3,7 +3,6 @@ package construct
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -124,28 +123,6 @@ type Spec struct {
 	// what it keeps. A non-nil error from header or emit stops the stream and is
 	// returned.
 	Stream func(a Args, header func(*set.Family) error, emit func(q *set.Set, owner int) error) error
-}
-
-// Usage is a one-line synopsis of the spec's flags, such as
-// "--order q [--x]".
-func (s Spec) Usage() string {
-	var parts []string
-	for _, p := range s.Params {
-		var f string
-		switch p.Type {
-		case Bool:
-			f = "--" + p.Name
-		case String:
-			f = "--" + p.Name + " " + strings.ToUpper(p.Name)
-		default:
-			f = "--" + p.Name + " " + strings.ToUpper(p.Name)
-		}
-		if !p.Required {
-			f = "[" + f + "]"
-		}
-		parts = append(parts, f)
-	}
-	return strings.Join(parts, " ")
 }
 
 // specs lists every construction, sorted by name.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -157,7 +158,7 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 	bools := map[string]*bool{}
 	strs := map[string]*string{}
 	cmd := &cobra.Command{
-		Use:   spec.Name + " " + spec.Usage(),
+		Use:   spec.Name + " " + flagSynopsis(spec),
 		Short: spec.Summary,
 		Long:  spec.Summary + ".\nSource: " + spec.Source + ".",
 		Args:  cobra.NoArgs,
@@ -493,6 +494,23 @@ func constructMsg(err error, op string) string {
 	return err.Error()
 }
 
+// flagSynopsis is a one-line synopsis of the flags that set spec's
+// parameters, such as "--order ORDER [--x]".
+func flagSynopsis(spec construct.Spec) string {
+	var parts []string
+	for _, p := range spec.Params {
+		f := "--" + p.Name
+		if p.Type != construct.Bool {
+			f += " " + strings.ToUpper(p.Name)
+		}
+		if !p.Required {
+			f = "[" + f + "]"
+		}
+		parts = append(parts, f)
+	}
+	return strings.Join(parts, " ")
+}
+
 // flagError says what is wrong with the parameters of a construction in
 // terms of the flags that set them: "--q 8 must be odd and at least 3",
 // "--cwlog needs --n"; ok is false when err is not about parameters.
@@ -543,7 +561,7 @@ func listKinds(s *streams, asJSON bool) error {
 			k.Params = append(k.Params, q)
 		}
 		kinds = append(kinds, k)
-		rows = append(rows, []string{spec.Name, spec.Usage(), spec.Summary, spec.Source})
+		rows = append(rows, []string{spec.Name, flagSynopsis(spec), spec.Summary, spec.Source})
 	}
 	if asJSON {
 		return writeOutput(s, "", func(w io.Writer) error { return writeJSON(w, kinds) })
