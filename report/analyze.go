@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/coterie-dev/coterie/availability"
@@ -208,9 +207,10 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 			fam.Load, err = measure.LoadOf(c, f, measure.LoadOptions{})
 			return err
 		})
+		var me *measure.Error
 		switch {
-		case errors.Is(err, measure.ErrTooLarge), errors.Is(err, measure.ErrLP):
-			fam.Notes = append(fam.Notes, "load: "+strings.TrimPrefix(err.Error(), "measure: ")+"; not computed")
+		case errors.As(err, &me):
+			fam.Notes = append(fam.Notes, "load: "+me.Msg+"; not computed")
 		case outOfTime(err):
 			fam.Notes = append(fam.Notes, fmt.Sprintf("load: not found within %s", o.Budget))
 		case err != nil:

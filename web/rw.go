@@ -43,7 +43,12 @@ func (s *Server) uploadRW(w http.ResponseWriter, r *http.Request, name string, d
 	}
 	wl, err := rw.ParseWorkload(frac)
 	if err != nil {
-		fail(w, http.StatusBadRequest, "read_fraction: %s", strings.TrimPrefix(err.Error(), "rw: "))
+		msg := err.Error()
+		var re *rw.Error
+		if errors.As(err, &re) {
+			msg = re.Msg
+		}
+		fail(w, http.StatusBadRequest, "read_fraction: %s", msg)
 		return
 	}
 	ps := defaultRWPoints
