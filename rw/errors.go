@@ -1,35 +1,32 @@
 package rw
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
-// Error reports input the package refuses: a read fraction it cannot read,
-// a strategy that is not one for the system. Op names what was being done
-// ("strategy"), or is "" for parsing a workload; Msg says what is wrong
-// without the package's name, so that a caller can print it after the
-// flag or file it is about; Err is the cause, if any.
-type Error struct {
-	Op  string
-	Msg string
-	Err error
+// StrategyError reports a strategy that is not one for the system: a node
+// outside it, a chosen set that holds no quorum, a negative probability,
+// probabilities that do not sum to 1. Msg says what is wrong, so that a
+// caller can print it after the name of the strategy's file.
+type StrategyError struct{ Msg string }
+
+// Error returns "rw: strategy: MSG".
+func (e *StrategyError) Error() string { return "rw: strategy: " + e.Msg }
+
+// WorkloadError reports a workload that cannot be read (see
+// [ParseWorkload]); Msg says what is wrong, so that a caller can print it
+// after the flag or field it came from.
+type WorkloadError struct{ Msg string }
+
+// Error returns "rw: MSG".
+func (e *WorkloadError) Error() string { return "rw: " + e.Msg }
+
+// strategyErrorf returns a *StrategyError with Msg formatted as
+// [fmt.Sprintf] does.
+func strategyErrorf(format string, args ...any) error {
+	return &StrategyError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// Error returns "rw: OP: MSG", or "rw: MSG" without an Op.
-func (e *Error) Error() string {
-	if e.Op == "" {
-		return "rw: " + e.Msg
-	}
-	return "rw: " + e.Op + ": " + e.Msg
-}
-
-// Unwrap returns the cause, if any.
-func (e *Error) Unwrap() error { return e.Err }
-
-// errorf returns an *Error for op whose Msg is formatted as [fmt.Errorf]
-// does; a %w verb sets its Err.
-func errorf(op, format string, args ...any) error {
-	w := fmt.Errorf(format, args...)
-	return &Error{Op: op, Msg: w.Error(), Err: errors.Unwrap(w)}
+// workloadErrorf returns a *WorkloadError with Msg formatted as
+// [fmt.Sprintf] does.
+func workloadErrorf(format string, args ...any) error {
+	return &WorkloadError{Msg: fmt.Sprintf(format, args...)}
 }

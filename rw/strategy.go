@@ -98,7 +98,7 @@ func (s *System) Evaluate(st *Strategy, w Workload) (*Metrics, error) {
 	if st.Uniform {
 		m, ok := s.ClosedForm(Options{Workload: w})
 		if !ok {
-			return nil, errorf("strategy", "the uniform strategy is only evaluated on symmetric systems with equal capacities")
+			return nil, strategyErrorf("the uniform strategy is only evaluated on symmetric systems with equal capacities")
 		}
 		return m, nil
 	}
@@ -121,14 +121,14 @@ func (s *System) Evaluate(st *Strategy, w Workload) (*Metrics, error) {
 		sum := new(big.Rat)
 		for _, c := range side.choices {
 			if c.P.Sign() < 0 {
-				return nil, errorf("strategy", "negative probability %s", c.P.RatString())
+				return nil, strategyErrorf("negative probability %s", c.P.RatString())
 			}
 			if mx, ok := c.Quorum.Max(); ok && mx >= n {
-				return nil, errorf("strategy", "node %d is not in 1..%d", mx+1, n)
+				return nil, strategyErrorf("node %d is not in 1..%d", mx+1, n)
 			}
 			lat := s.quorumLatency(side.sd, c.Quorum)
 			if lat == nil {
-				return nil, errorf("strategy", "%s holds no %s quorum", s.format(c.Quorum), side.name)
+				return nil, strategyErrorf("%s holds no %s quorum", s.format(c.Quorum), side.name)
 			}
 			sum.Add(sum, c.P)
 			for v := range c.Quorum.All() {
@@ -138,7 +138,7 @@ func (s *System) Evaluate(st *Strategy, w Workload) (*Metrics, error) {
 			m.Network.Add(m.Network, prod.Mul(prod.Mul(c.P, big.NewRat(int64(c.Quorum.Len()), 1)), side.frac))
 		}
 		if sum.Cmp(ratOne) != 0 {
-			return nil, errorf("strategy", "the %s probabilities sum to %s, not 1", side.name, sum.RatString())
+			return nil, strategyErrorf("the %s probabilities sum to %s, not 1", side.name, sum.RatString())
 		}
 	}
 	var x, y big.Rat

@@ -33,16 +33,16 @@ func ParseWorkload(s string) (Workload, error) {
 		val, weight, hasWeight := strings.Cut(part, ":")
 		fr, ok := new(big.Rat).SetString(strings.TrimSpace(val))
 		if !ok || fr.Sign() < 0 || fr.Cmp(ratOne) > 0 {
-			return nil, errorf("", "read fraction %q is not a number in [0, 1]", val)
+			return nil, workloadErrorf("read fraction %q is not a number in [0, 1]", val)
 		}
 		wt := big.NewRat(1, 1)
 		if hasWeight {
 			wt, ok = new(big.Rat).SetString(strings.TrimSpace(weight))
 			if !ok || wt.Sign() < 0 {
-				return nil, errorf("", "weight %q of read fraction %s is not a non-negative number", weight, val)
+				return nil, workloadErrorf("weight %q of read fraction %s is not a non-negative number", weight, val)
 			}
 		} else if strings.Contains(s, ",") {
-			return nil, errorf("", "read fraction %q in a distribution needs a weight (value:weight)", part)
+			return nil, workloadErrorf("read fraction %q in a distribution needs a weight (value:weight)", part)
 		}
 		if wt.Sign() == 0 {
 			continue
@@ -60,7 +60,7 @@ func ParseWorkload(s string) (Workload, error) {
 		}
 	}
 	if len(w) == 0 {
-		return nil, errorf("", "workload %q has no positive weight", s)
+		return nil, workloadErrorf("workload %q has no positive weight", s)
 	}
 	for i := range w {
 		w[i].Weight.Quo(w[i].Weight, total)

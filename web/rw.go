@@ -44,9 +44,9 @@ func (s *Server) uploadRW(w http.ResponseWriter, r *http.Request, name string, d
 	wl, err := rw.ParseWorkload(frac)
 	if err != nil {
 		msg := err.Error()
-		var re *rw.Error
-		if errors.As(err, &re) {
-			msg = re.Msg
+		var we *rw.WorkloadError
+		if errors.As(err, &we) {
+			msg = we.Msg
 		}
 		fail(w, http.StatusBadRequest, "read_fraction: %s", msg)
 		return

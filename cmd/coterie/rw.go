@@ -405,12 +405,16 @@ func nodesWith(n int, labels []string, rows []format.NodeAttrs) []rw.Node {
 	return nodes
 }
 
-// rwMsg is what an rw error says without the package's name and
-// operation, to follow the flag or file it is about.
+// rwMsg is what an rw error says without the package's name, to follow
+// the flag or file it is about.
 func rwMsg(err error) string {
-	var re *rw.Error
-	if errors.As(err, &re) {
-		return re.Msg
+	var we *rw.WorkloadError
+	var se *rw.StrategyError
+	switch {
+	case errors.As(err, &we):
+		return we.Msg
+	case errors.As(err, &se):
+		return se.Msg
 	}
 	return err.Error()
 }
