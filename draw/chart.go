@@ -51,7 +51,8 @@ type Axis struct {
 type Series struct {
 	Label string
 	X, Y  []float64
-	// Dashed draws the line dashed (an estimate, say).
+	// Dashed draws the line dashed (an estimate, say); a chart with
+	// Markers gives each series a dash pattern of its own instead.
 	Dashed bool
 }
 
