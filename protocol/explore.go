@@ -488,6 +488,22 @@ type search struct {
 
 	complete bool
 	stopErr  error
+
+	// A shard of a split search (see ExploreShard): split is the frontier
+	// size at which the search is cut into pieces, owns says which pieces
+	// it expands, pieces and splitDepth record the cut, and rec the
+	// states it expanded.
+	split      int
+	owns       func(piece int) bool
+	pieces     int
+	splitDepth int
+	rec        *graphRec
+	// The merge of a split search (see MergeExplore) walks g, the union of
+	// the shards' graphs, in place of the protocol: a state's encoding is
+	// its stable hash, a transition its rank among the state's steps, and
+	// keys[i] is state i's hash.
+	g    unionGraph
+	keys [][16]byte
 }
 
 func newSearch(ctx context.Context, e *explorer, cfg ExploreConfig) (*search, error) {
@@ -506,10 +522,15 @@ func newSearch(ctx context.Context, e *explorer, cfg ExploreConfig) (*search, er
 		return nil, err
 	}
 	root, _ := x0.encode(nil, nil)
-	s.visited = map[[16]byte]uint32{hashState(root): 0}
+	s.setRoot(root, hashState(root))
+	return s, nil
+}
+
+// setRoot makes root, with key in visited, the initial state.
+func (s *search) setRoot(root []byte, key [16]byte) {
+	s.visited = map[[16]byte]uint32{key: 0}
 	s.frontier = []front{{0, root}}
 	s.frontierBytes = int64(len(root) + frontBytes)
-	return s, nil
 }
 
 // stop ends the search incomplete, for why ("max_states", "cancelled",
@@ -522,7 +543,11 @@ func (s *search) stop(res *ExploreResult, why string, err error) {
 
 // memory is what the search holds, with extra bytes of successors in hand.
 func (s *search) memory(extra int64) int64 {
-	return int64(len(s.parent))*stateBytes + int64(len(s.edges)+len(s.start))*edgeBytes + s.frontierBytes + extra
+	m := int64(len(s.parent))*stateBytes + int64(len(s.edges)+len(s.start))*edgeBytes + s.frontierBytes + extra
+	if s.rec != nil {
+		m += int64(len(s.rec.hashes))*16 + int64(cap(s.rec.data))
+	}
+	return m
 }
 
 func (s *search) overBudget(extra int64) bool {
@@ -537,6 +562,12 @@ func (s *search) run(res *ExploreResult) error {
 		if err := s.ctx.Err(); err != nil {
 			s.stop(res, "cancelled", err)
 			return nil
+		}
+		if s.split > 0 && len(s.frontier) >= s.split {
+			s.cut()
+			if len(s.frontier) == 0 {
+				return nil
+			}
 		}
 		if s.cfg.MaxDepth > 0 && s.depth >= s.cfg.MaxDepth {
 			s.stop(res, "max_depth", nil)
@@ -616,6 +647,9 @@ func (s *search) expandChunk(cur []front) ([]expanded, error) {
 // expand lists the successors of the states of part in out, and marks the
 // deadlocks. It only reads s.visited, which is written between expansions.
 func (s *search) expand(part []front, out []expanded) error {
+	if s.g != nil {
+		return s.expandUnion(part, out)
+	}
 	e := s.e
 	x, err := e.newNet()
 	if err != nil {
@@ -669,6 +703,9 @@ func (s *search) merge(res *ExploreResult, cur []front, out []expanded, inHand i
 		if out[fi].deadlock && s.deadlockAt < 0 {
 			s.deadlockAt = int(f.idx)
 		}
+		if s.rec != nil {
+			s.rec.state(f.idx, out[fi].deadlock, len(out[fi].succs))
+		}
 		for _, sc := range out[fi].succs {
 			res.Transitions++
 			idx, seen := s.visited[sc.hash]
@@ -684,6 +721,9 @@ func (s *search) merge(res *ExploreResult, cur []front, out []expanded, inHand i
 				idx = s.add(f.idx, sc)
 				next = append(next, front{idx, sc.enc})
 				s.frontierBytes += int64(len(sc.enc)) + frontBytes
+			}
+			if s.rec != nil {
+				s.rec.step(idx, sc.bad, sc.anomaly != "")
 			}
 			if s.keepEdges {
 				s.edges = append(s.edges, idx)
@@ -707,6 +747,12 @@ func (s *search) add(from uint32, sc succ) uint32 {
 	s.visited[sc.hash] = idx
 	s.parent = append(s.parent, from)
 	s.trans = append(s.trans, sc.t)
+	if s.rec != nil {
+		s.rec.hashes = append(s.rec.hashes, stableHash(sc.enc))
+	}
+	if s.g != nil {
+		s.keys = append(s.keys, sc.hash)
+	}
 	if sc.bad && s.violationAt < 0 {
 		s.violationAt = int(idx)
 	}
@@ -731,25 +777,42 @@ func (s *search) path(i int) []uint32 {
 // deadlock and anomaly found, into res.
 func (s *search) counterexamples(res *ExploreResult) error {
 	e := s.e
-	var err error
 	if s.violationAt >= 0 {
 		res.Safe = false
-		if res.Violation, err = e.replay(s.path(s.violationAt), 0, fmt.Sprintf("more than %d unit(s) in use", e.limit)); err != nil {
+		p, err := s.steps(s.path(s.violationAt))
+		if err != nil {
+			return err
+		}
+		if res.Violation, err = e.replay(p, 0, fmt.Sprintf("more than %d unit(s) in use", e.limit)); err != nil {
 			return err
 		}
 	}
 	if s.deadlockAt >= 0 {
 		res.DeadlockFree = false
-		if res.Deadlock, err = e.replay(s.path(s.deadlockAt), 0, "deadlock: requests pending, no message in flight, nobody inside"); err != nil {
+		p, err := s.steps(s.path(s.deadlockAt))
+		if err != nil {
 			return err
 		}
-		if err := e.cycle(res.Deadlock, s.path(s.deadlockAt)); err != nil {
+		if res.Deadlock, err = e.replay(p, 0, "deadlock: requests pending, no message in flight, nobody inside"); err != nil {
+			return err
+		}
+		if err := e.cycle(res.Deadlock, p); err != nil {
 			return err
 		}
 	}
 	if s.anomalyAt >= 0 {
 		res.AnomalyFree = false
-		if res.Anomaly, err = e.replay(s.path(s.anomalyAt), 0, "anomaly: "+s.anomalyWhat); err != nil {
+		p, err := s.steps(s.path(s.anomalyAt))
+		if err != nil {
+			return err
+		}
+		what := s.anomalyWhat
+		if s.g != nil {
+			if what, err = e.lastAnomaly(p); err != nil {
+				return err
+			}
+		}
+		if res.Anomaly, err = e.replay(p, 0, "anomaly: "+what); err != nil {
 			return err
 		}
 	}
@@ -771,13 +834,22 @@ func (s *search) termination(res *ExploreResult) error {
 	p := s.path(int(cyc[0]))
 	loop := len(p) + 1
 	for i := range cyc {
-		t, err := s.e.stepBetween(p, cyc[(i+1)%len(cyc)], s.visited)
+		var t uint32
+		var err error
+		if s.g != nil {
+			t, err = s.rankTo(cyc[i], cyc[(i+1)%len(cyc)])
+		} else {
+			t, err = s.e.stepBetween(p, cyc[(i+1)%len(cyc)], s.visited)
+		}
 		if err != nil {
 			return err
 		}
 		p = append(p, t)
 	}
-	var err error
+	p, err := s.steps(p)
+	if err != nil {
+		return err
+	}
 	res.Livelock, err = s.e.replay(p, loop, "livelock: an execution that never ends; the steps from the marked one repeat for ever")
 	return err
 }

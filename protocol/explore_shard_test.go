@@ -1,0 +1,120 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// The merge of the parts of N shards is the unsplit exploration, field for
+// field and counterexample for counterexample, for N = 1, 2, 3, 7 and
+// several cuts: safe instances, a safety violation (the cut of Fig. 1(b)),
+// deadlocks (Maekawa's), an undefined step (hk), and searches stopped by a
+// depth or state bound.
+func TestExploreMergeEqualsWhole(t *testing.T) {
+	for _, tc := range []struct {
+		name, spec string
+		sys        *System
+		cfg        ExploreConfig
+	}{
+		{"triangle, 3 requests", "ordered", system(t, triangle(1)), ExploreConfig{Requests: 3}},
+		{"cut, 2 requests (violation)", "ordered", system(t, cut()), ExploreConfig{Requests: 2}},
+		{"cut, 2 requests (violation)", "maekawa", system(t, cut()), ExploreConfig{Requests: 2}},
+		{"triangle, 3 requests (deadlock)", "maekawa", system(t, triangle(1)), ExploreConfig{Requests: 3}},
+		{"Fig. 1(a), 3 requests, 2 rounds", "maekawa", system(t, fig(t, 2)), ExploreConfig{Requests: 3, Rounds: 2}},
+		{"triangle, 2 requests (anomaly)", "hk", system(t, triangle(1)), ExploreConfig{Requests: 2}},
+		{"Fig. 1(b), depth 7", "maekawa", system(t, fig(t, 3)), ExploreConfig{Requests: 2, MaxDepth: 7}},
+		{"Fig. 1(b), 500 states", "maekawa", system(t, fig(t, 3)), ExploreConfig{Requests: 2, MaxStates: 500}},
+	} {
+		t.Run(tc.spec+"/"+tc.name, func(t *testing.T) {
+			whole := explore(t, tc.spec, tc.sys, tc.cfg)
+			want, _ := json.Marshal(whole)
+			cut := tc.cfg
+			cut.MaxStates = 0 // a shard must finish; the merge applies the bound
+			for _, pieces := range []int{1, 5, 40} {
+				for _, n := range []int{1, 2, 3, 7} {
+					got, parts := splitMerge(t, tc.spec, tc.sys, cut, tc.cfg, pieces, n)
+					if g, _ := json.Marshal(got); string(g) != string(want) {
+						t.Fatalf("cut at %d, %d shards:\nmerged %s\nwhole  %s", pieces, n, g, want)
+					}
+					if n > 1 && parts[0].Pieces >= n {
+						// The shards share the work: none expands every state.
+						for i, p := range parts {
+							if p.Expanded >= whole.States && whole.Complete {
+								t.Errorf("cut at %d: shard %d of %d expanded %d states of %d", pieces, i+1, n, p.Expanded, whole.States)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// splitMerge runs the n shards of a split exploration, cut at pieces
+// states, with shardCfg, and merges their parts with mergeCfg.
+func splitMerge(t *testing.T, spec string, sys *System, shardCfg, mergeCfg ExploreConfig, pieces, n int) (*ExploreResult, []*ExplorePart) {
+	t.Helper()
+	var parts []*ExplorePart
+	for i := range n {
+		p, err := ExploreShardRun(context.Background(), mustSpec(t, spec), sys, shardCfg,
+			ExploreShard{Pieces: pieces, Owns: func(p int) bool { return p%n == i }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+	}
+	r, err := MergeExplore(context.Background(), mustSpec(t, spec), sys, mergeCfg, parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, parts
+}
+
+// The parts of an incomplete set of shards, or of another instance, do not
+// merge; a shard stopped by its state bound writes no part.
+func TestExploreMergeRefuses(t *testing.T) {
+	sys := system(t, fig(t, 3))
+	cfg := ExploreConfig{Requests: 2}
+	sp := mustSpec(t, "maekawa")
+	part := func(sys *System, cfg ExploreConfig, i, n int) *ExplorePart {
+		p, err := ExploreShardRun(context.Background(), sp, sys, cfg, ExploreShard{Pieces: 8, Owns: func(p int) bool { return p%n == i }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b, c := part(sys, cfg, 0, 3), part(sys, cfg, 1, 3), part(sys, cfg, 2, 3)
+	if a.Pieces < 8 {
+		t.Fatalf("not cut: %d pieces", a.Pieces)
+	}
+	if _, err := MergeExplore(context.Background(), sp, sys, cfg, []*ExplorePart{a, b}); err == nil || !strings.Contains(err.Error(), "expanded by no shard") {
+		t.Errorf("two shards of three: %v", err)
+	}
+	other := part(system(t, triangle(1)), cfg, 2, 3)
+	if _, err := MergeExplore(context.Background(), sp, sys, cfg, []*ExplorePart{a, b, other}); err == nil {
+		t.Error("a shard of another instance merged")
+	}
+	more := part(sys, ExploreConfig{Requests: 3}, 2, 3)
+	if _, err := MergeExplore(context.Background(), sp, sys, cfg, []*ExplorePart{a, b, more}); err == nil {
+		t.Error("a shard of another number of requests merged")
+	}
+	if _, err := MergeExplore(context.Background(), sp, sys, cfg, []*ExplorePart{a, b, c}); err != nil {
+		t.Errorf("the three shards: %v", err)
+	}
+	bad := *c
+	bad.Graph = bad.Graph[:len(bad.Graph)-3]
+	if _, err := MergeExplore(context.Background(), sp, sys, cfg, []*ExplorePart{a, b, &bad}); err == nil {
+		t.Error("a truncated graph merged")
+	}
+	if _, err := ExploreShardRun(context.Background(), sp, sys, ExploreConfig{Requests: 2, MaxStates: 50},
+		ExploreShard{Pieces: 8, Owns: func(p int) bool { return true }}); err == nil || !strings.Contains(err.Error(), "finish") {
+		t.Errorf("a shard over its state bound: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ExploreShardRun(ctx, sp, sys, cfg, ExploreShard{Owns: func(int) bool { return true }}); err == nil {
+		t.Error("a cancelled shard gave a part")
+	}
+}
