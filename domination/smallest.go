@@ -2,6 +2,7 @@ package domination
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/coterie-dev/coterie/set"
@@ -75,6 +76,20 @@ func decideSmallest(ctx context.Context, f *set.Family, geometry bool, use engin
 	if err != nil || r.Nondominated {
 		return r, err
 	}
+	return smallestFrom(ctx, f, r, geometry, use)
+}
+
+// bySolver reports whether smallestFrom proves r's witness smallest with
+// the solver alone (improve), the path that a split run divides.
+func bySolver(f *set.Family, r *Result, geometry bool, use engines) bool {
+	if r.Nondominated || r.Smallest || geometry && asPlane(f) != nil {
+		return false
+	}
+	return f.K != 1 || use&useUpset == 0 || len(support(f)) > maxUpsetNodes
+}
+
+// smallestFrom is decideSmallest after decideWith found r, dominated.
+func smallestFrom(ctx context.Context, f *set.Family, r *Result, geometry bool, use engines) (*Result, error) {
 	if r.Smallest {
 		r.LowerBound = r.Witness.Len()
 		return r, nil
@@ -103,30 +118,59 @@ func decideSmallest(ctx context.Context, f *set.Family, geometry bool, use engin
 	return improve(ctx, f, r.Witness)
 }
 
-// improve asks the solver for ever smaller witnesses than best until there
-// is none, which proves the last one smallest. Stopped early, it returns
-// the best witness so far, marked partial, with the bound of coverBound.
-func improve(ctx context.Context, f *set.Family, best *set.Set) (*Result, error) {
+// improve asks the solver for ever smaller witnesses than first until
+// there is none, which proves the last one smallest. Stopped early, it
+// returns the best witness so far, marked partial, with the bound of
+// coverBound.
+//
+// The witness it returns is fixed by f and first alone, whatever the
+// questions on the way: first when no witness is smaller, otherwise the
+// shrunk answer to "a witness of at most b nodes" for b the smallest size
+// (asked once more if the descent jumped past it). A split run
+// ([SmallestShard]) asks that question in the shard that owns size b, so
+// that its merge returns the same witness.
+func improve(ctx context.Context, f *set.Family, first *set.Set) (*Result, error) {
+	best, asked := first, -1
 	for {
-		h, err := boundedWitness(ctx, f, best.Len()-1)
+		h, err := boundedAnswer(ctx, f, best.Len()-1)
 		if err != nil {
 			return partial(f.K, best, coverBound(f), err)
 		}
 		if h == nil {
 			break
 		}
-		if h, err = shrink(ctx, f, h); err != nil {
-			return partial(f.K, best, coverBound(f), err)
-		}
 		if h.Len() >= best.Len() {
 			return nil, fmt.Errorf("domination: internal error: a witness of at most %d nodes has %d", best.Len()-1, h.Len())
 		}
-		if err := CheckWitness(ctx, f, h); err != nil {
-			return nil, fmt.Errorf("domination: internal error: the solver's witness fails the check: %w", err)
+		asked, best = best.Len()-1, h
+	}
+	if best != first && asked != best.Len() {
+		h, err := boundedAnswer(ctx, f, best.Len())
+		if err != nil {
+			return partial(f.K, best, best.Len(), err)
+		}
+		if h == nil || h.Len() != best.Len() {
+			return nil, fmt.Errorf("domination: internal error: no witness of the smallest size %d on a second question", best.Len())
 		}
 		best = h
 	}
 	return &Result{K: f.K, Witness: best, Smallest: true, Proof: ProofSolver, LowerBound: best.Len()}, nil
+}
+
+// boundedAnswer is the answer to "a witness of at most b nodes": nil if
+// there is none, or the solver's witness shrunk to a minimal one, checked.
+func boundedAnswer(ctx context.Context, f *set.Family, b int) (*set.Set, error) {
+	h, err := boundedWitness(ctx, f, b)
+	if err != nil || h == nil {
+		return nil, err
+	}
+	if h, err = shrink(ctx, f, h); err != nil {
+		return nil, err
+	}
+	if err := CheckWitness(ctx, f, h); err != nil {
+		return nil, fmt.Errorf("domination: internal error: the solver's witness fails the check: %w", err)
+	}
+	return h, nil
 }
 
 // partial returns what DecideSmallest proved before err stopped it: the
@@ -397,4 +441,136 @@ func planeCase(ctx context.Context, p *plane, b, m int) (*set.Set, error) {
 		c.add(-out[b])
 	}
 	return solveCNF(ctx, c, p.n)
+}
+
+// SmallestPart is one shard's share of [DecideSmallest], for
+// [MergeSmallest]. A run that proves its witness smallest with the solver
+// alone is split by size: every shard finds the same first minimal
+// witness (its size U fixes the split), and the pieces are the sizes
+// b = Lower, ..., U−1 below it (Lower is the bound of a counting
+// argument), each the question "a witness of at most b nodes?". Shard I
+// answers the sizes of the pieces it owns. The smallest size answered
+// yes is the smallest witness's, and its answer the witness
+// DecideSmallest returns; no yes leaves First. The other runs (a
+// nondominated, threshold, projective-plane or small system) are not
+// split: the shard that owns piece 0 does all of it.
+type SmallestPart struct {
+	// Sizes is the number of pieces; 0 when the run is not split.
+	Sizes int
+	// Lower is the size of piece 0.
+	Lower int
+	// First is the first minimal witness found (nil when not split).
+	First *set.Set
+	// Whole is the whole result, when the run is not split, in the shard
+	// that owns piece 0; nil otherwise.
+	Whole *Result
+	// Answers are this shard's answers, in the order of the sizes.
+	Answers []SizeAnswer
+}
+
+// SizeAnswer is the answer to "a witness of at most Size nodes?": a
+// minimal one (shrunk from the solver's), or nil for none.
+type SizeAnswer struct {
+	Size    int
+	Witness *set.Set
+}
+
+// SmallestShard does the share of DecideSmallest(ctx, f) of the shard
+// that owns the pieces p with owns(p) (see [SmallestPart]). A shard that
+// ctx stops returns the error and no part.
+func SmallestShard(ctx context.Context, f *set.Family, owns func(p int) bool) (*SmallestPart, error) {
+	return smallestShard(ctx, f, owns, true, allEngines)
+}
+
+// smallestShard is SmallestShard with the options of decideSmallest.
+func smallestShard(ctx context.Context, f *set.Family, owns func(p int) bool, geometry bool, use engines) (*SmallestPart, error) {
+	r, err := decideWith(ctx, f, use)
+	if err != nil {
+		return nil, err
+	}
+	if !bySolver(f, r, geometry, use) {
+		part := &SmallestPart{}
+		if owns(0) {
+			if !r.Nondominated {
+				if r, err = smallestFrom(ctx, f, r, geometry, use); err != nil {
+					return nil, err
+				}
+			}
+			part.Whole = r
+		}
+		return part, nil
+	}
+	lower := min(coverBound(f), r.Witness.Len())
+	part := &SmallestPart{Sizes: r.Witness.Len() - lower, Lower: lower, First: r.Witness}
+	for p := range part.Sizes {
+		if !owns(p) {
+			continue
+		}
+		h, err := boundedAnswer(ctx, f, lower+p)
+		if err != nil {
+			return nil, err
+		}
+		part.Answers = append(part.Answers, SizeAnswer{Size: lower + p, Witness: h})
+	}
+	return part, nil
+}
+
+// MergeSmallest puts together the parts of every shard of one split
+// DecideSmallest and returns what DecideSmallest returns: the same
+// witness, proof and bound. It refuses parts that do not fit together.
+func MergeSmallest(k int, parts []*SmallestPart) (*Result, error) {
+	if len(parts) == 0 {
+		return nil, errors.New("domination: merge: no parts")
+	}
+	first := parts[0]
+	var whole *Result
+	answers := map[int]*set.Set{}
+	for i, p := range parts {
+		if p.Sizes != first.Sizes || p.Lower != first.Lower || (p.First == nil) != (first.First == nil) ||
+			p.First != nil && !set.Equal(p.First, first.First) {
+			return nil, fmt.Errorf("domination: merge: shard %d split the sizes %d..%d below a first witness of its own, shard 1 %d..%d: not one split run",
+				i+1, p.Lower, p.Lower+p.Sizes-1, first.Lower, first.Lower+first.Sizes-1)
+		}
+		if p.Whole != nil {
+			if whole != nil || p.Sizes > 0 {
+				return nil, fmt.Errorf("domination: merge: shard %d holds a whole result where another part does", i+1)
+			}
+			whole = p.Whole
+		}
+		for _, a := range p.Answers {
+			if a.Size < p.Lower || a.Size >= p.Lower+p.Sizes {
+				return nil, fmt.Errorf("domination: merge: shard %d answers for %d nodes, outside the split %d..%d", i+1, a.Size, p.Lower, p.Lower+p.Sizes-1)
+			}
+			if _, ok := answers[a.Size]; ok {
+				return nil, fmt.Errorf("domination: merge: %d nodes are answered twice", a.Size)
+			}
+			answers[a.Size] = a.Witness
+		}
+	}
+	if first.Sizes == 0 {
+		if whole == nil {
+			return nil, errors.New("domination: merge: no part holds the result (the shard that owns piece 0 is missing)")
+		}
+		return whole, nil
+	}
+	best := first.First
+	for b := first.Lower; b < first.Lower+first.Sizes; b++ {
+		h, ok := answers[b]
+		if !ok {
+			return nil, fmt.Errorf("domination: merge: no part answers for %d nodes", b)
+		}
+		if h == nil {
+			if best != first.First {
+				return nil, fmt.Errorf("domination: merge: a witness of at most %d nodes, but none of at most %d: the parts contradict each other", best.Len(), b)
+			}
+			continue
+		}
+		if best == first.First {
+			if h.Len() != b {
+				return nil, fmt.Errorf("domination: merge: the smallest witness found, of at most %d nodes, has %d", b, h.Len())
+			}
+			best = h
+		}
+	}
+	return &Result{K: k, Witness: best, Smallest: true, Proof: ProofSolver, LowerBound: best.Len()}, nil
 }

@@ -23,6 +23,9 @@ type dominationOptions struct {
 	asJSON   bool
 	smallest bool
 	makeND   bool
+	// --shard, --shards (with --smallest): domination_shard.go.
+	shard  string
+	shards int
 }
 
 func newDominationCmd(s *streams) *cobra.Command {
@@ -62,8 +65,8 @@ nondominated. Read and write quorums that do not meet: exit status 1.
 		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if rwWanted(cmd, s, args) {
-				if o.makeND || o.smallest || cmd.Flags().Changed("k") {
-					return usageErrorf("--k, --smallest and --make-nd are for coteries and k-arbiters, not read-write systems")
+				if o.makeND || o.smallest || cmd.Flags().Changed("k") || o.shard != "" {
+					return usageErrorf("--k, --smallest, --shard and --make-nd are for coteries and k-arbiters, not read-write systems")
 				}
 				return runRWDomination(cmd.Context(), s, &o.side, o.in, args, o.asJSON)
 			}
@@ -76,6 +79,8 @@ nondominated. Read and write quorums that do not meet: exit status 1.
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&o.smallest, "smallest", false, "find a witness of minimum size, proved minimum (slow for large systems)")
 	cmd.Flags().BoolVar(&o.makeND, "make-nd", false, "write a nondominated system that dominates this one to -o FILE")
+	cmd.Flags().StringVar(&o.shard, "shard", "", "with --smallest, answer shard `I/N` of the candidate sizes (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
+	cmd.Flags().IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
 	addOutputFlags(cmd, &o.out)
 	return cmd
 }
@@ -115,6 +120,10 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	if o.k < 1 {
 		return usageErrorf("--k must be at least 1, not %d", o.k)
 	}
+	sp, err := smallestShardSpec(o)
+	if err != nil {
+		return err
+	}
 	sys, err := readSystem(s, path, o.in)
 	if err != nil {
 		return err
@@ -125,6 +134,9 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 		implicitNote(s, displayName(path), g)
 		sys.Family = g
 	} else if g != nil && g.IsImplicit() {
+		if sp.Count > 0 {
+			return usageErrorf("--shard: %s is decided by formula, with nothing to split: run it whole", displayName(path))
+		}
 		return writeImplicitDomination(s, displayName(path), g, o)
 	}
 	f, err := judgedFamily(sys, o.k, kSet)
@@ -152,6 +164,9 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	}
 	if err := checkArbiter(ctx, f); err != nil {
 		return err
+	}
+	if sp.Count > 0 {
+		return runSmallestShard(ctx, s, displayName(path), f, o, sp)
 	}
 	var r *domination.Result
 	if o.smallest {

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/shard"
+)
+
+// The partial result of `domination --smallest --shard I/N` (kind
+// "smallest"): every shard finds the same first minimal witness, and the
+// candidate sizes below it are the pieces; shard I asks the solver for a
+// witness of at most b nodes for the sizes b it owns
+// (domination.SmallestShard). The merge takes the smallest size answered
+// yes, with its witness (domination.MergeSmallest). A system whose
+// smallest witness needs no such search (nondominated, threshold,
+// projective plane, at most 26 nodes in quorums) is not split: shard 1
+// carries the whole result.
+
+// smPartKind is the kind of --smallest parts.
+const smPartKind = "smallest"
+
+// smPartOptions are the options the report depends on.
+type smPartOptions struct {
+	Name string `json:"name"`
+	JSON bool   `json:"json"`
+}
+
+// smPartResult is a shard's share of --smallest.
+type smPartResult struct {
+	N int `json:"n"`
+	K int `json:"k"`
+	// Labels are the node labels, for the text report; none when the
+	// nodes are 1..n.
+	Labels []string `json:"labels,omitempty"`
+	// Support is the number of nodes in quorums (the exhaustive proof's
+	// sentence); Threshold says the system is "every w-subset".
+	Support   int  `json:"support"`
+	Threshold bool `json:"threshold,omitempty"`
+	// The split: sizes Lower .. Lower+Sizes−1 below the first witness.
+	Sizes   int        `json:"sizes"`
+	Lower   int        `json:"lower,omitempty"`
+	First   []int      `json:"first,omitempty"`
+	Answers []smAnswer `json:"answers,omitempty"`
+	// Whole is the whole result of a run that is not split.
+	Whole *smWhole `json:"whole,omitempty"`
+}
+
+// smAnswer is the answer for at most Size nodes: a witness, or null.
+type smAnswer struct {
+	Size    int   `json:"size"`
+	Witness []int `json:"witness"`
+}
+
+// smWhole is a whole domination.Result.
+type smWhole struct {
+	Nondominated bool   `json:"nondominated"`
+	Witness      []int  `json:"witness,omitempty"`
+	Smallest     bool   `json:"smallest"`
+	Proof        string `json:"proof,omitempty"`
+	PlaneOrder   int    `json:"plane_order,omitempty"`
+	ClosedForm   bool   `json:"closed_form,omitempty"`
+	LowerBound   int    `json:"lower_bound,omitempty"`
+}
+
+// smallestShardSpec reads --shard, --shards: the zero Spec when not split.
+func smallestShardSpec(o *dominationOptions) (shard.Spec, error) {
+	if o.shard == "" {
+		if o.shards != 0 {
+			return shard.Spec{}, usageErrorf("--shards goes with --shard auto")
+		}
+		return shard.Spec{}, nil
+	}
+	if !o.smallest || o.makeND {
+		return shard.Spec{}, usageErrorf("--shard splits --smallest (without --make-nd)")
+	}
+	sp, err := shard.Parse(o.shard, o.shards, os.Getenv)
+	if err != nil {
+		return shard.Spec{}, usageErrorf("%v", err)
+	}
+	return sp, nil
+}
+
+func nodes1(h *set.Set) []int {
+	if h == nil {
+		return nil
+	}
+	out := []int{}
+	for v := range h.All() {
+		out = append(out, v+1)
+	}
+	return out
+}
+
+func setOf1(n int, vs []int) (*set.Set, error) {
+	if vs == nil {
+		return nil, nil
+	}
+	h := set.New(n)
+	for _, v := range vs {
+		if v < 1 || v > n {
+			return nil, fmt.Errorf("node %d is not 1..%d", v, n)
+		}
+		h.Add(v - 1)
+	}
+	return h, nil
+}
+
+// runSmallestShard does shard sp of `domination --smallest` on f and
+// prints its part.
+func runSmallestShard(ctx context.Context, s *streams, name string, f *set.Family, o *dominationOptions, sp shard.Spec) error {
+	hash, err := inputHash(set.System{Family: f})
+	if err != nil {
+		return err
+	}
+	part, err := domination.SmallestShard(ctx, f, sp.Owns)
+	if err != nil {
+		if ctx.Err() != nil {
+			fmt.Fprintf(s.err, "coterie: note: domination: shard %s stopped before it finished: no part written\n", sp)
+		}
+		return err
+	}
+	res := smPartResult{N: f.N, K: f.K, Labels: f.Labels, Threshold: f.IsThreshold(), Sizes: part.Sizes, Lower: part.Lower,
+		First: nodes1(part.First)}
+	if !f.IsThreshold() {
+		res.Support = supportSize(f)
+	}
+	for _, a := range part.Answers {
+		res.Answers = append(res.Answers, smAnswer{Size: a.Size, Witness: nodes1(a.Witness)})
+	}
+	if w := part.Whole; w != nil {
+		res.Whole = &smWhole{Nondominated: w.Nondominated, Witness: nodes1(w.Witness), Smallest: w.Smallest, Proof: string(w.Proof),
+			PlaneOrder: w.PlaneOrder, ClosedForm: w.ClosedForm, LowerBound: w.LowerBound}
+	}
+	p, err := shard.New(smPartKind, sp, hash, smPartOptions{Name: name, JSON: o.asJSON}, res)
+	if err != nil {
+		return err
+	}
+	return writeOutput(s, "", func(w io.Writer) error { return shard.Write(w, p) })
+}
+
+// mergeSmallest puts the shards' parts of --smallest together and prints
+// the report of the unsplit run.
+func mergeSmallest(s *streams, parts []*shard.Part, asJSON bool) error {
+	opts, err := shard.DecodeOptions[smPartOptions](parts[0])
+	if err != nil {
+		return usageErrorf("merge: %v", err)
+	}
+	results, err := shard.Decode[smPartResult](parts)
+	if err != nil {
+		return usageErrorf("merge: %v", err)
+	}
+	head := results[0]
+	if head.N < 1 || head.K < 1 {
+		return usageErrorf("merge: shard %s: %d nodes, k = %d", parts[0].Shard, head.N, head.K)
+	}
+	sps := make([]*domination.SmallestPart, len(results))
+	for i, r := range results {
+		bad := func(err error) error { return usageErrorf("merge: shard %s: %v", parts[i].Shard, err) }
+		if r.N != head.N || r.K != head.K {
+			return bad(fmt.Errorf("%d nodes, k = %d; shard %s: %d nodes, k = %d", r.N, r.K, parts[0].Shard, head.N, head.K))
+		}
+		sp := &domination.SmallestPart{Sizes: r.Sizes, Lower: r.Lower}
+		if sp.First, err = setOf1(r.N, r.First); err != nil {
+			return bad(err)
+		}
+		for _, a := range r.Answers {
+			h, err := setOf1(r.N, a.Witness)
+			if err != nil {
+				return bad(err)
+			}
+			sp.Answers = append(sp.Answers, domination.SizeAnswer{Size: a.Size, Witness: h})
+		}
+		if w := r.Whole; w != nil {
+			h, err := setOf1(r.N, w.Witness)
+			if err != nil {
+				return bad(err)
+			}
+			sp.Whole = &domination.Result{Nondominated: w.Nondominated, K: r.K, Witness: h, Smallest: w.Smallest,
+				Proof: domination.Proof(w.Proof), PlaneOrder: w.PlaneOrder, ClosedForm: w.ClosedForm, LowerBound: w.LowerBound}
+		}
+		sps[i] = sp
+	}
+	r, err := domination.MergeSmallest(head.K, sps)
+	if err != nil {
+		return usageErrorf("merge: %v", err)
+	}
+	rep := newDominationReport(r, true)
+	if rep.Smallest && !head.Threshold {
+		rep.Support = head.Support
+	}
+	labels := &set.Family{N: head.N, K: head.K, Labels: head.Labels}
+	return writeOutput(s, "", func(w io.Writer) error {
+		if asJSON || opts.JSON {
+			return rep.json(w)
+		}
+		return rep.text(w, opts.Name, labels)
+	})
+}
