@@ -479,11 +479,21 @@ type SizeAnswer struct {
 // that owns the pieces p with owns(p) (see [SmallestPart]). A shard that
 // ctx stops returns the error and no part.
 func SmallestShard(ctx context.Context, f *set.Family, owns func(p int) bool) (*SmallestPart, error) {
-	return smallestShard(ctx, f, owns, true, allEngines)
+	return smallestShard(ctx, f, owns, true, allEngines, nil, nil)
 }
 
-// smallestShard is SmallestShard with the options of decideSmallest.
-func smallestShard(ctx context.Context, f *set.Family, owns func(p int) bool, geometry bool, use engines) (*SmallestPart, error) {
+// SmallestShardFrom is [SmallestShard] resuming an earlier run of the
+// same shard on f: known are the answers it saved, which are not asked
+// again. After each new answer it calls save, if not nil, with the part so
+// far (Answers in the order of the sizes); an error from save stops it.
+// Stopped by ctx, it returns the part so far with the error, so that the
+// caller can save it (nil if it stopped before the split was known).
+func SmallestShardFrom(ctx context.Context, f *set.Family, owns func(p int) bool, known []SizeAnswer, save func(*SmallestPart) error) (*SmallestPart, error) {
+	return smallestShard(ctx, f, owns, true, allEngines, known, save)
+}
+
+// smallestShard is SmallestShardFrom with the options of decideSmallest.
+func smallestShard(ctx context.Context, f *set.Family, owns func(p int) bool, geometry bool, use engines, known []SizeAnswer, save func(*SmallestPart) error) (*SmallestPart, error) {
 	r, err := decideWith(ctx, f, use)
 	if err != nil {
 		return nil, err
@@ -502,17 +512,57 @@ func smallestShard(ctx context.Context, f *set.Family, owns func(p int) bool, ge
 	}
 	lower := min(coverBound(f), r.Witness.Len())
 	part := &SmallestPart{Sizes: r.Witness.Len() - lower, Lower: lower, First: r.Witness}
+	have := map[int]*set.Set{}
+	for _, a := range known {
+		if p := a.Size - lower; p < 0 || p >= part.Sizes || !owns(p) {
+			return nil, fmt.Errorf("domination: a saved answer for %d nodes is not one of this shard's sizes", a.Size)
+		}
+		if a.Witness != nil && (a.Witness.Len() > a.Size || CheckWitness(ctx, f, a.Witness) != nil) {
+			return nil, fmt.Errorf("domination: the saved witness for %d nodes is not a witness of at most %d nodes", a.Size, a.Size)
+		}
+		have[a.Size] = a.Witness
+	}
 	for p := range part.Sizes {
 		if !owns(p) {
 			continue
 		}
+		if h, ok := have[lower+p]; ok {
+			part.Answers = append(part.Answers, SizeAnswer{Size: lower + p, Witness: h})
+			continue
+		}
 		h, err := boundedAnswer(ctx, f, lower+p)
 		if err != nil {
-			return nil, err
+			return part, err
 		}
 		part.Answers = append(part.Answers, SizeAnswer{Size: lower + p, Witness: h})
+		if save != nil {
+			if err := save(part); err != nil {
+				return part, err
+			}
+		}
 	}
 	return part, nil
+}
+
+// SmallestProved returns what the answers of the parts so far prove (parts of one
+// split run, some missing or unfinished): the smallest witness known
+// (First, or a smaller answer) and a lower bound on every witness's size.
+func SmallestProved(parts []*SmallestPart) (best *set.Set, lower int) {
+	if len(parts) == 0 || parts[0].First == nil {
+		return nil, 0
+	}
+	best, lower = parts[0].First, parts[0].Lower
+	for _, p := range parts {
+		for _, a := range p.Answers {
+			switch {
+			case a.Witness == nil:
+				lower = max(lower, a.Size+1)
+			case a.Witness.Len() < best.Len():
+				best = a.Witness
+			}
+		}
+	}
+	return best, min(lower, best.Len())
 }
 
 // MergeSmallest puts together the parts of every shard of one split

@@ -15,7 +15,7 @@ func splitSmallest(t *testing.T, f *set.Family, geometry bool, use engines, n in
 	t.Helper()
 	var parts []*SmallestPart
 	for i := range n {
-		p, err := smallestShard(context.Background(), f, func(p int) bool { return p%n == i }, geometry, use)
+		p, err := smallestShard(context.Background(), f, func(p int) bool { return p%n == i }, geometry, use, nil, nil)
 		if err != nil {
 			t.Fatalf("shard %d/%d: %v", i+1, n, err)
 		}
@@ -144,5 +144,57 @@ func TestSmallestMergeRefuses(t *testing.T) {
 	cancel()
 	if _, err := SmallestShard(ctx, f, func(int) bool { return true }); err == nil {
 		t.Error("a cancelled shard gave a part")
+	}
+}
+
+// A shard resumed from some of its answers asks only the others, saves
+// after each, and ends with the part of an uninterrupted run; answers that
+// are not the shard's, or witnesses that are not, are refused. What the
+// answers so far prove brackets the smallest size.
+func TestSmallestShardResume(t *testing.T) {
+	ctx := context.Background()
+	f := grid(5, 6)
+	all := func(int) bool { return true }
+	full, err := SmallestShard(ctx, f, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Answers) < 2 {
+		t.Fatalf("%d answers", len(full.Answers))
+	}
+	saves := 0
+	resumed, err := SmallestShardFrom(ctx, f, all, full.Answers[:1], func(p *SmallestPart) error {
+		saves++
+		if len(p.Answers) != 1+saves {
+			t.Errorf("save %d holds %d answers", saves, len(p.Answers))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saves != len(full.Answers)-1 {
+		t.Errorf("%d saves for %d new answers", saves, len(full.Answers)-1)
+	}
+	a, _ := MergeSmallest(1, []*SmallestPart{full})
+	b, _ := MergeSmallest(1, []*SmallestPart{resumed})
+	if !sameResult(a, b) {
+		t.Errorf("resumed %+v, uninterrupted %+v", b, a)
+	}
+	best, lower := SmallestProved([]*SmallestPart{{First: full.First, Lower: full.Lower, Sizes: full.Sizes, Answers: full.Answers[:1]}})
+	if lower > a.Witness.Len() || best.Len() < a.Witness.Len() {
+		t.Errorf("proved %d..%d, the smallest has %d", lower, best.Len(), a.Witness.Len())
+	}
+	outside := SizeAnswer{Size: full.Lower + full.Sizes, Witness: nil}
+	if _, err := SmallestShardFrom(ctx, f, all, []SizeAnswer{outside}, nil); err == nil {
+		t.Error("an answer outside the split accepted")
+	}
+	fake := SizeAnswer{Size: full.Lower + full.Sizes - 1, Witness: set.Of(0, 1)}
+	if _, err := SmallestShardFrom(ctx, f, all, []SizeAnswer{fake}, nil); err == nil {
+		t.Error("a false witness accepted")
+	}
+	other := func(p int) bool { return p%2 == 1 }
+	if _, err := SmallestShardFrom(ctx, f, other, full.Answers[:1], nil); err == nil {
+		t.Error("another shard's answer accepted")
 	}
 }

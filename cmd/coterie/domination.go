@@ -23,9 +23,10 @@ type dominationOptions struct {
 	asJSON   bool
 	smallest bool
 	makeND   bool
-	// --shard, --shards (with --smallest): domination_shard.go.
-	shard  string
-	shards int
+	// --shard, --shards, --checkpoint (with --smallest): domination_shard.go.
+	shard      string
+	shards     int
+	checkpoint string
 }
 
 func newDominationCmd(s *streams) *cobra.Command {
@@ -81,6 +82,7 @@ nondominated. Read and write quorums that do not meet: exit status 1.
 	cmd.Flags().BoolVar(&o.makeND, "make-nd", false, "write a nondominated system that dominates this one to -o FILE")
 	cmd.Flags().StringVar(&o.shard, "shard", "", "with --smallest, answer shard `I/N` of the candidate sizes (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
 	cmd.Flags().IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
+	cmd.Flags().StringVar(&o.checkpoint, "checkpoint", "", "with --smallest, save the solver's answers size by size in `FILE`, and resume from it")
 	addOutputFlags(cmd, &o.out)
 	return cmd
 }
@@ -170,7 +172,11 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	}
 	var r *domination.Result
 	if o.smallest {
-		r, err = domination.DecideSmallest(ctx, f)
+		if o.checkpoint != "" {
+			r, err = smallestCheckpointed(ctx, s, f, o)
+		} else {
+			r, err = domination.DecideSmallest(ctx, f)
+		}
 		if err != nil && r != nil && r.Partial {
 			// Stopped (--timeout, Ctrl-C) with a witness: print it and
 			// the bound proved, marked partial, then the error.

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -69,6 +72,9 @@ type smWhole struct {
 
 // smallestShardSpec reads --shard, --shards: the zero Spec when not split.
 func smallestShardSpec(o *dominationOptions) (shard.Spec, error) {
+	if o.checkpoint != "" && (!o.smallest || o.makeND) {
+		return shard.Spec{}, usageErrorf("--checkpoint saves --smallest (without --make-nd)")
+	}
 	if o.shard == "" {
 		if o.shards != 0 {
 			return shard.Spec{}, usageErrorf("--shards goes with --shard auto")
@@ -117,7 +123,7 @@ func runSmallestShard(ctx context.Context, s *streams, name string, f *set.Famil
 	if err != nil {
 		return err
 	}
-	part, err := domination.SmallestShard(ctx, f, sp.Owns)
+	part, err := smallestRun(ctx, s, f, o, sp, hash)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(s.err, "coterie: note: domination: shard %s stopped before it finished: no part written\n", sp)
@@ -200,4 +206,110 @@ func mergeSmallest(s *streams, parts []*shard.Part, asJSON bool) error {
 		}
 		return rep.text(w, opts.Name, labels)
 	})
+}
+
+// smCheckpoint is the --checkpoint file of --smallest: the answers so far.
+type smCheckpoint struct {
+	Format      string     `json:"format"`
+	Kind        string     `json:"kind"`
+	InputSHA256 string     `json:"input_sha256"`
+	Shard       string     `json:"shard"`
+	Answers     []smAnswer `json:"answers"`
+}
+
+// smallestRun runs shard sp of --smallest on f (hash is its input hash),
+// resuming from and saving to --checkpoint when given. Stopped, it
+// returns the part so far with the error.
+func smallestRun(ctx context.Context, s *streams, f *set.Family, o *dominationOptions, sp shard.Spec, hash string) (*domination.SmallestPart, error) {
+	if o.checkpoint == "" {
+		return domination.SmallestShard(ctx, f, sp.Owns)
+	}
+	known, err := loadSmCheckpoint(o.checkpoint, hash, sp, f.N)
+	if err != nil {
+		return nil, err
+	}
+	save := func(p *domination.SmallestPart) error {
+		ck := smCheckpoint{Format: avCheckpointFormat, Kind: smPartKind, InputSHA256: hash, Shard: sp.String(), Answers: []smAnswer{}}
+		for _, a := range p.Answers {
+			ck.Answers = append(ck.Answers, smAnswer{Size: a.Size, Witness: nodes1(a.Witness)})
+		}
+		return writeCheckpoint(o.checkpoint, ck)
+	}
+	part, err := domination.SmallestShardFrom(ctx, f, sp.Owns, known, save)
+	if err != nil && part != nil && ctx.Err() != nil {
+		fmt.Fprintf(s.err, "coterie: note: domination: stopped with %d sizes answered (saved in %s: run again to resume)\n", len(part.Answers), o.checkpoint)
+	}
+	if err != nil && ctx.Err() == nil {
+		var ce *codeError
+		if !errors.As(err, &ce) {
+			err = asInputError(o.checkpoint, 0, err.Error())
+		}
+	}
+	return part, err
+}
+
+// smallestCheckpointed is DecideSmallest resumed from and saved to
+// --checkpoint: one shard of one, merged. Stopped, it returns what the
+// answers so far prove, marked partial, with the error.
+func smallestCheckpointed(ctx context.Context, s *streams, f *set.Family, o *dominationOptions) (*domination.Result, error) {
+	hash, err := inputHash(set.System{Family: f})
+	if err != nil {
+		return nil, err
+	}
+	one := shard.Spec{Index: 1, Count: 1}
+	part, err := smallestRun(ctx, s, f, o, one, hash)
+	if err != nil {
+		if part == nil {
+			return nil, err
+		}
+		best, lower := domination.SmallestProved([]*domination.SmallestPart{part})
+		if best == nil {
+			return nil, err
+		}
+		return &domination.Result{K: f.K, Witness: best, LowerBound: lower, Partial: true}, err
+	}
+	return domination.MergeSmallest(f.K, []*domination.SmallestPart{part})
+}
+
+// loadSmCheckpoint reads the answers saved at path (none if there is no
+// file); a file of another command, input or shard is refused.
+func loadSmCheckpoint(path, hash string, sp shard.Spec, n int) ([]domination.SizeAnswer, error) {
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, asInputError(path, 0, "cannot read the checkpoint: "+unwrapPath(err).Error())
+	}
+	var head struct {
+		Format string `json:"format"`
+		Kind   string `json:"kind"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil || head.Format != avCheckpointFormat {
+		return nil, asInputError(path, 0, "not a coterie checkpoint (remove it or choose another --checkpoint file)")
+	}
+	if head.Kind != smPartKind {
+		return nil, asInputError(path, 0, fmt.Sprintf("a checkpoint of %s, not of domination --smallest", head.Kind))
+	}
+	var got smCheckpoint
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil {
+		return nil, asInputError(path, 0, "not a coterie checkpoint (remove it or choose another --checkpoint file)")
+	}
+	switch {
+	case got.InputSHA256 != hash:
+		return nil, asInputError(path, 0, "a checkpoint of another input (remove it or choose another --checkpoint file)")
+	case got.Shard != sp.String():
+		return nil, asInputError(path, 0, fmt.Sprintf("a checkpoint of shard %s, not %s", got.Shard, sp))
+	}
+	var out []domination.SizeAnswer
+	for _, a := range got.Answers {
+		h, err := setOf1(n, a.Witness)
+		if err != nil {
+			return nil, asInputError(path, 0, "checkpoint: "+err.Error())
+		}
+		out = append(out, domination.SizeAnswer{Size: a.Size, Witness: h})
+	}
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -195,4 +196,65 @@ func joinedArbiter() string {
 		}
 	}
 	return b.String()
+}
+
+// --checkpoint on --smallest: a run resumed from some of its answers (a
+// run stopped part-way leaves them) prints what an uninterrupted run
+// prints; a shard's checkpoint gives the same part; a checkpoint of
+// another input or shard, or with a false witness, is refused.
+func TestSmallestCheckpointResume(t *testing.T) {
+	dir := t.TempDir()
+	grid6 := avGenerate(t, dir, "g6.json", "grid", "--rows", "6", "--cols", "6")
+	grid57 := avGenerate(t, dir, "g57.json", "grid", "--rows", "5", "--cols", "7")
+	ck := filepath.Join(dir, "ck.json")
+	_, want, _ := runAvailabilityCmd(t, "domination", grid6, "--smallest")
+	if code, got, errs := runAvailabilityCmd(t, "domination", grid6, "--smallest", "--checkpoint", ck); code != 0 || got != want {
+		t.Fatalf("with a checkpoint: exit %d %s:\n%s\nwant\n%s", code, errs, got, want)
+	}
+	var saved map[string]any
+	data, _ := os.ReadFile(ck)
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatal(err)
+	}
+	answers, _ := saved["answers"].([]any)
+	if len(answers) < 2 {
+		t.Fatalf("the checkpoint holds %d answers: %s", len(answers), data)
+	}
+	write := func(v map[string]any) {
+		b, _ := json.Marshal(v)
+		if err := os.WriteFile(ck, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	saved["answers"] = answers[:1]
+	write(saved)
+	if code, got, errs := runAvailabilityCmd(t, "domination", grid6, "--smallest", "--checkpoint", ck); code != 0 || got != want {
+		t.Errorf("resumed: exit %d %s:\n%s\nwant\n%s", code, errs, got, want)
+	}
+	_, part, _ := runAvailabilityCmd(t, "domination", grid6, "--smallest", "--shard", "2/3")
+	ck2 := filepath.Join(dir, "ck2.json")
+	for range 2 {
+		if code, got, errs := runAvailabilityCmd(t, "domination", grid6, "--smallest", "--shard", "2/3", "--checkpoint", ck2); code != 0 || got != part {
+			t.Errorf("shard 2/3 with a checkpoint: exit %d %s:\n%s\nwant\n%s", code, errs, got, part)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{grid57, "--smallest", "--checkpoint", ck}, "a checkpoint of another input"},
+		{[]string{grid6, "--smallest", "--shard", "1/3", "--checkpoint", ck2}, "a checkpoint of shard 2/3"},
+		{[]string{grid6, "--checkpoint", ck}, "--checkpoint saves --smallest"},
+	} {
+		code, _, errs := runAvailabilityCmd(t, append([]string{"domination"}, c.args...)...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+	answers[0] = map[string]any{"size": answers[0].(map[string]any)["size"], "witness": []int{1, 2}}
+	saved["answers"] = answers[:1]
+	write(saved)
+	if code, _, errs := runAvailabilityCmd(t, "domination", grid6, "--smallest", "--checkpoint", ck); code != 2 || !strings.Contains(errs, "not a witness") {
+		t.Errorf("a false witness in the checkpoint: exit %d, %s", code, errs)
+	}
 }
