@@ -370,6 +370,8 @@ type succ struct {
 	t       uint32
 	bad     bool
 	anomaly string
+	// outside: a shard does not expand this state (see requestClasses).
+	outside bool
 }
 
 // expanded is what a worker found about one state of the frontier.
@@ -489,15 +491,11 @@ type search struct {
 	complete bool
 	stopErr  error
 
-	// A shard of a split search (see ExploreShard): split is the frontier
-	// size at which the search is cut into pieces, owns says which pieces
-	// it expands, pieces and splitDepth record the cut, and rec the
-	// states it expanded.
-	split      int
-	owns       func(piece int) bool
-	pieces     int
-	splitDepth int
-	rec        *graphRec
+	// A shard of a split search (see ExploreShardRun): it expands only
+	// the states whose requests so far classes allows, and records them in
+	// rec.
+	classes *requestClasses
+	rec     *graphRec
 	// The merge of a split search (see MergeExplore) walks g, the union of
 	// the shards' graphs, in place of the protocol: a state's encoding is
 	// its stable hash, a transition its rank among the state's steps, and
@@ -562,12 +560,6 @@ func (s *search) run(res *ExploreResult) error {
 		if err := s.ctx.Err(); err != nil {
 			s.stop(res, "cancelled", err)
 			return nil
-		}
-		if s.split > 0 && len(s.frontier) >= s.split {
-			s.cut()
-			if len(s.frontier) == 0 {
-				return nil
-			}
 		}
 		if s.cfg.MaxDepth > 0 && s.depth >= s.cfg.MaxDepth {
 			s.stop(res, "max_depth", nil)
@@ -657,6 +649,10 @@ func (s *search) expand(part []front, out []expanded) error {
 	}
 	var ts []uint32
 	var buf, scratch []byte
+	var inside map[string]bool // this worker's answers of s.classes
+	if s.classes != nil {
+		inside = map[string]bool{}
+	}
 	for pi, f := range part {
 		if pi&1023 == 1023 && s.ctx.Err() != nil {
 			return s.ctx.Err()
@@ -687,7 +683,11 @@ func (s *search) expand(part []front, out []expanded) error {
 			if _, seen := s.visited[h]; !seen {
 				enc = append([]byte(nil), buf...)
 			}
-			out[pi].succs = append(out[pi].succs, succ{hash: h, enc: enc, t: t, bad: x.bad, anomaly: x.anomaly})
+			sc := succ{hash: h, enc: enc, t: t, bad: x.bad, anomaly: x.anomaly}
+			if inside != nil && t>>28 == tRequest {
+				sc.outside = !s.classes.holds(x.issued, inside)
+			}
+			out[pi].succs = append(out[pi].succs, sc)
 		}
 	}
 	return nil
@@ -719,8 +719,10 @@ func (s *search) merge(res *ExploreResult, cur []front, out []expanded, inHand i
 					return next, true
 				}
 				idx = s.add(f.idx, sc)
-				next = append(next, front{idx, sc.enc})
-				s.frontierBytes += int64(len(sc.enc)) + frontBytes
+				if !sc.outside {
+					next = append(next, front{idx, sc.enc})
+					s.frontierBytes += int64(len(sc.enc)) + frontBytes
+				}
 			}
 			if s.rec != nil {
 				s.rec.step(idx, sc.bad, sc.anomaly != "")

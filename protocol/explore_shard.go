@@ -6,49 +6,45 @@ import (
 	"encoding/binary"
 )
 
-// A split exploration. Every shard searches breadth first, as [Explore]
-// does, until a level holds at least ExploreShard.Pieces states; those
-// states are the pieces, numbered in the order of the search, which
-// depends on the instance alone. Shard I then expands the pieces it owns
-// and every state it reaches from them, and leaves the others' pieces
-// alone. What it writes is the part of the state graph it expanded: each
-// state by a stable hash of its encoding, with its steps in order, where
-// they lead and whether they break safety or are undefined.
+// A split exploration. Requests are the only steps that change what each
+// node has requested so far (its count of requests, in the state), and
+// they only add to it. So the states split by the requests made: the
+// pieces are the most requests each node can have made once all the
+// requests the search allows are made (the maximal vectors c, c_i at most
+// the rounds for a requester and 0 for the others, Σ c_i at most the
+// requests), numbered in lexicographic order, which depends on the
+// instance alone. Shard I expands the states whose requests so far fit
+// under a piece it owns (p mod N = I − 1): every path to such a state
+// stays under it, so the shard reaches it by its shortest paths. What the
+// shard writes is the part of the state graph it expanded: each state by
+// a stable hash of its encoding, with its steps in order, where they lead
+// and whether they break safety or are undefined.
 //
-// The states before the cut are expanded by every shard; a state after it
-// is expanded by every shard that reaches it, at least the one that owns
-// the piece on its shortest path. So the union of the parts holds every
-// reachable state's steps, and [MergeExplore] runs the breadth-first
-// search of [Explore] on that union in place of the protocol: the same
-// states in the same order, hence the same counts, verdicts and shortest
-// counterexamples (replayed on the protocol to describe them). The shards
-// do the work of the protocol (decoding, stepping, encoding); the merge
-// only walks a graph, but holds all of it.
+// A state under several pieces (fewer requests made: the first steps) is
+// expanded by each shard that owns one of them. The union of the parts
+// holds every reachable state's steps, and [MergeExplore] runs the
+// breadth-first search of [Explore] on that union in place of the
+// protocol: the same states in the same order, hence the same counts,
+// verdicts and shortest counterexamples (replayed on the protocol to
+// describe them); a state reached by several shards counts once. The
+// shards do the work of the protocol (decoding, stepping, encoding); the
+// merge only walks a graph, but holds all of it. When every requester
+// requests as often as it may (requests ≥ requesters × rounds) there is
+// one piece, and one shard does all the work.
 
-// DefaultExplorePieces is the number of states at which a split
-// exploration is cut into pieces when ExploreShard.Pieces is 0.
-const DefaultExplorePieces = 256
+// maxRequestClasses bounds the pieces of a split exploration.
+const maxRequestClasses = 1 << 20
 
 // ExploreShard says which share of a split exploration a run does.
 type ExploreShard struct {
-	// Pieces is the number of states a level must hold to be cut into
-	// pieces; 0 means DefaultExplorePieces. Every shard of a run must use
-	// the same.
-	Pieces int
 	// Owns reports whether this shard expands piece p (0-based).
 	Owns func(p int) bool
 }
 
 // ExplorePart is what one shard of a split exploration found.
 type ExplorePart struct {
-	// Pieces is the number of pieces, the states of the level at which
-	// the search was cut, at SplitDepth steps from the start; 0 when the
-	// search ended (or reached ExploreConfig.MaxDepth) before a level was
-	// that large, and every shard expanded every state.
-	Pieces     int
-	SplitDepth int
-	// Target is ExploreShard.Pieces as used.
-	Target int
+	// Pieces is the number of pieces: the ways to have made every request.
+	Pieces int
 	// Root is the stable hash of the initial state.
 	Root [16]byte
 	// Expanded is the number of states this shard expanded.
@@ -56,6 +52,88 @@ type ExplorePart struct {
 	// Graph holds the states this shard expanded and their steps, in a
 	// compact binary form that MergeExplore reads.
 	Graph []byte
+}
+
+// requestClasses are the pieces a shard owns (see ExploreShard).
+type requestClasses struct {
+	count int       // the number of pieces
+	owned [][]int32 // the pieces owned, as the most requests per node
+}
+
+// newRequestClasses lists the pieces of e's search and keeps those owns
+// says are this shard's.
+func newRequestClasses(e *explorer, owns func(int) bool) (*requestClasses, error) {
+	n := len(e.options)
+	caps := make([]int, n)
+	total := 0
+	for i, o := range e.options {
+		if o != nil {
+			caps[i] = e.rounds
+			total += e.rounds
+		}
+	}
+	want := min(e.requests, total)
+	rest := make([]int, n+1) // rest[i]: what nodes i.. may request in all
+	for i := n - 1; i >= 0; i-- {
+		rest[i] = rest[i+1] + caps[i]
+	}
+	c := &requestClasses{}
+	cur := make([]int32, n)
+	var gen func(i, left int) error
+	gen = func(i, left int) error {
+		if i == n {
+			if left == 0 {
+				if owns(c.count) {
+					c.owned = append(c.owned, append([]int32(nil), cur...))
+				}
+				c.count++
+				if c.count > maxRequestClasses {
+					return errorf("explore: more than %d ways to make the %d requests: too many to split; explore fewer requests", maxRequestClasses, e.requests)
+				}
+			}
+			return nil
+		}
+		for v := min(caps[i], left); v >= 0 && left-v <= rest[i+1]; v-- {
+			cur[i] = int32(v)
+			if err := gen(i+1, left-v); err != nil {
+				return err
+			}
+		}
+		cur[i] = 0
+		return nil
+	}
+	if err := gen(0, want); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// holds reports whether requests made so far, issued, fit under a piece
+// this shard owns; cache remembers the answers of one worker.
+func (c *requestClasses) holds(issued []int32, cache map[string]bool) bool {
+	key := make([]byte, len(issued))
+	for i, v := range issued {
+		key[i] = byte(v)
+	}
+	if in, ok := cache[string(key)]; ok {
+		return in
+	}
+	in := false
+	for _, t := range c.owned {
+		fits := true
+		for i, v := range issued {
+			if v > t[i] {
+				fits = false
+				break
+			}
+		}
+		if fits {
+			in = true
+			break
+		}
+	}
+	cache[string(key)] = in
+	return in
 }
 
 // stableHash identifies a state across machines and runs: the first 128
@@ -106,22 +184,6 @@ func (r *graphRec) graph() []byte {
 	return append(out, r.data...)
 }
 
-// cut numbers the frontier's states as the pieces and keeps those this
-// shard owns.
-func (s *search) cut() {
-	s.pieces, s.splitDepth, s.split = len(s.frontier), s.depth, 0
-	kept := s.frontier[:0]
-	for p, f := range s.frontier {
-		if s.owns(p) {
-			kept = append(kept, f)
-		} else {
-			s.frontierBytes -= int64(len(f.enc)) + frontBytes
-		}
-	}
-	clear(s.frontier[len(kept):])
-	s.frontier = kept
-}
-
 // ExploreShardRun does one shard's share of the exploration of [Explore]
 // and returns the part of the state graph it expanded, for [MergeExplore].
 // A shard must finish: one stopped by cfg.MaxStates, the memory budget or
@@ -131,10 +193,11 @@ func ExploreShardRun(ctx context.Context, spec Spec, sys *System, cfg ExploreCon
 	if sh.Owns == nil {
 		return nil, errorf("explore: a shard needs the pieces it owns")
 	}
-	if sh.Pieces <= 0 {
-		sh.Pieces = DefaultExplorePieces
-	}
 	e, err := newExplorer(spec, sys, cfg)
+	if err != nil {
+		return nil, err
+	}
+	classes, err := newRequestClasses(e, sh.Owns)
 	if err != nil {
 		return nil, err
 	}
@@ -142,9 +205,13 @@ func ExploreShardRun(ctx context.Context, spec Spec, sys *System, cfg ExploreCon
 	if err != nil {
 		return nil, err
 	}
-	s.split, s.owns, s.keepEdges, s.edges, s.start = sh.Pieces, sh.Owns, false, nil, nil
+	s.classes, s.keepEdges, s.edges, s.start = classes, false, nil, nil
 	root := stableHash(s.frontier[0].enc)
 	s.rec = &graphRec{hashes: [][16]byte{root}}
+	if len(classes.owned) == 0 {
+		// No piece: nothing to expand, not even the initial state.
+		return &ExplorePart{Pieces: classes.count, Root: root, Graph: s.rec.graph()}, nil
+	}
 	res := &ExploreResult{}
 	if err := s.run(res); err != nil {
 		return nil, err
@@ -155,8 +222,7 @@ func ExploreShardRun(ctx context.Context, spec Spec, sys *System, cfg ExploreCon
 		}
 		return nil, errorf("explore: this shard reached %d states, its bound: a split run needs every shard to finish; allow more states, or bound the search with fewer requests or a maximum depth", len(s.parent))
 	}
-	return &ExplorePart{Pieces: s.pieces, SplitDepth: s.splitDepth, Target: sh.Pieces, Root: root,
-		Expanded: s.rec.expanded, Graph: s.rec.graph()}, nil
+	return &ExplorePart{Pieces: classes.count, Root: root, Expanded: s.rec.expanded, Graph: s.rec.graph()}, nil
 }
 
 // unionGraph is the union of the shards' graphs: by stable hash, each
@@ -179,9 +245,9 @@ func unionOf(parts []*ExplorePart) (unionGraph, error) {
 	g := unionGraph{}
 	first := parts[0]
 	for i, p := range parts {
-		if p.Pieces != first.Pieces || p.SplitDepth != first.SplitDepth || p.Target != first.Target || p.Root != first.Root {
-			return nil, errorf("explore: merge: shard %d cut the search into %d pieces at depth %d (of %d wanted), shard 1 into %d at depth %d (of %d): not one split run",
-				i+1, p.Pieces, p.SplitDepth, p.Target, first.Pieces, first.SplitDepth, first.Target)
+		if p.Pieces != first.Pieces || p.Root != first.Root {
+			return nil, errorf("explore: merge: shard %d split the search into %d pieces, shard 1 into %d, or from another initial state: not one split run",
+				i+1, p.Pieces, first.Pieces)
 		}
 		if err := g.add(p.Graph); err != nil {
 			return nil, errorf("explore: merge: shard %d: %w", i+1, err)

@@ -8,8 +8,8 @@ import (
 )
 
 // The merge of the parts of N shards is the unsplit exploration, field for
-// field and counterexample for counterexample, for N = 1, 2, 3, 7 and
-// several cuts: safe instances, a safety violation (the cut of Fig. 1(b)),
+// field and counterexample for counterexample, for N = 1, 2, 3, 7: safe
+// instances, a safety violation (the cut of Fig. 1(b)),
 // deadlocks (Maekawa's), an undefined step (hk), and searches stopped by a
 // depth or state bound.
 func TestExploreMergeEqualsWhole(t *testing.T) {
@@ -32,18 +32,21 @@ func TestExploreMergeEqualsWhole(t *testing.T) {
 			want, _ := json.Marshal(whole)
 			cut := tc.cfg
 			cut.MaxStates = 0 // a shard must finish; the merge applies the bound
-			for _, pieces := range []int{1, 5, 40} {
-				for _, n := range []int{1, 2, 3, 7} {
-					got, parts := splitMerge(t, tc.spec, tc.sys, cut, tc.cfg, pieces, n)
-					if g, _ := json.Marshal(got); string(g) != string(want) {
-						t.Fatalf("cut at %d, %d shards:\nmerged %s\nwhole  %s", pieces, n, g, want)
-					}
-					if n > 1 && parts[0].Pieces >= n {
-						// The shards share the work: none expands every state.
-						for i, p := range parts {
-							if p.Expanded >= whole.States && whole.Complete {
-								t.Errorf("cut at %d: shard %d of %d expanded %d states of %d", pieces, i+1, n, p.Expanded, whole.States)
-							}
+			for _, n := range []int{1, 2, 3, 7} {
+				got, parts := splitMerge(t, tc.spec, tc.sys, cut, tc.cfg, n)
+				if g, _ := json.Marshal(got); string(g) != string(want) {
+					t.Fatalf("%d shards:\nmerged %s\nwhole  %s", n, g, want)
+				}
+				sum := 0
+				for _, p := range parts {
+					sum += p.Expanded
+				}
+				t.Logf("%d shards, %d pieces: expanded %d states in all, the whole %d", n, parts[0].Pieces, sum, whole.States)
+				if n > 1 && parts[0].Pieces >= n && whole.Complete {
+					// The shards share the work: none expands every state.
+					for i, p := range parts {
+						if p.Expanded >= whole.States {
+							t.Errorf("shard %d of %d expanded %d states of %d", i+1, n, p.Expanded, whole.States)
 						}
 					}
 				}
@@ -52,14 +55,14 @@ func TestExploreMergeEqualsWhole(t *testing.T) {
 	}
 }
 
-// splitMerge runs the n shards of a split exploration, cut at pieces
-// states, with shardCfg, and merges their parts with mergeCfg.
-func splitMerge(t *testing.T, spec string, sys *System, shardCfg, mergeCfg ExploreConfig, pieces, n int) (*ExploreResult, []*ExplorePart) {
+// splitMerge runs the n shards of a split exploration with shardCfg, and
+// merges their parts with mergeCfg.
+func splitMerge(t *testing.T, spec string, sys *System, shardCfg, mergeCfg ExploreConfig, n int) (*ExploreResult, []*ExplorePart) {
 	t.Helper()
 	var parts []*ExplorePart
 	for i := range n {
 		p, err := ExploreShardRun(context.Background(), mustSpec(t, spec), sys, shardCfg,
-			ExploreShard{Pieces: pieces, Owns: func(p int) bool { return p%n == i }})
+			ExploreShard{Owns: func(p int) bool { return p%n == i }})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,15 +82,15 @@ func TestExploreMergeRefuses(t *testing.T) {
 	cfg := ExploreConfig{Requests: 2}
 	sp := mustSpec(t, "maekawa")
 	part := func(sys *System, cfg ExploreConfig, i, n int) *ExplorePart {
-		p, err := ExploreShardRun(context.Background(), sp, sys, cfg, ExploreShard{Pieces: 8, Owns: func(p int) bool { return p%n == i }})
+		p, err := ExploreShardRun(context.Background(), sp, sys, cfg, ExploreShard{Owns: func(p int) bool { return p%n == i }})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
 	a, b, c := part(sys, cfg, 0, 3), part(sys, cfg, 1, 3), part(sys, cfg, 2, 3)
-	if a.Pieces < 8 {
-		t.Fatalf("not cut: %d pieces", a.Pieces)
+	if a.Pieces != 21 {
+		t.Fatalf("%d pieces, want the 21 pairs of requesters", a.Pieces)
 	}
 	if _, err := MergeExplore(context.Background(), sp, sys, cfg, []*ExplorePart{a, b}); err == nil || !strings.Contains(err.Error(), "expanded by no shard") {
 		t.Errorf("two shards of three: %v", err)
@@ -109,12 +112,30 @@ func TestExploreMergeRefuses(t *testing.T) {
 		t.Error("a truncated graph merged")
 	}
 	if _, err := ExploreShardRun(context.Background(), sp, sys, ExploreConfig{Requests: 2, MaxStates: 50},
-		ExploreShard{Pieces: 8, Owns: func(p int) bool { return true }}); err == nil || !strings.Contains(err.Error(), "finish") {
+		ExploreShard{Owns: func(p int) bool { return true }}); err == nil || !strings.Contains(err.Error(), "finish") {
 		t.Errorf("a shard over its state bound: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := ExploreShardRun(ctx, sp, sys, cfg, ExploreShard{Owns: func(int) bool { return true }}); err == nil {
 		t.Error("a cancelled shard gave a part")
+	}
+}
+
+// The pieces divide the work: on Fig. 1(b) with two requests (21 pairs of
+// requesters), seven shards together expand few more states than the
+// whole search has, and none more than a fifth of them.
+func TestExploreShardsShareWork(t *testing.T) {
+	sys := system(t, fig(t, 3))
+	cfg := ExploreConfig{Requests: 2}
+	whole := explore(t, "maekawa", sys, cfg)
+	_, parts := splitMerge(t, "maekawa", sys, cfg, cfg, 7)
+	sum, most := 0, 0
+	for _, p := range parts {
+		sum += p.Expanded
+		most = max(most, p.Expanded)
+	}
+	if parts[0].Pieces != 21 || 4*sum > 5*whole.States || 5*most > whole.States {
+		t.Errorf("%d pieces; 7 shards expanded %d states in all, at most %d in one; the whole search has %d", parts[0].Pieces, sum, most, whole.States)
 	}
 }

@@ -15,14 +15,14 @@ import (
 )
 
 // The partial result of `simulate --explore --shard I/N` (kind "explore"):
-// every shard searches breadth first until a level holds
-// protocol.DefaultExplorePieces states, the pieces; shard I expands the
-// pieces p with p mod N = I − 1 and what they reach, and writes the part
-// of the state graph it expanded (protocol.ExploreShardRun). The merge
-// searches the union of the parts as the unsplit run searches the
-// protocol (protocol.MergeExplore), so that its report is the unsplit
-// one. The part carries the system, for the merge to replay and describe
-// the counterexamples.
+// the pieces are the ways to have made every request (how many each node
+// made); shard I expands the states whose requests so far fit under a
+// piece p it owns, p mod N = I − 1, and writes the part of the state graph
+// it expanded (protocol.ExploreShardRun). The merge searches the union of
+// the parts as the unsplit run searches the protocol
+// (protocol.MergeExplore), so that its report is the unsplit one. The
+// part carries the system, for the merge to replay and describe the
+// counterexamples.
 
 // exPartKind is the kind of explorer parts.
 const exPartKind = "explore"
@@ -42,12 +42,10 @@ type exPartOptions struct {
 // exPartResult is the part of the state graph one shard expanded.
 type exPartResult struct {
 	// System is the canonical JSON of the system explored.
-	System      json.RawMessage `json:"system"`
-	Pieces      int             `json:"pieces"`
-	SplitDepth  int             `json:"split_depth"`
-	PieceTarget int             `json:"piece_target"`
-	Root        string          `json:"root"`
-	Expanded    int             `json:"expanded"`
+	System   json.RawMessage `json:"system"`
+	Pieces   int             `json:"pieces"`
+	Root     string          `json:"root"`
+	Expanded int             `json:"expanded"`
 	// Graph is the binary graph of protocol.ExplorePart, in base64.
 	Graph []byte `json:"graph"`
 }
@@ -100,8 +98,8 @@ func runExploreShard(ctx context.Context, s *streams, o simulateOptions, args []
 	case err != nil:
 		return usageErrorf("%s: %s", in.name, protocolMsg(err))
 	}
-	res := exPartResult{System: bytes.TrimSpace(canon.Bytes()), Pieces: part.Pieces, SplitDepth: part.SplitDepth,
-		PieceTarget: part.Target, Root: hex.EncodeToString(part.Root[:]), Expanded: part.Expanded, Graph: part.Graph}
+	res := exPartResult{System: bytes.TrimSpace(canon.Bytes()), Pieces: part.Pieces, Root: hex.EncodeToString(part.Root[:]),
+		Expanded: part.Expanded, Graph: part.Graph}
 	p, err := shard.New(exPartKind, sp, shard.HashInput(canon.Bytes()), opts, res)
 	if err != nil {
 		return err
@@ -153,8 +151,7 @@ func mergeExplore(ctx context.Context, s *streams, parts []*shard.Part, asJSON b
 		if err != nil || len(root) != 16 {
 			return usageErrorf("merge: shard %s: \"root\" is not a state hash", parts[i].Shard)
 		}
-		eps[i] = &protocol.ExplorePart{Pieces: r.Pieces, SplitDepth: r.SplitDepth, Target: r.PieceTarget,
-			Root: [16]byte(root), Expanded: r.Expanded, Graph: r.Graph}
+		eps[i] = &protocol.ExplorePart{Pieces: r.Pieces, Root: [16]byte(root), Expanded: r.Expanded, Graph: r.Graph}
 	}
 	res, err := protocol.MergeExplore(ctx, spec, ps, exploreConfig(opts, who, 0), eps)
 	if err != nil {
