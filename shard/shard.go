@@ -19,10 +19,10 @@
 // The kinds so far: "availability" (exact polynomials by BDD in pieces by
 // the first nodes, Monte Carlo estimates in shares of the samples),
 // "transversals" (transversals --count: the pieces of the MMCS search,
-// counted by size), "explore" (simulate --explore: the states of the
-// level where the breadth-first search is cut are the pieces; a part is
-// the state graph its shard expanded, and the merge searches the union
-// of the parts, so that states reached by several shards count once) and
+// counted by size), "explore" (simulate --explore: the pieces are the
+// ways to have made every request; a part is the state graph its shard
+// expanded, and the merge searches the union of the parts, so that
+// states reached by several shards count once) and
 // "smallest" (domination --smallest: the candidate sizes below the first
 // witness, one solver question each; the merge takes the smallest size
 // answered yes).

@@ -27,7 +27,7 @@ format the shards were asked for.
 Commands that split: availability (exact polynomials by BDD, in pieces by the
 first nodes; Monte Carlo estimates with --method estimate, in shares of the
 samples); transversals --count (the pieces of the search); simulate --explore
-(the states reached from the pieces of the search, merged into one state
+(the states under each way to make the requests, merged into one state
 graph); domination --smallest (the candidate sizes of a smallest witness).
 The project's deploy/ folder has a Kubernetes Indexed Job and a Slurm array
 that run the shards and the merge.`,
