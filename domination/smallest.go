@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/coterie-dev/coterie/set"
 	"github.com/crillab/gophersat/solver"
@@ -202,7 +203,13 @@ func coverBound(f *set.Family) int {
 // boundedWitness returns a witness of at most b nodes, or nil if there is
 // none.
 func boundedWitness(ctx context.Context, f *set.Family, b int) (*set.Set, error) {
-	if b < 1 {
+	return cubeWitness(ctx, f, b, nil, nil)
+}
+
+// cubeWitness is boundedWitness with the nodes in and out of the witness
+// fixed: in for in, out for out.
+func cubeWitness(ctx context.Context, f *set.Family, b int, in, out []int) (*set.Set, error) {
+	if b < 1 || len(in) > b {
 		return nil, nil
 	}
 	card := func(c *cnf) {
@@ -212,6 +219,12 @@ func boundedWitness(ctx context.Context, f *set.Family, b int) (*set.Set, error)
 		}
 		if b < f.N {
 			c.add(-c.totalizer(nodes, b+1)[b])
+		}
+		for _, v := range in {
+			c.add(v + 1)
+		}
+		for _, v := range out {
+			c.add(-(v + 1))
 		}
 	}
 	if f.K > 1 {
@@ -445,34 +458,91 @@ func planeCase(ctx context.Context, p *plane, b, m int) (*set.Set, error) {
 
 // SmallestPart is one shard's share of [DecideSmallest], for
 // [MergeSmallest]. A run that proves its witness smallest with the solver
-// alone is split by size: every shard finds the same first minimal
-// witness (its size U fixes the split), and the pieces are the sizes
-// b = Lower, ..., U−1 below it (Lower is the bound of a counting
-// argument), each the question "a witness of at most b nodes?". Shard I
-// answers the sizes of the pieces it owns. The smallest size answered
-// yes is the smallest witness's, and its answer the witness
-// DecideSmallest returns; no yes leaves First. The other runs (a
-// nondominated, threshold, projective-plane or small system) are not
-// split: the shard that owns piece 0 does all of it.
+// alone is split by size and by cube: every shard finds the same first
+// minimal witness (its size U fixes the split); the candidate sizes are
+// b = Lower, ..., U−1 (Lower is the bound of a counting argument), and
+// each question "a witness of at most b nodes?" is cut into Cubes cubes,
+// which fix the nodes of the most quorums in or out of the witness (each
+// cube its own pattern, so that together they cover every witness).
+// Piece p is size Lower + p / Cubes, cube p mod Cubes. The hard questions,
+// just below the smallest size, are answered no cube by cube, on
+// different shards. Shard I answers the pieces it owns. The merge takes
+// the smallest size some cube answered yes, and asks the solver once more
+// for the witness DecideSmallest returns for that size (an easy question:
+// there is one); no yes leaves First. The other runs (a nondominated,
+// threshold, projective-plane or small system) are not split: the shard
+// that owns piece 0 does all of it.
 type SmallestPart struct {
-	// Sizes is the number of pieces; 0 when the run is not split.
-	Sizes int
-	// Lower is the size of piece 0.
+	// Sizes is the number of candidate sizes, Cubes the number of cubes
+	// per size; Sizes is 0 when the run is not split.
+	Sizes, Cubes int
+	// Lower is the size of pieces 0 .. Cubes−1.
 	Lower int
 	// First is the first minimal witness found (nil when not split).
 	First *set.Set
 	// Whole is the whole result, when the run is not split, in the shard
 	// that owns piece 0; nil otherwise.
 	Whole *Result
-	// Answers are this shard's answers, in the order of the sizes.
+	// Answers are this shard's answers, in the order of the pieces.
 	Answers []SizeAnswer
 }
 
-// SizeAnswer is the answer to "a witness of at most Size nodes?": a
-// minimal one (shrunk from the solver's), or nil for none.
+// SizeAnswer is the answer to "a witness of at most Size nodes in cube
+// Cube?": a minimal one (shrunk from the solver's), or nil for none.
 type SizeAnswer struct {
-	Size    int
-	Witness *set.Set
+	Size, Cube int
+	Witness    *set.Set
+}
+
+// cubeBits is the number of nodes a cube fixes (at most): 2^cubeBits cubes
+// per size.
+const cubeBits = 6
+
+// cubeNodes returns the nodes the cubes of f fix, spread over the quorums:
+// each time the node in the most quorums that none of those chosen is in
+// (in the most quorums of all when every node shares one), the lowest
+// first among equals.
+func cubeNodes(f *set.Family) []int {
+	deg := f.Degrees()
+	covered := make([]bool, len(f.Quorums))
+	var nodes []int
+	for len(nodes) < min(cubeBits, f.N) {
+		best, bestFree, bestDeg := -1, -1, -1
+		for v := range f.N {
+			if slices.Contains(nodes, v) {
+				continue
+			}
+			free := 0
+			for i := range f.Quorums {
+				if !covered[i] && f.Quorums[i].Has(v) {
+					free++
+				}
+			}
+			if free > bestFree || free == bestFree && deg[v] > bestDeg {
+				best, bestFree, bestDeg = v, free, deg[v]
+			}
+		}
+		nodes = append(nodes, best)
+		for i := range f.Quorums {
+			if f.Quorums[i].Has(best) {
+				covered[i] = true
+			}
+		}
+	}
+	return nodes
+}
+
+// cube splits the cube nodes into those in and out of the witness in
+// cube c: bit j of c puts node j in.
+func cube(nodes []int, c int) (in, out []int) {
+	for j, v := range nodes {
+		if c>>j&1 == 1 {
+			in = append(in, v)
+		} else {
+			out = append(out, v)
+		}
+	}
+	return in, out
 }
 
 // SmallestShard does the share of DecideSmallest(ctx, f) of the shard
@@ -485,9 +555,9 @@ func SmallestShard(ctx context.Context, f *set.Family, owns func(p int) bool) (*
 // SmallestShardFrom is [SmallestShard] resuming an earlier run of the
 // same shard on f: known are the answers it saved, which are not asked
 // again. After each new answer it calls save, if not nil, with the part so
-// far (Answers in the order of the sizes); an error from save stops it.
-// Stopped by ctx, it returns the part so far with the error, so that the
-// caller can save it (nil if it stopped before the split was known).
+// far; an error from save stops it. Stopped by ctx, it returns the part so
+// far with the error, so that the caller can save it (nil if it stopped
+// before the split was known).
 func SmallestShardFrom(ctx context.Context, f *set.Family, owns func(p int) bool, known []SizeAnswer, save func(*SmallestPart) error) (*SmallestPart, error) {
 	return smallestShard(ctx, f, owns, true, allEngines, known, save)
 }
@@ -510,31 +580,43 @@ func smallestShard(ctx context.Context, f *set.Family, owns func(p int) bool, ge
 		}
 		return part, nil
 	}
+	nodes := cubeNodes(f)
 	lower := min(coverBound(f), r.Witness.Len())
-	part := &SmallestPart{Sizes: r.Witness.Len() - lower, Lower: lower, First: r.Witness}
-	have := map[int]*set.Set{}
+	part := &SmallestPart{Sizes: r.Witness.Len() - lower, Cubes: 1 << len(nodes), Lower: lower, First: r.Witness}
+	pieces := part.Sizes * part.Cubes
+	have := map[[2]int]*set.Set{}
 	for _, a := range known {
-		if p := a.Size - lower; p < 0 || p >= part.Sizes || !owns(p) {
-			return nil, fmt.Errorf("domination: a saved answer for %d nodes is not one of this shard's sizes", a.Size)
+		p := (a.Size-lower)*part.Cubes + a.Cube
+		if a.Size < lower || a.Cube < 0 || a.Cube >= part.Cubes || p >= pieces || !owns(p) {
+			return nil, fmt.Errorf("domination: a saved answer for %d nodes, cube %d, is not one of this shard's", a.Size, a.Cube)
 		}
 		if a.Witness != nil && (a.Witness.Len() > a.Size || CheckWitness(ctx, f, a.Witness) != nil) {
 			return nil, fmt.Errorf("domination: the saved witness for %d nodes is not a witness of at most %d nodes", a.Size, a.Size)
 		}
-		have[a.Size] = a.Witness
+		have[[2]int{a.Size, a.Cube}] = a.Witness
 	}
-	for p := range part.Sizes {
+	for p := range pieces {
 		if !owns(p) {
 			continue
 		}
-		if h, ok := have[lower+p]; ok {
-			part.Answers = append(part.Answers, SizeAnswer{Size: lower + p, Witness: h})
+		a := SizeAnswer{Size: lower + p/part.Cubes, Cube: p % part.Cubes}
+		if h, ok := have[[2]int{a.Size, a.Cube}]; ok {
+			a.Witness = h
+			part.Answers = append(part.Answers, a)
 			continue
 		}
-		h, err := boundedAnswer(ctx, f, lower+p)
+		in, out := cube(nodes, a.Cube)
+		h, err := cubeWitness(ctx, f, a.Size, in, out)
+		if err == nil && h != nil {
+			if h, err = shrink(ctx, f, h); err == nil {
+				err = CheckWitness(ctx, f, h)
+			}
+		}
 		if err != nil {
 			return part, err
 		}
-		part.Answers = append(part.Answers, SizeAnswer{Size: lower + p, Witness: h})
+		a.Witness = h
+		part.Answers = append(part.Answers, a)
 		if save != nil {
 			if err := save(part); err != nil {
 				return part, err
@@ -544,19 +626,23 @@ func smallestShard(ctx context.Context, f *set.Family, owns func(p int) bool, ge
 	return part, nil
 }
 
-// SmallestProved returns what the answers of the parts so far prove (parts of one
-// split run, some missing or unfinished): the smallest witness known
-// (First, or a smaller answer) and a lower bound on every witness's size.
+// SmallestProved returns what the answers of the parts so far prove (parts
+// of one split run, some missing or unfinished): the smallest witness
+// known (First, or a smaller answer) and a lower bound on every witness's
+// size (b + 1 when every cube of size b is answered no).
 func SmallestProved(parts []*SmallestPart) (best *set.Set, lower int) {
 	if len(parts) == 0 || parts[0].First == nil {
 		return nil, 0
 	}
 	best, lower = parts[0].First, parts[0].Lower
+	no := map[int]int{}
 	for _, p := range parts {
 		for _, a := range p.Answers {
 			switch {
 			case a.Witness == nil:
-				lower = max(lower, a.Size+1)
+				if no[a.Size]++; no[a.Size] == p.Cubes {
+					lower = max(lower, a.Size+1)
+				}
 			case a.Witness.Len() < best.Len():
 				best = a.Witness
 			}
@@ -566,19 +652,22 @@ func SmallestProved(parts []*SmallestPart) (best *set.Set, lower int) {
 }
 
 // MergeSmallest puts together the parts of every shard of one split
-// DecideSmallest and returns what DecideSmallest returns: the same
-// witness, proof and bound. It refuses parts that do not fit together.
-func MergeSmallest(k int, parts []*SmallestPart) (*Result, error) {
+// DecideSmallest(ctx, f) and returns what DecideSmallest returns: the same
+// witness, proof and bound. For the witness it asks the solver once for
+// the smallest size, which has one. It refuses parts that do not fit
+// together.
+func MergeSmallest(ctx context.Context, f *set.Family, parts []*SmallestPart) (*Result, error) {
 	if len(parts) == 0 {
 		return nil, errors.New("domination: merge: no parts")
 	}
 	first := parts[0]
 	var whole *Result
-	answers := map[int]*set.Set{}
+	yes := map[int]bool{}
+	seen := map[[2]int]bool{}
 	for i, p := range parts {
-		if p.Sizes != first.Sizes || p.Lower != first.Lower || (p.First == nil) != (first.First == nil) ||
+		if p.Sizes != first.Sizes || p.Cubes != first.Cubes || p.Lower != first.Lower || (p.First == nil) != (first.First == nil) ||
 			p.First != nil && !set.Equal(p.First, first.First) {
-			return nil, fmt.Errorf("domination: merge: shard %d split the sizes %d..%d below a first witness of its own, shard 1 %d..%d: not one split run",
+			return nil, fmt.Errorf("domination: merge: shard %d split sizes %d..%d below a first witness of its own, shard 1 %d..%d: not one split run",
 				i+1, p.Lower, p.Lower+p.Sizes-1, first.Lower, first.Lower+first.Sizes-1)
 		}
 		if p.Whole != nil {
@@ -588,13 +677,20 @@ func MergeSmallest(k int, parts []*SmallestPart) (*Result, error) {
 			whole = p.Whole
 		}
 		for _, a := range p.Answers {
-			if a.Size < p.Lower || a.Size >= p.Lower+p.Sizes {
-				return nil, fmt.Errorf("domination: merge: shard %d answers for %d nodes, outside the split %d..%d", i+1, a.Size, p.Lower, p.Lower+p.Sizes-1)
+			if a.Size < p.Lower || a.Size >= p.Lower+p.Sizes || a.Cube < 0 || a.Cube >= p.Cubes {
+				return nil, fmt.Errorf("domination: merge: shard %d answers for %d nodes, cube %d, outside the split", i+1, a.Size, a.Cube)
 			}
-			if _, ok := answers[a.Size]; ok {
-				return nil, fmt.Errorf("domination: merge: %d nodes are answered twice", a.Size)
+			key := [2]int{a.Size, a.Cube}
+			if seen[key] {
+				return nil, fmt.Errorf("domination: merge: %d nodes, cube %d, are answered twice", a.Size, a.Cube)
 			}
-			answers[a.Size] = a.Witness
+			seen[key] = true
+			if a.Witness != nil {
+				if a.Witness.Len() > a.Size || CheckWitness(ctx, f, a.Witness) != nil {
+					return nil, fmt.Errorf("domination: merge: shard %d: its witness for %d nodes is not one", i+1, a.Size)
+				}
+				yes[a.Size] = true
+			}
 		}
 	}
 	if first.Sizes == 0 {
@@ -603,24 +699,33 @@ func MergeSmallest(k int, parts []*SmallestPart) (*Result, error) {
 		}
 		return whole, nil
 	}
-	best := first.First
+	if first.First.Len() != first.Lower+first.Sizes || CheckWitness(ctx, f, first.First) != nil {
+		return nil, errors.New("domination: merge: the parts' first witness is not a witness of this system")
+	}
+	smallest := first.First.Len()
 	for b := first.Lower; b < first.Lower+first.Sizes; b++ {
-		h, ok := answers[b]
-		if !ok {
-			return nil, fmt.Errorf("domination: merge: no part answers for %d nodes", b)
-		}
-		if h == nil {
-			if best != first.First {
-				return nil, fmt.Errorf("domination: merge: a witness of at most %d nodes, but none of at most %d: the parts contradict each other", best.Len(), b)
+		for c := range first.Cubes {
+			if !seen[[2]int{b, c}] {
+				return nil, fmt.Errorf("domination: merge: no part answers for %d nodes, cube %d", b, c)
 			}
-			continue
 		}
-		if best == first.First {
-			if h.Len() != b {
-				return nil, fmt.Errorf("domination: merge: the smallest witness found, of at most %d nodes, has %d", b, h.Len())
-			}
-			best = h
+		if yes[b] && smallest == first.First.Len() {
+			smallest = b
+		}
+		if !yes[b] && smallest < b {
+			return nil, fmt.Errorf("domination: merge: a witness of at most %d nodes, but none of at most %d: the parts contradict each other", smallest, b)
 		}
 	}
-	return &Result{K: k, Witness: best, Smallest: true, Proof: ProofSolver, LowerBound: best.Len()}, nil
+	best := first.First
+	if smallest < best.Len() {
+		h, err := boundedAnswer(ctx, f, smallest)
+		if err != nil {
+			return nil, err
+		}
+		if h == nil || h.Len() != smallest {
+			return nil, fmt.Errorf("domination: merge: the parts say a witness of %d nodes is the smallest, the solver does not", smallest)
+		}
+		best = h
+	}
+	return &Result{K: f.K, Witness: best, Smallest: true, Proof: ProofSolver, LowerBound: best.Len()}, nil
 }

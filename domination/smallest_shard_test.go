@@ -21,7 +21,7 @@ func splitSmallest(t *testing.T, f *set.Family, geometry bool, use engines, n in
 		}
 		parts = append(parts, p)
 	}
-	r, err := MergeSmallest(f.K, parts)
+	r, err := MergeSmallest(context.Background(), f, parts)
 	if err != nil {
 		t.Fatalf("merge of %d: %v", n, err)
 	}
@@ -107,8 +107,8 @@ func TestSmallestMergeRefuses(t *testing.T) {
 		return p
 	}
 	a, b, c := shard(0, 3), shard(1, 3), shard(2, 3)
-	if a.Sizes < 3 {
-		t.Fatalf("%d sizes", a.Sizes)
+	if a.Sizes*a.Cubes < 3 {
+		t.Fatalf("%d pieces", a.Sizes*a.Cubes)
 	}
 	for _, tt := range []struct {
 		parts []*SmallestPart
@@ -118,7 +118,7 @@ func TestSmallestMergeRefuses(t *testing.T) {
 		{[]*SmallestPart{a, b, c, c}, "twice"},
 		{[]*SmallestPart{a, b, shard(2, 3)}, ""},
 	} {
-		_, err := MergeSmallest(2, tt.parts)
+		_, err := MergeSmallest(context.Background(), f, tt.parts)
 		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
 			t.Errorf("%d parts: %v, want %q", len(tt.parts), err, tt.want)
 		}
@@ -127,7 +127,7 @@ func TestSmallestMergeRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := MergeSmallest(2, []*SmallestPart{a, b, other}); err == nil {
+	if _, err := MergeSmallest(context.Background(), f, []*SmallestPart{a, b, other}); err == nil {
 		t.Error("a part of another system merged")
 	}
 	plane := func(i int) *SmallestPart {
@@ -137,7 +137,7 @@ func TestSmallestMergeRefuses(t *testing.T) {
 		}
 		return p
 	}
-	if _, err := MergeSmallest(1, []*SmallestPart{plane(1)}); err == nil || !strings.Contains(err.Error(), "piece 0") {
+	if _, err := MergeSmallest(context.Background(), pg(t, 3), []*SmallestPart{plane(1)}); err == nil || !strings.Contains(err.Error(), "piece 0") {
 		t.Errorf("without the shard that holds the result: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -176,16 +176,16 @@ func TestSmallestShardResume(t *testing.T) {
 	if saves != len(full.Answers)-1 {
 		t.Errorf("%d saves for %d new answers", saves, len(full.Answers)-1)
 	}
-	a, _ := MergeSmallest(1, []*SmallestPart{full})
-	b, _ := MergeSmallest(1, []*SmallestPart{resumed})
+	a, _ := MergeSmallest(ctx, f, []*SmallestPart{full})
+	b, _ := MergeSmallest(ctx, f, []*SmallestPart{resumed})
 	if !sameResult(a, b) {
 		t.Errorf("resumed %+v, uninterrupted %+v", b, a)
 	}
-	best, lower := SmallestProved([]*SmallestPart{{First: full.First, Lower: full.Lower, Sizes: full.Sizes, Answers: full.Answers[:1]}})
+	best, lower := SmallestProved([]*SmallestPart{{First: full.First, Lower: full.Lower, Sizes: full.Sizes, Cubes: full.Cubes, Answers: full.Answers[:1]}})
 	if lower > a.Witness.Len() || best.Len() < a.Witness.Len() {
 		t.Errorf("proved %d..%d, the smallest has %d", lower, best.Len(), a.Witness.Len())
 	}
-	outside := SizeAnswer{Size: full.Lower + full.Sizes, Witness: nil}
+	outside := SizeAnswer{Size: full.Lower + full.Sizes, Cube: 0, Witness: nil}
 	if _, err := SmallestShardFrom(ctx, f, all, []SizeAnswer{outside}, nil); err == nil {
 		t.Error("an answer outside the split accepted")
 	}

@@ -10,19 +10,22 @@ import (
 	"os"
 
 	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
 )
 
 // The partial result of `domination --smallest --shard I/N` (kind
-// "smallest"): every shard finds the same first minimal witness, and the
-// candidate sizes below it are the pieces; shard I asks the solver for a
-// witness of at most b nodes for the sizes b it owns
-// (domination.SmallestShard). The merge takes the smallest size answered
-// yes, with its witness (domination.MergeSmallest). A system whose
-// smallest witness needs no such search (nondominated, threshold,
-// projective plane, at most 26 nodes in quorums) is not split: shard 1
-// carries the whole result.
+// "smallest"): every shard finds the same first minimal witness; the
+// candidate sizes below it, each cut into cubes (the nodes of the most
+// quorums fixed in or out), are the pieces, and shard I asks the solver
+// for a witness of at most b nodes in the cubes it owns
+// (domination.SmallestShard). The merge takes the smallest size some cube
+// answered yes and asks the solver for its witness, as the unsplit run
+// does (domination.MergeSmallest): the part carries the system for that.
+// A system whose smallest witness needs no such search (nondominated,
+// threshold, projective plane, at most 26 nodes in quorums) is not split:
+// shard 1 carries the whole result.
 
 // smPartKind is the kind of --smallest parts.
 const smPartKind = "smallest"
@@ -35,17 +38,12 @@ type smPartOptions struct {
 
 // smPartResult is a shard's share of --smallest.
 type smPartResult struct {
-	N int `json:"n"`
-	K int `json:"k"`
-	// Labels are the node labels, for the text report; none when the
-	// nodes are 1..n.
-	Labels []string `json:"labels,omitempty"`
-	// Support is the number of nodes in quorums (the exhaustive proof's
-	// sentence); Threshold says the system is "every w-subset".
-	Support   int  `json:"support"`
-	Threshold bool `json:"threshold,omitempty"`
-	// The split: sizes Lower .. Lower+Sizes−1 below the first witness.
+	// System is the family judged (canonical JSON, with its k).
+	System json.RawMessage `json:"system"`
+	// The split: sizes Lower .. Lower+Sizes−1 below the first witness,
+	// Cubes cubes each.
 	Sizes   int        `json:"sizes"`
+	Cubes   int        `json:"cubes,omitempty"`
 	Lower   int        `json:"lower,omitempty"`
 	First   []int      `json:"first,omitempty"`
 	Answers []smAnswer `json:"answers,omitempty"`
@@ -53,9 +51,11 @@ type smPartResult struct {
 	Whole *smWhole `json:"whole,omitempty"`
 }
 
-// smAnswer is the answer for at most Size nodes: a witness, or null.
+// smAnswer is the answer for at most Size nodes in cube Cube: a witness,
+// or null.
 type smAnswer struct {
 	Size    int   `json:"size"`
+	Cube    int   `json:"cube"`
 	Witness []int `json:"witness"`
 }
 
@@ -119,10 +119,11 @@ func setOf1(n int, vs []int) (*set.Set, error) {
 // runSmallestShard does shard sp of `domination --smallest` on f and
 // prints its part.
 func runSmallestShard(ctx context.Context, s *streams, name string, f *set.Family, o *dominationOptions, sp shard.Spec) error {
-	hash, err := inputHash(set.System{Family: f})
-	if err != nil {
+	var canon bytes.Buffer
+	if err := format.Write(&canon, set.System{Family: f}, format.JSON, format.DefaultOptions()); err != nil {
 		return err
 	}
+	hash := shard.HashInput(canon.Bytes())
 	part, err := smallestRun(ctx, s, f, o, sp, hash)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -130,13 +131,10 @@ func runSmallestShard(ctx context.Context, s *streams, name string, f *set.Famil
 		}
 		return err
 	}
-	res := smPartResult{N: f.N, K: f.K, Labels: f.Labels, Threshold: f.IsThreshold(), Sizes: part.Sizes, Lower: part.Lower,
+	res := smPartResult{System: bytes.TrimSpace(canon.Bytes()), Sizes: part.Sizes, Cubes: part.Cubes, Lower: part.Lower,
 		First: nodes1(part.First)}
-	if !f.IsThreshold() {
-		res.Support = supportSize(f)
-	}
 	for _, a := range part.Answers {
-		res.Answers = append(res.Answers, smAnswer{Size: a.Size, Witness: nodes1(a.Witness)})
+		res.Answers = append(res.Answers, smAnswer{Size: a.Size, Cube: a.Cube, Witness: nodes1(a.Witness)})
 	}
 	if w := part.Whole; w != nil {
 		res.Whole = &smWhole{Nondominated: w.Nondominated, Witness: nodes1(w.Witness), Smallest: w.Smallest, Proof: string(w.Proof),
@@ -151,7 +149,7 @@ func runSmallestShard(ctx context.Context, s *streams, name string, f *set.Famil
 
 // mergeSmallest puts the shards' parts of --smallest together and prints
 // the report of the unsplit run.
-func mergeSmallest(s *streams, parts []*shard.Part, asJSON bool) error {
+func mergeSmallest(ctx context.Context, s *streams, parts []*shard.Part, asJSON bool) error {
 	opts, err := shard.DecodeOptions[smPartOptions](parts[0])
 	if err != nil {
 		return usageErrorf("merge: %v", err)
@@ -160,51 +158,55 @@ func mergeSmallest(s *streams, parts []*shard.Part, asJSON bool) error {
 	if err != nil {
 		return usageErrorf("merge: %v", err)
 	}
-	head := results[0]
-	if head.N < 1 || head.K < 1 {
-		return usageErrorf("merge: shard %s: %d nodes, k = %d", parts[0].Shard, head.N, head.K)
+	sys, err := format.ReadBytes(results[0].System, format.JSON, format.DefaultOptions())
+	if err != nil || sys.Family == nil {
+		return usageErrorf("merge: shard %s: the system it carries: %v", parts[0].Shard, err)
 	}
+	// The system the parts carry is the one they hash to.
+	if h, err := inputHash(sys); err != nil || h != parts[0].InputSHA256 {
+		return usageErrorf("merge: shard %s: the system it carries is not the input its input_sha256 names", parts[0].Shard)
+	}
+	f := sys.Family
 	sps := make([]*domination.SmallestPart, len(results))
 	for i, r := range results {
 		bad := func(err error) error { return usageErrorf("merge: shard %s: %v", parts[i].Shard, err) }
-		if r.N != head.N || r.K != head.K {
-			return bad(fmt.Errorf("%d nodes, k = %d; shard %s: %d nodes, k = %d", r.N, r.K, parts[0].Shard, head.N, head.K))
-		}
-		sp := &domination.SmallestPart{Sizes: r.Sizes, Lower: r.Lower}
-		if sp.First, err = setOf1(r.N, r.First); err != nil {
+		sp := &domination.SmallestPart{Sizes: r.Sizes, Cubes: r.Cubes, Lower: r.Lower}
+		if sp.First, err = setOf1(f.N, r.First); err != nil {
 			return bad(err)
 		}
 		for _, a := range r.Answers {
-			h, err := setOf1(r.N, a.Witness)
+			h, err := setOf1(f.N, a.Witness)
 			if err != nil {
 				return bad(err)
 			}
-			sp.Answers = append(sp.Answers, domination.SizeAnswer{Size: a.Size, Witness: h})
+			sp.Answers = append(sp.Answers, domination.SizeAnswer{Size: a.Size, Cube: a.Cube, Witness: h})
 		}
 		if w := r.Whole; w != nil {
-			h, err := setOf1(r.N, w.Witness)
+			h, err := setOf1(f.N, w.Witness)
 			if err != nil {
 				return bad(err)
 			}
-			sp.Whole = &domination.Result{Nondominated: w.Nondominated, K: r.K, Witness: h, Smallest: w.Smallest,
+			sp.Whole = &domination.Result{Nondominated: w.Nondominated, K: f.K, Witness: h, Smallest: w.Smallest,
 				Proof: domination.Proof(w.Proof), PlaneOrder: w.PlaneOrder, ClosedForm: w.ClosedForm, LowerBound: w.LowerBound}
 		}
 		sps[i] = sp
 	}
-	r, err := domination.MergeSmallest(head.K, sps)
+	r, err := domination.MergeSmallest(ctx, f, sps)
 	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
 		return usageErrorf("merge: %v", err)
 	}
 	rep := newDominationReport(r, true)
-	if rep.Smallest && !head.Threshold {
-		rep.Support = head.Support
+	if rep.Smallest && !f.IsThreshold() {
+		rep.Support = supportSize(f)
 	}
-	labels := &set.Family{N: head.N, K: head.K, Labels: head.Labels}
 	return writeOutput(s, "", func(w io.Writer) error {
 		if asJSON || opts.JSON {
 			return rep.json(w)
 		}
-		return rep.text(w, opts.Name, labels)
+		return rep.text(w, opts.Name, f)
 	})
 }
 
@@ -231,7 +233,7 @@ func smallestRun(ctx context.Context, s *streams, f *set.Family, o *dominationOp
 	save := func(p *domination.SmallestPart) error {
 		ck := smCheckpoint{Format: avCheckpointFormat, Kind: smPartKind, InputSHA256: hash, Shard: sp.String(), Answers: []smAnswer{}}
 		for _, a := range p.Answers {
-			ck.Answers = append(ck.Answers, smAnswer{Size: a.Size, Witness: nodes1(a.Witness)})
+			ck.Answers = append(ck.Answers, smAnswer{Size: a.Size, Cube: a.Cube, Witness: nodes1(a.Witness)})
 		}
 		return writeCheckpoint(o.checkpoint, ck)
 	}
@@ -268,7 +270,7 @@ func smallestCheckpointed(ctx context.Context, s *streams, f *set.Family, o *dom
 		}
 		return &domination.Result{K: f.K, Witness: best, LowerBound: lower, Partial: true}, err
 	}
-	return domination.MergeSmallest(f.K, []*domination.SmallestPart{part})
+	return domination.MergeSmallest(ctx, f, []*domination.SmallestPart{part})
 }
 
 // loadSmCheckpoint reads the answers saved at path (none if there is no
@@ -309,7 +311,7 @@ func loadSmCheckpoint(path, hash string, sp shard.Spec, n int) ([]domination.Siz
 		if err != nil {
 			return nil, asInputError(path, 0, "checkpoint: "+err.Error())
 		}
-		out = append(out, domination.SizeAnswer{Size: a.Size, Witness: h})
+		out = append(out, domination.SizeAnswer{Size: a.Size, Cube: a.Cube, Witness: h})
 	}
 	return out, nil
 }

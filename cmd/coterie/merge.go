@@ -73,7 +73,7 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 	case exPartKind:
 		return mergeExplore(ctx, s, parts, asJSON)
 	case smPartKind:
-		return mergeSmallest(s, parts, asJSON)
+		return mergeSmallest(ctx, s, parts, asJSON)
 	}
 	return usageErrorf("merge: %s: partial results of %q cannot be merged by this version", names[0], parts[0].Kind)
 }
