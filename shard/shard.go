@@ -23,9 +23,9 @@
 // ways to have made every request; a part is the state graph its shard
 // expanded, and the merge searches the union of the parts, so that
 // states reached by several shards count once) and
-// "smallest" (domination --smallest: the candidate sizes below the first
-// witness, one solver question each; the merge takes the smallest size
-// answered yes).
+// "smallest" (domination --smallest: the cubes of the candidate sizes
+// below the first witness, one solver question each; the merge takes the
+// smallest size some cube answered yes).
 //
 // Adding a kind: give its command --shard, write the part with
 // [Write] under a new Kind name and a result type of its own (counts as

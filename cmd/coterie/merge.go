@@ -28,7 +28,8 @@ Commands that split: availability (exact polynomials by BDD, in pieces by the
 first nodes; Monte Carlo estimates with --method estimate, in shares of the
 samples); transversals --count (the pieces of the search); simulate --explore
 (the states under each way to make the requests, merged into one state
-graph); domination --smallest (the candidate sizes of a smallest witness).
+graph); domination --smallest (the cubes of the candidate sizes of a
+smallest witness).
 The project's deploy/ folder has a Kubernetes Indexed Job and a Slurm array
 that run the shards and the merge.`,
 		Example: `  for i in 1 2 3; do coterie availability big.json --shard $i/3 > part-$i.json; done
