@@ -699,6 +699,9 @@ func MergeSmallest(ctx context.Context, f *set.Family, parts []*SmallestPart) (*
 		}
 		return whole, nil
 	}
+	if first.Sizes < 0 || first.Sizes > f.N || first.Cubes < 1 || first.Cubes > 1<<cubeBits || first.First == nil {
+		return nil, fmt.Errorf("domination: merge: %d sizes of %d cubes: not a split of this system", first.Sizes, first.Cubes)
+	}
 	if first.First.Len() != first.Lower+first.Sizes || CheckWitness(ctx, f, first.First) != nil {
 		return nil, errors.New("domination: merge: the parts' first witness is not a witness of this system")
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -154,6 +155,33 @@ func TestMergeExploreSmallestRefuses(t *testing.T) {
 		code, out, errs := runAvailabilityCmd(t, append([]string{"merge"}, c.parts...)...)
 		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
 			t.Errorf("merge %v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.parts, code, out, errs, c.want)
+		}
+	}
+	// Tampered parts: an explorer graph cut short, a split into a billion
+	// cubes, a witness that is not one.
+	tamper := func(path, old, new string) string {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := strings.Replace(string(data), old, new, 1)
+		if out == string(data) {
+			t.Fatalf("%s holds no %q", path, old)
+		}
+		return writeTestFile(t, dir, "tampered.json", out)
+	}
+	data, _ := os.ReadFile(ex[2])
+	graph := regexp.MustCompile(`"graph": "[^"]{12}`).FindString(string(data))
+	for _, c := range []struct {
+		parts []string
+		want  string
+	}{
+		{[]string{ex[0], ex[1], tamper(ex[2], graph, `"graph": "AAAA`)}, "merge"},
+		{[]string{sm[0], sm[1], tamper(sm[2], `"cubes": 64`, `"cubes": 1000000000`)}, "merge"},
+	} {
+		code, out, errs := runAvailabilityCmd(t, append([]string{"merge"}, c.parts...)...)
+		if code != 2 || out != "" || !strings.Contains(errs, c.want) {
+			t.Errorf("tampered: exit %d, stdout %q, stderr %q", code, out, errs)
 		}
 	}
 	for _, c := range []struct {
