@@ -139,3 +139,55 @@ func TestExploreShardsShareWork(t *testing.T) {
 		t.Errorf("%d pieces; 7 shards expanded %d states in all, at most %d in one; the whole search has %d", parts[0].Pieces, sum, most, whole.States)
 	}
 }
+
+// pingPong is a protocol that never lets anyone in: a requester sends PING
+// to the next node, which answers PONG, which is answered PING, for ever.
+// Its state graph has cycles: a livelock.
+type pingPong struct{ n int }
+
+func (p *pingPong) Request(net Net, node int, r Request) {
+	net.Send(Message{Kind: 0, From: int32(node), To: int32((node + 1) % p.n)})
+}
+
+func (p *pingPong) Deliver(net Net, m Message) {
+	net.Send(Message{Kind: 1 - m.Kind, From: m.To, To: m.From})
+}
+
+func (p *pingPong) Exit(Net, int)                          {}
+func (p *pingPong) WaitsFor(int, func(member, holder int)) {}
+func (p *pingPong) AppendState(b []byte) []byte            { return b }
+func (p *pingPong) LoadState(b []byte) error               { return nil }
+
+// A livelock is merged as the whole search finds it: the same cycle, from
+// the same state, by the same steps.
+func TestExploreMergeLivelock(t *testing.T) {
+	spec := Spec{Name: "ping-pong", Kinds: []string{"PING", "PONG"},
+		New: func(sys *System) (Protocol, error) { return &pingPong{n: sys.N}, nil }}
+	sys := system(t, triangle(1))
+	cfg := ExploreConfig{Requests: 2}
+	whole, err := Explore(context.Background(), spec, sys, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Terminates == nil || *whole.Terminates || whole.Livelock == nil {
+		t.Fatalf("no livelock: %+v", whole)
+	}
+	want, _ := json.Marshal(whole)
+	for _, n := range []int{1, 2, 3, 7} {
+		var parts []*ExplorePart
+		for i := range n {
+			p, err := ExploreShardRun(context.Background(), spec, sys, cfg, ExploreShard{Owns: func(p int) bool { return p%n == i }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, p)
+		}
+		got, err := MergeExplore(context.Background(), spec, sys, cfg, parts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, _ := json.Marshal(got); string(g) != string(want) {
+			t.Errorf("%d shards:\nmerged %s\nwhole  %s", n, g, want)
+		}
+	}
+}

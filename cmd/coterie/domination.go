@@ -52,6 +52,11 @@ witness goes to stderr and the exit status is 1. With -o - the system goes
 to stdout and the report to stderr, so the system can be piped on:
 coterie domination x.json --make-nd -o - | coterie verify -
 
+--smallest splits across machines: --shard I/N answers one share of the
+solver's questions and prints a partial result, which 'coterie merge' puts
+together with the others into exactly the unsplit report; --checkpoint FILE
+saves the answers and resumes a stopped run.
+
 A read-write system (--reads EXPR [--writes EXPR], or a read-write file) is
 judged side by side: its reads are nondominated when every set that meets
 all write quorums holds a read quorum (the reads are the minimal
