@@ -372,6 +372,8 @@ type succ struct {
 	anomaly string
 	// outside: a shard does not expand this state (see requestClasses).
 	outside bool
+	// id is the state's number in the union graph of a merge.
+	id int32
 }
 
 // expanded is what a worker found about one state of the frontier.
@@ -497,11 +499,14 @@ type search struct {
 	classes *requestClasses
 	rec     *graphRec
 	// The merge of a split search (see MergeExplore) walks g, the union of
-	// the shards' graphs, in place of the protocol: a state's encoding is
-	// its stable hash, a transition its rank among the state's steps, and
-	// keys[i] is state i's hash.
-	g    unionGraph
-	keys [][16]byte
+	// the shards' graphs, in place of the protocol: a state is its number
+	// in g (its encoding the number's 4 bytes), a transition its rank among
+	// the state's steps; number[u] is 1 + the search's number of g's
+	// state u (0: not found yet), in place of visited, and gid[i] is the
+	// state of g that the search's state i is.
+	g      *unionGraph
+	number []uint32
+	gid    []int32
 }
 
 func newSearch(ctx context.Context, e *explorer, cfg ExploreConfig) (*search, error) {
@@ -708,7 +713,7 @@ func (s *search) merge(res *ExploreResult, cur []front, out []expanded, inHand i
 		}
 		for _, sc := range out[fi].succs {
 			res.Transitions++
-			idx, seen := s.visited[sc.hash]
+			idx, seen := s.lookup(&sc)
 			if !seen {
 				if len(s.parent) >= s.maxStates {
 					s.stop(res, "max_states", nil)
@@ -717,6 +722,9 @@ func (s *search) merge(res *ExploreResult, cur []front, out []expanded, inHand i
 				if len(s.parent)&4095 == 4095 && s.overBudget(inHand) {
 					s.stop(res, "max_memory", budgetError(s.cfg.MaxMemory, len(s.parent)))
 					return next, true
+				}
+				if s.g != nil {
+					sc.enc = s.g.enc(sc.id)
 				}
 				idx = s.add(f.idx, sc)
 				if !sc.outside {
@@ -742,18 +750,31 @@ func (s *search) merge(res *ExploreResult, cur []front, out []expanded, inHand i
 	return next, false
 }
 
+// lookup returns the number of the state sc leads to, if it was found
+// before.
+func (s *search) lookup(sc *succ) (uint32, bool) {
+	if s.g != nil {
+		n := s.number[sc.id]
+		return n - 1, n > 0
+	}
+	idx, seen := s.visited[sc.hash]
+	return idx, seen
+}
+
 // add numbers a new state, reached from state from by sc, and notes it if
 // it is the first violation or anomaly.
 func (s *search) add(from uint32, sc succ) uint32 {
 	idx := uint32(len(s.parent))
-	s.visited[sc.hash] = idx
+	if s.g != nil {
+		s.number[sc.id] = idx + 1
+		s.gid = append(s.gid, sc.id)
+	} else {
+		s.visited[sc.hash] = idx
+	}
 	s.parent = append(s.parent, from)
 	s.trans = append(s.trans, sc.t)
 	if s.rec != nil {
 		s.rec.hashes = append(s.rec.hashes, stableHash(sc.enc))
-	}
-	if s.g != nil {
-		s.keys = append(s.keys, sc.hash)
 	}
 	if sc.bad && s.violationAt < 0 {
 		s.violationAt = int(idx)

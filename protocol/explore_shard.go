@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"math"
 )
 
 // A split exploration. Requests are the only steps that change what each
@@ -225,9 +226,12 @@ func ExploreShardRun(ctx context.Context, spec Spec, sys *System, cfg ExploreCon
 	return &ExplorePart{Pieces: classes.count, Root: root, Expanded: s.rec.expanded, Graph: s.rec.graph()}, nil
 }
 
-// unionGraph is the union of the shards' graphs: by stable hash, each
-// expanded state's steps.
-type unionGraph map[[16]byte]*urec
+// unionGraph is the union of the shards' graphs: the states by number,
+// each expanded one with its steps.
+type unionGraph struct {
+	ids  map[[16]byte]int32 // a state's number, by stable hash
+	recs []*urec            // by number; nil: expanded by no shard
+}
 
 type urec struct {
 	deadlock bool
@@ -235,15 +239,28 @@ type urec struct {
 }
 
 type usucc struct {
-	key          [16]byte
+	id           int32
 	bad, anomaly bool
+}
+
+// id returns the number of the state with stable hash key, numbering it
+// if it is new.
+func (g *unionGraph) id(key [16]byte) int32 {
+	if id, ok := g.ids[key]; ok {
+		return id
+	}
+	id := int32(len(g.recs))
+	g.ids[key] = id
+	g.recs = append(g.recs, nil)
+	return id
 }
 
 // unionOf checks that parts are of one split search and returns the union
 // of their graphs.
-func unionOf(parts []*ExplorePart) (unionGraph, error) {
-	g := unionGraph{}
+func unionOf(parts []*ExplorePart) (*unionGraph, error) {
+	g := &unionGraph{ids: map[[16]byte]int32{}}
 	first := parts[0]
+	g.id(first.Root) // number 0
 	for i, p := range parts {
 		if p.Pieces != first.Pieces || p.Root != first.Root {
 			return nil, errorf("explore: merge: shard %d split the search into %d pieces, shard 1 into %d, or from another initial state: not one split run",
@@ -253,7 +270,7 @@ func unionOf(parts []*ExplorePart) (unionGraph, error) {
 			return nil, errorf("explore: merge: shard %d: %w", i+1, err)
 		}
 	}
-	if _, ok := g[first.Root]; !ok && len(parts) > 0 {
+	if g.recs[0] == nil {
 		return nil, errorf("explore: merge: no shard expanded the initial state")
 	}
 	return g, nil
@@ -261,16 +278,16 @@ func unionOf(parts []*ExplorePart) (unionGraph, error) {
 
 // add decodes one part's graph into g. A state that g already has must
 // have the same steps.
-func (g unionGraph) add(b []byte) error {
+func (g *unionGraph) add(b []byte) error {
 	bad := errorf("malformed graph")
 	nh, k := binary.Uvarint(b)
-	if k <= 0 || nh > uint64(len(b)-k)/16 {
+	if k <= 0 || nh > uint64(len(b)-k)/16 || nh > math.MaxInt32 {
 		return bad
 	}
 	b = b[k:]
-	hashes := make([][16]byte, nh)
-	for i := range hashes {
-		hashes[i] = [16]byte(b[:16])
+	ids := make([]int32, nh)
+	for i := range ids {
+		ids[i] = g.id([16]byte(b[:16]))
 		b = b[16:]
 	}
 	next := func() (uint64, bool) {
@@ -298,16 +315,16 @@ func (g unionGraph) add(b []byte) error {
 			if !ok || v>>2 >= nh {
 				return bad
 			}
-			r.succ[j] = usucc{key: hashes[v>>2], bad: v&2 != 0, anomaly: v&1 != 0}
+			r.succ[j] = usucc{id: ids[v>>2], bad: v&2 != 0, anomaly: v&1 != 0}
 		}
-		key := hashes[idx]
-		if old, ok := g[key]; ok {
+		id := ids[idx]
+		if old := g.recs[id]; old != nil {
 			if !sameRec(old, r) {
 				return errorf("its steps from a state differ from another shard's: the parts are not of one run")
 			}
 			continue
 		}
-		g[key] = r
+		g.recs[id] = r
 	}
 	return nil
 }
@@ -325,18 +342,17 @@ func sameRec(a, b *urec) bool {
 }
 
 // expandUnion is expand on the union graph: a state's encoding is its
-// hash, a step its rank.
+// number, a step its rank.
 func (s *search) expandUnion(part []front, out []expanded) error {
 	for pi, f := range part {
-		r, ok := s.g[[16]byte(f.enc)]
-		if !ok {
+		r := s.g.recs[binary.LittleEndian.Uint32(f.enc)]
+		if r == nil {
 			return errorf("explore: merge: a state %d steps from the start was expanded by no shard: the parts do not fit together", s.depth)
 		}
 		out[pi].deadlock = r.deadlock
 		out[pi].succs = make([]succ, len(r.succ))
-		for j := range r.succ {
-			u := &r.succ[j]
-			sc := succ{hash: u.key, enc: u.key[:], t: uint32(j), bad: u.bad}
+		for j, u := range r.succ {
+			sc := succ{id: u.id, t: uint32(j), bad: u.bad}
 			if u.anomaly {
 				sc.anomaly = "?" // the replay says what it is
 			}
@@ -344,6 +360,11 @@ func (s *search) expandUnion(part []front, out []expanded) error {
 		}
 	}
 	return nil
+}
+
+// enc returns the encoding of state id in a merge: its number.
+func (g *unionGraph) enc(id int32) []byte {
+	return binary.LittleEndian.AppendUint32(nil, uint32(id))
 }
 
 // steps turns a path of the search into the explorer's steps: itself,
@@ -388,9 +409,9 @@ func (e *explorer) lastAnomaly(path []uint32) (string, error) {
 // rankTo returns the rank of the first step of state from, on the union
 // graph, that leads to state to.
 func (s *search) rankTo(from, to uint32) (uint32, error) {
-	r := s.g[s.keys[from]]
+	r := s.g.recs[s.gid[from]]
 	for j, u := range r.succ {
-		if s.visited[u.key] == to {
+		if s.number[u.id] == to+1 {
 			return uint32(j), nil
 		}
 	}
@@ -420,12 +441,13 @@ func MergeExplore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig
 	if err != nil {
 		return nil, err
 	}
-	root := parts[0].Root
-	if stableHash(s.frontier[0].enc) != root {
+	if stableHash(s.frontier[0].enc) != parts[0].Root {
 		return nil, errorf("explore: merge: the parts start from another initial state than this instance's")
 	}
-	s.setRoot(root[:], root)
-	s.g, s.keys = g, [][16]byte{root}
+	s.setRoot(g.enc(0), [16]byte{})
+	s.visited = nil
+	s.g, s.number, s.gid = g, make([]uint32, len(g.recs)), []int32{0}
+	s.number[0] = 1
 	res := &ExploreResult{Protocol: spec.Name, N: sys.N, K: sys.K, Requests: e.requests, Rounds: e.rounds,
 		Safe: true, DeadlockFree: true, AnomalyFree: true}
 	if err := s.run(res); err != nil {
