@@ -191,3 +191,34 @@ func TestExploreMergeLivelock(t *testing.T) {
 		}
 	}
 }
+
+// One shard of four, and the merge of the four parts, of the exploration
+// of BenchmarkExploreFano (Maekawa's Fig. 1(b), three requests): the
+// merge's cost against the whole search's.
+//
+//	go test ./protocol -run XXX -bench 'ExploreFano|ExploreSplitFano'
+func BenchmarkExploreSplitFano(b *testing.B) {
+	sys := system(b, fig(b, 3))
+	spec := mustSpec(b, "maekawa")
+	cfg := ExploreConfig{Requests: 3}
+	shard := func(i int) *ExplorePart {
+		p, err := ExploreShardRun(context.Background(), spec, sys, cfg, ExploreShard{Owns: func(p int) bool { return p%4 == i }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return p
+	}
+	b.Run("shard", func(b *testing.B) {
+		for b.Loop() {
+			shard(0)
+		}
+	})
+	parts := []*ExplorePart{shard(0), shard(1), shard(2), shard(3)}
+	b.Run("merge", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := MergeExplore(context.Background(), spec, sys, cfg, parts); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
