@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"math"
 )
 
@@ -267,7 +268,7 @@ func unionOf(parts []*ExplorePart) (*unionGraph, error) {
 				i+1, p.Pieces, first.Pieces)
 		}
 		if err := g.add(p.Graph); err != nil {
-			return nil, errorf("explore: merge: shard %d: %w", i+1, err)
+			return nil, errorf("explore: merge: shard %d: %v", i+1, err)
 		}
 	}
 	if g.recs[0] == nil {
@@ -279,7 +280,7 @@ func unionOf(parts []*ExplorePart) (*unionGraph, error) {
 // add decodes one part's graph into g. A state that g already has must
 // have the same steps.
 func (g *unionGraph) add(b []byte) error {
-	bad := errorf("malformed graph")
+	bad := errors.New("malformed graph")
 	nh, k := binary.Uvarint(b)
 	if k <= 0 || nh > uint64(len(b)-k)/16 || nh > math.MaxInt32 {
 		return bad
@@ -320,7 +321,7 @@ func (g *unionGraph) add(b []byte) error {
 		id := ids[idx]
 		if old := g.recs[id]; old != nil {
 			if !sameRec(old, r) {
-				return errorf("its steps from a state differ from another shard's: the parts are not of one run")
+				return errors.New("its steps from a state differ from another shard's: the parts are not of one run")
 			}
 			continue
 		}

@@ -196,7 +196,7 @@ func mergeSmallest(ctx context.Context, s *streams, parts []*shard.Part, asJSON 
 		if ctx.Err() != nil {
 			return err
 		}
-		return usageErrorf("merge: %v", err)
+		return usageErrorf("%v", err)
 	}
 	rep := newDominationReport(r, true)
 	if rep.Smallest && !f.IsThreshold() {

@@ -158,7 +158,7 @@ func mergeExplore(ctx context.Context, s *streams, parts []*shard.Part, asJSON b
 		if ctx.Err() != nil {
 			return &codeError{code: exitError, err: fmt.Errorf("merge: %w", ctx.Err())}
 		}
-		return usageErrorf("merge: %s", protocolMsg(err))
+		return usageErrorf("%s", protocolMsg(err))
 	}
 	o := simulateOptions{format: opts.Format, maxStates: opts.MaxStates, maxDepth: opts.MaxDepth}
 	if asJSON {
