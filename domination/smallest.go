@@ -2,7 +2,9 @@ package domination
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/coterie-dev/coterie/set"
 	"github.com/crillab/gophersat/solver"
@@ -75,6 +77,20 @@ func decideSmallest(ctx context.Context, f *set.Family, geometry bool, use engin
 	if err != nil || r.Nondominated {
 		return r, err
 	}
+	return smallestFrom(ctx, f, r, geometry, use)
+}
+
+// bySolver reports whether smallestFrom proves r's witness smallest with
+// the solver alone (improve), the path that a split run divides.
+func bySolver(f *set.Family, r *Result, geometry bool, use engines) bool {
+	if r.Nondominated || r.Smallest || geometry && asPlane(f) != nil {
+		return false
+	}
+	return f.K != 1 || use&useUpset == 0 || len(support(f)) > maxUpsetNodes
+}
+
+// smallestFrom is decideSmallest after decideWith found r, dominated.
+func smallestFrom(ctx context.Context, f *set.Family, r *Result, geometry bool, use engines) (*Result, error) {
 	if r.Smallest {
 		r.LowerBound = r.Witness.Len()
 		return r, nil
@@ -103,30 +119,59 @@ func decideSmallest(ctx context.Context, f *set.Family, geometry bool, use engin
 	return improve(ctx, f, r.Witness)
 }
 
-// improve asks the solver for ever smaller witnesses than best until there
-// is none, which proves the last one smallest. Stopped early, it returns
-// the best witness so far, marked partial, with the bound of coverBound.
-func improve(ctx context.Context, f *set.Family, best *set.Set) (*Result, error) {
+// improve asks the solver for ever smaller witnesses than first until
+// there is none, which proves the last one smallest. Stopped early, it
+// returns the best witness so far, marked partial, with the bound of
+// coverBound.
+//
+// The witness it returns is fixed by f and first alone, whatever the
+// questions on the way: first when no witness is smaller, otherwise the
+// shrunk answer to "a witness of at most b nodes" for b the smallest size
+// (asked once more if the descent jumped past it). A split run
+// ([SmallestShard]) asks that question in the shard that owns size b, so
+// that its merge returns the same witness.
+func improve(ctx context.Context, f *set.Family, first *set.Set) (*Result, error) {
+	best, asked := first, -1
 	for {
-		h, err := boundedWitness(ctx, f, best.Len()-1)
+		h, err := boundedAnswer(ctx, f, best.Len()-1)
 		if err != nil {
 			return partial(f.K, best, coverBound(f), err)
 		}
 		if h == nil {
 			break
 		}
-		if h, err = shrink(ctx, f, h); err != nil {
-			return partial(f.K, best, coverBound(f), err)
-		}
 		if h.Len() >= best.Len() {
 			return nil, fmt.Errorf("domination: internal error: a witness of at most %d nodes has %d", best.Len()-1, h.Len())
 		}
-		if err := CheckWitness(ctx, f, h); err != nil {
-			return nil, fmt.Errorf("domination: internal error: the solver's witness fails the check: %w", err)
+		asked, best = best.Len()-1, h
+	}
+	if best != first && asked != best.Len() {
+		h, err := boundedAnswer(ctx, f, best.Len())
+		if err != nil {
+			return partial(f.K, best, best.Len(), err)
+		}
+		if h == nil || h.Len() != best.Len() {
+			return nil, fmt.Errorf("domination: internal error: no witness of the smallest size %d on a second question", best.Len())
 		}
 		best = h
 	}
 	return &Result{K: f.K, Witness: best, Smallest: true, Proof: ProofSolver, LowerBound: best.Len()}, nil
+}
+
+// boundedAnswer is the answer to "a witness of at most b nodes": nil if
+// there is none, or the solver's witness shrunk to a minimal one, checked.
+func boundedAnswer(ctx context.Context, f *set.Family, b int) (*set.Set, error) {
+	h, err := boundedWitness(ctx, f, b)
+	if err != nil || h == nil {
+		return nil, err
+	}
+	if h, err = shrink(ctx, f, h); err != nil {
+		return nil, err
+	}
+	if err := CheckWitness(ctx, f, h); err != nil {
+		return nil, fmt.Errorf("domination: internal error: the solver's witness fails the check: %w", err)
+	}
+	return h, nil
 }
 
 // partial returns what DecideSmallest proved before err stopped it: the
@@ -158,7 +203,13 @@ func coverBound(f *set.Family) int {
 // boundedWitness returns a witness of at most b nodes, or nil if there is
 // none.
 func boundedWitness(ctx context.Context, f *set.Family, b int) (*set.Set, error) {
-	if b < 1 {
+	return cubeWitness(ctx, f, b, nil, nil)
+}
+
+// cubeWitness is boundedWitness with the nodes in and out of the witness
+// fixed: in for in, out for out.
+func cubeWitness(ctx context.Context, f *set.Family, b int, in, out []int) (*set.Set, error) {
+	if b < 1 || len(in) > b {
 		return nil, nil
 	}
 	card := func(c *cnf) {
@@ -168,6 +219,12 @@ func boundedWitness(ctx context.Context, f *set.Family, b int) (*set.Set, error)
 		}
 		if b < f.N {
 			c.add(-c.totalizer(nodes, b+1)[b])
+		}
+		for _, v := range in {
+			c.add(v + 1)
+		}
+		for _, v := range out {
+			c.add(-(v + 1))
 		}
 	}
 	if f.K > 1 {
@@ -397,4 +454,281 @@ func planeCase(ctx context.Context, p *plane, b, m int) (*set.Set, error) {
 		c.add(-out[b])
 	}
 	return solveCNF(ctx, c, p.n)
+}
+
+// SmallestPart is one shard's share of [DecideSmallest], for
+// [MergeSmallest]. A run that proves its witness smallest with the solver
+// alone is split by size and by cube: every shard finds the same first
+// minimal witness (its size U fixes the split); the candidate sizes are
+// b = Lower, ..., U−1 (Lower is the bound of a counting argument), and
+// each question "a witness of at most b nodes?" is cut into Cubes cubes,
+// which fix the nodes of the most quorums in or out of the witness (each
+// cube its own pattern, so that together they cover every witness).
+// Piece p is size Lower + p / Cubes, cube p mod Cubes. The hard questions,
+// just below the smallest size, are answered no cube by cube, on
+// different shards. Shard I answers the pieces it owns. The merge takes
+// the smallest size some cube answered yes, and asks the solver once more
+// for the witness DecideSmallest returns for that size (an easy question:
+// there is one); no yes leaves First. The other runs (a nondominated,
+// threshold, projective-plane or small system) are not split: the shard
+// that owns piece 0 does all of it.
+type SmallestPart struct {
+	// Sizes is the number of candidate sizes, Cubes the number of cubes
+	// per size; Sizes is 0 when the run is not split.
+	Sizes, Cubes int
+	// Lower is the size of pieces 0 .. Cubes−1.
+	Lower int
+	// First is the first minimal witness found (nil when not split).
+	First *set.Set
+	// Whole is the whole result, when the run is not split, in the shard
+	// that owns piece 0; nil otherwise.
+	Whole *Result
+	// Answers are this shard's answers, in the order of the pieces.
+	Answers []SizeAnswer
+}
+
+// SizeAnswer is the answer to "a witness of at most Size nodes in cube
+// Cube?": a minimal one (shrunk from the solver's), or nil for none.
+type SizeAnswer struct {
+	Size, Cube int
+	Witness    *set.Set
+}
+
+// cubeBits is the number of nodes a cube fixes (at most): 2^cubeBits cubes
+// per size.
+const cubeBits = 6
+
+// cubeNodes returns the nodes the cubes of f fix, spread over the quorums:
+// each time the node in the most quorums that none of those chosen is in
+// (in the most quorums of all when every node shares one), the lowest
+// first among equals.
+func cubeNodes(f *set.Family) []int {
+	deg := f.Degrees()
+	covered := make([]bool, len(f.Quorums))
+	var nodes []int
+	for len(nodes) < min(cubeBits, f.N) {
+		best, bestFree, bestDeg := -1, -1, -1
+		for v := range f.N {
+			if slices.Contains(nodes, v) {
+				continue
+			}
+			free := 0
+			for i := range f.Quorums {
+				if !covered[i] && f.Quorums[i].Has(v) {
+					free++
+				}
+			}
+			if free > bestFree || free == bestFree && deg[v] > bestDeg {
+				best, bestFree, bestDeg = v, free, deg[v]
+			}
+		}
+		nodes = append(nodes, best)
+		for i := range f.Quorums {
+			if f.Quorums[i].Has(best) {
+				covered[i] = true
+			}
+		}
+	}
+	return nodes
+}
+
+// cube splits the cube nodes into those in and out of the witness in
+// cube c: bit j of c puts node j in.
+func cube(nodes []int, c int) (in, out []int) {
+	for j, v := range nodes {
+		if c>>j&1 == 1 {
+			in = append(in, v)
+		} else {
+			out = append(out, v)
+		}
+	}
+	return in, out
+}
+
+// SmallestShard does the share of DecideSmallest(ctx, f) of the shard
+// that owns the pieces p with owns(p) (see [SmallestPart]). A shard that
+// ctx stops returns the error and no part.
+func SmallestShard(ctx context.Context, f *set.Family, owns func(p int) bool) (*SmallestPart, error) {
+	return smallestShard(ctx, f, owns, true, allEngines, nil, nil)
+}
+
+// SmallestShardFrom is [SmallestShard] resuming an earlier run of the
+// same shard on f: known are the answers it saved, which are not asked
+// again. After each new answer it calls save, if not nil, with the part so
+// far; an error from save stops it. Stopped by ctx, it returns the part so
+// far with the error, so that the caller can save it (nil if it stopped
+// before the split was known).
+func SmallestShardFrom(ctx context.Context, f *set.Family, owns func(p int) bool, known []SizeAnswer, save func(*SmallestPart) error) (*SmallestPart, error) {
+	return smallestShard(ctx, f, owns, true, allEngines, known, save)
+}
+
+// smallestShard is SmallestShardFrom with the options of decideSmallest.
+func smallestShard(ctx context.Context, f *set.Family, owns func(p int) bool, geometry bool, use engines, known []SizeAnswer, save func(*SmallestPart) error) (*SmallestPart, error) {
+	r, err := decideWith(ctx, f, use)
+	if err != nil {
+		return nil, err
+	}
+	if !bySolver(f, r, geometry, use) {
+		part := &SmallestPart{}
+		if owns(0) {
+			if !r.Nondominated {
+				if r, err = smallestFrom(ctx, f, r, geometry, use); err != nil {
+					return nil, err
+				}
+			}
+			part.Whole = r
+		}
+		return part, nil
+	}
+	nodes := cubeNodes(f)
+	lower := min(coverBound(f), r.Witness.Len())
+	part := &SmallestPart{Sizes: r.Witness.Len() - lower, Cubes: 1 << len(nodes), Lower: lower, First: r.Witness}
+	pieces := part.Sizes * part.Cubes
+	have := map[[2]int]*set.Set{}
+	for _, a := range known {
+		p := (a.Size-lower)*part.Cubes + a.Cube
+		if a.Size < lower || a.Cube < 0 || a.Cube >= part.Cubes || p >= pieces || !owns(p) {
+			return nil, fmt.Errorf("domination: a saved answer for %d nodes, cube %d, is not one of this shard's", a.Size, a.Cube)
+		}
+		if a.Witness != nil && (a.Witness.Len() > a.Size || CheckWitness(ctx, f, a.Witness) != nil) {
+			return nil, fmt.Errorf("domination: the saved witness for %d nodes is not a witness of at most %d nodes", a.Size, a.Size)
+		}
+		have[[2]int{a.Size, a.Cube}] = a.Witness
+	}
+	for p := range pieces {
+		if !owns(p) {
+			continue
+		}
+		a := SizeAnswer{Size: lower + p/part.Cubes, Cube: p % part.Cubes}
+		if h, ok := have[[2]int{a.Size, a.Cube}]; ok {
+			a.Witness = h
+			part.Answers = append(part.Answers, a)
+			continue
+		}
+		in, out := cube(nodes, a.Cube)
+		h, err := cubeWitness(ctx, f, a.Size, in, out)
+		if err == nil && h != nil {
+			if h, err = shrink(ctx, f, h); err == nil {
+				err = CheckWitness(ctx, f, h)
+			}
+		}
+		if err != nil {
+			return part, err
+		}
+		a.Witness = h
+		part.Answers = append(part.Answers, a)
+		if save != nil {
+			if err := save(part); err != nil {
+				return part, err
+			}
+		}
+	}
+	return part, nil
+}
+
+// SmallestProved returns what the answers of the parts so far prove (parts
+// of one split run, some missing or unfinished): the smallest witness
+// known (First, or a smaller answer) and a lower bound on every witness's
+// size (b + 1 when every cube of size b is answered no).
+func SmallestProved(parts []*SmallestPart) (best *set.Set, lower int) {
+	if len(parts) == 0 || parts[0].First == nil {
+		return nil, 0
+	}
+	best, lower = parts[0].First, parts[0].Lower
+	no := map[int]int{}
+	for _, p := range parts {
+		for _, a := range p.Answers {
+			switch {
+			case a.Witness == nil:
+				if no[a.Size]++; no[a.Size] == p.Cubes {
+					lower = max(lower, a.Size+1)
+				}
+			case a.Witness.Len() < best.Len():
+				best = a.Witness
+			}
+		}
+	}
+	return best, min(lower, best.Len())
+}
+
+// MergeSmallest puts together the parts of every shard of one split
+// DecideSmallest(ctx, f) and returns what DecideSmallest returns: the same
+// witness, proof and bound. For the witness it asks the solver once for
+// the smallest size, which has one. It refuses parts that do not fit
+// together.
+func MergeSmallest(ctx context.Context, f *set.Family, parts []*SmallestPart) (*Result, error) {
+	if len(parts) == 0 {
+		return nil, errors.New("domination: merge: no parts")
+	}
+	first := parts[0]
+	var whole *Result
+	yes := map[int]bool{}
+	seen := map[[2]int]bool{}
+	for i, p := range parts {
+		if p.Sizes != first.Sizes || p.Cubes != first.Cubes || p.Lower != first.Lower || (p.First == nil) != (first.First == nil) ||
+			p.First != nil && !set.Equal(p.First, first.First) {
+			return nil, fmt.Errorf("domination: merge: shard %d split sizes %d..%d below a first witness of its own, shard 1 %d..%d: not one split run",
+				i+1, p.Lower, p.Lower+p.Sizes-1, first.Lower, first.Lower+first.Sizes-1)
+		}
+		if p.Whole != nil {
+			if whole != nil || p.Sizes > 0 {
+				return nil, fmt.Errorf("domination: merge: shard %d holds a whole result where another part does", i+1)
+			}
+			whole = p.Whole
+		}
+		for _, a := range p.Answers {
+			if a.Size < p.Lower || a.Size >= p.Lower+p.Sizes || a.Cube < 0 || a.Cube >= p.Cubes {
+				return nil, fmt.Errorf("domination: merge: shard %d answers for %d nodes, cube %d, outside the split", i+1, a.Size, a.Cube)
+			}
+			key := [2]int{a.Size, a.Cube}
+			if seen[key] {
+				return nil, fmt.Errorf("domination: merge: %d nodes, cube %d, are answered twice", a.Size, a.Cube)
+			}
+			seen[key] = true
+			if a.Witness != nil {
+				if a.Witness.Len() > a.Size || CheckWitness(ctx, f, a.Witness) != nil {
+					return nil, fmt.Errorf("domination: merge: shard %d: its witness for %d nodes is not one", i+1, a.Size)
+				}
+				yes[a.Size] = true
+			}
+		}
+	}
+	if first.Sizes == 0 {
+		if whole == nil {
+			return nil, errors.New("domination: merge: no part holds the result (the shard that owns piece 0 is missing)")
+		}
+		return whole, nil
+	}
+	if first.Sizes < 0 || first.Sizes > f.N || first.Cubes < 1 || first.Cubes > 1<<cubeBits || first.First == nil {
+		return nil, fmt.Errorf("domination: merge: %d sizes of %d cubes: not a split of this system", first.Sizes, first.Cubes)
+	}
+	if first.First.Len() != first.Lower+first.Sizes || CheckWitness(ctx, f, first.First) != nil {
+		return nil, errors.New("domination: merge: the parts' first witness is not a witness of this system")
+	}
+	smallest := first.First.Len()
+	for b := first.Lower; b < first.Lower+first.Sizes; b++ {
+		for c := range first.Cubes {
+			if !seen[[2]int{b, c}] {
+				return nil, fmt.Errorf("domination: merge: no part answers for %d nodes, cube %d", b, c)
+			}
+		}
+		if yes[b] && smallest == first.First.Len() {
+			smallest = b
+		}
+		if !yes[b] && smallest < b {
+			return nil, fmt.Errorf("domination: merge: a witness of at most %d nodes, but none of at most %d: the parts contradict each other", smallest, b)
+		}
+	}
+	best := first.First
+	if smallest < best.Len() {
+		h, err := boundedAnswer(ctx, f, smallest)
+		if err != nil {
+			return nil, err
+		}
+		if h == nil || h.Len() != smallest {
+			return nil, fmt.Errorf("domination: merge: the parts say a witness of %d nodes is the smallest, the solver does not", smallest)
+		}
+		best = h
+	}
+	return &Result{K: f.K, Witness: best, Smallest: true, Proof: ProofSolver, LowerBound: best.Len()}, nil
 }

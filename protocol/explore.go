@@ -370,6 +370,10 @@ type succ struct {
 	t       uint32
 	bad     bool
 	anomaly string
+	// outside: a shard does not expand this state (see requestClasses).
+	outside bool
+	// id is the state's number in the union graph of a merge.
+	id int32
 }
 
 // expanded is what a worker found about one state of the frontier.
@@ -488,6 +492,21 @@ type search struct {
 
 	complete bool
 	stopErr  error
+
+	// A shard of a split search (see ExploreShardRun): it expands only
+	// the states whose requests so far classes allows, and records them in
+	// rec.
+	classes *requestClasses
+	rec     *graphRec
+	// The merge of a split search (see MergeExplore) walks g, the union of
+	// the shards' graphs, in place of the protocol: a state is its number
+	// in g (its encoding the number's 4 bytes), a transition its rank among
+	// the state's steps; number[u] is 1 + the search's number of g's
+	// state u (0: not found yet), in place of visited, and gid[i] is the
+	// state of g that the search's state i is.
+	g      *unionGraph
+	number []uint32
+	gid    []int32
 }
 
 func newSearch(ctx context.Context, e *explorer, cfg ExploreConfig) (*search, error) {
@@ -506,10 +525,15 @@ func newSearch(ctx context.Context, e *explorer, cfg ExploreConfig) (*search, er
 		return nil, err
 	}
 	root, _ := x0.encode(nil, nil)
-	s.visited = map[[16]byte]uint32{hashState(root): 0}
+	s.setRoot(root, hashState(root))
+	return s, nil
+}
+
+// setRoot makes root, with key in visited, the initial state.
+func (s *search) setRoot(root []byte, key [16]byte) {
+	s.visited = map[[16]byte]uint32{key: 0}
 	s.frontier = []front{{0, root}}
 	s.frontierBytes = int64(len(root) + frontBytes)
-	return s, nil
 }
 
 // stop ends the search incomplete, for why ("max_states", "cancelled",
@@ -522,7 +546,11 @@ func (s *search) stop(res *ExploreResult, why string, err error) {
 
 // memory is what the search holds, with extra bytes of successors in hand.
 func (s *search) memory(extra int64) int64 {
-	return int64(len(s.parent))*stateBytes + int64(len(s.edges)+len(s.start))*edgeBytes + s.frontierBytes + extra
+	m := int64(len(s.parent))*stateBytes + int64(len(s.edges)+len(s.start))*edgeBytes + s.frontierBytes + extra
+	if s.rec != nil {
+		m += int64(len(s.rec.hashes))*16 + int64(cap(s.rec.data))
+	}
+	return m
 }
 
 func (s *search) overBudget(extra int64) bool {
@@ -616,6 +644,9 @@ func (s *search) expandChunk(cur []front) ([]expanded, error) {
 // expand lists the successors of the states of part in out, and marks the
 // deadlocks. It only reads s.visited, which is written between expansions.
 func (s *search) expand(part []front, out []expanded) error {
+	if s.g != nil {
+		return s.expandUnion(part, out)
+	}
 	e := s.e
 	x, err := e.newNet()
 	if err != nil {
@@ -623,6 +654,10 @@ func (s *search) expand(part []front, out []expanded) error {
 	}
 	var ts []uint32
 	var buf, scratch []byte
+	var inside map[string]bool // this worker's answers of s.classes
+	if s.classes != nil {
+		inside = map[string]bool{}
+	}
 	for pi, f := range part {
 		if pi&1023 == 1023 && s.ctx.Err() != nil {
 			return s.ctx.Err()
@@ -653,7 +688,11 @@ func (s *search) expand(part []front, out []expanded) error {
 			if _, seen := s.visited[h]; !seen {
 				enc = append([]byte(nil), buf...)
 			}
-			out[pi].succs = append(out[pi].succs, succ{hash: h, enc: enc, t: t, bad: x.bad, anomaly: x.anomaly})
+			sc := succ{hash: h, enc: enc, t: t, bad: x.bad, anomaly: x.anomaly}
+			if inside != nil && t>>28 == tRequest {
+				sc.outside = !s.classes.holds(x.issued, inside)
+			}
+			out[pi].succs = append(out[pi].succs, sc)
 		}
 	}
 	return nil
@@ -669,9 +708,12 @@ func (s *search) merge(res *ExploreResult, cur []front, out []expanded, inHand i
 		if out[fi].deadlock && s.deadlockAt < 0 {
 			s.deadlockAt = int(f.idx)
 		}
+		if s.rec != nil {
+			s.rec.state(f.idx, out[fi].deadlock, len(out[fi].succs))
+		}
 		for _, sc := range out[fi].succs {
 			res.Transitions++
-			idx, seen := s.visited[sc.hash]
+			idx, seen := s.lookup(&sc)
 			if !seen {
 				if len(s.parent) >= s.maxStates {
 					s.stop(res, "max_states", nil)
@@ -681,9 +723,17 @@ func (s *search) merge(res *ExploreResult, cur []front, out []expanded, inHand i
 					s.stop(res, "max_memory", budgetError(s.cfg.MaxMemory, len(s.parent)))
 					return next, true
 				}
+				if s.g != nil {
+					sc.enc = s.g.enc(sc.id)
+				}
 				idx = s.add(f.idx, sc)
-				next = append(next, front{idx, sc.enc})
-				s.frontierBytes += int64(len(sc.enc)) + frontBytes
+				if !sc.outside {
+					next = append(next, front{idx, sc.enc})
+					s.frontierBytes += int64(len(sc.enc)) + frontBytes
+				}
+			}
+			if s.rec != nil {
+				s.rec.step(idx, sc.bad, sc.anomaly != "")
 			}
 			if s.keepEdges {
 				s.edges = append(s.edges, idx)
@@ -700,13 +750,32 @@ func (s *search) merge(res *ExploreResult, cur []front, out []expanded, inHand i
 	return next, false
 }
 
+// lookup returns the number of the state sc leads to, if it was found
+// before.
+func (s *search) lookup(sc *succ) (uint32, bool) {
+	if s.g != nil {
+		n := s.number[sc.id]
+		return n - 1, n > 0
+	}
+	idx, seen := s.visited[sc.hash]
+	return idx, seen
+}
+
 // add numbers a new state, reached from state from by sc, and notes it if
 // it is the first violation or anomaly.
 func (s *search) add(from uint32, sc succ) uint32 {
 	idx := uint32(len(s.parent))
-	s.visited[sc.hash] = idx
+	if s.g != nil {
+		s.number[sc.id] = idx + 1
+		s.gid = append(s.gid, sc.id)
+	} else {
+		s.visited[sc.hash] = idx
+	}
 	s.parent = append(s.parent, from)
 	s.trans = append(s.trans, sc.t)
+	if s.rec != nil {
+		s.rec.hashes = append(s.rec.hashes, stableHash(sc.enc))
+	}
 	if sc.bad && s.violationAt < 0 {
 		s.violationAt = int(idx)
 	}
@@ -731,25 +800,42 @@ func (s *search) path(i int) []uint32 {
 // deadlock and anomaly found, into res.
 func (s *search) counterexamples(res *ExploreResult) error {
 	e := s.e
-	var err error
 	if s.violationAt >= 0 {
 		res.Safe = false
-		if res.Violation, err = e.replay(s.path(s.violationAt), 0, fmt.Sprintf("more than %d unit(s) in use", e.limit)); err != nil {
+		p, err := s.steps(s.path(s.violationAt))
+		if err != nil {
+			return err
+		}
+		if res.Violation, err = e.replay(p, 0, fmt.Sprintf("more than %d unit(s) in use", e.limit)); err != nil {
 			return err
 		}
 	}
 	if s.deadlockAt >= 0 {
 		res.DeadlockFree = false
-		if res.Deadlock, err = e.replay(s.path(s.deadlockAt), 0, "deadlock: requests pending, no message in flight, nobody inside"); err != nil {
+		p, err := s.steps(s.path(s.deadlockAt))
+		if err != nil {
 			return err
 		}
-		if err := e.cycle(res.Deadlock, s.path(s.deadlockAt)); err != nil {
+		if res.Deadlock, err = e.replay(p, 0, "deadlock: requests pending, no message in flight, nobody inside"); err != nil {
+			return err
+		}
+		if err := e.cycle(res.Deadlock, p); err != nil {
 			return err
 		}
 	}
 	if s.anomalyAt >= 0 {
 		res.AnomalyFree = false
-		if res.Anomaly, err = e.replay(s.path(s.anomalyAt), 0, "anomaly: "+s.anomalyWhat); err != nil {
+		p, err := s.steps(s.path(s.anomalyAt))
+		if err != nil {
+			return err
+		}
+		what := s.anomalyWhat
+		if s.g != nil {
+			if what, err = e.lastAnomaly(p); err != nil {
+				return err
+			}
+		}
+		if res.Anomaly, err = e.replay(p, 0, "anomaly: "+what); err != nil {
 			return err
 		}
 	}
@@ -771,13 +857,22 @@ func (s *search) termination(res *ExploreResult) error {
 	p := s.path(int(cyc[0]))
 	loop := len(p) + 1
 	for i := range cyc {
-		t, err := s.e.stepBetween(p, cyc[(i+1)%len(cyc)], s.visited)
+		var t uint32
+		var err error
+		if s.g != nil {
+			t, err = s.rankTo(cyc[i], cyc[(i+1)%len(cyc)])
+		} else {
+			t, err = s.e.stepBetween(p, cyc[(i+1)%len(cyc)], s.visited)
+		}
 		if err != nil {
 			return err
 		}
 		p = append(p, t)
 	}
-	var err error
+	p, err := s.steps(p)
+	if err != nil {
+		return err
+	}
 	res.Livelock, err = s.e.replay(p, loop, "livelock: an execution that never ends; the steps from the marked one repeat for ever")
 	return err
 }

@@ -17,12 +17,17 @@
 // and shard I takes the pieces p with p mod N = I − 1.
 //
 // The kinds so far: "availability" (exact polynomials by BDD in pieces by
-// the first nodes, Monte Carlo estimates in shares of the samples) and
+// the first nodes, Monte Carlo estimates in shares of the samples),
 // "transversals" (transversals --count: the pieces of the MMCS search,
-// counted by size).
+// counted by size), "explore" (simulate --explore: the pieces are the
+// ways to have made every request; a part is the state graph its shard
+// expanded, and the merge searches the union of the parts, so that
+// states reached by several shards count once) and
+// "smallest" (domination --smallest: the cubes of the candidate sizes
+// below the first witness, one solver question each; the merge takes the
+// smallest size some cube answered yes).
 //
-// Adding a kind (the protocol explorer, domination --smallest): give its
-// command --shard, write the part with
+// Adding a kind: give its command --shard, write the part with
 // [Write] under a new Kind name and a result type of its own (counts as
 // decimal strings, so that nothing outgrows JSON numbers), and add a case
 // to the merge command that decodes the results of the checked parts with

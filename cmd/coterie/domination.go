@@ -21,6 +21,10 @@ type dominationOptions struct {
 	asJSON   bool
 	smallest bool
 	makeND   bool
+	// --shard, --shards, --checkpoint (with --smallest): domination_shard.go.
+	shard      string
+	shards     int
+	checkpoint string
 }
 
 func newDominationCmd(s *streams) *cobra.Command {
@@ -46,6 +50,11 @@ witness goes to stderr and the exit status is 1. With -o - the system goes
 to stdout and the report to stderr, so the system can be piped on:
 coterie domination x.json --make-nd -o - | coterie verify -
 
+--smallest splits across machines: --shard I/N answers one share of the
+solver's questions and prints a partial result, which 'coterie merge' puts
+together with the others into exactly the unsplit report; --checkpoint FILE
+saves the answers and resumes a stopped run.
+
 A read-write system (--reads EXPR [--writes EXPR], or a read-write file) is
 judged side by side: its reads are nondominated when every set that meets
 all write quorums holds a read quorum (the reads are the minimal
@@ -60,8 +69,8 @@ nondominated. Read and write quorums that do not meet: exit status 1.
 		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if rwWanted(cmd, s, args) {
-				if o.makeND || o.smallest || cmd.Flags().Changed("k") {
-					return usageErrorf("--k, --smallest and --make-nd are for coteries and k-arbiters, not read-write systems")
+				if o.makeND || o.smallest || cmd.Flags().Changed("k") || o.shard != "" {
+					return usageErrorf("--k, --smallest, --shard and --make-nd are for coteries and k-arbiters, not read-write systems")
 				}
 				return runRWDomination(cmd.Context(), s, &o.side, o.in, args, o.asJSON)
 			}
@@ -73,6 +82,9 @@ nondominated. Read and write quorums that do not meet: exit status 1.
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&o.smallest, "smallest", false, "find a witness of minimum size, proved minimum (slow for large systems)")
 	cmd.Flags().BoolVar(&o.makeND, "make-nd", false, "write a nondominated system that dominates this one to -o FILE")
+	cmd.Flags().StringVar(&o.shard, "shard", "", "with --smallest, answer shard `I/N` of the candidate sizes (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
+	cmd.Flags().IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
+	cmd.Flags().StringVar(&o.checkpoint, "checkpoint", "", "with --smallest, save the solver's answers size by size in `FILE`, and resume from it")
 	addOutputFlags(cmd, &o.out)
 	return cmd
 }
@@ -112,6 +124,10 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	if o.k < 1 {
 		return usageErrorf("--k must be at least 1, not %d", o.k)
 	}
+	sp, err := smallestShardSpec(o)
+	if err != nil {
+		return err
+	}
 	sys, err := readSystem(s, path, o.in)
 	if err != nil {
 		return err
@@ -122,6 +138,9 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 		implicitNote(s, displayName(path), g)
 		sys.Family = g
 	} else if g != nil && g.IsImplicit() {
+		if sp.Count > 0 {
+			return usageErrorf("--shard: %s is decided by formula, with nothing to split: run it whole", displayName(path))
+		}
 		return writeImplicitDomination(s, displayName(path), g, o)
 	}
 	f, err := judgedFamily(sys, o.k, kSet)
@@ -150,9 +169,16 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	if err := checkArbiter(ctx, f); err != nil {
 		return err
 	}
+	if sp.Count > 0 {
+		return runSmallestShard(ctx, s, displayName(path), f, o, sp)
+	}
 	var r *domination.Result
 	if o.smallest {
-		r, err = domination.DecideSmallest(ctx, f)
+		if o.checkpoint != "" {
+			r, err = smallestCheckpointed(ctx, s, f, o)
+		} else {
+			r, err = domination.DecideSmallest(ctx, f)
+		}
 		if err != nil && r != nil && r.Partial {
 			// Stopped (--timeout, Ctrl-C) with a witness: print it and
 			// the bound proved, marked partial, then the error.

@@ -26,8 +26,12 @@ format the shards were asked for.
 
 Commands that split: availability (exact polynomials by BDD, in pieces by the
 first nodes; Monte Carlo estimates with --method estimate, in shares of the
-samples); transversals --count (the pieces of the search). The project's deploy/ folder has a Kubernetes Indexed Job and a Slurm
-array that run the shards and the merge.`,
+samples); transversals --count (the pieces of the search); simulate --explore
+(the states under each way to make the requests, merged into one state
+graph); domination --smallest (the cubes of the candidate sizes of a
+smallest witness).
+The project's deploy/ folder has a Kubernetes Indexed Job and a Slurm array
+that run the shards and the merge.`,
 		Example: `  for i in 1 2 3; do coterie availability big.json --shard $i/3 > part-$i.json; done
   coterie merge part-*.json`,
 		Args: cobra.MinimumNArgs(1),
@@ -67,6 +71,10 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 		return mergeAvailability(ctx, s, parts, asJSON)
 	case tvPartKind:
 		return mergeTransversals(s, parts, asJSON)
+	case exPartKind:
+		return mergeExplore(ctx, s, parts, asJSON)
+	case smPartKind:
+		return mergeSmallest(ctx, s, parts, asJSON)
 	}
 	return usageErrorf("merge: %s: partial results of %q cannot be merged by this version", names[0], parts[0].Kind)
 }

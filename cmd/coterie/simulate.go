@@ -35,6 +35,9 @@ type simulateOptions struct {
 	requesters string
 	maxStates  int
 	maxDepth   int
+	// --shard, --shards (with --explore): simulate_shard.go.
+	shard  string
+	shards int
 }
 
 func newSimulateCmd(s *streams) *cobra.Command {
@@ -73,7 +76,11 @@ events that led to it; a deadlock names its wait-for cycle.
 --explore instead tries every delivery order of a small instance (--requests
 requests in all, at most --rounds per node, by the nodes of --requesters) and
 proves or refutes safety, deadlock freedom and termination, printing the
-shortest counterexample.
+shortest counterexample. A large exploration splits across machines:
+--explore --shard I/N expands one share of the state space and prints a
+partial result, which 'coterie merge' puts together with the others into
+exactly the unsplit report (--shard auto takes I from a Kubernetes Indexed
+Job or a Slurm array, with --shards N).
 
 With several files, --plot draws messages per entry against N, one line per
 protocol (.svg, .png or .pdf).
@@ -105,6 +112,9 @@ same, and refused otherwise (exit 2).`,
 			if o.explore {
 				return runExplore(cmd.Context(), s, o, args)
 			}
+			if o.shard != "" || o.shards != 0 {
+				return usageErrorf("--shard and --shards go with --explore")
+			}
 			return runSimulate(cmd.Context(), s, o, args)
 		},
 	}
@@ -127,6 +137,8 @@ same, and refused otherwise (exit 2).`,
 	f.StringVar(&o.requesters, "requesters", "", "with --explore: the nodes that may request, such as 2,3,4 (default: all)")
 	f.IntVar(&o.maxStates, "max-states", 4_000_000, "with --explore: stop after this many states")
 	f.IntVar(&o.maxDepth, "max-depth", 0, "with --explore: explore executions up to this many steps (0: all)")
+	f.StringVar(&o.shard, "shard", "", "with --explore: explore shard `I/N` of the state space (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
+	f.IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
 	_ = cmd.RegisterFlagCompletionFunc("protocol", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return protocol.Names(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -505,6 +517,9 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 	}
 	if o.requests < 1 || o.rounds < 1 || o.maxStates < 1 || o.maxDepth < 0 {
 		return usageErrorf("--requests, --rounds and --max-states must be positive, --max-depth not negative")
+	}
+	if o.shard != "" || o.shards != 0 {
+		return runExploreShard(ctx, s, o, args)
 	}
 	ins, err := readSimInputs(s, o, args)
 	if err != nil {
