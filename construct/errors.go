@@ -160,3 +160,48 @@ func reason(err error) string {
 	}
 	return err.Error()
 }
+
+// Describe says what err is about, without this package's prefix and
+// without op when the error names it, so that the message can follow the
+// name of the file, flag or construction it concerns: "q = 8 must be odd
+// and at least 3", "wall: cwlog needs n". Parameters are called
+// name(param) (a command line passes "--q"); a nil name keeps their names.
+// An error that is not one of this package's is described by its text.
+func Describe(err error, op string, name func(param string) string) string {
+	if name == nil {
+		name = func(p string) string { return p }
+	}
+	prefix := func(kind, msg string) string {
+		if kind == "" || kind == op {
+			return msg
+		}
+		return kind + ": " + msg
+	}
+	var ce *Error
+	if errors.As(err, &ce) {
+		return prefix(ce.Op, ce.Msg)
+	}
+	var pe *ParamError
+	if errors.As(err, &pe) {
+		if pe.Value == nil {
+			return prefix(pe.Kind, fmt.Sprintf("%s %s", name(pe.Param), pe.Reason))
+		}
+		return prefix(pe.Kind, fmt.Sprintf("%s = %v %s", name(pe.Param), pe.Value, pe.Reason))
+	}
+	var combo *ComboError
+	if errors.As(err, &combo) {
+		return prefix(combo.Kind, combo.Describe(name))
+	}
+	return err.Error()
+}
+
+// Message is the error's text without this package's prefix:
+// [Describe](e, "", nil). Readers that cannot import construct find it
+// with errors.As and an interface{ Message() string }.
+func (e *ParamError) Message() string { return Describe(e, "", nil) }
+
+// Message is the error's text without this package's prefix.
+func (e *Error) Message() string { return Describe(e, "", nil) }
+
+// Message is the error's text without this package's prefix.
+func (e *ComboError) Message() string { return Describe(e, "", nil) }

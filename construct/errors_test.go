@@ -3,6 +3,7 @@ package construct
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/coterie-dev/coterie/set"
@@ -110,5 +111,37 @@ func TestComboError(t *testing.T) {
 		if !errors.As(err, &pe) || pe.Param != "widths" || pe.Reason != tt.reason {
 			t.Errorf("widths %q: %v, want a *ParamError of widths that %s", tt.list, err, tt.reason)
 		}
+	}
+}
+
+// Describe drops the package's prefix, and the operation when the caller
+// names it, and calls the parameters as the caller asks.
+func TestDescribe(t *testing.T) {
+	flag := func(p string) string { return "--" + p }
+	pe := &ParamError{Kind: "fpp", Param: "q", Value: 6, Reason: "is not a prime power"}
+	miss := &ParamError{Kind: "grid", Param: "rows", Reason: "is missing"}
+	ce := &Error{Op: "join", Msg: "the outer system has no node 9"}
+	combo := &ComboError{Kind: "wall", Given: []string{"cwlog"}, Want: [][]string{{"widths"}, {"cwlog", "n"}}}
+	for _, tt := range []struct {
+		err  error
+		op   string
+		name func(string) string
+		want string
+	}{
+		{pe, "", nil, "fpp: q = 6 is not a prime power"},
+		{pe, "fpp", flag, "--q = 6 is not a prime power"},
+		{fmt.Errorf("reading: %w", pe), "fpp", nil, "q = 6 is not a prime power"},
+		{miss, "", flag, "grid: --rows is missing"},
+		{ce, "join", nil, "the outer system has no node 9"},
+		{ce, "degenerate", nil, "join: the outer system has no node 9"},
+		{combo, "wall", flag, "--cwlog needs --n"},
+		{errors.New("other"), "", nil, "other"},
+	} {
+		if got := Describe(tt.err, tt.op, tt.name); got != tt.want {
+			t.Errorf("Describe(%v, %q) = %q, want %q", tt.err, tt.op, got, tt.want)
+		}
+	}
+	if got, want := pe.Message(), "fpp: q = 6 is not a prime power"; got != want {
+		t.Errorf("Message() = %q, want %q", got, want)
 	}
 }

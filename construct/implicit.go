@@ -147,9 +147,9 @@ func Implicit(kind string, params set.Params) (*set.Family, error) {
 func implicitParse(kind string, params set.Params) (Spec, Args, shape, error) {
 	if !CanImplicit(kind) {
 		if _, ok := Lookup(kind); !ok {
-			return Spec{}, Args{}, shape{}, fmt.Errorf("construct: unknown kind %q (an implicit family is one of %v)", kind, implicitKinds)
+			return Spec{}, Args{}, shape{}, errorf("", "unknown kind %q (an implicit family is one of %v)", kind, implicitKinds)
 		}
-		return Spec{}, Args{}, shape{}, fmt.Errorf("construct: %s cannot be stored implicitly (the implicit kinds are %v)", kind, implicitKinds)
+		return Spec{}, Args{}, shape{}, errorf("", "%s cannot be stored implicitly (the implicit kinds are %v)", kind, implicitKinds)
 	}
 	spec, _ := Lookup(kind)
 	vals := make(map[string]any, len(params))
@@ -217,10 +217,10 @@ func Materialize(f *set.Family, limit int) (*set.Family, error) {
 		return nil, err
 	}
 	if sh.n != f.N {
-		return nil, fmt.Errorf("construct: %s %v has %d nodes, not n = %d", f.Kind, f.Params, sh.n, f.N)
+		return nil, errorf("", "%s %v has %d nodes, not n = %d", f.Kind, f.Params, sh.n, f.N)
 	}
 	if c := sh.count; c != nil && (limit < 0 || c.Cmp(big.NewInt(int64(limit))) > 0) {
-		return nil, fmt.Errorf("construct: %s: %s quorums exceed the limit of %d: %w", f.Kind, approx(c), limit, set.ErrTooMany)
+		return nil, errorf(f.Kind, "%s quorums exceed the limit of %d: %w", approx(c), limit, set.ErrTooMany)
 	}
 	if f.Kind == "wall" && a.Bool("cwlog") {
 		// Build takes --cwlog --n alone; the widths follow from n.
@@ -236,10 +236,10 @@ func Materialize(f *set.Family, limit int) (*set.Family, error) {
 	}
 	h := sys.Family
 	if h == nil || h.IsThreshold() || h.IsImplicit() {
-		return nil, fmt.Errorf("construct: %s %v does not build a list of quorums", f.Kind, f.Params)
+		return nil, errorf("", "%s %v does not build a list of quorums", f.Kind, f.Params)
 	}
 	if len(h.Quorums) > limit {
-		return nil, fmt.Errorf("construct: %s: %d quorums exceed the limit of %d: %w", f.Kind, len(h.Quorums), limit, set.ErrTooMany)
+		return nil, errorf(f.Kind, "%d quorums exceed the limit of %d: %w", len(h.Quorums), limit, set.ErrTooMany)
 	}
 	h.Labels = f.Labels
 	return h, nil

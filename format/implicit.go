@@ -69,7 +69,12 @@ func (hd *header) implicitSystem() (set.System, error) {
 		if l, ok := hd.seen[key]; ok {
 			at = l
 		}
-		return set.System{}, errorf(at, "%s", strings.TrimPrefix(err.Error(), "construct: "))
+		msg := err.Error()
+		var m interface{ Message() string }
+		if errors.As(err, &m) {
+			msg = m.Message()
+		}
+		return set.System{}, errorf(at, "%s", msg)
 	}
 	if hd.n != f.N {
 		return set.System{}, errorf(hd.seen["n"], "n = %d, but %s %s has %d nodes", hd.n, hd.kind, paramsText(f.Params), f.N)

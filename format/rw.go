@@ -214,7 +214,7 @@ func ReadRW(data []byte) (*RWFile, error) {
 		case json.Unmarshal(raw, &text) == nil:
 			e, err := expr.Parse(text)
 			if err != nil {
-				return nil, errorf(sd.line, "%q: %v", sd.key, strings.TrimPrefix(err.Error(), "expr: "))
+				return nil, errorf(sd.line, "%q: %v", sd.key, exprMsg(err))
 			}
 			sd.expr = e
 		case json.Unmarshal(raw, &th) == nil && th.Threshold > 0:
@@ -381,7 +381,7 @@ func ReadRWText(data []byte) (*RWFile, error) {
 			if rest != "" {
 				e, err := expr.Parse(rest)
 				if err != nil {
-					return nil, errorf(ln, "%s: %v", key, strings.TrimPrefix(err.Error(), "expr: "))
+					return nil, errorf(ln, "%s: %v", key, exprMsg(err))
 				}
 				cur.expr = e
 				cur = nil // no quorum lines follow an expression
@@ -551,4 +551,14 @@ func csvError(err error) error {
 		return errorf(pe.Line, "%v", pe.Err)
 	}
 	return errorf(0, "%v", err)
+}
+
+// exprMsg is what an expression's parse error says, without the package's
+// prefix: "column 3: want a name".
+func exprMsg(err error) string {
+	var se *expr.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("column %d: %s", se.Col, se.Msg)
+	}
+	return err.Error()
 }

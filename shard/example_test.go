@@ -17,7 +17,7 @@ func Example() {
 	hash := shard.HashInput([]byte("majority of 6"))
 	var parts []*shard.Part
 	for i := 3; i >= 1; i-- { // in any order
-		sp, _ := shard.Parse(fmt.Sprintf("%d/3", i), 0, nil)
+		sp := shard.Spec{Index: i, Count: 3}
 		count := 0
 		for _, q := range f.All() {
 			if sp.Owns(q.Elements()[0]) {

@@ -63,7 +63,8 @@ func (s Spec) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 // pieces are dealt out in turn, p mod Count = Index − 1.
 func (s Spec) Owns(p int) bool { return p%s.Count == s.Index-1 }
 
-// Environment variables that --shard auto reads, in this order: the
+// Environment variables that give a shard its index when the batch
+// scheduler starts it (coterie's --shard auto), in this order: the
 // 0-based index of a Kubernetes Indexed Job and the index of a Slurm job
 // array task (whose numbering the script chooses; the one in deploy/
 // runs 1..N).
@@ -72,49 +73,25 @@ const (
 	EnvSlurm      = "SLURM_ARRAY_TASK_ID"
 )
 
-// Parse reads a --shard value: "I/N", or "auto" with shards = N, where I
-// comes from the environment (getenv): JOB_COMPLETION_INDEX + 1 for a
-// Kubernetes Indexed Job, or SLURM_ARRAY_TASK_ID (1..N) for a Slurm array.
-// shards must be 0 unless spec is "auto". The error says what is wrong in
-// the user's terms.
-func Parse(spec string, shards int, getenv func(string) string) (Spec, error) {
-	if spec == "auto" {
-		if shards < 1 {
-			return Spec{}, errors.New("--shard auto needs --shards N, the number of shards")
-		}
-		if v := getenv(EnvKubernetes); v != "" {
-			i, err := strconv.Atoi(v)
-			if err != nil || i < 0 || i >= shards {
-				return Spec{}, fmt.Errorf("--shard auto: %s=%q is not an index 0..%d", EnvKubernetes, v, shards-1)
-			}
-			return Spec{Index: i + 1, Count: shards}, nil
-		}
-		if v := getenv(EnvSlurm); v != "" {
-			i, err := strconv.Atoi(v)
-			if err != nil || i < 1 || i > shards {
-				return Spec{}, fmt.Errorf("--shard auto: %s=%q is not an index 1..%d (run the array as --array=1-%d)", EnvSlurm, v, shards, shards)
-			}
-			return Spec{Index: i, Count: shards}, nil
-		}
-		return Spec{}, fmt.Errorf("--shard auto: neither %s (Kubernetes Indexed Job) nor %s (Slurm array) is set", EnvKubernetes, EnvSlurm)
-	}
-	if shards != 0 {
-		return Spec{}, errors.New("--shards goes with --shard auto; with --shard I/N the N is the number of shards")
-	}
+// ParseSpec reads "I/N" (such as "2/7"), the I-th of N shards.
+func ParseSpec(spec string) (Spec, error) {
 	a, b, ok := strings.Cut(spec, "/")
 	i, err1 := strconv.Atoi(strings.TrimSpace(a))
 	n, err2 := strconv.Atoi(strings.TrimSpace(b))
 	if !ok || err1 != nil || err2 != nil {
-		return Spec{}, fmt.Errorf("--shard %q: want I/N (such as 2/7) or auto", spec)
+		return Spec{}, fmt.Errorf("%q: want I/N (such as 2/7) or auto", spec)
 	}
 	if n < 1 || i < 1 || i > n {
-		return Spec{}, fmt.Errorf("--shard %s: want 1 ≤ I ≤ N", spec)
+		return Spec{}, fmt.Errorf("%s: want 1 ≤ I ≤ N", spec)
 	}
-	if n > 1<<20 {
-		return Spec{}, fmt.Errorf("--shard %s: at most %d shards", spec, 1<<20)
+	if n > MaxShards {
+		return Spec{}, fmt.Errorf("%s: at most %d shards", spec, MaxShards)
 	}
 	return Spec{Index: i, Count: n}, nil
 }
+
+// MaxShards is the most shards a computation can be split into.
+const MaxShards = 1 << 20
 
 // Part is the partial result of one shard, as written to its file.
 type Part struct {
@@ -184,7 +161,7 @@ func Read(data []byte) (*Part, error) {
 	if p.Format != FormatName || !p.Partial {
 		return nil, fmt.Errorf("not a partial result (want \"format\": %q and \"partial\": true)", FormatName)
 	}
-	s, err := Parse(p.Shard, 0, nil)
+	s, err := ParseSpec(p.Shard)
 	if err != nil {
 		return nil, fmt.Errorf("\"shard\": %q is not I/N", p.Shard)
 	}

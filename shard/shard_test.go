@@ -6,47 +6,6 @@ import (
 	"testing"
 )
 
-func env(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
-}
-
-func TestParse(t *testing.T) {
-	for _, c := range []struct {
-		spec   string
-		shards int
-		env    map[string]string
-		want   Spec
-		err    string
-	}{
-		{spec: "1/1", want: Spec{1, 1}},
-		{spec: "3/7", want: Spec{3, 7}},
-		{spec: " 2 / 4 ", want: Spec{2, 4}},
-		{spec: "0/7", err: "1 ≤ I ≤ N"},
-		{spec: "8/7", err: "1 ≤ I ≤ N"},
-		{spec: "1/0", err: "1 ≤ I ≤ N"},
-		{spec: "-1/3", err: "1 ≤ I ≤ N"},
-		{spec: "3", err: "want I/N"},
-		{spec: "a/b", err: "want I/N"},
-		{spec: "1/2", shards: 2, err: "--shards goes with --shard auto"},
-		{spec: "auto", err: "needs --shards"},
-		{spec: "auto", shards: 4, err: "neither"},
-		{spec: "auto", shards: 4, env: map[string]string{EnvKubernetes: "0"}, want: Spec{1, 4}},
-		{spec: "auto", shards: 4, env: map[string]string{EnvKubernetes: "3", EnvSlurm: "1"}, want: Spec{4, 4}},
-		{spec: "auto", shards: 4, env: map[string]string{EnvKubernetes: "4"}, err: "not an index 0..3"},
-		{spec: "auto", shards: 4, env: map[string]string{EnvSlurm: "4"}, want: Spec{4, 4}},
-		{spec: "auto", shards: 4, env: map[string]string{EnvSlurm: "0"}, err: "not an index 1..4"},
-		{spec: "auto", shards: 4, env: map[string]string{EnvSlurm: "x"}, err: "not an index 1..4"},
-	} {
-		got, err := Parse(c.spec, c.shards, env(c.env))
-		switch {
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("Parse(%q, %d, %v) = %v, %v; want error %q", c.spec, c.shards, c.env, got, err, c.err)
-		case c.err == "" && (err != nil || got != c.want):
-			t.Errorf("Parse(%q, %d, %v) = %v, %v; want %v", c.spec, c.shards, c.env, got, err, c.want)
-		}
-	}
-}
-
 // Owns deals every piece to exactly one shard.
 func TestOwns(t *testing.T) {
 	for n := 1; n <= 9; n++ {

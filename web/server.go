@@ -232,7 +232,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 	}
 	args, err := construct.NewArgs(spec, vals)
 	if err != nil {
-		fail(w, http.StatusBadRequest, "%s", strings.TrimPrefix(err.Error(), "construct: "))
+		fail(w, http.StatusBadRequest, "%s", construct.Describe(err, "", nil))
 		return
 	}
 	if err := s.checkSize(spec, vals); err != nil {
@@ -241,7 +241,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 	}
 	sys, err := spec.Build(args)
 	if err != nil {
-		fail(w, http.StatusBadRequest, "%s", strings.TrimPrefix(err.Error(), "construct: "))
+		fail(w, http.StatusBadRequest, "%s", construct.Describe(err, "", nil))
 		return
 	}
 	s.analyzeAndReply(w, r, spec.Name+" "+strings.Join(label, " "), sys)

@@ -98,7 +98,7 @@ func avShardSpec(o availabilityOptions) (shard.Spec, error) {
 		}
 		return shard.Spec{}, nil
 	}
-	sp, err := shard.Parse(o.shard, o.shards, os.Getenv)
+	sp, err := parseShard(o.shard, o.shards, os.Getenv)
 	if err != nil {
 		return shard.Spec{}, usageErrorf("%v", err)
 	}

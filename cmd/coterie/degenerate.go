@@ -57,7 +57,7 @@ stderr, exit status 1.
 func runDegenerate(ctx context.Context, s *streams, o degenerateOptions, path string) error {
 	how, err := construct.ParseDegenerateMap(o.mapTo)
 	if err != nil {
-		return usageErrorf("--map: %s", constructMsg(err, ""))
+		return usageErrorf("--map: %s", construct.Describe(err, "", nil))
 	}
 	sys, err := readSystem(s, path, o.in)
 	if err != nil {
@@ -71,7 +71,7 @@ func runDegenerate(ctx context.Context, s *streams, o degenerateOptions, path st
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
-		return usageErrorf("%s: %s", displayName(path), constructMsg(err, "degenerate"))
+		return usageErrorf("%s: %s", displayName(path), construct.Describe(err, "degenerate", nil))
 	}
 	return o.out.writeVerified(ctx, s, "degenerate", set.System{Family: f})
 }

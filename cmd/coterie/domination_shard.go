@@ -84,7 +84,7 @@ func smallestShardSpec(o *dominationOptions) (shard.Spec, error) {
 	if !o.smallest || o.makeND {
 		return shard.Spec{}, usageErrorf("--shard splits --smallest (without --make-nd)")
 	}
-	sp, err := shard.Parse(o.shard, o.shards, os.Getenv)
+	sp, err := parseShard(o.shard, o.shards, os.Getenv)
 	if err != nil {
 		return shard.Spec{}, usageErrorf("%v", err)
 	}

@@ -182,7 +182,7 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 				if msg, ok := flagError(err); ok {
 					return usageErrorf("%s: %s", spec.Name, msg)
 				}
-				return usageErrorf("%s", constructMsg(err, ""))
+				return usageErrorf("%s", construct.Describe(err, "", nil))
 			}
 			return runGenerate(cmd.Context(), s, spec, args, &out, force)
 		},
@@ -458,40 +458,7 @@ func buildError(spec construct.Spec, err error) error {
 	if msg, ok := flagError(err); ok {
 		return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, msg)}
 	}
-	return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, constructMsg(err, spec.Name))}
-}
-
-// constructMsg is what a construct error says without the package's
-// prefix, and without op when the error names it: to follow the name of
-// the file, flag or construction it is about.
-func constructMsg(err error, op string) string {
-	var ce *construct.Error
-	if errors.As(err, &ce) {
-		if ce.Op == "" || ce.Op == op {
-			return ce.Msg
-		}
-		return ce.Op + ": " + ce.Msg
-	}
-	var pe *construct.ParamError
-	if errors.As(err, &pe) {
-		msg := fmt.Sprintf("%s = %v %s", pe.Param, pe.Value, pe.Reason)
-		if pe.Value == nil {
-			msg = pe.Param + " " + pe.Reason
-		}
-		if pe.Kind != op {
-			msg = pe.Kind + ": " + msg
-		}
-		return msg
-	}
-	var combo *construct.ComboError
-	if errors.As(err, &combo) {
-		msg := combo.Describe(func(p string) string { return p })
-		if combo.Kind != op {
-			msg = combo.Kind + ": " + msg
-		}
-		return msg
-	}
-	return err.Error()
+	return &codeError{code: exitError, err: fmt.Errorf("generate %s: %s", spec.Name, construct.Describe(err, spec.Name, nil))}
 }
 
 // flagSynopsis is a one-line synopsis of the flags that set spec's

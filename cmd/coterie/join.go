@@ -86,7 +86,7 @@ func runJoin(ctx context.Context, s *streams, o joinOptions, outerPath, innerPat
 		if errors.As(err, &le) {
 			return usageErrorf("join: the join has %s quorums, more than --limit %d: raise --limit to list them all, or join smaller systems", le.Count, o.limit)
 		}
-		return usageErrorf("%s", constructMsg(err, ""))
+		return usageErrorf("%s", construct.Describe(err, "", nil))
 	}
 	return o.out.writeVerified(ctx, s, "join", set.System{Family: j})
 }

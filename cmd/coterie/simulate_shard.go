@@ -53,7 +53,7 @@ type exPartResult struct {
 // runExploreShard explores one shard of the state space of one protocol
 // on one file and prints its part.
 func runExploreShard(ctx context.Context, s *streams, o simulateOptions, args []string) error {
-	sp, err := shard.Parse(o.shard, o.shards, os.Getenv)
+	sp, err := parseShard(o.shard, o.shards, os.Getenv)
 	if err != nil {
 		return usageErrorf("%v", err)
 	}

@@ -84,7 +84,7 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 	sp := shard.Spec{Index: 1, Count: 1}
 	if sharded {
 		var err error
-		if sp, err = shard.Parse(o.shard, o.shards, os.Getenv); err != nil {
+		if sp, err = parseShard(o.shard, o.shards, os.Getenv); err != nil {
 			return usageErrorf("%v", err)
 		}
 	} else if o.shards != 0 {
