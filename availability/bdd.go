@@ -65,7 +65,7 @@ type manager struct {
 	misses   int
 	// td is the memo of the top-down construction, kept with the nodes
 	// when the budget stops it.
-	td *topDown
+	td topDown
 }
 
 // Bytes per entry of the manager's arrays.
@@ -471,7 +471,7 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 	}
 	// Top-down, when the relation between the quorums fits: it makes only
 	// the nodes of the result. Else apply.
-	if !opts.apply && topDownBytes(n, len(qs)) <= topDownMaxBytes && int64(n)*int64(len(qs))*int64(len(qs))*int64(n/64+1) <= topDownMaxWork {
+	if !opts.apply && len(qs) <= 64*maxMaskWords && topDownBytes(n, len(qs)) <= topDownMaxBytes && int64(n)*int64(len(qs))*int64(len(qs))*int64(n/64+1) <= topDownMaxWork {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, nil, fmt.Errorf("availability: bdd: %w", err)
 		}
