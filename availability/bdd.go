@@ -43,6 +43,9 @@ type BDD struct {
 	order []int // order[level] = variable
 	root  uint32
 	nodes []bddNode
+	// poly, if not nil, holds the coefficients, counted as the diagram
+	// was made.
+	poly *Polynomial
 }
 
 // manager builds BDDs: nodes in an arena, a unique table (open addressing)
@@ -100,15 +103,26 @@ func (m *manager) errMemory(want int64) errAbort {
 // errAbort carries a budget or context error out of the recursion.
 type errAbort struct{ err error }
 
+// newManager returns a manager holding the terminals; [manager.forApply]
+// prepares it for apply.
 func newManager(ctx context.Context, n, budget int, maxBytes int64) *manager {
 	m := &manager{n: n, budget: budget, ctx: ctx, maxBytes: maxBytes}
-	m.nodes = make([]bddNode, 2, 1024)
+	m.nodes = make([]bddNode, 2)
 	m.nodes[0] = bddNode{level: int32(n)}
 	m.nodes[1] = bddNode{level: int32(n)}
+	return m
+}
+
+// forApply makes the unique table and the operation cache, which the
+// top-down construction does without.
+func (m *manager) forApply() {
+	if m.table != nil {
+		return
+	}
+	m.nodes = slices.Grow(m.nodes, 1024)
 	m.rehash(1 << 12)
 	m.cache = make([]cacheEntry, 1<<14)
 	m.cacheMask = 1<<14 - 1
-	return m
 }
 
 func hash3(l int32, lo, hi uint32) uint64 {
@@ -369,6 +383,9 @@ type BDDOptions struct {
 	// apply forces the construction by apply even where the top-down
 	// one fits, so that tests can compare the two.
 	apply bool
+	// count asks the top-down construction to count the coefficients
+	// as it makes the nodes, for [BDD.Count].
+	count bool
 }
 
 // DefaultBudget is the node budget of [BuildBDD] when none is given. At
@@ -477,15 +494,18 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 		}
 		if m.td == nil {
 			if len(m.nodes) > 2 {
-				// The top-down memo numbers its states by node.
+				// The top-down construction makes all its nodes at
+				// the end, from an empty arena.
 				m = newManager(ctx, n, budget, opts.MaxMemory)
 			}
 			m.td = newTopDown(m, n, qs)
 		}
-		r := m.td.root()
+		r := m.td.root(opts.count)
+		p := m.td.counted()
 		m.td = nil
-		return &BDD{n: n, order: slices.Clone(order), root: r, nodes: m.nodes}, len(m.nodes), nil, nil
+		return &BDD{n: n, order: slices.Clone(order), root: r, nodes: m.nodes, poly: p}, len(m.nodes), nil, nil
 	}
+	m.forApply()
 	// First round: fold runs of quorums sequentially into blocks of about
 	// 32, which is cheap while the partial results are small; then merge
 	// the blocks pairwise.
@@ -554,6 +574,9 @@ const MaxCountBytes int64 = 4 << 30
 // count is Count with progress and, if maxBytes is positive, a bound on
 // the bytes of the pass beyond the diagram itself.
 func (b *BDD) count(ctx context.Context, progress func(done, total int), maxBytes int64) (*Polynomial, error) {
+	if b.poly != nil {
+		return b.poly.Clone(), nil
+	}
 	c := counter{n: b.n, w: countWords(b.n), progress: progress, maxBytes: maxBytes}
 	res, err := c.run(ctx, b)
 	if err != nil {
@@ -581,9 +604,9 @@ type counter struct {
 
 // poly layout: coefficient j occupies words [j*w, (j+1)*w), little-endian.
 
-func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
+// init makes c.binom: (1+t)^g by Pascal's rule, in words.
+func (c *counter) init() error {
 	n, w := c.n, c.w
-	// (1+t)^g by Pascal's rule, in words.
 	c.binom = make([][]uint64, n+1)
 	c.binom[0] = make([]uint64, w)
 	c.binom[0][0] = 1
@@ -591,9 +614,17 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 		p := make([]uint64, (g+1)*w)
 		copy(p, c.binom[g-1])
 		if !lift(p, g-1, 1, 0, w) {
-			return nil, errOverflow
+			return errOverflow
 		}
 		c.binom[g] = p
+	}
+	return nil
+}
+
+func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
+	n, w := c.n, c.w
+	if err := c.init(); err != nil {
+		return nil, err
 	}
 	if b.root == bddFalse {
 		return NewPolynomial(n), nil

@@ -344,7 +344,7 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 			if b < budget {
 				b = max(b>>rank, first)
 			}
-			d, k, m, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
+			d, k, m, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, count: true, Progress: func(nodes, merged, total int) {
 				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
 			}}, kept[i])
 			kept[i] = nil
