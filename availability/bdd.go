@@ -456,6 +456,9 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 				panic(r)
 			}
 			b, steps, err = nil, merged+pairs, a.err
+			if m.td != nil {
+				steps = m.td.done()
+			}
 			if errors.Is(err, ErrBudget) {
 				kept = m
 			}

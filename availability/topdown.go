@@ -26,6 +26,8 @@ type topDown interface {
 	counted() *Polynomial
 	// bytes is the memory of the memo and the relation.
 	bytes() int64
+	// done measures how far the expansion got: 1024 per level expanded.
+	done() int
 }
 
 // qmask is a set of quorums as a fixed number of 64-bit words, so that
@@ -391,6 +393,14 @@ func hashMask[M qmask](a *M) uint64 {
 }
 
 func (t *topDownOf[M]) counted() *Polynomial { return t.poly }
+
+func (t *topDownOf[M]) done() int {
+	d := t.cur * 1024
+	if t.cur < t.n {
+		d += t.pos * 1024 / max(len(t.levels[t.cur].keys), 1)
+	}
+	return d
+}
 
 func (t *topDownOf[M]) root(count bool) uint32 {
 	if t.always {
