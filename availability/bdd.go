@@ -373,9 +373,10 @@ type BDDOptions struct {
 	// Budget is the largest number of nodes the manager may hold at once;
 	// 0 means DefaultBudget.
 	Budget int
-	// Progress, if not nil, is called now and then with the number of
-	// nodes held and the number of quorums merged so far.
-	Progress func(nodes, merged, quorums int)
+	// Progress, if not nil, is told now and then how the construction
+	// goes, in stage "building the BDD": by apply, the quorums merged of
+	// all; top-down, the nodes made so far (total −1).
+	Progress set.Progress
 	// MaxMemory, if positive, bounds the bytes of the node arena, unique
 	// table and operation cache together; past it BuildBDD stops with an
 	// error wrapping [set.ErrMemoryBudget].
@@ -478,10 +479,9 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 	slices.SortFunc(qs, slices.Compare)
 	qs = slices.CompactFunc(qs, slices.Equal)
 	roots := make([]uint32, 0, len(qs))
+	const stage = "building the BDD"
 	report := func() {
-		if opts.Progress != nil {
-			opts.Progress(len(m.nodes), merged, len(qs))
-		}
+		opts.Progress.Report(stage, int64(merged), int64(len(qs)))
 	}
 	if opts.Progress != nil {
 		m.progress = func(int) { report() }
@@ -502,6 +502,9 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 				m = newManager(ctx, n, budget, opts.MaxMemory)
 			}
 			m.td = newTopDown(m, n, qs)
+		}
+		if opts.Progress != nil {
+			m.progress = func(nodes int) { opts.Progress(stage, int64(nodes), -1) }
 		}
 		r := m.td.root(opts.count)
 		p := m.td.counted()

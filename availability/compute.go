@@ -352,8 +352,8 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 			if b < budget {
 				b = max(b>>rank, min(first, round))
 			}
-			d, k, m, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, count: true, Progress: func(nodes, merged, total int) {
-				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
+			d, k, m, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, count: true, Progress: func(stage string, done, total int64) {
+				progress(done, total, "%s (order %d of %d, budget %d nodes)", stage, i+1, len(cands), b)
 			}}, kept[i])
 			kept[i] = nil
 			if m != nil && m.keptBytes() <= maxKeptBytes/int64(len(cands)) {
