@@ -468,11 +468,17 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 	// Quorums as sorted level lists, sorted lexicographically so that
 	// neighbours share prefixes.
 	qs := make([][]int32, 0, len(f.Quorums))
+	total := 0
 	for i := range f.Quorums {
-		var ls []int32
+		total += f.Quorums[i].Len()
+	}
+	all := make([]int32, 0, total)
+	for i := range f.Quorums {
+		start := len(all)
 		for v := range f.Quorums[i].All() {
-			ls = append(ls, level[v])
+			all = append(all, level[v])
 		}
+		ls := all[start:len(all):len(all)]
 		slices.Sort(ls)
 		qs = append(qs, ls)
 	}

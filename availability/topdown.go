@@ -556,9 +556,10 @@ type tdCounter struct {
 	nodes *[]bddNode
 	// slab[l] holds the polynomials of level l, the k-th node's (of
 	// base[l]+k) at words off[l][k]..off[l][k+1]: its coefficients from
-	// its lowest nonzero one, low[l][k], up to degree n−l.
+	// its lowest nonzero one, low[l][k], up to degree n−l. (A slab holds
+	// less than MaxCountBytes, so its offsets fit in 32 bits.)
 	slab    [][]uint64
-	off     [][]int
+	off     [][]uint32
 	low     [][]int32
 	base    []uint32
 	freeAt  [][]int
@@ -593,7 +594,7 @@ func newTDCounter(m *manager, n int, sizes, parent []int) *tdCounter {
 		return nil
 	}
 	c.slab = make([][]uint64, n)
-	c.off = make([][]int, n)
+	c.off = make([][]uint32, n)
 	c.low = make([][]int32, n)
 	c.base = make([]uint32, n)
 	c.scratch = make([]uint64, (n+1)*w)
@@ -638,12 +639,12 @@ func (c *tdCounter) level(l int, base uint32, size int) bool {
 	}
 	nodes := (*c.nodes)[base : int(base)+size]
 	low := make([]int32, size)
-	off := make([]int, size+1)
+	off := make([]uint32, size+1)
 	for k, nd := range nodes {
 		low[k] = min(c.lowOf(nd.lo), c.lowOf(nd.hi)+1)
-		off[k+1] = off[k] + (n-l-int(low[k])+1)*w
+		off[k+1] = off[k] + uint32((n-l-int(low[k])+1)*w)
 	}
-	slab := c.alloc(off[size])
+	slab := c.alloc(int(off[size]))
 	c.slab[l], c.off[l], c.low[l], c.base[l] = slab, off, low, base
 	ok := true
 	for k, nd := range nodes {
