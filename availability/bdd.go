@@ -66,8 +66,8 @@ type manager struct {
 	// bound); the cache only grows while it fits.
 	maxBytes int64
 	misses   int
-	// td is the memo of the top-down construction, kept with the nodes
-	// when the budget stops it.
+	// td is the top-down construction, kept when the budget stops it so
+	// that a larger budget goes on from there.
 	td topDown
 }
 
@@ -85,7 +85,7 @@ func (m *manager) bytes(capacity, size int) int64 {
 }
 
 // keptBytes is the memory a manager kept for a later call holds, the
-// memo of the top-down construction included.
+// top-down construction's states included.
 func (m *manager) keptBytes() int64 {
 	b := m.bytes(cap(m.nodes), len(m.table))
 	if m.td != nil {
@@ -197,41 +197,6 @@ func (m *manager) mk(level int32, lo, hi uint32) uint32 {
 		m.rehash(2 * len(m.table))
 		m.growCache()
 	}
-	return i
-}
-
-// push appends the node (level, lo, hi), which the caller knows to be
-// new, without the unique table: the top-down construction makes every
-// node once.
-func (m *manager) push(level int32, lo, hi uint32) uint32 {
-	if lo == hi {
-		return lo
-	}
-	if len(m.nodes) >= m.budget {
-		panic(errAbort{fmt.Errorf("availability: bdd: more than %d nodes: %w", m.budget, ErrBudget)})
-	}
-	m.tick++
-	if m.tick&0xffff == 0 {
-		if err := m.ctx.Err(); err != nil {
-			panic(errAbort{fmt.Errorf("availability: bdd: %w", err)})
-		}
-		if m.progress != nil {
-			m.progress(len(m.nodes))
-		}
-	}
-	if len(m.nodes) == cap(m.nodes) {
-		c := min(2*cap(m.nodes), m.budget)
-		if m.maxBytes > 0 && m.bytes(c, len(m.table)) > m.maxBytes {
-			c = len(m.nodes) + len(m.nodes)/4
-			if want := m.bytes(c, len(m.table)); want > m.maxBytes {
-				panic(m.errMemory(want))
-			}
-		}
-		m.nodes = slices.Grow(m.nodes, c-len(m.nodes))
-	}
-	i := uint32(len(m.nodes))
-	m.nodes = append(m.nodes, bddNode{level, lo, hi})
-	m.peak = max(m.peak, len(m.nodes))
 	return i
 }
 
@@ -411,13 +376,15 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error)
 	return b, err
 }
 
-// buildBDD is BuildBDD that also returns how far it got: the number of
-// OR operations done (one per quorum, then one per pair of blocks; 0 for
-// the top-down construction, whose progress says little of its size), the
-// measure of progress by which [searchBDD] ranks orders that failed. When
-// the budget stops it, it returns its manager too, which a later call with
-// the same family and order and a larger budget may take up (reuse): the
-// nodes made and the operations cached are then found again, not redone.
+// buildBDD is BuildBDD that also returns how far it got: by apply, the
+// number of OR operations done (one per quorum, then one per pair of
+// blocks); top-down, 1024 per level expanded (and the fraction of the
+// level being expanded), the measure of progress by which [searchBDD]
+// ranks orders that failed. When the budget stops it, it returns its
+// manager too, which a later call with the same family and order and a
+// larger budget may take up (reuse): the nodes made and the operations
+// cached (by apply), or the states expanded (top-down), are then found
+// again, not redone.
 func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manager) (b *BDD, steps int, kept *manager, err error) {
 	if f.IsThreshold() {
 		return nil, 0, nil, errors.New("availability: bdd: threshold family: use the closed form")

@@ -292,10 +292,12 @@ func (e *bddFailure) Error() string { return e.reason.Error() }
 func (e *bddFailure) Unwrap() error { return e.reason }
 
 // searchBDD looks for the BDD of f and counts it, by iterative deepening
-// over the candidate orders: each round tries every order with a budget
-// four times the last (the first order the whole of it, each later one
-// half of the one before), so the work is within a small factor of the
-// best order's. cands are the orders to try, nil for [OrderCandidates]. It
+// over the candidate orders: a first round probes the first two orders
+// with a small budget, then each round tries every order, those that got
+// furthest first, with a budget four times the last (the first order the
+// whole of it, each later one half of the one before), so the work is
+// within a small factor of the best order's. cands are the orders to try,
+// nil for [OrderCandidates]. It
 // fails with a *bddFailure when the budgets are exhausted, and with ctx's
 // error when ctx ends.
 func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, progress func(done, total int64, format string, args ...any)) (*BDD, *Polynomial, error) {

@@ -24,7 +24,7 @@ type topDown interface {
 	root(count bool) uint32
 	// counted returns the coefficients counted by root, or nil.
 	counted() *Polynomial
-	// bytes is the memory of the memo and the relation.
+	// bytes is the memory of the states and the relation.
 	bytes() int64
 	// done measures how far the expansion got: 1024 per level expanded.
 	done() int
