@@ -43,6 +43,9 @@ type BDD struct {
 	order []int // order[level] = variable
 	root  uint32
 	nodes []bddNode
+	// poly, if not nil, holds the coefficients, counted as the diagram
+	// was made.
+	poly *Polynomial
 }
 
 // manager builds BDDs: nodes in an arena, a unique table (open addressing)
@@ -63,9 +66,9 @@ type manager struct {
 	// bound); the cache only grows while it fits.
 	maxBytes int64
 	misses   int
-	// td is the memo of the top-down construction, kept with the nodes
-	// when the budget stops it.
-	td *topDown
+	// td is the top-down construction, kept when the budget stops it so
+	// that a larger budget goes on from there.
+	td topDown
 }
 
 // Bytes per entry of the manager's arrays.
@@ -82,7 +85,7 @@ func (m *manager) bytes(capacity, size int) int64 {
 }
 
 // keptBytes is the memory a manager kept for a later call holds, the
-// memo of the top-down construction included.
+// top-down construction's states included.
 func (m *manager) keptBytes() int64 {
 	b := m.bytes(cap(m.nodes), len(m.table))
 	if m.td != nil {
@@ -100,15 +103,26 @@ func (m *manager) errMemory(want int64) errAbort {
 // errAbort carries a budget or context error out of the recursion.
 type errAbort struct{ err error }
 
+// newManager returns a manager holding the terminals; [manager.forApply]
+// prepares it for apply.
 func newManager(ctx context.Context, n, budget int, maxBytes int64) *manager {
 	m := &manager{n: n, budget: budget, ctx: ctx, maxBytes: maxBytes}
-	m.nodes = make([]bddNode, 2, 1024)
+	m.nodes = make([]bddNode, 2)
 	m.nodes[0] = bddNode{level: int32(n)}
 	m.nodes[1] = bddNode{level: int32(n)}
+	return m
+}
+
+// forApply makes the unique table and the operation cache, which the
+// top-down construction does without.
+func (m *manager) forApply() {
+	if m.table != nil {
+		return
+	}
+	m.nodes = slices.Grow(m.nodes, 1024)
 	m.rehash(1 << 12)
 	m.cache = make([]cacheEntry, 1<<14)
 	m.cacheMask = 1<<14 - 1
-	return m
 }
 
 func hash3(l int32, lo, hi uint32) uint64 {
@@ -183,41 +197,6 @@ func (m *manager) mk(level int32, lo, hi uint32) uint32 {
 		m.rehash(2 * len(m.table))
 		m.growCache()
 	}
-	return i
-}
-
-// push appends the node (level, lo, hi), which the caller knows to be
-// new, without the unique table: the top-down construction makes every
-// node once.
-func (m *manager) push(level int32, lo, hi uint32) uint32 {
-	if lo == hi {
-		return lo
-	}
-	if len(m.nodes) >= m.budget {
-		panic(errAbort{fmt.Errorf("availability: bdd: more than %d nodes: %w", m.budget, ErrBudget)})
-	}
-	m.tick++
-	if m.tick&0xffff == 0 {
-		if err := m.ctx.Err(); err != nil {
-			panic(errAbort{fmt.Errorf("availability: bdd: %w", err)})
-		}
-		if m.progress != nil {
-			m.progress(len(m.nodes))
-		}
-	}
-	if len(m.nodes) == cap(m.nodes) {
-		c := min(2*cap(m.nodes), m.budget)
-		if m.maxBytes > 0 && m.bytes(c, len(m.table)) > m.maxBytes {
-			c = len(m.nodes) + len(m.nodes)/4
-			if want := m.bytes(c, len(m.table)); want > m.maxBytes {
-				panic(m.errMemory(want))
-			}
-		}
-		m.nodes = slices.Grow(m.nodes, c-len(m.nodes))
-	}
-	i := uint32(len(m.nodes))
-	m.nodes = append(m.nodes, bddNode{level, lo, hi})
-	m.peak = max(m.peak, len(m.nodes))
 	return i
 }
 
@@ -359,9 +338,10 @@ type BDDOptions struct {
 	// Budget is the largest number of nodes the manager may hold at once;
 	// 0 means DefaultBudget.
 	Budget int
-	// Progress, if not nil, is called now and then with the number of
-	// nodes held and the number of quorums merged so far.
-	Progress func(nodes, merged, quorums int)
+	// Progress, if not nil, is told now and then how the construction
+	// goes, in stage "building the BDD": by apply, the quorums merged of
+	// all; top-down, the nodes made so far (total −1).
+	Progress set.Progress
 	// MaxMemory, if positive, bounds the bytes of the node arena, unique
 	// table and operation cache together; past it BuildBDD stops with an
 	// error wrapping [set.ErrMemoryBudget].
@@ -369,6 +349,9 @@ type BDDOptions struct {
 	// apply forces the construction by apply even where the top-down
 	// one fits, so that tests can compare the two.
 	apply bool
+	// count asks the top-down construction to count the coefficients
+	// as it makes the nodes, for [BDD.Count].
+	count bool
 }
 
 // DefaultBudget is the node budget of [BuildBDD] when none is given. At
@@ -393,13 +376,15 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error)
 	return b, err
 }
 
-// buildBDD is BuildBDD that also returns how far it got: the number of
-// OR operations done (one per quorum, then one per pair of blocks; 0 for
-// the top-down construction, whose progress says little of its size), the
-// measure of progress by which [searchBDD] ranks orders that failed. When
-// the budget stops it, it returns its manager too, which a later call with
-// the same family and order and a larger budget may take up (reuse): the
-// nodes made and the operations cached are then found again, not redone.
+// buildBDD is BuildBDD that also returns how far it got: by apply, the
+// number of OR operations done (one per quorum, then one per pair of
+// blocks); top-down, 1024 per level expanded (and the fraction of the
+// level being expanded), the measure of progress by which [searchBDD]
+// ranks orders that failed. When the budget stops it, it returns its
+// manager too, which a later call with the same family and order and a
+// larger budget may take up (reuse): the nodes made and the operations
+// cached (by apply), or the states expanded (top-down), are then found
+// again, not redone.
 func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manager) (b *BDD, steps int, kept *manager, err error) {
 	if f.IsThreshold() {
 		return nil, 0, nil, errors.New("availability: bdd: threshold family: use the closed form")
@@ -439,6 +424,9 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 				panic(r)
 			}
 			b, steps, err = nil, merged+pairs, a.err
+			if m.td != nil {
+				steps = m.td.done()
+			}
 			if errors.Is(err, ErrBudget) {
 				kept = m
 			}
@@ -447,21 +435,26 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 	// Quorums as sorted level lists, sorted lexicographically so that
 	// neighbours share prefixes.
 	qs := make([][]int32, 0, len(f.Quorums))
+	total := 0
 	for i := range f.Quorums {
-		var ls []int32
+		total += f.Quorums[i].Len()
+	}
+	all := make([]int32, 0, total)
+	for i := range f.Quorums {
+		start := len(all)
 		for v := range f.Quorums[i].All() {
-			ls = append(ls, level[v])
+			all = append(all, level[v])
 		}
+		ls := all[start:len(all):len(all)]
 		slices.Sort(ls)
 		qs = append(qs, ls)
 	}
 	slices.SortFunc(qs, slices.Compare)
 	qs = slices.CompactFunc(qs, slices.Equal)
 	roots := make([]uint32, 0, len(qs))
+	const stage = "building the BDD"
 	report := func() {
-		if opts.Progress != nil {
-			opts.Progress(len(m.nodes), merged, len(qs))
-		}
+		opts.Progress.Report(stage, int64(merged), int64(len(qs)))
 	}
 	if opts.Progress != nil {
 		m.progress = func(int) { report() }
@@ -471,21 +464,27 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 	}
 	// Top-down, when the relation between the quorums fits: it makes only
 	// the nodes of the result. Else apply.
-	if !opts.apply && topDownBytes(n, len(qs)) <= topDownMaxBytes && int64(n)*int64(len(qs))*int64(len(qs))*int64(n/64+1) <= topDownMaxWork {
+	if !opts.apply && len(qs) <= 64*maxMaskWords && topDownBytes(n, len(qs)) <= topDownMaxBytes && int64(n)*int64(len(qs))*int64(len(qs))*int64(n/64+1) <= topDownMaxWork {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, nil, fmt.Errorf("availability: bdd: %w", err)
 		}
 		if m.td == nil {
 			if len(m.nodes) > 2 {
-				// The top-down memo numbers its states by node.
+				// The top-down construction makes all its nodes at
+				// the end, from an empty arena.
 				m = newManager(ctx, n, budget, opts.MaxMemory)
 			}
 			m.td = newTopDown(m, n, qs)
 		}
-		r := m.td.root()
+		if opts.Progress != nil {
+			m.progress = func(nodes int) { opts.Progress(stage, int64(nodes), -1) }
+		}
+		r := m.td.root(opts.count)
+		p := m.td.counted()
 		m.td = nil
-		return &BDD{n: n, order: slices.Clone(order), root: r, nodes: m.nodes}, len(m.nodes), nil, nil
+		return &BDD{n: n, order: slices.Clone(order), root: r, nodes: m.nodes, poly: p}, len(m.nodes), nil, nil
 	}
+	m.forApply()
 	// First round: fold runs of quorums sequentially into blocks of about
 	// 32, which is cheap while the partial results are small; then merge
 	// the blocks pairwise.
@@ -554,6 +553,9 @@ const MaxCountBytes int64 = 4 << 30
 // count is Count with progress and, if maxBytes is positive, a bound on
 // the bytes of the pass beyond the diagram itself.
 func (b *BDD) count(ctx context.Context, progress func(done, total int), maxBytes int64) (*Polynomial, error) {
+	if b.poly != nil {
+		return b.poly.Clone(), nil
+	}
 	c := counter{n: b.n, w: countWords(b.n), progress: progress, maxBytes: maxBytes}
 	res, err := c.run(ctx, b)
 	if err != nil {
@@ -581,9 +583,9 @@ type counter struct {
 
 // poly layout: coefficient j occupies words [j*w, (j+1)*w), little-endian.
 
-func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
+// init makes c.binom: (1+t)^g by Pascal's rule, in words.
+func (c *counter) init() error {
 	n, w := c.n, c.w
-	// (1+t)^g by Pascal's rule, in words.
 	c.binom = make([][]uint64, n+1)
 	c.binom[0] = make([]uint64, w)
 	c.binom[0][0] = 1
@@ -591,9 +593,17 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 		p := make([]uint64, (g+1)*w)
 		copy(p, c.binom[g-1])
 		if !lift(p, g-1, 1, 0, w) {
-			return nil, errOverflow
+			return errOverflow
 		}
 		c.binom[g] = p
+	}
+	return nil
+}
+
+func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
+	n, w := c.n, c.w
+	if err := c.init(); err != nil {
+		return nil, err
 	}
 	if b.root == bddFalse {
 		return NewPolynomial(n), nil

@@ -307,10 +307,12 @@ func (e *bddFailure) Error() string { return e.reason.Error() }
 func (e *bddFailure) Unwrap() error { return e.reason }
 
 // searchBDD looks for the BDD of f and counts it, by iterative deepening
-// over the candidate orders: each round tries every order with a budget
-// four times the last (the first order the whole of it, each later one
-// half of the one before), so the work is within a small factor of the
-// best order's. cands are the orders to try, nil for [OrderCandidates]. It
+// over the candidate orders: a first round probes the first two orders
+// with a small budget, then each round tries every order, those that got
+// furthest first, with a budget four times the last (the first order the
+// whole of it, each later one half of the one before), so the work is
+// within a small factor of the best order's. cands are the orders to try,
+// nil for [OrderCandidates]. It
 // fails with a *bddFailure when the budgets are exhausted, and with ctx's
 // error when ctx ends.
 func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, progress func(done, total int64, format string, args ...any)) (*BDD, *Polynomial, error) {
@@ -337,10 +339,18 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 	// The managers of the orders that ran out of budget, taken up again
 	// in the next round while they are small.
 	kept := make([]*manager, len(cands))
-	first := min(1<<14, budget)
-	for b := first; ; b = min(4*b, budget) {
+	// A first round with a small budget probes every order: the orders
+	// are then ranked by how far they got, so that the order that goes on
+	// first is seldom a poor one.
+	probe, first := min(1<<10, budget), min(1<<14, budget)
+	const probeOrders = 2
+	for round := probe; ; round = min(max(4*round, first), budget) {
 		slices.SortStableFunc(tries, func(x, y int) int { return steps[y] - steps[x] })
 		for rank, i := range tries {
+			if round == probe && probe < budget && i >= probeOrders {
+				// The probe leaves out the costlier orders.
+				continue
+			}
 			if makers != nil && cands[i] == nil {
 				cands[i] = makers[i]()
 				// A candidate equal to one before it is tried once.
@@ -355,12 +365,12 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 			// the last round, where every order gets the whole
 			// budget. A taken-up manager makes the rounds cheap for
 			// the orders that fall behind.
-			b := b
+			b := round
 			if b < budget {
-				b = max(b>>rank, first)
+				b = max(b>>rank, min(first, round))
 			}
-			d, k, m, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, Progress: func(nodes, merged, total int) {
-				progress(int64(merged), int64(total), "building the BDD (order %d of %d, budget %d nodes)", i+1, len(cands), b)
+			d, k, m, err := buildBDD(ctx, f, BDDOptions{Order: order, Budget: b, MaxMemory: opts.MaxMemory, count: true, Progress: func(stage string, done, total int64) {
+				progress(done, total, "%s (order %d of %d, budget %d nodes)", stage, i+1, len(cands), b)
 			}}, kept[i])
 			kept[i] = nil
 			if m != nil && m.keptBytes() <= maxKeptBytes/int64(len(cands)) {
@@ -391,7 +401,7 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 				return nil, nil, err
 			}
 		}
-		if b == budget || memory {
+		if round == budget || memory {
 			tried := 0
 			for i := range cands {
 				if cands[i] != nil && !skip[i] {

@@ -71,57 +71,108 @@ func findJoin(f *set.Family) (*joinSplit, bool) {
 // join needs as many distinct pairs as the product of the distinct parts.
 // Two parts with one fingerprint could only make it pass a range that
 // splitAt then rejects, or, with odds of 2^-64, miss a join that the BDD
-// then computes: never a wrong answer.
+// then computes: never a wrong answer. The fingerprint of a quorum's part
+// in a range is a difference of its prefix sums, node by node.
 type joinSieve struct {
-	qs    [][]int
-	seeds []uint64
-	rs    map[uint64]struct{}
-	is    map[uint64]struct{}
-	pairs map[[2]uint64]struct{}
+	n int
+	// sum[q*(n+1)+x] is the fingerprint of quorum q's nodes below x, and
+	// count[q*(n+1)+x] their number.
+	sum   []uint64
+	count []int32
+	// The distinct fingerprints of the parts of one range, and of their
+	// pairs (hashed to 64 bits).
+	rs, is, pairs fingerprintSet
 }
 
-func newJoinSieve(f *set.Family) *joinSieve {
-	s := &joinSieve{qs: make([][]int, len(f.Quorums)), seeds: make([]uint64, f.N),
-		rs: map[uint64]struct{}{}, is: map[uint64]struct{}{}, pairs: map[[2]uint64]struct{}{}}
-	for i := range f.Quorums {
-		s.qs[i] = f.Quorums[i].Elements()
+// fingerprintSet is a set of 64-bit fingerprints (random already), open
+// addressing, emptied in O(1) by a new generation.
+type fingerprintSet struct {
+	keys []uint64
+	gen  []uint32
+	now  uint32
+	size int
+}
+
+func newFingerprintSet(room int) fingerprintSet {
+	n := 16
+	for n < 2*room {
+		n *= 2
 	}
+	return fingerprintSet{keys: make([]uint64, n), gen: make([]uint32, n), now: 1}
+}
+
+func (s *fingerprintSet) reset() { s.now++; s.size = 0 }
+
+func (s *fingerprintSet) add(x uint64) {
+	mask := uint64(len(s.keys) - 1)
+	for i := x & mask; ; i = (i + 1) & mask {
+		if s.gen[i] != s.now {
+			s.gen[i], s.keys[i] = s.now, x
+			s.size++
+			return
+		}
+		if s.keys[i] == x {
+			return
+		}
+	}
+}
+
+// maxSieveWords bounds the prefix sums of a sieve (quorums × (n+1)).
+const maxSieveWords = 1 << 22
+
+func newJoinSieve(f *set.Family) *joinSieve {
+	n, m := f.N, len(f.Quorums)
+	if int64(m)*int64(n+1) > maxSieveWords {
+		return nil
+	}
+	seeds := make([]uint64, n)
 	x := uint64(0x9E3779B97F4A7C15)
-	for v := range s.seeds {
+	for v := range seeds {
 		// splitmix64
 		x += 0x9E3779B97F4A7C15
 		z := x
 		z = (z ^ z>>30) * 0xBF58476D1CE4E5B9
 		z = (z ^ z>>27) * 0x94D049BB133111EB
-		s.seeds[v] = z ^ z>>31
+		seeds[v] = z ^ z>>31
+	}
+	s := &joinSieve{n: n, sum: make([]uint64, m*(n+1)), count: make([]int32, m*(n+1)),
+		rs: newFingerprintSet(m), is: newFingerprintSet(m), pairs: newFingerprintSet(m)}
+	for q := range f.Quorums {
+		sum, count := s.sum[q*(n+1):(q+1)*(n+1)], s.count[q*(n+1):(q+1)*(n+1)]
+		for v := range f.Quorums[q].All() {
+			sum[v+1] = seeds[v]
+			count[v+1] = 1
+		}
+		for x := 1; x <= n; x++ {
+			sum[x] += sum[x-1]
+			count[x] += count[x-1]
+		}
 	}
 	return s
 }
 
-// maybe reports whether [lo, hi) may be the inner nodes of a join.
+// maybe reports whether [lo, hi) may be the inner nodes of a join; a nil
+// sieve (too large to build) lets every range through.
 func (s *joinSieve) maybe(lo, hi int) bool {
-	clear(s.rs)
-	clear(s.is)
-	clear(s.pairs)
-	for _, q := range s.qs {
-		var r, i uint64
-		inner := false
-		for _, v := range q {
-			if v >= lo && v < hi {
-				i += s.seeds[v]
-				inner = true
-			} else {
-				r += s.seeds[v]
-			}
-		}
-		if !inner {
-			continue
-		}
-		s.rs[r] = struct{}{}
-		s.is[i] = struct{}{}
-		s.pairs[[2]uint64{r, i}] = struct{}{}
+	if s == nil {
+		return true
 	}
-	return len(s.rs) > 0 && len(s.pairs) == len(s.rs)*len(s.is)
+	n := s.n
+	s.rs.reset()
+	s.is.reset()
+	s.pairs.reset()
+	for q := 0; q < len(s.count); q += n + 1 {
+		if s.count[q+hi] == s.count[q+lo] {
+			continue // no node in the range
+		}
+		i := s.sum[q+hi] - s.sum[q+lo]
+		r := s.sum[q+n] - i
+		s.rs.add(r)
+		s.is.add(i)
+		h := (r ^ i*0x9E3779B97F4A7C15) * 0xBF58476D1CE4E5B9
+		s.pairs.add(h ^ h>>31)
+	}
+	return s.rs.size > 0 && s.pairs.size == s.rs.size*s.is.size
 }
 
 // splitAt tests the candidate M = [lo, hi).

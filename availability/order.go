@@ -105,8 +105,14 @@ func forceOrder(f *set.Family, start []int) []int {
 			}
 		}
 		sort.SliceStable(order, func(a, b int) bool { return key[order[a]] < key[order[b]] })
+		moved := false
 		for l, v := range order {
+			moved = moved || pos[v] != l
 			pos[v] = l
+		}
+		if !moved {
+			// A fixed point: every later iteration would be this one.
+			break
 		}
 		s := span(qs, pos)
 		if s >= bestSpan {
