@@ -31,6 +31,14 @@ type Result struct {
 	// ClosedForm reports that the verdict came from the threshold formula
 	// rather than a search.
 	ClosedForm bool
+	// Structure names the structure [Decide] recognised in an explicit
+	// list and decided by it (checked on the quorums, never taken from the
+	// file's kind): [StructureThreshold], [StructurePlane] or
+	// [StructureJoin]; empty when the general engines decided.
+	Structure string
+	// Inner, with [StructureJoin], is the node set M on which the system
+	// splits as Kuo's join C1 ⊕x C2: C2's nodes.
+	Inner *set.Set
 	// LowerBound, from [DecideSmallest], is a proved lower bound on the
 	// size of every witness: Witness.Len() when Smallest is set.
 	LowerBound int
@@ -72,7 +80,19 @@ func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error
 	}
 	if use&useStructure != 0 {
 		if sup, w, ok := thresholdOnSupport(f); ok {
-			return supportThresholdResult(f.N, sup, w, f.K), nil
+			r := supportThresholdResult(f.N, sup, w, f.K)
+			r.Structure = StructureThreshold
+			return r, nil
+		}
+		if p, sup := planeOnSupport(f); p != nil {
+			return planeResult(ctx, f, p, sup)
+		}
+		s, err := findJoin(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		if s != nil {
+			return joinResult(ctx, f, s, use)
 		}
 	}
 	h, err := witnessSearch(ctx, f, use)
