@@ -87,12 +87,16 @@ func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error
 		if p, sup := planeOnSupport(f); p != nil {
 			return planeResult(ctx, f, p, sup)
 		}
-		s, err := findJoin(ctx, f)
-		if err != nil {
-			return nil, err
-		}
-		if s != nil {
-			return joinResult(ctx, f, s, use)
+		// A coterie over few nodes is decided outright by the table of
+		// subsets, faster than a split.
+		if f.K > 1 || use&useUpset == 0 || len(support(f)) > maxUpsetNodes {
+			s, err := findJoin(ctx, f)
+			if err != nil {
+				return nil, err
+			}
+			if s != nil {
+				return joinResult(ctx, f, s, use)
+			}
 		}
 	}
 	h, err := witnessSearch(ctx, f, use)

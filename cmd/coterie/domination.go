@@ -99,6 +99,12 @@ type dominationReport struct {
 	// LowerBound is what it had proved: no witness has fewer nodes.
 	Partial    bool `json:"partial,omitempty"`
 	LowerBound int  `json:"lower_bound,omitempty"`
+	// Structure names what was recognised in the list and decided by
+	// theorem ("threshold", "projective-plane", "join"; see
+	// domination.Result.Structure); PlaneOrder (when Structure is
+	// "projective-plane") and Inner (when "join", 1-based) say more.
+	Structure string `json:"structure,omitempty"`
+	Inner     []int  `json:"inner,omitempty"`
 	// With --make-nd: the witnesses added and the written system's size.
 	Added   *int   `json:"added,omitempty"`
 	Quorums *int   `json:"quorums,omitempty"`
@@ -209,6 +215,15 @@ func newDominationReport(r *domination.Result, smallest bool) dominationReport {
 			rep.Witness = append(rep.Witness, v+1)
 		}
 	}
+	rep.Structure = r.Structure
+	if r.Structure == domination.StructurePlane {
+		rep.PlaneOrder = r.PlaneOrder
+	}
+	if r.Inner != nil {
+		for v := range r.Inner.All() {
+			rep.Inner = append(rep.Inner, v+1)
+		}
+	}
 	return rep
 }
 
@@ -302,6 +317,16 @@ func (rep *dominationReport) json(w io.Writer) error {
 	if rep.Partial {
 		b.WriteString(`, "partial": true`)
 	}
+	if rep.Structure != "" {
+		fmt.Fprintf(&b, `, "structure": %q`, rep.Structure)
+		if rep.Inner != nil {
+			ids := make([]string, len(rep.Inner))
+			for i, v := range rep.Inner {
+				ids[i] = fmt.Sprint(v)
+			}
+			fmt.Fprintf(&b, `, "inner": [%s]`, strings.Join(ids, ", "))
+		}
+	}
 	if rep.Added != nil {
 		out, _ := jsonString(rep.Output)
 		fmt.Fprintf(&b, `, "added": %d, "quorums": %d, "output": %s`, *rep.Added, *rep.Quorums, out)
@@ -347,6 +372,9 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 				rep.LowerBound, rep.LowerBound, len(rep.Witness))
 		}
 	}
+	if t := rep.structureText(f); t != "" {
+		fmt.Fprintf(w, "structure: %s\n", t)
+	}
 	if rep.Added != nil {
 		dest := rep.Output
 		if dest == "-" {
@@ -360,6 +388,27 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 		}
 	}
 	return nil
+}
+
+// structureText says in a sentence what structure decided the verdict, or
+// "" for the general engines.
+func (rep *dominationReport) structureText(f *set.Family) string {
+	switch rep.Structure {
+	case domination.StructureThreshold:
+		return "the quorums are all the subsets of one size of the nodes in use; decided by the threshold formula"
+	case domination.StructurePlane:
+		if rep.PlaneOrder == 2 {
+			return "the quorums are the lines of a projective plane of order 2, which has no blocking set without a line"
+		}
+		return fmt.Sprintf("the quorums are the lines of a projective plane of order %d; every plane of order at least 3 has a blocking set without a line", rep.PlaneOrder)
+	case domination.StructureJoin:
+		ids := make([]string, len(rep.Inner))
+		for i, v := range rep.Inner {
+			ids[i] = f.Label(v - 1)
+		}
+		return fmt.Sprintf("a join (Kuo): the nodes {%s} carry an inner system; nondominated iff both parts are", strings.Join(ids, ", "))
+	}
+	return ""
 }
 
 // proofText explains rep.Proof in a sentence.
