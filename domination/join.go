@@ -208,8 +208,10 @@ func (j *joinFinder) grow(seed set.Words, nSup int) set.Words {
 	d := make(set.Words, j.nw)
 	for u.Len() < nSup && j.work <= joinWork {
 		// Quick test: with one quorum R0 ∪ G0 meeting u, every R ∪ G
-		// meeting u needs R ∪ G0 and R0 ∪ G. The first 16 failures offer
-		// their differences from R0 ∪ G0.
+		// meeting u needs R ∪ G0 and R0 ∪ G. The failures offer their
+		// differences from R0 ∪ G0 outside u; the smallest is taken (in a
+		// join whose M holds u, a quorum with R0's part outside M differs
+		// from R0 ∪ G0 only inside M).
 		q0 := -1
 		best, found := -1, 0
 		for q := range j.m {
@@ -230,7 +232,7 @@ func (j *joinFinder) grow(seed set.Words, nSup int) set.Words {
 			if n := j.diff(d, q, q0, u, best); n > 0 {
 				best = n
 			}
-			if found == 16 {
+			if best == 1 {
 				break
 			}
 		}
