@@ -172,7 +172,7 @@ func TestStructuresNeverChangeTheAnswer(t *testing.T) {
 func TestStructureLargeJoins(t *testing.T) {
 	fano := pg(t, 2)
 	j := join(join(join(fano, 0, fano), 9, fano), 3, fano) // 25 nodes
-	big := join(j, 4, fano)                               // 31 nodes
+	big := join(j, 4, fano)                                // 31 nodes
 	cases := []struct {
 		f  *set.Family
 		nd bool
