@@ -62,32 +62,43 @@ func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
 		return nil, nil
 	}
 	j := newJoinFinder(f)
+	// Every seed grows a few steps, then more, then without limit: a seed
+	// inside a small module gets there at once, while one whose growth
+	// takes in every node (no module holds it) costs a step per node or
+	// two.
+	seeds := j.seeds()
 	var failed []set.Words // seeds of two nodes that grew to every node
-seeds:
-	for _, seed := range j.seeds() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if j.work > joinWork {
-			return nil, nil
-		}
-		// A module holding a seed holds every pair in it.
-		for _, p := range failed {
-			if p.SubsetOf(seed) {
-				continue seeds
+	for _, steps := range []int{4, 16, 0} {
+		next := seeds[:0]
+	seeds:
+		for _, seed := range seeds {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if j.work > joinWork {
+				return nil, nil
+			}
+			// A module holding a seed holds every pair in it.
+			for _, p := range failed {
+				if p.SubsetOf(seed) {
+					continue seeds
+				}
+			}
+			u, more := j.grow(seed, len(sup), steps)
+			if u == nil {
+				if more {
+					next = append(next, seed)
+				} else if seed.Len() == 2 {
+					failed = append(failed, seed)
+				}
+				continue
+			}
+			s, err := splitJoin(ctx, f, u, len(sup))
+			if s != nil || err != nil {
+				return s, err
 			}
 		}
-		u := j.grow(seed, len(sup))
-		if u == nil {
-			if seed.Len() == 2 {
-				failed = append(failed, seed)
-			}
-			continue
-		}
-		s, err := splitJoin(ctx, f, u, len(sup))
-		if s != nil || err != nil {
-			return s, err
-		}
+		seeds = next
 	}
 	return nil, nil
 }
@@ -185,9 +196,10 @@ func (j *joinFinder) seeds() []set.Words {
 
 // grow extends the node set seed until the quorums meeting it factor by
 // their fingerprints, and returns it; nil if it grows to all nSup nodes in
-// use or the work runs out.
-func (j *joinFinder) grow(seed set.Words, nSup int) set.Words {
-	u := make(set.Words, j.nw)
+// use or the work runs out, and nil and more = true if it has not finished
+// within steps steps (0: no limit).
+func (j *joinFinder) grow(seed set.Words, nSup, steps int) (u set.Words, more bool) {
+	u = make(set.Words, j.nw)
 	gfp := make([]uint64, j.m)  // the fingerprint of each quorum's part in u
 	inner := make([]int32, j.m) // how many of its nodes are in u
 	add := func(v int) {
@@ -206,7 +218,10 @@ func (j *joinFinder) grow(seed set.Words, nSup int) set.Words {
 	rFirst := []int32{}  // a quorum of each outer part
 	gReps := [][]int32{} // up to 8 quorums of each inner part
 	d := make(set.Words, j.nw)
-	for u.Len() < nSup && j.work <= joinWork {
+	for step := 0; u.Len() < nSup && j.work <= joinWork; step++ {
+		if step == steps && steps > 0 {
+			return nil, true
+		}
 		// Quick test: with one quorum R0 ∪ G0 meeting u, every R ∪ G
 		// meeting u needs R ∪ G0 and R0 ∪ G. The failures offer their
 		// differences from R0 ∪ G0 outside u; the smallest is taken (in a
@@ -238,7 +253,7 @@ func (j *joinFinder) grow(seed set.Words, nSup int) set.Words {
 		}
 		if found > 0 {
 			if best < 0 {
-				return nil
+				return nil, false
 			}
 			for v := range d.All() {
 				add(v)
@@ -273,7 +288,7 @@ func (j *joinFinder) grow(seed set.Words, nSup int) set.Words {
 		slices.Sort(pairs)
 		pairs = slices.Compact(pairs)
 		if len(pairs) == len(rid)*len(gid) {
-			return u
+			return u, false
 		}
 		// Up to 16 missing pairs (R, G), the first missing G of each R.
 		best, found = -1, 0
@@ -297,13 +312,13 @@ func (j *joinFinder) grow(seed set.Words, nSup int) set.Words {
 			j.work += len(gReps[g]) * j.nw
 		}
 		if best < 0 {
-			return nil // fingerprints collided: give this seed up
+			return nil, false // fingerprints collided: give this seed up
 		}
 		for v := range d.All() {
 			add(v)
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // diff sets d to the nodes outside u where quorums a and b differ and
