@@ -38,6 +38,13 @@ after Garcia-Molina and Barbara. Adding H as a quorum gives a better system.
 Threshold systems (every w-subset) are decided by formula: dominated iff
 (k+1)·w ≥ k·n + 2. The exit status is 0 whichever the verdict.
 
+Structure in a list is recognised whatever the numbering and order of its
+nodes and quorums, checked on the quorums, and decided by theorem: all
+w-subsets of the nodes in use (the formula), the lines of a projective
+plane (nondominated only for order 2), and Kuo's join of two systems
+(nondominated iff both parts are, each decided in turn). The report names
+it ("structure" in --json).
+
 A family in which some quorum contains another is not minimal, so not a
 coterie as defined; it is judged by its minimal form (the quorums that
 contain no other), with a note on stderr.
