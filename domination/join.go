@@ -23,13 +23,21 @@ type joinSplit struct {
 	r0    *set.Set    // one outer part R (a quorum R ∪ {x} of C1, x left out)
 }
 
-// joinWork bounds the work of findJoin, in quorum visits: a few tens of
-// milliseconds. It is counted, not timed, so that whether a join is found
-// does not depend on the machine.
-const joinWork = 1 << 25
+// joinWork bounds the work of findJoin's seeds, in quorum visits, and
+// that of their growth is joinScans scans of the list, between joinWork
+// and maxJoinWork: some milliseconds to a few tenths of a second. It is
+// counted, not timed, so that whether a join is found does not depend on
+// the machine.
+const (
+	joinWork    = 1 << 22
+	joinScans   = 256
+	maxJoinWork = 1 << 25
+)
 
 // joinSeeds is how many quorums findJoin compares with all the others to
-// seed its search, and joinPartners how many of their nearest quorums.
+// seed its search (fewer when that would take more than joinWork: the
+// seeds and their growth have a budget each), and
+// joinPartners how many of their nearest quorums.
 const (
 	joinSeeds    = 64
 	joinPartners = 8
@@ -51,7 +59,7 @@ const (
 // The factoring is first tested on 64-bit fingerprints (sums of a fixed
 // pseudo-random value per node), then exactly on the quorums' bits; C2
 // must also be a k-arbiter (f being one makes C1 one). The search is a
-// heuristic bounded by [joinWork]: it may miss a join, never report a
+// heuristic bounded by a count of work: it may miss a join, never report a
 // false one.
 func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
 	if f.IsThreshold() || len(f.Quorums) < 3 {
@@ -67,6 +75,7 @@ func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
 	// takes in every node (no module holds it) costs a step per node or
 	// two.
 	seeds := j.seeds()
+	j.work = 0             // the seeds had their own budget
 	var failed []set.Words // seeds of two nodes that grew to every node
 	for _, steps := range []int{4, 16, 0} {
 		next := seeds[:0]
@@ -75,7 +84,7 @@ func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if j.work > joinWork {
+			if j.work > j.limit {
 				return nil, nil
 			}
 			// A module holding a seed holds every pair in it.
@@ -107,18 +116,19 @@ func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
 type joinFinder struct {
 	f       *set.Family
 	m, nw   int
-	rows    []uint64        // quorum i: rows[i*nw:(i+1)*nw]
-	through [][]int32       // the quorums through each node
-	fp      []uint64        // each node's fingerprint
-	qfp     []uint64        // each quorum's: the sum of its nodes'
-	quorum  map[uint64]bool // the quorums' fingerprints
+	rows    []uint64  // quorum i: rows[i*nw:(i+1)*nw]
+	through [][]int32 // the quorums through each node
+	fp      []uint64  // each node's fingerprint
+	qfp     []uint64  // each quorum's: the sum of its nodes'
+	sorted  []uint64  // the quorums' fingerprints, increasing
 	work    int
+	limit   int // the work allowed to grow seeds
 }
 
 func newJoinFinder(f *set.Family) *joinFinder {
 	m, nw := len(f.Quorums), set.WordsFor(f.N)
 	j := &joinFinder{f: f, m: m, nw: nw, rows: make([]uint64, m*nw), through: make([][]int32, f.N),
-		fp: make([]uint64, f.N), qfp: make([]uint64, m), quorum: make(map[uint64]bool, m)}
+		fp: make([]uint64, f.N), qfp: make([]uint64, m), limit: min(max(joinWork, joinScans*m), maxJoinWork)}
 	x := uint64(0x9E3779B97F4A7C15)
 	for v := range j.fp {
 		// splitmix64
@@ -135,12 +145,19 @@ func newJoinFinder(f *set.Family) *joinFinder {
 			j.through[v] = append(j.through[v], int32(i))
 			j.qfp[i] += j.fp[v]
 		}
-		j.quorum[j.qfp[i]] = true
 	}
+	j.sorted = slices.Clone(j.qfp)
+	slices.Sort(j.sorted)
 	return j
 }
 
 func (j *joinFinder) row(i int) []uint64 { return j.rows[i*j.nw : (i+1)*j.nw] }
+
+// isQuorum reports whether some quorum has the fingerprint x.
+func (j *joinFinder) isQuorum(x uint64) bool {
+	_, ok := slices.BinarySearch(j.sorted, x)
+	return ok
+}
 
 // seeds returns, for up to joinSeeds quorums spread over the list, the
 // symmetric differences with their nearest other quorums, at the two
@@ -148,7 +165,7 @@ func (j *joinFinder) row(i int) []uint64 { return j.rows[i*j.nw : (i+1)*j.nw] }
 // first. (In a join, R ∪ G differs from R ∪ G' inside M, but another
 // quorum R' ∪ G may be as near or nearer.)
 func (j *joinFinder) seeds() []set.Words {
-	step := max(1, j.m/joinSeeds)
+	step := max(1, j.m/min(joinSeeds, max(4, joinWork/j.m)))
 	seen := map[string]bool{}
 	var out []set.Words
 	key := make([]byte, 8*j.nw)
@@ -218,7 +235,7 @@ func (j *joinFinder) grow(seed set.Words, nSup, steps int) (u set.Words, more bo
 	rFirst := []int32{}  // a quorum of each outer part
 	gReps := [][]int32{} // up to 8 quorums of each inner part
 	d := make(set.Words, j.nw)
-	for step := 0; u.Len() < nSup && j.work <= joinWork; step++ {
+	for step := 0; u.Len() < nSup && j.work <= j.limit; step++ {
 		if step == steps && steps > 0 {
 			return nil, true
 		}
@@ -240,7 +257,7 @@ func (j *joinFinder) grow(seed set.Words, nSup, steps int) (u set.Words, more bo
 			}
 			r0, g0 := j.qfp[q0]-gfp[q0], gfp[q0]
 			r, g := j.qfp[q]-gfp[q], gfp[q]
-			if j.quorum[r+g0] && j.quorum[r0+g] {
+			if j.isQuorum(r+g0) && j.isQuorum(r0+g) {
 				continue
 			}
 			found++
