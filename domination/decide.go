@@ -26,7 +26,8 @@ type Result struct {
 	// Proof, when Smallest is set, says how that was proved.
 	Proof Proof
 	// PlaneOrder is q when [DecideSmallest] recognised the system as a
-	// projective plane of order q (from its lines), 0 otherwise.
+	// projective plane of order q (from its lines), or [Decide] did
+	// (Structure is [StructurePlane]); 0 otherwise.
 	PlaneOrder int
 	// ClosedForm reports that the verdict came from the threshold formula
 	// rather than a search.
@@ -62,6 +63,11 @@ type Result struct {
 // the candidate misses ([verify.FindDisjoint] on the quorums cut down to
 // H), add that intersection as a clause, repeat. A threshold family is
 // decided by the closed form of [ThresholdDominated], without enumeration.
+//
+// Before any search, structure in the list is recognised and checked on
+// the quorums (see the package documentation): all w-subsets of the nodes
+// in use, the lines of a projective plane, Kuo's join of two systems.
+// Result.Structure names it; a join's parts are decided by Decide in turn.
 //
 // Every witness is shrunk to an inclusion-minimal one and checked with
 // [CheckWitness] before it is returned. The SAT search is exponential at
