@@ -90,6 +90,9 @@ func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error
 			r.Structure = StructureThreshold
 			return r, nil
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if p, sup := planeOnSupport(f); p != nil {
 			return planeResult(ctx, f, p, sup)
 		}
