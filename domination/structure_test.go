@@ -307,3 +307,32 @@ func TestPlaneTheorem(t *testing.T) {
 		}
 	}
 }
+
+// Kuo's Theorem 5 builds a witness of C1 ⊕x C2 from one H of C1 as
+// (H − {x}) ∪ Q for a quorum Q of C2; with x ∉ H that can contain a
+// quorum. All 3-subsets of 4 nodes, H = {0, 1}, x = 2: (H − {x}) ∪ Q holds
+// the quorum {0, 1} ∪ Q. Dropping x instead, as joinResult does, gives H
+// itself, a witness of the join.
+func TestKuoTheorem5Gap(t *testing.T) {
+	c1, c2 := uniform(t, 4, 3, 1), pg(t, 2)
+	h1 := set.Of(0, 1)
+	if err := CheckWitness(context.Background(), c1, h1); err != nil {
+		t.Fatalf("{0, 1} is not a witness of all 3-subsets of 4: %v", err)
+	}
+	f := join(c1, 2, c2) // c2's nodes are 3..9
+	kuo := set.New(f.N)
+	kuo.Add(0)
+	kuo.Add(1)
+	for v := range c2.Quorums[0].All() {
+		kuo.Add(3 + v)
+	}
+	if err := CheckWitness(context.Background(), f, kuo); err == nil {
+		t.Fatalf("Kuo's construction %v is a witness after all", kuo)
+	}
+	ours := set.New(f.N)
+	ours.Add(0)
+	ours.Add(1)
+	if err := CheckWitness(context.Background(), f, ours); err != nil {
+		t.Fatalf("H without x: %v", err)
+	}
+}
