@@ -336,3 +336,44 @@ func TestKuoTheorem5Gap(t *testing.T) {
 		t.Fatalf("H without x: %v", err)
 	}
 }
+
+// Random joins of random small coteries and 2-arbiters, renumbered and
+// shuffled: the verdict with structure is the general engines', and every
+// split found (the join's own or another) rebuilds the family. Random
+// intersecting families, mostly no joins, too.
+func TestStructureRandomJoins(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 6))
+	recognised := 0
+	for i := range 400 {
+		k := 1 + i%2
+		c1 := randomArbiter(r, 2+r.IntN(6), k, 3+r.IntN(12))
+		c2 := randomArbiter(r, 2+r.IntN(6), k, 3+r.IntN(12))
+		if len(c1.Quorums) == 0 || len(c2.Quorums) == 0 {
+			continue
+		}
+		x := c1.Quorums[0].Elements()[0]
+		f := join(c1, x, c2)
+		if i%4 == 3 {
+			f = randomArbiter(r, 4+r.IntN(8), k, 5+r.IntN(20))
+			if len(f.Quorums) == 0 {
+				continue
+			}
+		}
+		f = relabel(r, f, f.N+r.IntN(2))
+		got, want := decideUsing(t, f, withStructure), decideUsing(t, f, withoutStructure)
+		if got.Nondominated != want.Nondominated {
+			t.Fatalf("case %d: %q nondominated %v, general engines %v\n%v", i, got.Structure, got.Nondominated, want.Nondominated, f)
+		}
+		if s, err := findJoin(context.Background(), f); err != nil {
+			t.Fatal(err)
+		} else if s != nil {
+			checkSplit(t, f, s)
+		}
+		if got.Structure == StructureJoin {
+			recognised++
+		}
+	}
+	if recognised < 50 {
+		t.Errorf("only %d joins recognised", recognised)
+	}
+}
