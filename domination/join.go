@@ -24,13 +24,14 @@ type joinSplit struct {
 }
 
 // joinWork bounds the work of findJoin's seeds, in quorum visits, and
-// that of their growth is joinScans scans of the list, between joinWork
-// and maxJoinWork: some milliseconds to a few tenths of a second. It is
+// that of their growth is joinScans scans of the list, between minJoinWork
+// and maxJoinWork: a millisecond to a few tenths of a second. It is
 // counted, not timed, so that whether a join is found does not depend on
 // the machine.
 const (
 	joinWork    = 1 << 22
 	joinScans   = 256
+	minJoinWork = 1 << 18
 	maxJoinWork = 1 << 25
 )
 
@@ -128,7 +129,7 @@ type joinFinder struct {
 func newJoinFinder(f *set.Family) *joinFinder {
 	m, nw := len(f.Quorums), set.WordsFor(f.N)
 	j := &joinFinder{f: f, m: m, nw: nw, rows: make([]uint64, m*nw), through: make([][]int32, f.N),
-		fp: make([]uint64, f.N), qfp: make([]uint64, m), limit: min(max(joinWork, joinScans*m), maxJoinWork)}
+		fp: make([]uint64, f.N), qfp: make([]uint64, m), limit: min(max(minJoinWork, joinScans*m), maxJoinWork)}
 	x := uint64(0x9E3779B97F4A7C15)
 	for v := range j.fp {
 		// splitmix64
