@@ -3,6 +3,7 @@ package domination
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
@@ -105,6 +106,33 @@ func BenchmarkDecideArbiter(b *testing.B) {
 			for b.Loop() {
 				if _, err := Decide(context.Background(), f); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// go test ./domination -run '^$' -bench 'DecideJoin'
+//
+// Fano planes joined into one another (43 nodes, 1807 quorums,
+// nondominated) and PG(2,3) joined into such a system (49 nodes,
+// dominated), their nodes renumbered and quorums shuffled: recognised as
+// joins and decided from their parts. Each checks its verdict and the
+// structure.
+func BenchmarkDecideJoin(b *testing.B) {
+	fano := pg(b, 2)
+	f6 := join(join(join(join(join(fano, 0, fano), 9, fano), 3, fano), 4, fano), 7, fano)
+	r := rand.New(rand.NewPCG(15, 5))
+	for _, bb := range []struct {
+		name string
+		f    *set.Family
+		dom  bool
+	}{{"fano^7", relabel(r, join(f6, 2, fano), 43), false}, {"fano^6+PG(2,3)", relabel(r, join(f6, 2, pg(b, 3)), 49), true}} {
+		b.Run(bb.name, func(b *testing.B) {
+			for b.Loop() {
+				r, err := Decide(context.Background(), bb.f)
+				if err != nil || r.Nondominated == bb.dom || r.Structure != StructureJoin {
+					b.Fatal(r, err)
 				}
 			}
 		})

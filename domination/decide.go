@@ -26,11 +26,20 @@ type Result struct {
 	// Proof, when Smallest is set, says how that was proved.
 	Proof Proof
 	// PlaneOrder is q when [DecideSmallest] recognised the system as a
-	// projective plane of order q (from its lines), 0 otherwise.
+	// projective plane of order q (from its lines), or [Decide] did
+	// (Structure is [StructurePlane]); 0 otherwise.
 	PlaneOrder int
 	// ClosedForm reports that the verdict came from the threshold formula
 	// rather than a search.
 	ClosedForm bool
+	// Structure names the structure [Decide] recognised in an explicit
+	// list and decided by it (checked on the quorums, never taken from the
+	// file's kind): [StructureThreshold], [StructurePlane] or
+	// [StructureJoin]; empty when the general engines decided.
+	Structure string
+	// Inner, with [StructureJoin], is the node set M on which the system
+	// splits as Kuo's join C1 ⊕x C2: C2's nodes.
+	Inner *set.Set
 	// LowerBound, from [DecideSmallest], is a proved lower bound on the
 	// size of every witness: Witness.Len() when Smallest is set.
 	LowerBound int
@@ -55,6 +64,11 @@ type Result struct {
 // H), add that intersection as a clause, repeat. A threshold family is
 // decided by the closed form of [ThresholdDominated], without enumeration.
 //
+// Before any search, structure in the list is recognised and checked on
+// the quorums (see the package documentation): all w-subsets of the nodes
+// in use, the lines of a projective plane, Kuo's join of two systems.
+// Result.Structure names it; a join's parts are decided by Decide in turn.
+//
 // Every witness is shrunk to an inclusion-minimal one and checked with
 // [CheckWitness] before it is returned. The SAT search is exponential at
 // worst; ctx cancels it, the solver included.
@@ -72,7 +86,26 @@ func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error
 	}
 	if use&useStructure != 0 {
 		if sup, w, ok := thresholdOnSupport(f); ok {
-			return supportThresholdResult(f.N, sup, w, f.K), nil
+			r := supportThresholdResult(f.N, sup, w, f.K)
+			r.Structure = StructureThreshold
+			return r, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if p, sup := planeOnSupport(f); p != nil {
+			return planeResult(ctx, f, p, sup)
+		}
+		// A coterie over few nodes is decided outright by the table of
+		// subsets, faster than a split.
+		if f.K > 1 || use&useUpset == 0 || len(support(f)) > maxUpsetNodes {
+			s, err := findJoin(ctx, f)
+			if err != nil {
+				return nil, err
+			}
+			if s != nil {
+				return joinResult(ctx, f, s, use)
+			}
 		}
 	}
 	h, err := witnessSearch(ctx, f, use)

@@ -11,9 +11,15 @@
 // 2-colourable. Such an H is the witness: adding H to C and dropping the
 // quorums that contain it gives a k-arbiter that dominates C.
 //
-// [Decide] first looks for structure in an explicit list: a family equal to
-// all w-subsets of the nodes it uses (checked: equal sizes, no repeats,
-// C(s, w) quorums) is decided by the threshold closed form. A coterie over
+// [Decide] first looks for structure in an explicit list, whatever its
+// numbering and order, and checks it on the quorums: a family equal to all
+// w-subsets of the nodes it uses (equal sizes, no repeats, C(s, w)
+// quorums) is decided by the threshold closed form; the lines of a
+// projective plane of order q (q²+q+1 lines of q+1 points, two points on
+// exactly one line) are nondominated iff q = 2; Kuo's join C1 ⊕x C2 (a node
+// set M on which the quorums factor as R ∪ G) is nondominated iff both
+// parts are (Neilsen and Mizuno; Kuo, Corollary 4), each part decided by
+// Decide in turn. [Result.Structure] says which decided. A coterie over
 // at most 26 nodes in use is decided by a table of every subset (whether
 // it contains a quorum), which settles the question outright. Otherwise
 // MMCS, stopping at the first minimal transversal that is not a quorum

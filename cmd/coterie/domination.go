@@ -40,6 +40,13 @@ after Garcia-Molina and Barbara. Adding H as a quorum gives a better system.
 Threshold systems (every w-subset) are decided by formula: dominated iff
 (k+1)·w ≥ k·n + 2. The exit status is 0 whichever the verdict.
 
+Structure in a list is recognised whatever the numbering and order of its
+nodes and quorums, checked on the quorums, and decided by theorem: all
+w-subsets of the nodes in use (the formula), the lines of a projective
+plane (nondominated only for order 2), and Kuo's join of two systems
+(nondominated iff both parts are, each decided in turn). The report names
+it ("structure" in --json).
+
 A family in which some quorum contains another is not minimal, so not a
 coterie as defined; it is judged by its minimal form (the quorums that
 contain no other), with a note on stderr.
@@ -108,6 +115,12 @@ type dominationReport struct {
 	// LowerBound is what it had proved: no witness has fewer nodes.
 	Partial    bool `json:"partial,omitempty"`
 	LowerBound int  `json:"lower_bound,omitempty"`
+	// Structure names what was recognised in the list and decided by
+	// theorem ("threshold", "projective-plane", "join"; see
+	// domination.Result.Structure); PlaneOrder (when Structure is
+	// "projective-plane") and Inner (when "join", 1-based) say more.
+	Structure string `json:"structure,omitempty"`
+	Inner     []int  `json:"inner,omitempty"`
 	// With --make-nd: the witnesses added and the written system's size.
 	Added   *int   `json:"added,omitempty"`
 	Quorums *int   `json:"quorums,omitempty"`
@@ -232,6 +245,15 @@ func newDominationReport(r *domination.Result, smallest bool) dominationReport {
 			rep.Witness = append(rep.Witness, v+1)
 		}
 	}
+	rep.Structure = r.Structure
+	if r.Structure == domination.StructurePlane {
+		rep.PlaneOrder = r.PlaneOrder
+	}
+	if r.Inner != nil {
+		for v := range r.Inner.All() {
+			rep.Inner = append(rep.Inner, v+1)
+		}
+	}
 	return rep
 }
 
@@ -325,6 +347,16 @@ func (rep *dominationReport) json(w io.Writer) error {
 	if rep.Partial {
 		b.WriteString(`, "partial": true`)
 	}
+	if rep.Structure != "" {
+		fmt.Fprintf(&b, `, "structure": %q`, rep.Structure)
+		if rep.Inner != nil {
+			ids := make([]string, len(rep.Inner))
+			for i, v := range rep.Inner {
+				ids[i] = fmt.Sprint(v)
+			}
+			fmt.Fprintf(&b, `, "inner": [%s]`, strings.Join(ids, ", "))
+		}
+	}
 	if rep.Added != nil {
 		out, _ := jsonString(rep.Output)
 		fmt.Fprintf(&b, `, "added": %d, "quorums": %d, "output": %s`, *rep.Added, *rep.Quorums, out)
@@ -370,6 +402,9 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 				rep.LowerBound, rep.LowerBound, len(rep.Witness))
 		}
 	}
+	if t := rep.structureText(f); t != "" {
+		fmt.Fprintf(w, "structure: %s\n", t)
+	}
 	if rep.Added != nil {
 		dest := rep.Output
 		if dest == "-" {
@@ -383,6 +418,27 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 		}
 	}
 	return nil
+}
+
+// structureText says in a sentence what structure decided the verdict, or
+// "" for the general engines.
+func (rep *dominationReport) structureText(f *set.Family) string {
+	switch rep.Structure {
+	case domination.StructureThreshold:
+		return "the quorums are all the subsets of one size of the nodes in use; decided by the threshold formula"
+	case domination.StructurePlane:
+		if rep.PlaneOrder == 2 {
+			return "the quorums are the lines of a projective plane of order 2, which has no blocking set without a line"
+		}
+		return fmt.Sprintf("the quorums are the lines of a projective plane of order %d; every plane of order at least 3 has a blocking set without a line", rep.PlaneOrder)
+	case domination.StructureJoin:
+		ids := make([]string, len(rep.Inner))
+		for i, v := range rep.Inner {
+			ids[i] = f.Label(v - 1)
+		}
+		return fmt.Sprintf("a join (Kuo): the nodes {%s} carry an inner system; nondominated iff both parts are", strings.Join(ids, ", "))
+	}
+	return ""
 }
 
 // proofText explains rep.Proof in a sentence.
