@@ -31,23 +31,34 @@ type packing struct {
 	head []int
 	pos  []int     // variable -> row, or -1 when nonbasic
 	binv []float64 // B⁻¹ by columns: binv[c*n+i] = (B⁻¹)_{i,c}
+	b    []float64 // right-hand side: 1, perturbed (see newPacking)
 	xb   []float64 // basic values, by row
 	pi   []float64 // duals c_B B⁻¹, by node
 	work float64   // floating-point operations spent, roughly
+	// costTol is the reduced cost a variable needs to enter.
+	costTol float64
 }
 
 func newPacking(n int, members [][]int) *packing {
 	m := len(members)
 	p := &packing{n: n, m: m, members: members,
 		head: make([]int, n), pos: make([]int, m+n),
-		binv: make([]float64, n*n), xb: make([]float64, n), pi: make([]float64, n)}
+		binv: make([]float64, n*n), b: make([]float64, n), xb: make([]float64, n), pi: make([]float64, n), costTol: packCostTol}
 	for j := range p.pos {
 		p.pos[j] = -1
 	}
+	// The load LP is highly degenerate (every right-hand side is 1): ties
+	// in the ratio test, broken by rounding, can leave basic variables
+	// that are zero in exact arithmetic slightly negative. Perturbing each
+	// right-hand side by a different tiny amount breaks the ties; a basis
+	// optimal for the perturbed program is optimal for the original one
+	// once its vertex stays feasible, which the exact check confirms.
 	for x := range n {
 		p.head[x], p.pos[m+x] = m+x, x
 		p.binv[x*n+x] = 1
-		p.xb[x] = 1
+		frac := math.Mod(float64(x+1)*0.6180339887498949, 1)
+		p.b[x] = 1 + 1e-7*(0.5+frac)
+		p.xb[x] = p.b[x]
 	}
 	return p
 }
@@ -84,7 +95,7 @@ func (p *packing) solve(ctx context.Context, maxWork float64) error {
 		bland := degenerate > 50
 		// Pricing, in variable order (quorums, then slacks): d_Q = 1 − π(Q),
 		// and −π_x for node x's slack.
-		enter, best := -1, packCostTol
+		enter, best := -1, p.costTol
 		for j := range m + n {
 			if p.pos[j] >= 0 {
 				continue
@@ -193,7 +204,7 @@ func (p *packing) refresh() {
 	for c := range n {
 		col := p.binv[c*n : c*n+n]
 		for i, v := range col {
-			p.xb[i] += v
+			p.xb[i] += v * p.b[c]
 		}
 		s := 0.0
 		for i, v := range col {
@@ -204,6 +215,78 @@ func (p *packing) refresh() {
 		p.pi[c] = s
 	}
 	p.work += float64(2 * n * n)
+}
+
+// reinvert computes B⁻¹ afresh from the basic columns (Gauss–Jordan
+// elimination with partial pivoting on the structural part, the slacks
+// being unit columns), then the basic values and duals: the rounding of
+// many product-form updates is gone. It returns false if the basis is
+// numerically singular.
+func (p *packing) reinvert() bool {
+	n, m := p.n, p.m
+	// B = [e_x for basic slacks x | a_Q for basic quorums Q], with the
+	// column of row r being head[r]. Solve B X = I column block by
+	// Gauss–Jordan on the augmented [B | I], by rows.
+	a := make([]float64, n*2*n)
+	for r, j := range p.head {
+		if j >= m {
+			a[(j-m)*2*n+r] = 1
+			continue
+		}
+		for _, x := range p.members[j] {
+			a[x*2*n+r] = 1
+		}
+	}
+	for i := range n {
+		a[i*2*n+n+i] = 1
+	}
+	w := 2 * n
+	for c := range n {
+		piv, big := -1, 0.0
+		for i := c; i < n; i++ {
+			if v := math.Abs(a[i*w+c]); v > big {
+				piv, big = i, v
+			}
+		}
+		if big < 1e-12 {
+			return false
+		}
+		if piv != c {
+			rc, rp := a[c*w:c*w+w], a[piv*w:piv*w+w]
+			for j := range rc {
+				rc[j], rp[j] = rp[j], rc[j]
+			}
+		}
+		rc := a[c*w : c*w+w]
+		inv := 1 / rc[c]
+		for j := c; j < w; j++ {
+			rc[j] *= inv
+		}
+		for i := range n {
+			if i == c {
+				continue
+			}
+			ri := a[i*w : i*w+w]
+			f := ri[c]
+			if f == 0 {
+				continue
+			}
+			for j := c; j < w; j++ {
+				if rc[j] != 0 {
+					ri[j] -= f * rc[j]
+				}
+			}
+		}
+	}
+	p.work += float64(n) * float64(n) * float64(n)
+	// Row r of X = B⁻¹ is row r of the right half.
+	for r := range n {
+		for c := range n {
+			p.binv[c*n+r] = a[r*w+n+c]
+		}
+	}
+	p.refresh()
+	return true
 }
 
 // basis returns the quorums basic in the final basis and the nodes whose
@@ -231,9 +314,27 @@ func (p *packing) basis() (quorums, nodes []int) {
 // floating-point basis does not survive the exact check.
 func packingLoad(ctx context.Context, n int, members [][]int, maxWork float64) (*Load, error) {
 	p := newPacking(n, members)
-	if err := p.solve(ctx, maxWork); err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		if err := p.solve(ctx, maxWork); err != nil {
+			return nil, err
+		}
+		l, err := p.prove(ctx)
+		if l != nil || err != nil || attempt == 2 {
+			return l, err
+		}
+		// The floating-point basis failed the exact check: start again
+		// from it, with B⁻¹ recomputed and a finer tolerance.
+		if !p.reinvert() {
+			return nil, nil
+		}
+		p.costTol /= 1000
 	}
+}
+
+// prove solves the current basis exactly and checks it, returning the
+// load it proves, or nil.
+func (p *packing) prove(ctx context.Context) (*Load, error) {
+	n, members := p.n, p.members
 	S, T := p.basis()
 	if len(S) != len(T) {
 		return nil, nil
