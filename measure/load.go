@@ -143,6 +143,13 @@ func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	if m == 0 {
 		return nil, errors.New("measure: load of a family without quorums")
 	}
+	for q := range f.Quorums {
+		if f.Quorums[q].IsEmpty() { // the empty quorum loads nobody
+			l := &Load{Exact: new(big.Rat), Method: "lp", NetworkLoadExact: new(big.Rat)}
+			l.Strategy = []Weight{{Quorum: q, W: 1, Exact: big.NewRat(1, 1)}}
+			return l, nil
+		}
+	}
 	if l := regularLoad(f); l != nil {
 		return l, nil
 	}
@@ -212,8 +219,8 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	if float64(n)*float64(n)*float64(n)/8 > maxWork {
 		return boundedLoad(ctx, f)
 	}
-	if n*n > maxCells {
-		return nil, fmt.Errorf("measure: load of %d quorums over %d nodes needs a %d-cell linear program: %w", m, n, n*n, ErrTooLarge)
+	if float64(n)*float64(n) > float64(maxCells) {
+		return nil, fmt.Errorf("measure: load of %d quorums over %d nodes needs a %d-cell linear program: %w", m, n, int64(n)*int64(n), ErrTooLarge)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -224,7 +231,7 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	}
 	// The dense LP's work, cells × (rows + columns), within both limits.
 	denseWork := float64(n+1) * float64(m+n+1) * float64(2*n+m+2)
-	dense := denseWork <= min(maxWork, maxDenseWork) && (n+1)*(m+n+1) <= maxCells && (m+1)*(n+m+1) <= maxCells
+	dense := denseWork <= min(maxWork, maxDenseWork)
 	l, err := packingLoad(ctx, n, members, maxWork)
 	switch {
 	case errors.Is(err, errPackingWork):

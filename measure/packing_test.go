@@ -196,3 +196,26 @@ func TestPackingLimits(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// A family with an empty quorum has load 0: that quorum touches nobody.
+func TestLoadEmptyQuorum(t *testing.T) {
+	f := set.NewFamily(3)
+	f.Add(set.New(3), set.NoOwner)
+	q := set.New(3)
+	q.Add(1)
+	f.Add(q, set.NoOwner)
+	l, err := LoadOf(context.Background(), f, LoadOptions{})
+	if err != nil || l.Exact == nil || l.Exact.Sign() != 0 || exactBusiest(t, f, l).Sign() != 0 {
+		t.Errorf("load %+v, %v; want 0", l, err)
+	}
+}
+
+// Only the empty quorum: load 0 as well.
+func TestLoadOnlyEmptyQuorum(t *testing.T) {
+	f := set.NewFamily(2)
+	f.Add(set.New(2), set.NoOwner)
+	l, err := LoadOf(context.Background(), f, LoadOptions{})
+	if err != nil || l.Exact == nil || l.Exact.Sign() != 0 {
+		t.Errorf("load %+v, %v; want 0", l, err)
+	}
+}
