@@ -80,6 +80,7 @@ func (p *packing) solve(ctx context.Context, maxWork float64) error {
 	alpha := make([]float64, n)
 	nz := make([]int, 0, n)
 	degenerate := 0
+	fresh := false // the values and duals were just recomputed from B⁻¹
 	for iter := 0; ; iter++ {
 		if iter%32 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -91,6 +92,7 @@ func (p *packing) solve(ctx context.Context, maxWork float64) error {
 		}
 		if iter%256 == 255 {
 			p.refresh()
+			fresh = true
 		}
 		bland := degenerate > 50
 		// Pricing, in variable order (quorums, then slacks): d_Q = 1 − π(Q),
@@ -118,9 +120,15 @@ func (p *packing) solve(ctx context.Context, maxWork float64) error {
 		}
 		p.work += float64(n + len(p.members)*8)
 		if enter < 0 {
+			if fresh {
+				return nil
+			}
+			// Optimal by the updated duals: check with recomputed ones.
 			p.refresh()
-			return nil
+			fresh = true
+			continue
 		}
+		fresh = false
 		// The entering column in the current basis: α = B⁻¹ a.
 		clear(alpha)
 		if enter < m {
