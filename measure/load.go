@@ -78,7 +78,7 @@ type LoadOptions struct {
 }
 
 // DefaultLoadWork is LoadOptions.MaxWork's default: a few seconds on one
-// core of a 2020s machine (Maekawa's sets for N = 1000 take about 4·10⁸).
+// core of a 2020s machine (Maekawa's sets for N = 1000 take about 5·10⁸).
 const DefaultLoadWork = 2e9
 
 // ErrTooLarge is returned (wrapped) when an LP would exceed
@@ -201,8 +201,8 @@ const maxDenseWork = 2e6
 // lpLoad solves the load LP and certifies it: by the packing simplex and
 // an exact solution of its final basis ([packingLoad]); failing that, by
 // gonum's dense simplex and [certify], when that LP is small enough. Among
-// strategies of optimal load it then looks, while the dense LP stays
-// within the work limit, for one of the smallest expected quorum size.
+// strategies of optimal load it then looks, on small systems, for one of
+// the smallest expected quorum size.
 func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) {
 	n, m := f.N, len(f.Quorums)
 	maxCells := opt.MaxCells
@@ -214,7 +214,7 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 		maxWork = DefaultLoadWork
 	}
 	// The packing simplex takes about n pivots of up to n² operations
-	// each (Maekawa's N = 1000 sets: 3·10⁸): past n³/8, bounds without
+	// each (Maekawa's N = 1000 sets: 5·10⁸): past n³/8, bounds without
 	// trying.
 	if float64(n)*float64(n)*float64(n)/8 > maxWork {
 		return boundedLoad(ctx, f)

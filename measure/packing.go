@@ -17,12 +17,13 @@ var errPackingWork = errors.New("measure: packing simplex: work limit")
 // whose optimum ν is 1/L (a strategy is z/ν) and whose dual — minimise
 // Σ_x y_x subject to y(Q) ≥ 1 for every quorum, y ≥ 0 — is the fractional
 // transversal. It is solved by the revised simplex method in floating point,
-// starting from the all-slack basis (feasible: b = 1), with B⁻¹ kept dense,
+// starting from the all-slack basis (feasible: b ≈ 1), with B⁻¹ kept dense,
 // by columns, and updated in product form: each pivot touches only the
 // columns of B⁻¹ with an entry in the leaving row, and only the rows where
 // the entering column is nonzero. The incidence matrix enters only through
 // the quorums' member lists, so a pivot costs far less than a tableau's
-// rows × columns. The answer is only a basis: [exactBasis] proves it.
+// rows × columns. The answer is only a basis: [packing.prove] solves it
+// exactly ([solveBasis]) and checks it.
 type packing struct {
 	n, m    int
 	members [][]int // quorum -> nodes
