@@ -29,8 +29,9 @@ type basisSolution struct {
 // factorisation) and combined by the Chinese remainder theorem, in
 // k³/3 word operations per prime — far less than elimination in
 // rationals, whose numbers grow at every step. work is increased by the
-// operations spent.
-func solveBasis(ctx context.Context, k int, rows [][]int, work *float64) (*basisSolution, error) {
+// operations spent; past maxWork, counting the primes still needed before
+// each is tried, it stops with errPackingWork.
+func solveBasis(ctx context.Context, k int, rows [][]int, work *float64, maxWork float64) (*basisSolution, error) {
 	if k == 0 {
 		return nil, errSingular
 	}
@@ -82,8 +83,12 @@ func solveBasis(ctx context.Context, k int, rows [][]int, work *float64) (*basis
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		perPrime := float64(k) * float64(k) * float64(k) / 3
+		if *work+perPrime*math.Ceil((need-have)/30) > maxWork {
+			return nil, errPackingWork
+		}
 		d, ok := luSolve(k, rows, p, a, perm, bz, by)
-		*work += float64(k) * float64(k) * float64(k) / 3
+		*work += perPrime
 		if !ok {
 			if misses++; misses > 3 {
 				return nil, errSingular

@@ -327,7 +327,7 @@ func packingLoad(ctx context.Context, n int, members [][]int, maxWork float64) (
 		if err := p.solve(ctx, maxWork); err != nil {
 			return nil, err
 		}
-		l, err := p.prove(ctx)
+		l, err := p.prove(ctx, maxWork)
 		if l != nil || err != nil || attempt == 2 {
 			return l, err
 		}
@@ -341,8 +341,9 @@ func packingLoad(ctx context.Context, n int, members [][]int, maxWork float64) (
 }
 
 // prove solves the current basis exactly and checks it, returning the
-// load it proves, or nil.
-func (p *packing) prove(ctx context.Context) (*Load, error) {
+// load it proves, or nil; errPackingWork if the exact solution would take
+// the work past maxWork.
+func (p *packing) prove(ctx context.Context, maxWork float64) (*Load, error) {
 	n, members := p.n, p.members
 	S, T := p.basis()
 	if len(S) != len(T) {
@@ -363,7 +364,7 @@ func (p *packing) prove(ctx context.Context) (*Load, error) {
 			}
 		}
 	}
-	sol, err := solveBasis(ctx, len(S), rows, &p.work)
+	sol, err := solveBasis(ctx, len(S), rows, &p.work, maxWork)
 	if errors.Is(err, errSingular) {
 		return nil, nil
 	}

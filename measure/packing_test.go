@@ -150,7 +150,7 @@ func TestSolveBasis(t *testing.T) {
 			}
 		}
 		var work float64
-		sol, err := solveBasis(context.Background(), k, rows, &work)
+		sol, err := solveBasis(context.Background(), k, rows, &work, 1e12)
 		if err != nil {
 			continue // singular (or an empty row or column)
 		}
@@ -180,7 +180,7 @@ func TestSolveBasis(t *testing.T) {
 		t.Errorf("only %d of 200 random systems were nonsingular", solved)
 	}
 	var work float64
-	if _, err := solveBasis(context.Background(), 2, [][]int{{0, 1}, {0, 1}}, &work); err == nil {
+	if _, err := solveBasis(context.Background(), 2, [][]int{{0, 1}, {0, 1}}, &work, 1e12); err == nil {
 		t.Error("a singular matrix was solved")
 	}
 }
@@ -190,6 +190,10 @@ func TestPackingLimits(t *testing.T) {
 	f := wheel(30)
 	if _, err := packingLoad(context.Background(), f.N, membersOf(f), 1); err != errPackingWork {
 		t.Errorf("work limit 1: %v", err)
+	}
+	var work float64
+	if _, err := solveBasis(context.Background(), 3, [][]int{{0}, {1}, {2}}, &work, 1); err != errPackingWork {
+		t.Errorf("exact basis solution past its work: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -242,7 +246,7 @@ func TestPackingReinvert(t *testing.T) {
 				t.Fatalf("system %d, row %d: values %v/%v, duals %v/%v", i, k, xb[k], p.xb[k], pi[k], p.pi[k])
 			}
 		}
-		l, err := p.prove(context.Background())
+		l, err := p.prove(context.Background(), 1e12)
 		if err != nil || l == nil {
 			t.Fatalf("system %d: after reinversion: %v, %v", i, l, err)
 		}
