@@ -63,7 +63,10 @@ func MinTransversalBounded(ctx context.Context, f *set.Family, maxNodes uint64) 
 	h := newHyper(f)
 	b := newMinSearch(ctx, h)
 	b.maxNodes = maxNodes
-	best := b.upperBound()
+	best, err := b.upperBound()
+	if err != nil {
+		return nil, 0, err
+	}
 	toSet := func(vs []int) *set.Set {
 		t := set.New(f.N)
 		for _, v := range vs {
@@ -123,12 +126,16 @@ func (b *minSearch) grow(d int) {
 
 // upperBound returns a transversal: the smaller of a greedy cover (most
 // uncovered quorums first) and the smallest quorum that meets every other.
-func (b *minSearch) upperBound() []int {
+// It stops with ctx's error when ctx ends.
+func (b *minSearch) upperBound() ([]int, error) {
 	h := b.h
 	uncov := make(set.Words, h.mw)
 	uncov.Fill(h.m)
 	var greedy []int
 	for !uncov.IsEmpty() {
+		if err := b.ctx.Err(); err != nil {
+			return nil, err
+		}
 		best, bestD := -1, 0
 		for v := range h.n {
 			d := 0
@@ -146,6 +153,11 @@ func (b *minSearch) upperBound() []int {
 	}
 	slices.Sort(greedy)
 	for e := range h.m {
+		if e%64 == 0 {
+			if err := b.ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		q := h.edge(e)
 		if q.Len() >= len(greedy) {
 			continue
@@ -163,7 +175,7 @@ func (b *minSearch) upperBound() []int {
 			greedy = q.Set().Elements()
 		}
 	}
-	return greedy
+	return greedy, nil
 }
 
 // feasible looks for a transversal of at most budget vertices; it returns

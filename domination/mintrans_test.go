@@ -2,6 +2,7 @@ package domination
 
 import (
 	"context"
+	"errors"
 	"math/bits"
 	"math/rand/v2"
 	"testing"
@@ -104,6 +105,17 @@ func TestMinTransversalKnown(t *testing.T) {
 				t.Errorf("%v is not a transversal", got)
 			}
 		})
+	}
+}
+
+// A context that has ended stops the search before its greedy upper
+// bound: no transversal, the context's error.
+func TestMinTransversalCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got, _, err := MinTransversalBounded(ctx, pg(t, 16), 0)
+	if !errors.Is(err, context.Canceled) || got != nil {
+		t.Errorf("cancelled: %v, %v; want no transversal and context.Canceled", got, err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -70,6 +71,35 @@ func BenchmarkLoadPG64(b *testing.B) {
 	f := mustPlane(b, 64)
 	for b.Loop() {
 		if _, err := LoadOf(context.Background(), f, LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Maekawa's sets for N = 1000 (PG(2,32) with 57 points merged away): the
+// exact load, proved, by the packing simplex and the exact basis solution.
+func BenchmarkLoadMaekawa1000(b *testing.B) {
+	f, err := construct.Maekawa(1000, construct.MapMin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		l, err := LoadOf(context.Background(), f, LoadOptions{})
+		if err != nil || l.Exact == nil {
+			b.Fatal(l, err)
+		}
+	}
+}
+
+// The resilience of Maekawa's sets for N = 1000 within the default work:
+// proved bounds (the exact value is beyond the branch and bound).
+func BenchmarkResilienceMaekawa1000(b *testing.B) {
+	f, err := construct.Maekawa(1000, construct.MapMin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := ResilienceBounded(context.Background(), f, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

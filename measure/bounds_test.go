@@ -112,10 +112,11 @@ func TestResilienceBounded(t *testing.T) {
 	}
 }
 
-// Maekawa's N = 1000 sets: load and resilience in bounded work, the bounds
-// proved and consistent (τ ≥ 1/L: the resilience's lower bound is at least
-// ⌈1/load_upper⌉ − 1).
-func TestMaekawa1000Bounded(t *testing.T) {
+// Maekawa's N = 1000 sets: the load is proved exactly within the default
+// work (its strategy, evaluated here, reaches it; the game's bounds contain
+// it), and the resilience comes as proved bounds consistent with it
+// (τ ≥ ⌈1/L⌉) and with the smallest quorums (32 nodes, each a transversal).
+func TestMaekawa1000(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds of work")
 	}
@@ -124,20 +125,22 @@ func TestMaekawa1000Bounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, err := LoadOf(context.Background(), f, LoadOptions{})
-	if err != nil || l.Method != "bounds" || l.Lower.Cmp(l.Upper) > 0 || l.Lower.Sign() <= 0 {
-		t.Fatalf("load: %+v, %v", l, err)
+	if err != nil || l.Method != "lp" || l.Exact == nil {
+		t.Fatalf("load: method %q, exact %v, %v", l.Method, l.Exact, err)
 	}
-	// Every quorum has at least 32 of the 1000 nodes: the uniform
-	// distribution proves 32/1000, and the bound found is no worse.
-	if l.Lower.Cmp(big.NewRat(32, 1000)) < 0 {
-		t.Errorf("load lower bound %v below 32/1000", l.Lower)
+	if got := exactBusiest(t, f, l); got.Cmp(l.Exact) != 0 {
+		t.Fatalf("the strategy's busiest node carries %v, load %v", got, l.Exact)
+	}
+	lo, up, err := LoadBounds(context.Background(), f)
+	if err != nil || lo.Cmp(l.Exact) > 0 || up.Cmp(l.Exact) < 0 {
+		t.Fatalf("load %v outside the game's bounds %v..%v (%v)", l.Exact, lo, up, err)
 	}
 	r, err := ResilienceBounded(context.Background(), f, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	up, _ := l.Upper.Float64()
-	if float64(r.Lower+1) < 1/up-1e-9 || r.F > 31 {
-		t.Errorf("resilience bounds %d..%d, load upper %v", r.Lower, r.F, l.Upper)
+	inv := new(big.Rat).Inv(l.Exact)
+	if new(big.Rat).SetInt64(int64(r.Lower+1)).Cmp(inv) < 0 || r.F > 31 {
+		t.Errorf("resilience bounds %d..%d, load %v", r.Lower, r.F, l.Exact)
 	}
 }

@@ -40,8 +40,10 @@ type Load struct {
 	// for a threshold family (where it is uniform over all w-subsets).
 	Strategy []Weight
 	// NetworkLoad is the expected quorum size under Strategy — the mean
-	// number of nodes an access contacts; among optimal strategies the LP
-	// picks one that makes it smallest.
+	// number of nodes an access contacts. On small systems (a dense LP of
+	// about 2·10⁶ operations) the strategy is, among optimal ones, one
+	// that makes it smallest; beyond, it is that of the optimal strategy
+	// found.
 	NetworkLoad      float64
 	NetworkLoadExact *big.Rat
 	// Lower and Upper, with Method "bounds", are proved bounds on the load
@@ -62,21 +64,21 @@ func (l *Load) Capacity() (float64, *big.Rat) {
 // LoadOptions bound the linear program.
 type LoadOptions struct {
 	// MaxCells is the largest LP the solver may build, in matrix cells
-	// ((n+1)·(m+n+1) for n nodes and m quorums); 0 means 50 million
-	// (400 MB of float64). Beyond it LoadOf refuses with ErrTooLarge.
+	// (n² for the inverse basis of n nodes); 0 means 50 million (400 MB of
+	// float64). Beyond it LoadOf refuses with ErrTooLarge.
 	MaxCells int
-	// MaxWork bounds the simplex method's work, estimated before it starts
-	// as cells × (rows + columns) (a pivot touches every cell, and dense
-	// problems take about as many pivots as rows and columns); 0 means
-	// DefaultLoadWork. Beyond it LoadOf returns proved bounds instead
-	// ([LoadBounds]), with Method "bounds". A count, not a time: the
-	// answer is the same on every machine.
+	// MaxWork bounds the work of the LP, counted as it runs in
+	// floating-point and word operations (the simplex method's pivots and
+	// the exact solution of its final basis); 0 means DefaultLoadWork.
+	// Beyond it LoadOf returns proved bounds instead ([LoadBounds]), with
+	// Method "bounds". A count, not a time: the answer is the same on
+	// every machine.
 	MaxWork float64
 }
 
-// DefaultLoadWork is LoadOptions.MaxWork's default: about ten seconds of
-// the dense simplex on one core of a 2020s machine.
-const DefaultLoadWork = 1e9
+// DefaultLoadWork is LoadOptions.MaxWork's default: a few seconds on one
+// core of a 2020s machine (Maekawa's sets for N = 1000 take about 5·10⁸).
+const DefaultLoadWork = 2e9
 
 // ErrTooLarge is returned (wrapped) when an LP would exceed
 // LoadOptions.MaxCells.
@@ -122,11 +124,13 @@ func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (float
 //     to Σ_Q w(Q)·|Q| = c, so their average, hence their maximum, is at
 //     least c/|U|. (Projective planes: (q+1)/(q²+q+1); the Fano plane 3/7.)
 //
-// Otherwise it solves the LP with gonum's simplex and then certifies the
-// optimum exactly: the primal strategy and an optimal dual (a distribution
-// y on nodes maximising min_Q y(Q)) are rounded to fractions, and if the
-// strategy's maximum load equals the dual's minimum quorum weight the value
-// is the load by LP duality and Exact is set.
+// Otherwise it solves the LP and then certifies the optimum exactly: a
+// strategy and an optimal dual (a distribution y on nodes maximising
+// min_Q y(Q)) are found in exact arithmetic, and if the strategy's maximum
+// load equals the dual's minimum quorum weight the value is the load by LP
+// duality and Exact is set. The LP is solved in its packing form by a
+// sparse revised simplex method whose final basis is then solved exactly
+// (see [packing] and [solveBasis]); gonum's dense simplex is the fallback.
 func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) {
 	if f.IsThreshold() {
 		l := &Load{Exact: big.NewRat(int64(f.Threshold), int64(f.N)), Method: "threshold"}
@@ -137,6 +141,13 @@ func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	m := len(f.Quorums)
 	if m == 0 {
 		return nil, errors.New("measure: load of a family without quorums")
+	}
+	for q := range f.Quorums {
+		if f.Quorums[q].IsEmpty() { // the empty quorum loads nobody
+			l := &Load{Exact: new(big.Rat), Method: "lp", NetworkLoadExact: new(big.Rat)}
+			l.Strategy = []Weight{{Quorum: q, W: 1, Exact: big.NewRat(1, 1)}}
+			return l, nil
+		}
 	}
 	if l := regularLoad(f); l != nil {
 		return l, nil
@@ -181,7 +192,16 @@ func regularLoad(f *set.Family) *Load {
 	return l
 }
 
-// lpLoad solves the load LP and certifies it.
+// maxDenseWork bounds the estimated work of gonum's dense simplex, which
+// [lpLoad] runs only on small systems: its pivoting rule slows it down
+// sharply beyond (minutes for a hundred nodes and quorums).
+const maxDenseWork = 2e6
+
+// lpLoad solves the load LP and certifies it: by the packing simplex and
+// an exact solution of its final basis ([packingLoad]); failing that, by
+// gonum's dense simplex and [certify], when that LP is small enough. Among
+// strategies of optimal load it then looks, on small systems, for one of
+// the smallest expected quorum size.
 func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) {
 	n, m := f.N, len(f.Quorums)
 	maxCells := opt.MaxCells
@@ -192,11 +212,14 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	if maxWork == 0 {
 		maxWork = DefaultLoadWork
 	}
-	if work := float64(n+1) * float64(m+n+1) * float64(2*n+m+2); work > maxWork {
+	// The packing simplex takes about n pivots of up to n² operations
+	// each (Maekawa's N = 1000 sets: 5·10⁸): past n³/8, bounds without
+	// trying.
+	if float64(n)*float64(n)*float64(n)/8 > maxWork {
 		return boundedLoad(ctx, f)
 	}
-	if cells := (n + 1) * (m + n + 1); cells > maxCells || (m+1)*(n+m+1) > maxCells {
-		return nil, errorf("load of %d quorums over %d nodes needs a %d-cell linear program: %w", m, n, cells, ErrTooLarge)
+	if float64(n)*float64(n) > float64(maxCells) {
+		return nil, errorf("load of %d quorums over %d nodes needs a %d-cell linear program: %w", m, n, int64(n)*int64(n), ErrTooLarge)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -205,7 +228,32 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	for i := range f.Quorums {
 		members[i] = f.Quorums[i].Elements()
 	}
+	// The dense LP's work, cells × (rows + columns), within both limits.
+	denseWork := float64(n+1) * float64(m+n+1) * float64(2*n+m+2)
+	dense := denseWork <= min(maxWork, maxDenseWork)
+	l, err := packingLoad(ctx, n, members, maxWork)
+	switch {
+	case errors.Is(err, errPackingWork):
+		return boundedLoad(ctx, f)
+	case err != nil:
+		return nil, err
+	case l == nil && !dense:
+		return boundedLoad(ctx, f)
+	case l == nil:
+		if l, err = denseLoad(ctx, f, members); err != nil {
+			return nil, err
+		}
+	}
+	if dense && l.Exact != nil && sizesDiffer(members) && ctx.Err() == nil {
+		smallestNetwork(ctx, n, members, l)
+	}
+	return l, nil
+}
 
+// denseLoad solves the load LP with gonum's simplex and certifies its
+// optimum with [certify].
+func denseLoad(ctx context.Context, f *set.Family, members [][]int) (*Load, error) {
+	n, m := f.N, len(members)
 	// Primal, in standard form: variables w (m), L, slack s (n);
 	// Σ_{Q∋x} w_Q − L + s_x = 0 for each node x, Σ w_Q = 1; minimise L.
 	A := mat.NewDense(n+1, m+1+n, nil)
@@ -230,9 +278,6 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	if err != nil {
 		return nil, errorf("load LP: %w: %w", ErrLP, err)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	weights := x[:m]
 	l := &Load{Value: best, Method: "lp"}
 	exactW, exactL := certify(ctx, f, members, weights)
@@ -240,45 +285,14 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 		l.Exact = exactL
 		l.Value, _ = exactL.Float64()
 	}
+	l.setStrategy(members, weights, exactW)
+	return l, nil
+}
 
-	// Among strategies of optimal load, one with the smallest expected
-	// quorum size: Σ_{Q∋x} w_Q + s_x = L for each x, Σ w = 1; minimise
-	// Σ w_Q |Q|. Without an exact L a tiny slack absorbs the simplex's
-	// rounding; with one, the result is made exact by crossover and kept
-	// only if it is exactly feasible.
-	if sizesDiffer(members) && ctx.Err() == nil {
-		A2 := mat.NewDense(n+1, m+n, nil)
-		for q, mem := range members {
-			for _, x := range mem {
-				A2.Set(x, q, 1)
-			}
-			A2.Set(n, q, 1)
-		}
-		for x := range n {
-			A2.Set(x, m+x, 1)
-		}
-		b2 := make([]float64, n+1)
-		for i := range n {
-			b2[i] = l.Value * (1 + 1e-9)
-		}
-		b2[n] = 1
-		c2 := make([]float64, m+n)
-		for q, mem := range members {
-			c2[q] = float64(len(mem))
-		}
-		if _, x2, err := simplex(ctx, c2, A2, b2); err == nil {
-			w2 := x2[:m]
-			switch {
-			case exactL == nil:
-				weights = w2
-			default:
-				if e := fixedLoadCrossover(members, w2, exactL, n); e != nil {
-					weights, exactW = w2, e
-				}
-			}
-		}
-	}
-
+// setStrategy sets l's strategy and network load from the weights, exact
+// when exactW is not nil.
+func (l *Load) setStrategy(members [][]int, weights []float64, exactW []*big.Rat) {
+	l.Strategy = nil
 	net, netExact := 0.0, new(big.Rat)
 	for q, w := range weights {
 		if w <= 1e-12 {
@@ -296,12 +310,47 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 		net += wt.W * float64(len(members[q]))
 		l.Strategy = append(l.Strategy, wt)
 	}
-	l.NetworkLoad = net
+	l.NetworkLoad, l.NetworkLoadExact = net, nil
 	if exactW != nil {
 		l.NetworkLoadExact = netExact
 		l.NetworkLoad, _ = netExact.Float64()
 	}
-	return l, nil
+}
+
+// smallestNetwork replaces l's strategy, of exact load l.Exact, by one of
+// the same load and the smallest expected quorum size when it can prove
+// it exactly: Σ_{Q∋x} w_Q + s_x = L for each x, Σ w = 1; minimise
+// Σ w_Q |Q| (gonum's simplex), made exact by crossover and kept only if it
+// is exactly feasible.
+func smallestNetwork(ctx context.Context, n int, members [][]int, l *Load) {
+	m := len(members)
+	A2 := mat.NewDense(n+1, m+n, nil)
+	for q, mem := range members {
+		for _, x := range mem {
+			A2.Set(x, q, 1)
+		}
+		A2.Set(n, q, 1)
+	}
+	for x := range n {
+		A2.Set(x, m+x, 1)
+	}
+	b2 := make([]float64, n+1)
+	for i := range n {
+		b2[i] = l.Value * (1 + 1e-9)
+	}
+	b2[n] = 1
+	c2 := make([]float64, m+n)
+	for q, mem := range members {
+		c2[q] = float64(len(mem))
+	}
+	_, x2, err := simplex(ctx, c2, A2, b2)
+	if err != nil {
+		return
+	}
+	w2 := x2[:m]
+	if e := fixedLoadCrossover(members, w2, l.Exact, n); e != nil {
+		l.setStrategy(members, w2, e)
+	}
 }
 
 func sizesDiffer(members [][]int) bool {

@@ -31,9 +31,10 @@ const DefaultResilienceWork = 100_000
 // ResilienceBounded is [ResilienceOf] within maxNodes branch-and-bound
 // nodes (0: DefaultResilienceWork). Past them it returns proved bounds,
 // Bounded set: the upper from the smallest transversal found, the lower
-// the larger of the search's root bound and the fractional one, τ ≥ 1/L
+// the larger of the search's root bound and the fractional one, τ ≥ ⌈1/L⌉
 // (a transversal is a fractional cover, of weight at least the inverse of
-// the load), with the load's upper bound from [LoadBounds].
+// the load), with the exact load from [LoadOf] or, past its work limit,
+// the upper bound it proves.
 func ResilienceBounded(ctx context.Context, f *set.Family, maxNodes uint64) (*Resilience, error) {
 	if maxNodes == 0 {
 		maxNodes = DefaultResilienceWork
@@ -45,7 +46,18 @@ func ResilienceBounded(ctx context.Context, f *set.Family, maxNodes uint64) (*Re
 	if !errors.Is(err, domination.ErrWorkLimit) || t == nil {
 		return nil, err
 	}
-	if _, upper, err := LoadBounds(ctx, f); err == nil && upper.Sign() > 0 {
+	l, err := LoadOf(ctx, f, LoadOptions{})
+	if err != nil && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrLP) {
+		return nil, err
+	}
+	upper := (*big.Rat)(nil)
+	if l != nil {
+		upper = l.Exact
+		if l.Method == "bounds" {
+			upper = l.Upper
+		}
+	}
+	if upper != nil && upper.Sign() > 0 {
 		inv := new(big.Rat).Inv(upper)
 		tau := new(big.Int).Quo(inv.Num(), inv.Denom()) // ⌊1/U⌋
 		if new(big.Rat).SetInt(tau).Cmp(inv) < 0 {
@@ -54,8 +66,6 @@ func ResilienceBounded(ctx context.Context, f *set.Family, maxNodes uint64) (*Re
 		if tau.IsInt64() && int(tau.Int64()) > lower {
 			lower = int(tau.Int64())
 		}
-	} else if err != nil {
-		return nil, err
 	}
 	lower = min(lower, t.Len())
 	return &Resilience{F: t.Len() - 1, Witness: t, Bounded: lower < t.Len(), Lower: lower - 1}, nil

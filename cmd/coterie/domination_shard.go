@@ -68,6 +68,8 @@ type smWhole struct {
 	PlaneOrder   int    `json:"plane_order,omitempty"`
 	ClosedForm   bool   `json:"closed_form,omitempty"`
 	LowerBound   int    `json:"lower_bound,omitempty"`
+	Structure    string `json:"structure,omitempty"`
+	Inner        []int  `json:"inner,omitempty"`
 }
 
 // smallestShardSpec reads --shard, --shards: the zero Spec when not split.
@@ -138,7 +140,8 @@ func runSmallestShard(ctx context.Context, s *streams, name string, f *set.Famil
 	}
 	if w := part.Whole; w != nil {
 		res.Whole = &smWhole{Nondominated: w.Nondominated, Witness: nodes1(w.Witness), Smallest: w.Smallest, Proof: string(w.Proof),
-			PlaneOrder: w.PlaneOrder, ClosedForm: w.ClosedForm, LowerBound: w.LowerBound}
+			PlaneOrder: w.PlaneOrder, ClosedForm: w.ClosedForm, LowerBound: w.LowerBound,
+			Structure: w.Structure, Inner: nodes1(w.Inner)}
 	}
 	p, err := shard.New(smPartKind, sp, hash, smPartOptions{Name: name, JSON: o.asJSON}, res)
 	if err != nil {
@@ -186,8 +189,13 @@ func mergeSmallest(ctx context.Context, s *streams, parts []*shard.Part, asJSON 
 			if err != nil {
 				return bad(err)
 			}
+			inner, err := setOf1(f.N, w.Inner)
+			if err != nil {
+				return bad(err)
+			}
 			sp.Whole = &domination.Result{Nondominated: w.Nondominated, K: f.K, Witness: h, Smallest: w.Smallest,
-				Proof: domination.Proof(w.Proof), PlaneOrder: w.PlaneOrder, ClosedForm: w.ClosedForm, LowerBound: w.LowerBound}
+				Proof: domination.Proof(w.Proof), PlaneOrder: w.PlaneOrder, ClosedForm: w.ClosedForm, LowerBound: w.LowerBound,
+				Structure: w.Structure, Inner: inner}
 		}
 		sps[i] = sp
 	}
