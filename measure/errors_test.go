@@ -16,7 +16,7 @@ func TestErrorTooLarge(t *testing.T) {
 	if !errors.As(err, &me) || !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("%v (%T): want a *measure.Error wrapping ErrTooLarge", err, err)
 	}
-	if want := "load of 50 quorums over 50 nodes needs a 5151-cell linear program: " + ErrTooLarge.Error(); me.Msg != want {
+	if want := "load of 50 quorums over 50 nodes needs a 2500-cell linear program: " + ErrTooLarge.Error(); me.Msg != want {
 		t.Errorf("Msg %q, want %q", me.Msg, want)
 	}
 	if !strings.HasPrefix(err.Error(), "measure: ") || strings.HasPrefix(me.Msg, "measure: ") {
