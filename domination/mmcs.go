@@ -70,13 +70,19 @@ func (o *mmcsOut) leaf(s []int) {
 	}
 }
 
-func (o *mmcsOut) tick() {
-	o.nodes++
+func (o *mmcsOut) tick() { o.tickN(1) }
+
+// tickN counts k search nodes at once (leaves counted in bulk): the
+// context is checked when the count passes a multiple of every+1, and the
+// limit acts when the count reaches or passes it.
+func (o *mmcsOut) tickN(k uint64) {
+	before := o.nodes
+	o.nodes += k
 	every := o.every
 	if every == 0 {
 		every = ctxEvery - 1
 	}
-	if o.nodes&every == 0 {
+	if before|every != o.nodes|every {
 		if err := o.ctx.Err(); err != nil {
 			o.err, o.stop = err, true
 		}
@@ -85,7 +91,7 @@ func (o *mmcsOut) tick() {
 		switch {
 		case o.onLimit == nil:
 			o.err, o.stop = ErrWorkLimit, true
-		case o.nodes == o.limit:
+		case before < o.limit:
 			o.onLimit()
 		}
 	}
@@ -105,17 +111,29 @@ func checkEvery(mw int) uint64 {
 // --- single-word engine -------------------------------------------------
 
 type mmcs1 struct {
-	edges []uint64 // edges[e]: vertices of edge e
+	// edges[e]: vertices of edge e < m; edges[64] holds every vertex
+	// (ANDing with it changes nothing) and edges[65..127] are unused: an
+	// index below 128 needs no bounds check.
+	edges *[128]uint64
+	m     int
 	inc   []uint64 // inc[v]: edges containing v
 	cand  uint64
-	uncov uint64 // after load: the edges S leaves uncovered
-	s     []int
-	crit  []uint64 // layer d (crit of S[0..d-1]) at offset d(d-1)/2
+	// After load: the edges S leaves uncovered, and those it covers twice
+	// or more.
+	uncov, multi uint64
+	s            []int
+	// first[j]: the edges S[j] was the first to cover. Every other vertex
+	// of S that covers one of them came later, so crit(S[j]), the edges
+	// covered by S[j] alone, is first[j] less the edges covered twice: one
+	// set for all of S, updated in one step as S grows.
+	first []uint64
+	list  bool // listing (out.visit set): each transversal visited in order
 	out   mmcsOut
 }
 
 func newMMCS1(h *hyper, out mmcsOut) *mmcs1 {
-	e := &mmcs1{edges: make([]uint64, h.m), inc: make([]uint64, h.n), out: out}
+	e := &mmcs1{edges: new([128]uint64), m: h.m, inc: make([]uint64, h.n), list: out.visit != nil, out: out}
+	e.edges[64] = ^uint64(0)
 	for i := range h.m {
 		e.edges[i] = h.edge(i)[0]
 	}
@@ -123,14 +141,12 @@ func newMMCS1(h *hyper, out mmcsOut) *mmcs1 {
 		e.inc[v] = h.star(v)[0]
 	}
 	e.s = make([]int, 0, h.n+1)
-	e.crit = make([]uint64, (h.n+2)*(h.n+1)/2)
+	e.first = make([]uint64, h.n+1)
 	e.out.counts = make([]uint64, h.n+1)
 	return e
 }
 
 func (e *mmcs1) stats() *mmcsOut { return &e.out }
-
-func layer1(d int) int { return d * (d - 1) / 2 }
 
 func allEdges1(m int) uint64 {
 	if m == 64 {
@@ -142,42 +158,33 @@ func allEdges1(m int) uint64 {
 func (e *mmcs1) load(s []int, cand []uint64) bool {
 	e.s = e.s[:0]
 	e.cand = cand[0]
-	e.uncov = allEdges1(len(e.edges))
+	e.uncov, e.multi = allEdges1(e.m), 0
 	for _, v := range s {
-		if !e.push(v) {
+		sv := e.inc[v]
+		e.first[len(e.s)] = e.uncov & sv
+		e.multi |= sv &^ e.uncov
+		e.uncov &^= sv
+		e.s = append(e.s, v)
+	}
+	for _, f := range e.first[:len(e.s)] {
+		if f&^e.multi == 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// push adds v to S at depth len(S), updating uncov and crit; it reports
-// whether every vertex of S stays critical. uncov is kept in e for load
-// only; run passes it down the recursion.
-func (e *mmcs1) push(v int) bool {
-	d := len(e.s)
-	sv := e.inc[v]
-	prev, next := e.crit[layer1(d):layer1(d+1)], e.crit[layer1(d+1):layer1(d+2)]
-	ok := true
-	for j, c := range prev {
-		c &^= sv
-		next[j] = c
-		if c == 0 {
-			ok = false
-		}
-	}
-	next[d] = e.uncov & sv
-	if next[d] == 0 {
-		ok = false
-	}
-	e.uncov &^= sv
-	e.s = append(e.s, v)
-	return ok
-}
+func (e *mmcs1) run() { e.rec(len(e.s), e.uncov, e.multi) }
 
-func (e *mmcs1) run() { e.rec(len(e.s), e.uncov) }
-
-func (e *mmcs1) rec(d int, uncov uint64) {
+// rec searches below S = e.s (d vertices) with uncov uncovered and multi
+// covered twice or more. It branches on the uncovered edge with the
+// fewest candidates; of those it keeps the live ones, that leave every
+// vertex u of S an edge of crit(u) (a vertex in every edge of crit(u)
+// would make u redundant, here and in the whole subtree, as crit(u) only
+// shrinks). A live candidate that covers every uncovered edge completes a
+// minimal transversal: a count adds those up at once, a listing visits
+// them in order; the others are searched below.
+func (e *mmcs1) rec(d int, uncov, multi uint64) {
 	e.out.tick()
 	if e.out.stop {
 		return
@@ -197,35 +204,68 @@ func (e *mmcs1) rec(d int, uncov uint64) {
 			}
 		}
 	}
-	if bestC == 0 {
-		return
+	br := best
+	for _, f := range e.first[:d] {
+		// The first two edges of crit(u) decide for most u without a
+		// branch (edges[64] holds every vertex: the second of a
+		// single edge); the others are walked when some vertex of br
+		// is in both.
+		c := f &^ multi
+		x := c & (c - 1)
+		k := br & e.edges[bits.TrailingZeros64(c)] & e.edges[bits.TrailingZeros64(x)]
+		if k == 0 {
+			continue
+		}
+		for x &= x - 1; x != 0 && k != 0; x &= x - 1 {
+			k &= e.edges[bits.TrailingZeros64(x)]
+		}
+		if br &^= k; br == 0 {
+			return
+		}
 	}
+	leaves := br
+	for u := uncov; u != 0 && leaves != 0; u &= u - 1 {
+		leaves &= e.edges[bits.TrailingZeros64(u)]
+	}
+	saved := e.cand
 	e.cand &^= best
-	prev, next := e.crit[layer1(d):layer1(d+1)], e.crit[layer1(d+1):layer1(d+2)]
-	for c := best; c != 0; c &= c - 1 {
-		v := bits.TrailingZeros64(c)
-		sv := e.inc[v]
-		ok := true
-		for j, x := range prev {
-			x &^= sv
-			if x == 0 {
-				ok = false
-				break
-			}
-			next[j] = x
+	if !e.list && leaves != 0 {
+		n := uint64(bits.OnesCount64(leaves))
+		e.out.counts[d+1] += n
+		if e.out.tickN(n); e.out.stop {
+			e.cand = saved
+			return
 		}
-		if ok {
-			next[d] = uncov & sv
-			e.s = append(e.s, v)
-			e.rec(d+1, uncov&^sv)
-			e.s = e.s[:d]
-			if e.out.stop {
-				e.cand |= best
-				return
-			}
-		}
-		e.cand |= 1 << v
 	}
+	for c := best; c != 0; c &= c - 1 {
+		bit := c & -c
+		v := bits.TrailingZeros64(c)
+		switch {
+		case br&bit == 0:
+			// v would make a vertex of S redundant.
+		case leaves&bit != 0:
+			if e.list {
+				e.s = append(e.s, v)
+				e.out.tick()
+				if !e.out.stop {
+					e.out.leaf(e.s)
+				}
+				e.s = e.s[:d]
+			}
+		default:
+			sv := e.inc[v]
+			e.first[d] = uncov & sv
+			e.s = append(e.s, v)
+			e.rec(d+1, uncov&^sv, multi|sv&^uncov)
+			e.s = e.s[:d]
+		}
+		if e.out.stop {
+			e.cand = saved
+			return
+		}
+		e.cand |= bit
+	}
+	e.cand = saved
 }
 
 // --- word-vector engine -------------------------------------------------

@@ -26,6 +26,20 @@ func (a w2) word(i int) uint64 {
 	return a.hi
 }
 
+// lowest2 returns the smallest element of the set {lo, hi}, or 128 if
+// it is empty; no branch.
+func lowest2(lo, hi uint64) int {
+	z := bits.TrailingZeros64(lo) // 64 when lo is 0
+	return z + (z>>6)*bits.TrailingZeros64(hi)
+}
+
+// dropLowest2 removes the smallest element of the set {lo, hi}, if any;
+// no branch.
+func dropLowest2(lo, hi uint64) (uint64, uint64) {
+	m := -uint64(bits.TrailingZeros64(lo) >> 6) // all ones when lo is 0
+	return lo & (lo - 1), hi & (hi - 1 | ^m)
+}
+
 // setBit adds element i.
 func (a *w2) setBit(i int) {
 	if i < 64 {
@@ -48,19 +62,29 @@ func pack2(a []uint64) w2 {
 }
 
 type mmcs2 struct {
-	edges []w2 // edges[e]: vertices of edge e
+	// edges[e]: vertices of edge e < m; edges[128] holds every vertex
+	// (ANDing with it changes nothing), and edges[129..255] are unused:
+	// an index below 256 needs no bounds check.
+	edges *[256]w2
+	m     int
 	inc   []w2 // inc[v]: edges containing v
 	cand  w2
-	uncov w2 // after load: the edges S leaves uncovered
-	s     []int
-	crit  []w2 // layer d (crit of S[0..d-1]) at offset d(d-1)/2
+	// After load: the edges S leaves uncovered, and those it covers twice
+	// or more.
+	uncov, multi w2
+	s            []int
+	// first[j]: the edges S[j] was the first to cover; crit(S[j]) is
+	// first[j] less the edges covered twice.
+	first []w2
+	list  bool // listing (out.visit set): each transversal visited in order
 	out   mmcsOut
 }
 
 func fits2(h *hyper) bool { return h.n <= 128 && h.m <= 128 }
 
 func newMMCS2(h *hyper, out mmcsOut) *mmcs2 {
-	e := &mmcs2{edges: make([]w2, h.m), inc: make([]w2, h.n), out: out}
+	e := &mmcs2{edges: new([256]w2), m: h.m, inc: make([]w2, h.n), list: out.visit != nil, out: out}
+	e.edges[128] = w2{^uint64(0), ^uint64(0)}
 	for i := range h.m {
 		e.edges[i] = pack2(h.edge(i))
 	}
@@ -68,7 +92,7 @@ func newMMCS2(h *hyper, out mmcsOut) *mmcs2 {
 		e.inc[v] = pack2(h.star(v))
 	}
 	e.s = make([]int, 0, h.n+1)
-	e.crit = make([]w2, (h.n+2)*(h.n+1)/2)
+	e.first = make([]w2, h.n+1)
 	e.out.counts = make([]uint64, h.n+1)
 	return e
 }
@@ -78,43 +102,30 @@ func (e *mmcs2) stats() *mmcsOut { return &e.out }
 func (e *mmcs2) load(s []int, cand []uint64) bool {
 	e.s = e.s[:0]
 	e.cand = pack2(cand)
-	e.uncov = w2{}
-	for i := range len(e.edges) {
+	e.uncov, e.multi = w2{}, w2{}
+	for i := range e.m {
 		e.uncov.setBit(i)
 	}
 	for _, v := range s {
-		if !e.push(v) {
+		sv := e.inc[v]
+		e.first[len(e.s)] = e.uncov.and(sv)
+		e.multi = e.multi.or(sv.andNot(e.uncov))
+		e.uncov = e.uncov.andNot(sv)
+		e.s = append(e.s, v)
+	}
+	for _, f := range e.first[:len(e.s)] {
+		if f.andNot(e.multi).zero() {
 			return false
 		}
 	}
 	return true
 }
 
-// push adds v to S at depth len(S), as mmcs1.push.
-func (e *mmcs2) push(v int) bool {
-	d := len(e.s)
-	sv := e.inc[v]
-	prev, next := e.crit[layer1(d):layer1(d+1)], e.crit[layer1(d+1):layer1(d+2)]
-	ok := true
-	for j, c := range prev {
-		c = c.andNot(sv)
-		next[j] = c
-		if c.zero() {
-			ok = false
-		}
-	}
-	next[d] = e.uncov.and(sv)
-	if next[d].zero() {
-		ok = false
-	}
-	e.uncov = e.uncov.andNot(sv)
-	e.s = append(e.s, v)
-	return ok
-}
+func (e *mmcs2) run() { e.rec(len(e.s), e.uncov, e.multi) }
 
-func (e *mmcs2) run() { e.rec(len(e.s), e.uncov) }
-
-func (e *mmcs2) rec(d int, uncov w2) {
+// rec searches below S = e.s (d vertices) with uncov uncovered and multi
+// covered twice or more, as mmcs1.rec does over one word.
+func (e *mmcs2) rec(d int, uncov, multi w2) {
 	e.out.tick()
 	if e.out.stop {
 		return
@@ -137,46 +148,76 @@ scan:
 			}
 		}
 	}
-	if bestC == 0 {
-		return
+	br := best
+	for _, f := range e.first[:d] {
+		// The vertices of br in every edge of crit(u): the first two
+		// edges decide for most u without a branch, the others are
+		// walked when some vertex is in both.
+		c := f.andNot(multi)
+		lo, hi := c.lo, c.hi
+		f1 := lowest2(lo, hi)
+		lo, hi = dropLowest2(lo, hi)
+		f2 := lowest2(lo, hi) // 128, all vertices, if there is no second
+		lo, hi = dropLowest2(lo, hi)
+		k := br.and(e.edges[f1&255]).and(e.edges[f2&255])
+		if k.zero() {
+			continue
+		}
+		for x := lo; x != 0 && !k.zero(); x &= x - 1 {
+			k = k.and(e.edges[bits.TrailingZeros64(x)])
+		}
+		for x := hi; x != 0 && !k.zero(); x &= x - 1 {
+			k = k.and(e.edges[64+bits.TrailingZeros64(x)])
+		}
+		if br = br.andNot(k); br.zero() {
+			return
+		}
 	}
+	leaves := br
+	for i := range 2 {
+		for u := uncov.word(i); u != 0 && !leaves.zero(); u &= u - 1 {
+			leaves = leaves.and(e.edges[i*64+bits.TrailingZeros64(u)])
+		}
+	}
+	saved := e.cand
 	e.cand = e.cand.andNot(best)
-	prev, next := e.crit[layer1(d):layer1(d+1)], e.crit[layer1(d+1):layer1(d+2)]
+	if !e.list && !leaves.zero() {
+		n := uint64(leaves.count())
+		e.out.counts[d+1] += n
+		if e.out.tickN(n); e.out.stop {
+			e.cand = saved
+			return
+		}
+	}
 	for i := range 2 {
 		for c := best.word(i); c != 0; c &= c - 1 {
+			bit := c & -c
 			v := i*64 + bits.TrailingZeros64(c)
-			sv := e.inc[v]
-			ok := true
-			for j, x := range prev {
-				x = x.andNot(sv)
-				if x.zero() {
-					ok = false
-					break
-				}
-				next[j] = x
-			}
-			if ok {
-				nu := uncov.andNot(sv)
-				e.s = append(e.s, v)
-				if nu.zero() {
-					// A leaf: v covers the rest, and every vertex stays
-					// critical (v's own edges include the uncovered ones
-					// it meets). Counted here, without the call.
+			switch {
+			case br.word(i)&bit == 0:
+				// v would make a vertex of S redundant.
+			case leaves.word(i)&bit != 0:
+				if e.list {
+					e.s = append(e.s, v)
 					e.out.tick()
 					if !e.out.stop {
 						e.out.leaf(e.s)
 					}
-				} else {
-					next[d] = uncov.and(sv)
-					e.rec(d+1, nu)
+					e.s = e.s[:d]
 				}
+			default:
+				sv := e.inc[v]
+				e.first[d] = uncov.and(sv)
+				e.s = append(e.s, v)
+				e.rec(d+1, uncov.andNot(sv), multi.or(sv.andNot(uncov)))
 				e.s = e.s[:d]
-				if e.out.stop {
-					e.cand = e.cand.or(best)
-					return
-				}
+			}
+			if e.out.stop {
+				e.cand = saved
+				return
 			}
 			e.cand.setBit(v)
 		}
 	}
+	e.cand = saved
 }
