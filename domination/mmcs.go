@@ -206,17 +206,17 @@ func (e *mmcs1) rec(d int, uncov, multi uint64) {
 	}
 	br := best
 	for _, f := range e.first[:d] {
-		// The first two edges of crit(u) decide for most u without a
-		// branch (edges[64] holds every vertex: the second of a
-		// single edge); the others are walked when some vertex of br
-		// is in both.
+		// The first three edges of crit(u) decide for most u without
+		// a branch (edges[64] holds every vertex: the edge of no bit);
+		// the others are walked when some vertex of br is in all three.
 		c := f &^ multi
 		x := c & (c - 1)
-		k := br & e.edges[bits.TrailingZeros64(c)] & e.edges[bits.TrailingZeros64(x)]
+		y := x & (x - 1)
+		k := br & e.edges[bits.TrailingZeros64(c)] & e.edges[bits.TrailingZeros64(x)] & e.edges[bits.TrailingZeros64(y)]
 		if k == 0 {
 			continue
 		}
-		for x &= x - 1; x != 0 && k != 0; x &= x - 1 {
+		for x = y & (y - 1); x != 0 && k != 0; x &= x - 1 {
 			k &= e.edges[bits.TrailingZeros64(x)]
 		}
 		if br &^= k; br == 0 {

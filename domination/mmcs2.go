@@ -26,20 +26,6 @@ func (a w2) word(i int) uint64 {
 	return a.hi
 }
 
-// lowest2 returns the smallest element of the set {lo, hi}, or 128 if
-// it is empty; no branch.
-func lowest2(lo, hi uint64) int {
-	z := bits.TrailingZeros64(lo) // 64 when lo is 0
-	return z + (z>>6)*bits.TrailingZeros64(hi)
-}
-
-// dropLowest2 removes the smallest element of the set {lo, hi}, if any;
-// no branch.
-func dropLowest2(lo, hi uint64) (uint64, uint64) {
-	m := -uint64(bits.TrailingZeros64(lo) >> 6) // all ones when lo is 0
-	return lo & (lo - 1), hi & (hi - 1 | ^m)
-}
-
 // setBit adds element i.
 func (a *w2) setBit(i int) {
 	if i < 64 {
@@ -62,13 +48,14 @@ func pack2(a []uint64) w2 {
 }
 
 type mmcs2 struct {
-	// edges[e]: vertices of edge e < m; edges[128] holds every vertex
-	// (ANDing with it changes nothing), and edges[129..255] are unused:
-	// an index below 256 needs no bounds check.
-	edges *[256]w2
-	m     int
-	inc   []w2 // inc[v]: edges containing v
-	cand  w2
+	edges []w2 // edges[e]: vertices of edge e
+	// lo[i] and hi[i] are edges i and 64+i, for i < 64, and lo[64] and
+	// hi[64] hold every vertex (ANDing with them changes nothing): the
+	// edge of the lowest bit of a word, or of none, without a branch.
+	lo, hi *[65]w2
+	m      int
+	inc    []w2 // inc[v]: edges containing v
+	cand   w2
 	// After load: the edges S leaves uncovered, and those it covers twice
 	// or more.
 	uncov, multi w2
@@ -83,11 +70,14 @@ type mmcs2 struct {
 func fits2(h *hyper) bool { return h.n <= 128 && h.m <= 128 }
 
 func newMMCS2(h *hyper, out mmcsOut) *mmcs2 {
-	e := &mmcs2{edges: new([256]w2), m: h.m, inc: make([]w2, h.n), list: out.visit != nil, out: out}
-	e.edges[128] = w2{^uint64(0), ^uint64(0)}
+	e := &mmcs2{edges: make([]w2, 128), lo: new([65]w2), hi: new([65]w2), m: h.m, inc: make([]w2, h.n), list: out.visit != nil, out: out}
 	for i := range h.m {
 		e.edges[i] = pack2(h.edge(i))
 	}
+	copy(e.lo[:], e.edges[:64])
+	copy(e.hi[:], e.edges[64:])
+	e.lo[64] = w2{^uint64(0), ^uint64(0)}
+	e.hi[64] = e.lo[64]
 	for v := range h.n {
 		e.inc[v] = pack2(h.star(v))
 	}
@@ -151,23 +141,22 @@ scan:
 	br := best
 	for _, f := range e.first[:d] {
 		// The vertices of br in every edge of crit(u): the first two
-		// edges decide for most u without a branch, the others are
-		// walked when some vertex is in both.
+		// edges in the low word and the first in the high word decide
+		// for most u without a branch (an index of 64 picks every
+		// vertex, when there is no such edge); the others are walked
+		// when some vertex is in all three.
 		c := f.andNot(multi)
 		lo, hi := c.lo, c.hi
-		f1 := lowest2(lo, hi)
-		lo, hi = dropLowest2(lo, hi)
-		f2 := lowest2(lo, hi) // 128, all vertices, if there is no second
-		lo, hi = dropLowest2(lo, hi)
-		k := br.and(e.edges[f1&255]).and(e.edges[f2&255])
+		lo2 := lo & (lo - 1)
+		k := br.and(e.lo[bits.TrailingZeros64(lo)]).and(e.lo[bits.TrailingZeros64(lo2)]).and(e.hi[bits.TrailingZeros64(hi)])
 		if k.zero() {
 			continue
 		}
-		for x := lo; x != 0 && !k.zero(); x &= x - 1 {
-			k = k.and(e.edges[bits.TrailingZeros64(x)])
+		for x := lo2 & (lo2 - 1); x != 0 && !k.zero(); x &= x - 1 {
+			k = k.and(e.lo[bits.TrailingZeros64(x)])
 		}
-		for x := hi; x != 0 && !k.zero(); x &= x - 1 {
-			k = k.and(e.edges[64+bits.TrailingZeros64(x)])
+		for x := hi & (hi - 1); x != 0 && !k.zero(); x &= x - 1 {
+			k = k.and(e.hi[bits.TrailingZeros64(x)])
 		}
 		if br = br.andNot(k); br.zero() {
 			return
