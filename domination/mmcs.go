@@ -453,16 +453,18 @@ const (
 )
 
 // newEngine returns the engine kind asks for. The narrow engines allocate
-// their layers up front ((n+2)(n+1)/2 sets of one or two words); when
-// that passes out.maxBytes the word-vector engine, which allocates layers
-// as the search deepens and checks each against the budget, runs instead.
+// their tables up front (the edges, the stars and a set per depth, of one
+// or two words each); when that passes out.maxBytes the word-vector
+// engine, which allocates layers as the search deepens and checks each
+// against the budget, runs instead.
 func newEngine(h *hyper, out mmcsOut, kind engineKind) mmcsEngine {
-	layers := int64(h.n+2) * int64(h.n+1) / 2
-	fits := func(words int64) bool { return out.maxBytes <= 0 || 8*words*layers <= out.maxBytes }
+	fits := func(words, edges int64) bool {
+		return out.maxBytes <= 0 || 8*words*(edges+2*int64(h.n)+1) <= out.maxBytes
+	}
 	switch {
-	case kind == autoEngine && h.n <= 64 && h.m <= 64 && fits(1):
+	case kind == autoEngine && h.n <= 64 && h.m <= 64 && fits(1, 128):
 		return newMMCS1(h, out)
-	case kind != wideWords && fits2(h) && fits(2):
+	case kind != wideWords && fits2(h) && fits(2, 128+2*65):
 		return newMMCS2(h, out)
 	}
 	return newMMCSN(h, out)
@@ -549,7 +551,7 @@ func expandTop(ctx context.Context, h *hyper, scratch *mmcsN, target int) []mmcs
 // the engines' buffers bounded by maxBytes in all (0: no bound). On an
 // error (cancellation, the budget) the counts are those of the
 // transversals found before it: lower bounds.
-func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, kind engineKind, progress func(done, total int64), maxBytes int64) ([]uint64, error) {
+func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, kind engineKind, progress set.Progress, maxBytes int64) ([]uint64, error) {
 	root := mmcsTask{cand: make(set.Words, h.nw)}
 	root.cand.Fill(h.n)
 	workers := runtime.GOMAXPROCS(0)
@@ -585,7 +587,7 @@ func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, k
 				e.load(tasks[i].s, tasks[i].cand)
 				e.run()
 				if progress != nil {
-					progress(finished.Add(1), int64(len(tasks)))
+					progress("subtrees", finished.Add(1), int64(len(tasks)))
 				}
 				if e.stats().stop {
 					break
