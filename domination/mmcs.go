@@ -63,6 +63,10 @@ type mmcsOut struct {
 	stop     bool  // visit asked to stop, or cancelled
 }
 
+// visitOn reports whether the search lists (visits each transversal)
+// rather than counts.
+func (o *mmcsOut) visitOn() bool { return o.visit != nil }
+
 func (o *mmcsOut) leaf(s []int) {
 	o.counts[len(s)]++
 	if o.visit != nil && !o.visit(s) {
@@ -271,18 +275,23 @@ func (e *mmcs1) rec(d int, uncov, multi uint64) {
 // --- word-vector engine -------------------------------------------------
 
 type mmcsN struct {
-	h      *hyper
-	bytes  int64 // of the per-depth buffers
-	cand   set.Words
-	s      []int
-	uncov  []set.Words // uncov[d]: edges S[0..d-1] leaves uncovered
-	crit   [][]uint64  // crit[d]: crit of S[0..d-1], mw words each
-	branch []set.Words // branch[d]: the candidates of the edge chosen at depth d
-	out    mmcsOut
+	h     *hyper
+	bytes int64 // of the per-depth buffers
+	cand  set.Words
+	s     []int
+	// Per depth d: the edges S[0..d-1] leaves uncovered, and those it
+	// covers twice or more; first[j] holds the edges S[j] was the first
+	// to cover (crit(S[j]) is first[j] less multi, as in mmcs1).
+	uncov, multi, first []set.Words
+	// Per depth: the candidates of the edge chosen there, the live ones
+	// among them, and the live ones that cover every uncovered edge.
+	branch, live, leaves []set.Words
+	crit, kill           set.Words // scratch of the kill test
+	out                  mmcsOut
 }
 
 func newMMCSN(h *hyper, out mmcsOut) *mmcsN {
-	e := &mmcsN{h: h, cand: make(set.Words, h.nw), out: out}
+	e := &mmcsN{h: h, cand: make(set.Words, h.nw), crit: make(set.Words, h.mw), kill: make(set.Words, h.nw), out: out}
 	if e.out.every == 0 {
 		e.out.every = checkEvery(h.mw)
 	}
@@ -300,7 +309,7 @@ func (e *mmcsN) stats() *mmcsOut { return &e.out }
 func (e *mmcsN) grow(d int) bool {
 	for len(e.uncov) <= d {
 		l := len(e.uncov)
-		need := int64(8 * ((l+1)*e.h.mw + e.h.nw))
+		need := int64(8 * 3 * (e.h.mw + e.h.nw))
 		if l > 0 && e.out.maxBytes > 0 && e.bytes+need > e.out.maxBytes {
 			e.out.err = fmt.Errorf("domination: the transversal search needs more than %d bytes at depth %d: %w", e.out.maxBytes, l, set.ErrMemoryBudget)
 			e.out.stop = true
@@ -308,8 +317,11 @@ func (e *mmcsN) grow(d int) bool {
 		}
 		e.bytes += need
 		e.uncov = append(e.uncov, make(set.Words, e.h.mw))
-		e.crit = append(e.crit, make([]uint64, l*e.h.mw))
+		e.multi = append(e.multi, make(set.Words, e.h.mw))
+		e.first = append(e.first, make(set.Words, e.h.mw))
 		e.branch = append(e.branch, make(set.Words, e.h.nw))
+		e.live = append(e.live, make(set.Words, e.h.nw))
+		e.leaves = append(e.leaves, make(set.Words, e.h.nw))
 	}
 	return true
 }
@@ -318,58 +330,54 @@ func (e *mmcsN) load(s []int, cand []uint64) bool {
 	e.s = e.s[:0]
 	copy(e.cand, cand)
 	e.uncov[0].Fill(e.h.m)
+	clear(e.multi[0])
 	for _, v := range s {
 		if !e.push(v) {
+			return false
+		}
+	}
+	multi := e.multi[len(e.s)]
+	for _, f := range e.first[:len(e.s)] {
+		if f.AndNotLen(multi) == 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// push adds v to S and builds layer len(S); it reports whether every vertex
-// of S stays critical.
+// push adds v to S and builds layer len(S); it reports false only when
+// the memory budget stops it.
 func (e *mmcsN) push(v int) bool {
-	d, mw := len(e.s), e.h.mw
+	d := len(e.s)
 	if !e.grow(d + 1) {
 		return false
 	}
-	sv := e.h.star(v)
-	prev, next := e.crit[d], e.crit[d+1]
-	ok := true
-	// The layer updates stay word loops: each fuses what set.Words would
-	// do in two or three passes (q = p \ sv and its emptiness; c = u ∩ sv
-	// with nu = u \ sv), and they are the innermost loops of the search.
-	for j := range d {
-		p, q := prev[j*mw:(j+1)*mw], next[j*mw:(j+1)*mw]
-		var any uint64
-		for i := range mw {
-			q[i] = p[i] &^ sv[i]
-			any |= q[i]
-		}
-		if any == 0 {
-			ok = false
-		}
-	}
-	u, nu, c := e.uncov[d], e.uncov[d+1], next[d*mw:(d+1)*mw]
-	var any uint64
-	for i := range mw {
-		c[i] = u[i] & sv[i]
-		nu[i] = u[i] &^ sv[i]
-		any |= c[i]
-	}
+	e.step(d, v)
 	e.s = append(e.s, v)
-	return ok && any != 0
+	return true
+}
+
+// step builds layer d+1 for S[d] = v from layer d.
+func (e *mmcsN) step(d, v int) {
+	sv, u := e.h.star(v), e.uncov[d]
+	e.first[d].Intersect(u, sv)
+	m, nm, nu := e.multi[d], e.multi[d+1], e.uncov[d+1]
+	for i := range u {
+		nm[i] = m[i] | sv[i]&^u[i]
+		nu[i] = u[i] &^ sv[i]
+	}
 }
 
 func (e *mmcsN) run() { e.rec(len(e.s)) }
 
+// rec searches below S = e.s (d vertices), as mmcs1.rec does over word
+// vectors.
 func (e *mmcsN) rec(d int) {
 	e.out.tick()
 	if e.out.stop {
 		return
 	}
 	h := e.h
-	mw := h.mw
 	uncov := e.uncov[d]
 	if uncov.IsEmpty() {
 		e.out.leaf(e.s)
@@ -391,44 +399,76 @@ scan:
 			}
 		}
 	}
-	if bestC == 0 {
-		return
-	}
-	br := e.branch[d]
+	br, live, leaves := e.branch[d], e.live[d], e.leaves[d]
 	br.Intersect(h.edge(best), e.cand)
+	copy(live, br)
+	multi := e.multi[d]
+	for _, f := range e.first[:d] {
+		// kill: the live candidates in every edge of crit(u).
+		for i := range e.crit {
+			e.crit[i] = f[i] &^ multi[i]
+		}
+		copy(e.kill, live)
+		killed := true
+	edges:
+		for i, w := range e.crit {
+			for ; w != 0; w &= w - 1 {
+				if !e.kill.And(h.edge(i*64 + bits.TrailingZeros64(w))) {
+					killed = false
+					break edges
+				}
+			}
+		}
+		if killed {
+			live.AndNot(e.kill)
+			if live.IsEmpty() {
+				return
+			}
+		}
+	}
+	copy(leaves, live)
+cover:
+	for i, w := range uncov {
+		for ; w != 0; w &= w - 1 {
+			if !leaves.And(h.edge(i*64 + bits.TrailingZeros64(w))) {
+				break cover
+			}
+		}
+	}
 	e.cand.AndNot(br)
-	prev, next := e.crit[d], e.crit[d+1]
-	nu := e.uncov[d+1]
+	if !e.out.visitOn() {
+		if n := uint64(leaves.Len()); n != 0 {
+			e.out.counts[d+1] += n
+			if e.out.tickN(n); e.out.stop {
+				e.cand.Or(br)
+				return
+			}
+		}
+	}
 	for i, w := range br {
 		for ; w != 0; w &= w - 1 {
 			v := i*64 + bits.TrailingZeros64(w)
-			sv := h.star(v)
-			ok := true
-			for j := range d {
-				p, q := prev[j*mw:(j+1)*mw], next[j*mw:(j+1)*mw]
-				var any uint64
-				for k := range mw {
-					q[k] = p[k] &^ sv[k]
-					any |= q[k]
+			switch {
+			case !live.Has(v):
+				// v would make a vertex of S redundant.
+			case leaves.Has(v):
+				if e.out.visitOn() {
+					e.s = append(e.s, v)
+					e.out.tick()
+					if !e.out.stop {
+						e.out.leaf(e.s)
+					}
+					e.s = e.s[:d]
 				}
-				if any == 0 {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				c := next[d*mw : (d+1)*mw]
-				for k := range mw {
-					c[k] = uncov[k] & sv[k]
-					nu[k] = uncov[k] &^ sv[k]
-				}
+			default:
+				e.step(d, v)
 				e.s = append(e.s, v)
 				e.rec(d + 1)
 				e.s = e.s[:d]
-				if e.out.stop {
-					e.cand.Or(br)
-					return
-				}
+			}
+			if e.out.stop {
+				e.cand.Or(br)
+				return
 			}
 			e.cand.Add(v)
 		}

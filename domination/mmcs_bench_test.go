@@ -63,6 +63,7 @@ func BenchmarkMMCSEngine(b *testing.B) {
 		{"grid7x7+2/two-words", gridPlus(7, 7), twoWords, 1642046},
 		{"grid9x9-forced2/two-words", gridForced(9, 2), twoWords, gridForcedCount(9, 2)},
 		{"grid9x9-forced3/two-words", gridForced(9, 3), twoWords, gridForcedCount(9, 3)},
+		{"grid9x9-forced3/word-vectors", gridForced(9, 3), wideWords, gridForcedCount(9, 3)},
 	} {
 		h := newHyper(bb.f)
 		b.Run(bb.name, func(b *testing.B) {
