@@ -22,9 +22,22 @@ import (
 // vi may still use v1..v(i-1) later but not v(i+1)..vr, which makes the
 // branches disjoint.
 //
-// Two engines implement it: one over single machine words (at most 64
-// vertices and 64 edges: every set is a uint64) and one over word vectors.
-// Neither allocates inside the recursion.
+// Three engines implement it, the same search over sets of different
+// widths: one machine word (at most 64 vertices and 64 edges: every set is
+// a uint64), two words (mmcs2.go, up to 128) and word vectors. None
+// allocates inside the recursion, and all three do the same work per node:
+//
+//   - crit(u) is not kept per depth: the edges u covered first, less the
+//     edges S covers twice or more (one set, updated in one step as S
+//     grows), are exactly the edges u alone covers;
+//   - of the chosen edge's candidates, those that would leave some u ∈ S
+//     with no edge of its own (they lie in every edge of crit(u)) are
+//     found by ANDing the edges of crit(u), a few without a branch;
+//   - the candidates that cover every uncovered edge complete a minimal
+//     transversal each: a count adds them up at once instead of
+//     recursing, a listing visits them in order.
+//
+// A listing gives the transversals in the order of the plain search.
 
 // ctxEvery is how many search nodes pass between checks of the context.
 const ctxEvery = 1 << 16
@@ -46,8 +59,8 @@ type mmcsOut struct {
 	visit  func(s []int) bool // nil when only counting
 	counts []uint64           // counts[i]: transversals of size i
 	nodes  uint64
-	// every is a power of two minus one: the context is checked when
-	// nodes&every is 0 (0 means ctxEvery−1).
+	// every is a power of two minus one: the context is checked each time
+	// nodes passes a multiple of every+1 (0 means ctxEvery−1).
 	every uint64
 	// limit, if not 0, stops the search with ErrWorkLimit after that many
 	// nodes: a budget counted in work, the same on every machine. With

@@ -4,8 +4,8 @@ import "math/bits"
 
 // The two-word engine: MMCS as in mmcs1, for at most 128 vertices and 128
 // edges, every set a pair of words held in registers (the 9×9 and 10×10
-// grids, planes up to PG(2,10)). The general engine's loops over word
-// slices cost about four times as much per node at this size.
+// grids, planes up to PG(2,10)). The word-vector engine's loops over word
+// slices cost several times as much per node at this size.
 
 // w2 is a set of at most 128 elements: bits 0..63 in lo, 64..127 in hi.
 // A struct, not an array: the compiler keeps a two-field struct in
