@@ -107,6 +107,7 @@ func TestCountTransversalsKnown(t *testing.T) {
 		{"PG(2,5)", pg(t, 5), 506106, 6},
 		{"grid 5x5", grid(5, 5), 2*3125 - 120, 5},
 		{"grid 7x7", grid(7, 7), 1642046, 7},
+		{"grid 8x8", grid(8, 8), 33514112, 8},
 		{"threshold 3 of 7", set.NewThreshold(7, 3), 21, 5},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
