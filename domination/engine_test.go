@@ -344,7 +344,7 @@ func TestCountPartial(t *testing.T) {
 	}
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	c, err = CountTransversalsOpt(ctx, f, Options{Progress: func(done, total int64) { cancel() }})
+	c, err = CountTransversalsOpt(ctx, f, Options{Progress: func(string, int64, int64) { cancel() }})
 	if runtime.GOMAXPROCS(0) > 1 {
 		if err != context.Canceled || !c.Partial || c.Total.Sign() == 0 || c.Total.Cmp(full.Total) >= 0 {
 			t.Fatalf("cancelled after a subtree: %v of %v, %v", c.Total, full.Total, err)

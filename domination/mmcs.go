@@ -22,9 +22,22 @@ import (
 // vi may still use v1..v(i-1) later but not v(i+1)..vr, which makes the
 // branches disjoint.
 //
-// Two engines implement it: one over single machine words (at most 64
-// vertices and 64 edges: every set is a uint64) and one over word vectors.
-// Neither allocates inside the recursion.
+// Three engines implement it, the same search over sets of different
+// widths: one machine word (at most 64 vertices and 64 edges: every set is
+// a uint64), two words (mmcs2.go, up to 128) and word vectors. None
+// allocates inside the recursion, and all three do the same work per node:
+//
+//   - crit(u) is not kept per depth: the edges u covered first, less the
+//     edges S covers twice or more (one set, updated in one step as S
+//     grows), are exactly the edges u alone covers;
+//   - of the chosen edge's candidates, those that would leave some u ∈ S
+//     with no edge of its own (they lie in every edge of crit(u)) are
+//     found by ANDing the edges of crit(u), a few without a branch;
+//   - the candidates that cover every uncovered edge complete a minimal
+//     transversal each: a count adds them up at once instead of
+//     recursing, a listing visits them in order.
+//
+// A listing gives the transversals in the order of the plain search.
 
 // ctxEvery is how many search nodes pass between checks of the context.
 const ctxEvery = 1 << 16
@@ -46,8 +59,8 @@ type mmcsOut struct {
 	visit  func(s []int) bool // nil when only counting
 	counts []uint64           // counts[i]: transversals of size i
 	nodes  uint64
-	// every is a power of two minus one: the context is checked when
-	// nodes&every is 0 (0 means ctxEvery−1).
+	// every is a power of two minus one: the context is checked each time
+	// nodes passes a multiple of every+1 (0 means ctxEvery−1).
 	every uint64
 	// limit, if not 0, stops the search with ErrWorkLimit after that many
 	// nodes: a budget counted in work, the same on every machine. With
@@ -63,6 +76,10 @@ type mmcsOut struct {
 	stop     bool  // visit asked to stop, or cancelled
 }
 
+// visitOn reports whether the search lists (visits each transversal)
+// rather than counts.
+func (o *mmcsOut) visitOn() bool { return o.visit != nil }
+
 func (o *mmcsOut) leaf(s []int) {
 	o.counts[len(s)]++
 	if o.visit != nil && !o.visit(s) {
@@ -70,13 +87,19 @@ func (o *mmcsOut) leaf(s []int) {
 	}
 }
 
-func (o *mmcsOut) tick() {
-	o.nodes++
+func (o *mmcsOut) tick() { o.tickN(1) }
+
+// tickN counts k search nodes at once (leaves counted in bulk): the
+// context is checked when the count passes a multiple of every+1, and the
+// limit acts when the count reaches or passes it.
+func (o *mmcsOut) tickN(k uint64) {
+	before := o.nodes
+	o.nodes += k
 	every := o.every
 	if every == 0 {
 		every = ctxEvery - 1
 	}
-	if o.nodes&every == 0 {
+	if before|every != o.nodes|every {
 		if err := o.ctx.Err(); err != nil {
 			o.err, o.stop = err, true
 		}
@@ -85,7 +108,7 @@ func (o *mmcsOut) tick() {
 		switch {
 		case o.onLimit == nil:
 			o.err, o.stop = ErrWorkLimit, true
-		case o.nodes == o.limit:
+		case before < o.limit:
 			o.onLimit()
 		}
 	}
@@ -105,17 +128,29 @@ func checkEvery(mw int) uint64 {
 // --- single-word engine -------------------------------------------------
 
 type mmcs1 struct {
-	edges []uint64 // edges[e]: vertices of edge e
+	// edges[e]: vertices of edge e < m; edges[64] holds every vertex
+	// (ANDing with it changes nothing) and edges[65..127] are unused: an
+	// index below 128 needs no bounds check.
+	edges *[128]uint64
+	m     int
 	inc   []uint64 // inc[v]: edges containing v
 	cand  uint64
-	uncov uint64 // after load: the edges S leaves uncovered
-	s     []int
-	crit  []uint64 // layer d (crit of S[0..d-1]) at offset d(d-1)/2
+	// After load: the edges S leaves uncovered, and those it covers twice
+	// or more.
+	uncov, multi uint64
+	s            []int
+	// first[j]: the edges S[j] was the first to cover. Every other vertex
+	// of S that covers one of them came later, so crit(S[j]), the edges
+	// covered by S[j] alone, is first[j] less the edges covered twice: one
+	// set for all of S, updated in one step as S grows.
+	first []uint64
+	list  bool // listing (out.visit set): each transversal visited in order
 	out   mmcsOut
 }
 
 func newMMCS1(h *hyper, out mmcsOut) *mmcs1 {
-	e := &mmcs1{edges: make([]uint64, h.m), inc: make([]uint64, h.n), out: out}
+	e := &mmcs1{edges: new([128]uint64), m: h.m, inc: make([]uint64, h.n), list: out.visit != nil, out: out}
+	e.edges[64] = ^uint64(0)
 	for i := range h.m {
 		e.edges[i] = h.edge(i)[0]
 	}
@@ -123,14 +158,12 @@ func newMMCS1(h *hyper, out mmcsOut) *mmcs1 {
 		e.inc[v] = h.star(v)[0]
 	}
 	e.s = make([]int, 0, h.n+1)
-	e.crit = make([]uint64, (h.n+2)*(h.n+1)/2)
+	e.first = make([]uint64, h.n+1)
 	e.out.counts = make([]uint64, h.n+1)
 	return e
 }
 
 func (e *mmcs1) stats() *mmcsOut { return &e.out }
-
-func layer1(d int) int { return d * (d - 1) / 2 }
 
 func allEdges1(m int) uint64 {
 	if m == 64 {
@@ -142,42 +175,33 @@ func allEdges1(m int) uint64 {
 func (e *mmcs1) load(s []int, cand []uint64) bool {
 	e.s = e.s[:0]
 	e.cand = cand[0]
-	e.uncov = allEdges1(len(e.edges))
+	e.uncov, e.multi = allEdges1(e.m), 0
 	for _, v := range s {
-		if !e.push(v) {
+		sv := e.inc[v]
+		e.first[len(e.s)] = e.uncov & sv
+		e.multi |= sv &^ e.uncov
+		e.uncov &^= sv
+		e.s = append(e.s, v)
+	}
+	for _, f := range e.first[:len(e.s)] {
+		if f&^e.multi == 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// push adds v to S at depth len(S), updating uncov and crit; it reports
-// whether every vertex of S stays critical. uncov is kept in e for load
-// only; run passes it down the recursion.
-func (e *mmcs1) push(v int) bool {
-	d := len(e.s)
-	sv := e.inc[v]
-	prev, next := e.crit[layer1(d):layer1(d+1)], e.crit[layer1(d+1):layer1(d+2)]
-	ok := true
-	for j, c := range prev {
-		c &^= sv
-		next[j] = c
-		if c == 0 {
-			ok = false
-		}
-	}
-	next[d] = e.uncov & sv
-	if next[d] == 0 {
-		ok = false
-	}
-	e.uncov &^= sv
-	e.s = append(e.s, v)
-	return ok
-}
+func (e *mmcs1) run() { e.rec(len(e.s), e.uncov, e.multi) }
 
-func (e *mmcs1) run() { e.rec(len(e.s), e.uncov) }
-
-func (e *mmcs1) rec(d int, uncov uint64) {
+// rec searches below S = e.s (d vertices) with uncov uncovered and multi
+// covered twice or more. It branches on the uncovered edge with the
+// fewest candidates; of those it keeps the live ones, that leave every
+// vertex u of S an edge of crit(u) (a vertex in every edge of crit(u)
+// would make u redundant, here and in the whole subtree, as crit(u) only
+// shrinks). A live candidate that covers every uncovered edge completes a
+// minimal transversal: a count adds those up at once, a listing visits
+// them in order; the others are searched below.
+func (e *mmcs1) rec(d int, uncov, multi uint64) {
 	e.out.tick()
 	if e.out.stop {
 		return
@@ -197,52 +221,90 @@ func (e *mmcs1) rec(d int, uncov uint64) {
 			}
 		}
 	}
-	if bestC == 0 {
-		return
+	br := best
+	for _, f := range e.first[:d] {
+		// The first three edges of crit(u) decide for most u without
+		// a branch (edges[64] holds every vertex: the edge of no bit);
+		// the others are walked when some vertex of br is in all three.
+		c := f &^ multi
+		x := c & (c - 1)
+		y := x & (x - 1)
+		k := br & e.edges[bits.TrailingZeros64(c)] & e.edges[bits.TrailingZeros64(x)] & e.edges[bits.TrailingZeros64(y)]
+		if k == 0 {
+			continue
+		}
+		for x = y & (y - 1); x != 0 && k != 0; x &= x - 1 {
+			k &= e.edges[bits.TrailingZeros64(x)]
+		}
+		if br &^= k; br == 0 {
+			return
+		}
 	}
+	leaves := br
+	for u := uncov; u != 0 && leaves != 0; u &= u - 1 {
+		leaves &= e.edges[bits.TrailingZeros64(u)]
+	}
+	saved := e.cand
 	e.cand &^= best
-	prev, next := e.crit[layer1(d):layer1(d+1)], e.crit[layer1(d+1):layer1(d+2)]
-	for c := best; c != 0; c &= c - 1 {
-		v := bits.TrailingZeros64(c)
-		sv := e.inc[v]
-		ok := true
-		for j, x := range prev {
-			x &^= sv
-			if x == 0 {
-				ok = false
-				break
-			}
-			next[j] = x
+	if !e.list && leaves != 0 {
+		n := uint64(bits.OnesCount64(leaves))
+		e.out.counts[d+1] += n
+		if e.out.tickN(n); e.out.stop {
+			e.cand = saved
+			return
 		}
-		if ok {
-			next[d] = uncov & sv
-			e.s = append(e.s, v)
-			e.rec(d+1, uncov&^sv)
-			e.s = e.s[:d]
-			if e.out.stop {
-				e.cand |= best
-				return
-			}
-		}
-		e.cand |= 1 << v
 	}
+	for c := best; c != 0; c &= c - 1 {
+		bit := c & -c
+		v := bits.TrailingZeros64(c)
+		switch {
+		case br&bit == 0:
+			// v would make a vertex of S redundant.
+		case leaves&bit != 0:
+			if e.list {
+				e.s = append(e.s, v)
+				e.out.tick()
+				if !e.out.stop {
+					e.out.leaf(e.s)
+				}
+				e.s = e.s[:d]
+			}
+		default:
+			sv := e.inc[v]
+			e.first[d] = uncov & sv
+			e.s = append(e.s, v)
+			e.rec(d+1, uncov&^sv, multi|sv&^uncov)
+			e.s = e.s[:d]
+		}
+		if e.out.stop {
+			e.cand = saved
+			return
+		}
+		e.cand |= bit
+	}
+	e.cand = saved
 }
 
 // --- word-vector engine -------------------------------------------------
 
 type mmcsN struct {
-	h      *hyper
-	bytes  int64 // of the per-depth buffers
-	cand   set.Words
-	s      []int
-	uncov  []set.Words // uncov[d]: edges S[0..d-1] leaves uncovered
-	crit   [][]uint64  // crit[d]: crit of S[0..d-1], mw words each
-	branch []set.Words // branch[d]: the candidates of the edge chosen at depth d
-	out    mmcsOut
+	h     *hyper
+	bytes int64 // of the per-depth buffers
+	cand  set.Words
+	s     []int
+	// Per depth d: the edges S[0..d-1] leaves uncovered, and those it
+	// covers twice or more; first[j] holds the edges S[j] was the first
+	// to cover (crit(S[j]) is first[j] less multi, as in mmcs1).
+	uncov, multi, first []set.Words
+	// Per depth: the candidates of the edge chosen there, the live ones
+	// among them, and the live ones that cover every uncovered edge.
+	branch, live, leaves []set.Words
+	crit, kill           set.Words // scratch of the kill test
+	out                  mmcsOut
 }
 
 func newMMCSN(h *hyper, out mmcsOut) *mmcsN {
-	e := &mmcsN{h: h, cand: make(set.Words, h.nw), out: out}
+	e := &mmcsN{h: h, cand: make(set.Words, h.nw), crit: make(set.Words, h.mw), kill: make(set.Words, h.nw), out: out}
 	if e.out.every == 0 {
 		e.out.every = checkEvery(h.mw)
 	}
@@ -260,7 +322,7 @@ func (e *mmcsN) stats() *mmcsOut { return &e.out }
 func (e *mmcsN) grow(d int) bool {
 	for len(e.uncov) <= d {
 		l := len(e.uncov)
-		need := int64(8 * ((l+1)*e.h.mw + e.h.nw))
+		need := int64(8 * 3 * (e.h.mw + e.h.nw))
 		if l > 0 && e.out.maxBytes > 0 && e.bytes+need > e.out.maxBytes {
 			e.out.err = fmt.Errorf("domination: the transversal search needs more than %d bytes at depth %d: %w", e.out.maxBytes, l, set.ErrMemoryBudget)
 			e.out.stop = true
@@ -268,8 +330,11 @@ func (e *mmcsN) grow(d int) bool {
 		}
 		e.bytes += need
 		e.uncov = append(e.uncov, make(set.Words, e.h.mw))
-		e.crit = append(e.crit, make([]uint64, l*e.h.mw))
+		e.multi = append(e.multi, make(set.Words, e.h.mw))
+		e.first = append(e.first, make(set.Words, e.h.mw))
 		e.branch = append(e.branch, make(set.Words, e.h.nw))
+		e.live = append(e.live, make(set.Words, e.h.nw))
+		e.leaves = append(e.leaves, make(set.Words, e.h.nw))
 	}
 	return true
 }
@@ -278,58 +343,54 @@ func (e *mmcsN) load(s []int, cand []uint64) bool {
 	e.s = e.s[:0]
 	copy(e.cand, cand)
 	e.uncov[0].Fill(e.h.m)
+	clear(e.multi[0])
 	for _, v := range s {
 		if !e.push(v) {
+			return false
+		}
+	}
+	multi := e.multi[len(e.s)]
+	for _, f := range e.first[:len(e.s)] {
+		if f.AndNotLen(multi) == 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// push adds v to S and builds layer len(S); it reports whether every vertex
-// of S stays critical.
+// push adds v to S and builds layer len(S); it reports false only when
+// the memory budget stops it.
 func (e *mmcsN) push(v int) bool {
-	d, mw := len(e.s), e.h.mw
+	d := len(e.s)
 	if !e.grow(d + 1) {
 		return false
 	}
-	sv := e.h.star(v)
-	prev, next := e.crit[d], e.crit[d+1]
-	ok := true
-	// The layer updates stay word loops: each fuses what set.Words would
-	// do in two or three passes (q = p \ sv and its emptiness; c = u ∩ sv
-	// with nu = u \ sv), and they are the innermost loops of the search.
-	for j := range d {
-		p, q := prev[j*mw:(j+1)*mw], next[j*mw:(j+1)*mw]
-		var any uint64
-		for i := range mw {
-			q[i] = p[i] &^ sv[i]
-			any |= q[i]
-		}
-		if any == 0 {
-			ok = false
-		}
-	}
-	u, nu, c := e.uncov[d], e.uncov[d+1], next[d*mw:(d+1)*mw]
-	var any uint64
-	for i := range mw {
-		c[i] = u[i] & sv[i]
-		nu[i] = u[i] &^ sv[i]
-		any |= c[i]
-	}
+	e.step(d, v)
 	e.s = append(e.s, v)
-	return ok && any != 0
+	return true
+}
+
+// step builds layer d+1 for S[d] = v from layer d.
+func (e *mmcsN) step(d, v int) {
+	sv, u := e.h.star(v), e.uncov[d]
+	e.first[d].Intersect(u, sv)
+	m, nm, nu := e.multi[d], e.multi[d+1], e.uncov[d+1]
+	for i := range u {
+		nm[i] = m[i] | sv[i]&^u[i]
+		nu[i] = u[i] &^ sv[i]
+	}
 }
 
 func (e *mmcsN) run() { e.rec(len(e.s)) }
 
+// rec searches below S = e.s (d vertices), as mmcs1.rec does over word
+// vectors.
 func (e *mmcsN) rec(d int) {
 	e.out.tick()
 	if e.out.stop {
 		return
 	}
 	h := e.h
-	mw := h.mw
 	uncov := e.uncov[d]
 	if uncov.IsEmpty() {
 		e.out.leaf(e.s)
@@ -351,44 +412,76 @@ scan:
 			}
 		}
 	}
-	if bestC == 0 {
-		return
-	}
-	br := e.branch[d]
+	br, live, leaves := e.branch[d], e.live[d], e.leaves[d]
 	br.Intersect(h.edge(best), e.cand)
+	copy(live, br)
+	multi := e.multi[d]
+	for _, f := range e.first[:d] {
+		// kill: the live candidates in every edge of crit(u).
+		for i := range e.crit {
+			e.crit[i] = f[i] &^ multi[i]
+		}
+		copy(e.kill, live)
+		killed := true
+	edges:
+		for i, w := range e.crit {
+			for ; w != 0; w &= w - 1 {
+				if !e.kill.And(h.edge(i*64 + bits.TrailingZeros64(w))) {
+					killed = false
+					break edges
+				}
+			}
+		}
+		if killed {
+			live.AndNot(e.kill)
+			if live.IsEmpty() {
+				return
+			}
+		}
+	}
+	copy(leaves, live)
+cover:
+	for i, w := range uncov {
+		for ; w != 0; w &= w - 1 {
+			if !leaves.And(h.edge(i*64 + bits.TrailingZeros64(w))) {
+				break cover
+			}
+		}
+	}
 	e.cand.AndNot(br)
-	prev, next := e.crit[d], e.crit[d+1]
-	nu := e.uncov[d+1]
+	if !e.out.visitOn() {
+		if n := uint64(leaves.Len()); n != 0 {
+			e.out.counts[d+1] += n
+			if e.out.tickN(n); e.out.stop {
+				e.cand.Or(br)
+				return
+			}
+		}
+	}
 	for i, w := range br {
 		for ; w != 0; w &= w - 1 {
 			v := i*64 + bits.TrailingZeros64(w)
-			sv := h.star(v)
-			ok := true
-			for j := range d {
-				p, q := prev[j*mw:(j+1)*mw], next[j*mw:(j+1)*mw]
-				var any uint64
-				for k := range mw {
-					q[k] = p[k] &^ sv[k]
-					any |= q[k]
+			switch {
+			case !live.Has(v):
+				// v would make a vertex of S redundant.
+			case leaves.Has(v):
+				if e.out.visitOn() {
+					e.s = append(e.s, v)
+					e.out.tick()
+					if !e.out.stop {
+						e.out.leaf(e.s)
+					}
+					e.s = e.s[:d]
 				}
-				if any == 0 {
-					ok = false
-					break
-				}
-			}
-			if ok {
-				c := next[d*mw : (d+1)*mw]
-				for k := range mw {
-					c[k] = uncov[k] & sv[k]
-					nu[k] = uncov[k] &^ sv[k]
-				}
+			default:
+				e.step(d, v)
 				e.s = append(e.s, v)
 				e.rec(d + 1)
 				e.s = e.s[:d]
-				if e.out.stop {
-					e.cand.Or(br)
-					return
-				}
+			}
+			if e.out.stop {
+				e.cand.Or(br)
+				return
 			}
 			e.cand.Add(v)
 		}
@@ -413,16 +506,18 @@ const (
 )
 
 // newEngine returns the engine kind asks for. The narrow engines allocate
-// their layers up front ((n+2)(n+1)/2 sets of one or two words); when
-// that passes out.maxBytes the word-vector engine, which allocates layers
-// as the search deepens and checks each against the budget, runs instead.
+// their tables up front (the edges, the stars and a set per depth, of one
+// or two words each); when that passes out.maxBytes the word-vector
+// engine, which allocates layers as the search deepens and checks each
+// against the budget, runs instead.
 func newEngine(h *hyper, out mmcsOut, kind engineKind) mmcsEngine {
-	layers := int64(h.n+2) * int64(h.n+1) / 2
-	fits := func(words int64) bool { return out.maxBytes <= 0 || 8*words*layers <= out.maxBytes }
+	fits := func(words, edges int64) bool {
+		return out.maxBytes <= 0 || 8*words*(edges+2*int64(h.n)+1) <= out.maxBytes
+	}
 	switch {
-	case kind == autoEngine && h.n <= 64 && h.m <= 64 && fits(1):
+	case kind == autoEngine && h.n <= 64 && h.m <= 64 && fits(1, 128):
 		return newMMCS1(h, out)
-	case kind != wideWords && fits2(h) && fits(2):
+	case kind != wideWords && fits2(h) && fits(2, 128+2*65):
 		return newMMCS2(h, out)
 	}
 	return newMMCSN(h, out)
@@ -509,7 +604,7 @@ func expandTop(ctx context.Context, h *hyper, scratch *mmcsN, target int) []mmcs
 // the engines' buffers bounded by maxBytes in all (0: no bound). On an
 // error (cancellation, the budget) the counts are those of the
 // transversals found before it: lower bounds.
-func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, kind engineKind, progress func(done, total int64), maxBytes int64) ([]uint64, error) {
+func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, kind engineKind, progress set.Progress, maxBytes int64) ([]uint64, error) {
 	root := mmcsTask{cand: make(set.Words, h.nw)}
 	root.cand.Fill(h.n)
 	workers := runtime.GOMAXPROCS(0)
@@ -545,7 +640,7 @@ func mmcsSearchProgress(ctx context.Context, h *hyper, visit func([]int) bool, k
 				e.load(tasks[i].s, tasks[i].cand)
 				e.run()
 				if progress != nil {
-					progress(finished.Add(1), int64(len(tasks)))
+					progress("subtrees", finished.Add(1), int64(len(tasks)))
 				}
 				if e.stats().stop {
 					break

@@ -123,9 +123,7 @@ func CountTransversalPieces(ctx context.Context, f *set.Family, owns func(piece 
 		i, _ := slices.BinarySearch(st.Done, p)
 		st.Done = slices.Insert(st.Done, i, p)
 		finished++
-		if o.Progress != nil {
-			o.Progress(finished, int64(len(todo)))
-		}
+		o.Progress.Report("pieces", finished, int64(len(todo)))
 		if save != nil {
 			if err := save(st); err != nil {
 				firstErr = err

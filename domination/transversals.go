@@ -3,21 +3,61 @@ package domination
 import (
 	"context"
 	"fmt"
+	"iter"
 	"math/big"
 
 	"github.com/coterie-dev/coterie/set"
 )
 
-// Transversals calls yield with each minimal transversal of f (each
+// MinimalTransversals returns the minimal transversals of f (each
 // inclusion-minimal set of nodes that meets every quorum: the minimal
-// blocking sets) until yield returns false. The order is fixed: the same
-// family gives the same sequence. yield must not keep t, which is reused.
+// blocking sets) as a sequence, within the bounds of o: stop ranging to
+// stop the search. The order is fixed: the same family gives the same
+// sequence. Each set is yielded with a nil error and reused for the next
+// one (Clone it to keep it). If the listing fails (f is not a valid
+// family, ctx ends, or the memory budget is spent), the sequence ends
+// with a nil set and the error.
 //
 // It runs the MMCS algorithm of Murakami and Uno (Discrete Applied
 // Mathematics 170, 2014) on one core: output-polynomial in practice, with
 // no allocation per transversal. For a threshold family (all w-subsets)
 // the minimal transversals are the (n−w+1)-subsets, listed
-// lexicographically. ctx cancels the listing.
+// lexicographically.
+func MinimalTransversals(ctx context.Context, f *set.Family, o Options) iter.Seq2[*set.Set, error] {
+	return func(yield func(*set.Set, error) bool) {
+		if err := checkTransversable(f); err != nil {
+			yield(nil, err)
+			return
+		}
+		t := set.New(f.N)
+		stopped := false
+		emit := func(s []int) bool {
+			t.Clear()
+			for _, v := range s {
+				t.Add(v)
+			}
+			stopped = !yield(t, nil)
+			return !stopped
+		}
+		var err error
+		if f.IsThreshold() {
+			err = combinations(ctx, f.N, f.N-f.Threshold+1, emit)
+		} else {
+			var h *hyper
+			var left int64
+			if h, left, err = o.packFor(f); err == nil {
+				_, err = mmcsSearchProgress(ctx, h, emit, autoEngine, nil, left)
+			}
+		}
+		if err != nil && !stopped {
+			yield(nil, err)
+		}
+	}
+}
+
+// Transversals calls yield with each minimal transversal of f, in the
+// order of [MinimalTransversals], until yield returns false; yield must
+// not keep t, which is reused. ctx cancels the listing.
 func Transversals(ctx context.Context, f *set.Family, yield func(t *set.Set) bool) error {
 	return TransversalsOpt(ctx, f, Options{}, yield)
 }
@@ -29,10 +69,11 @@ type Options struct {
 	// together when counting). Past it the search stops with an error that
 	// wraps set.ErrMemoryBudget; a count returns what it had counted.
 	MaxMemory int64
-	// Progress, if not nil, is called by a count as the subtrees of the
-	// search finish (done of total; the subtrees differ in size, so this
-	// is a rough guide), possibly from several goroutines at once.
-	Progress func(done, total int64)
+	// Progress, if not nil, is told by a count how many of the subtrees
+	// the search is cut into are done (stage "subtrees"; with
+	// [CountTransversalPieces], how many of the pieces to count, stage
+	// "pieces"). The subtrees differ in size: a rough guide.
+	Progress set.Progress
 }
 
 // packFor packs f for the search, within o's memory budget, and returns
@@ -52,31 +93,15 @@ func (o Options) packFor(f *set.Family) (*hyper, int64, error) {
 
 // TransversalsOpt is [Transversals] within the bounds of o.
 func TransversalsOpt(ctx context.Context, f *set.Family, o Options, yield func(t *set.Set) bool) error {
-	if err := checkTransversable(f); err != nil {
-		return err
-	}
-	t := set.New(f.N)
-	if f.IsThreshold() {
-		return combinations(ctx, f.N, f.N-f.Threshold+1, func(c []int) bool {
-			t.Clear()
-			for _, v := range c {
-				t.Add(v)
-			}
-			return yield(t)
-		})
-	}
-	h, left, err := o.packFor(f)
-	if err != nil {
-		return err
-	}
-	_, err = mmcsSearchProgress(ctx, h, func(s []int) bool {
-		t.Clear()
-		for _, v := range s {
-			t.Add(v)
+	for t, err := range MinimalTransversals(ctx, f, o) {
+		if err != nil {
+			return err
 		}
-		return yield(t)
-	}, autoEngine, nil, left)
-	return err
+		if !yield(t) {
+			return nil
+		}
+	}
+	return nil
 }
 
 // TransversalCount is what [CountTransversals] returns.
@@ -104,9 +129,9 @@ func CountTransversals(ctx context.Context, f *set.Family) (*TransversalCount, e
 	return CountTransversalsProgress(ctx, f, nil)
 }
 
-// CountTransversalsProgress is [CountTransversals] calling progress, if
-// not nil, as the subtrees of the search finish (see Options.Progress).
-func CountTransversalsProgress(ctx context.Context, f *set.Family, progress func(done, total int64)) (*TransversalCount, error) {
+// CountTransversalsProgress is [CountTransversals] telling progress, if
+// not nil, how the count is going (see Options.Progress).
+func CountTransversalsProgress(ctx context.Context, f *set.Family, progress set.Progress) (*TransversalCount, error) {
 	return CountTransversalsOpt(ctx, f, Options{Progress: progress})
 }
 

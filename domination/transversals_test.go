@@ -2,9 +2,12 @@ package domination
 
 import (
 	"context"
+	"errors"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/coterie-dev/coterie/set"
@@ -104,6 +107,7 @@ func TestCountTransversalsKnown(t *testing.T) {
 		{"PG(2,5)", pg(t, 5), 506106, 6},
 		{"grid 5x5", grid(5, 5), 2*3125 - 120, 5},
 		{"grid 7x7", grid(7, 7), 1642046, 7},
+		{"grid 8x8", grid(8, 8), 33514112, 8},
 		{"threshold 3 of 7", set.NewThreshold(7, 3), 21, 5},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,9 +145,10 @@ func TestTransversalsStop(t *testing.T) {
 	}
 }
 
-// BenchmarkCountTransversals times the counts to compare with
-// Murakami and Uno's C MMCS, and checks them (the same counts MMCS gives).
-// The 9×9 grid (81 nodes and quorums) runs on the two-word engine:
+// BenchmarkCountTransversals times the counts on every core (cpu-ns/op
+// adds up the cores) to compare with Murakami and Uno's C MMCS and Uno's
+// SHD, and checks them (the same counts MMCS gives). The 9×9 grid (81
+// nodes and quorums) runs on the two-word engine:
 //
 //	go test ./domination -run '^$' -bench 'CountTransversals/grid9x9' -benchtime 1x
 func BenchmarkCountTransversals(b *testing.B) {
@@ -153,6 +158,7 @@ func BenchmarkCountTransversals(b *testing.B) {
 		want int64
 	}{{"PG(2,5)", pg(b, 5), 506106}, {"grid7x7", grid(7, 7), 1642046}, {"grid8x8", grid(8, 8), 33514112}, {"grid9x9", grid(9, 9), 774478098}} {
 		b.Run(bb.name, func(b *testing.B) {
+			defer reportCPU(b)()
 			for b.Loop() {
 				c, err := CountTransversals(context.Background(), bb.f)
 				if err != nil {
@@ -252,4 +258,130 @@ func TestTwoWordEngine(t *testing.T) {
 			t.Fatalf("family %d: listing gives %v, want %v", i, listed, want)
 		}
 	}
+}
+
+// MinimalTransversals yields the plain search's sequence (a threshold
+// family: the (n−w+1)-subsets in lexicographic order), stops when the
+// range stops, and ends with the error when the search fails.
+func TestMinimalTransversalsSeq(t *testing.T) {
+	ctx := context.Background()
+	for _, f := range []*set.Family{pg(t, 3), grid(4, 4), grid(3, 5)} {
+		var got [][]int
+		for s, err := range MinimalTransversals(ctx, f, Options{}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, s.Elements())
+		}
+		want := plainMMCS(f)
+		for _, w := range want {
+			slices.Sort(w)
+		}
+		if !slices.EqualFunc(got, want, slices.Equal[[]int]) {
+			t.Fatalf("%v: %v, the plain search gives %v", f, got, want)
+		}
+	}
+	var subsets []uint32
+	for s, err := range MinimalTransversals(ctx, set.NewThreshold(6, 3), Options{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m uint32
+		for v := range s.All() {
+			m |= 1 << v
+		}
+		subsets = append(subsets, m)
+	}
+	brute := bruteMinimalTransversals(uniform(t, 6, 3, 1))
+	elements := func(m uint32) []int {
+		var e []int
+		for ; m != 0; m &= m - 1 {
+			e = append(e, bits.TrailingZeros32(m))
+		}
+		return e
+	}
+	if len(subsets) != len(brute) || !slices.IsSortedFunc(subsets, func(a, b uint32) int {
+		return slices.Compare(elements(a), elements(b))
+	}) {
+		t.Fatalf("threshold 3 of 6: %v, brute force has %d", subsets, len(brute))
+	}
+	n := 0
+	for range MinimalTransversals(ctx, grid(5, 5), Options{}) {
+		if n++; n == 3 {
+			break
+		}
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	var last error
+	listed := 0
+	for s, err := range MinimalTransversals(done, grid(7, 7), Options{}) {
+		if last != nil {
+			t.Fatal("the sequence went on after its error")
+		}
+		if err != nil {
+			if s != nil {
+				t.Fatalf("error %v with a set %v", err, s)
+			}
+			last = err
+			continue
+		}
+		listed++
+	}
+	if !errors.Is(last, context.Canceled) || listed >= 1642046 {
+		t.Fatalf("cancelled: %d listed, error %v", listed, last)
+	}
+	bad := set.NewFamily(3)
+	bad.K = 0
+	bad.Add(set.Of(0, 1), set.NoOwner)
+	for s, err := range MinimalTransversals(ctx, bad, Options{}) {
+		if err == nil || s != nil {
+			t.Fatalf("a family with k = 0: %v, %v", s, err)
+		}
+	}
+}
+
+// A count tells its set.Progress how many subtrees (pieces) are done,
+// up to all of them.
+func TestCountProgress(t *testing.T) {
+	ctx := context.Background()
+	f := grid(5, 5)
+	type report struct {
+		stage       string
+		done, total int64
+	}
+	var mu sync.Mutex
+	var got []report
+	rec := func(stage string, done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, report{stage, done, total})
+	}
+	check := func(stage string) {
+		t.Helper()
+		if len(got) == 0 {
+			t.Fatalf("%s: no progress reported", stage)
+		}
+		maxDone := int64(0)
+		for _, r := range got {
+			if r.stage != stage || r.done < 1 || r.done > r.total || r.total != got[0].total {
+				t.Fatalf("%s: reported %+v", stage, r)
+			}
+			maxDone = max(maxDone, r.done)
+		}
+		if maxDone != got[0].total {
+			t.Fatalf("%s: %d of %d done at the end", stage, maxDone, got[0].total)
+		}
+	}
+	if runtime.GOMAXPROCS(0) > 1 {
+		if _, err := CountTransversalsOpt(ctx, f, Options{Progress: rec}); err != nil {
+			t.Fatal(err)
+		}
+		check("subtrees")
+	}
+	got = nil
+	if _, err := CountTransversalPieces(ctx, f, func(int) bool { return true }, nil, Options{Progress: rec}, nil); err != nil {
+		t.Fatal(err)
+	}
+	check("pieces")
 }

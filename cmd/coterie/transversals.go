@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/domination"
-	"github.com/coterie-dev/coterie/set"
 )
 
 type transversalsOptions struct {
@@ -89,7 +88,7 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 	}
 	if o.count {
 		p := newProgress(s, "transversals: counting (subtrees searched)")
-		c, err := domination.CountTransversalsOpt(ctx, f, domination.Options{Progress: p.Update})
+		c, err := domination.CountTransversalsOpt(ctx, f, domination.Options{Progress: func(_ string, done, total int64) { p.Update(done, total) }})
 		p.Done()
 		if err != nil && (c == nil || !c.Partial) {
 			return err
@@ -122,10 +121,14 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 	cut := false
 	p := newProgress(s, "transversals: listing")
 	defer p.Done()
-	err = domination.Transversals(ctx, f, func(t *set.Set) bool {
+	for t, lerr := range domination.MinimalTransversals(ctx, f, domination.Options{}) {
+		if lerr != nil {
+			err = lerr
+			break
+		}
 		if o.limit > 0 && listed == o.limit {
 			cut = true
-			return false
+			break
 		}
 		listed++
 		p.Update(listed, -1)
@@ -153,9 +156,10 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 			line = append(line, ']')
 		}
 		line = append(line, '\n')
-		_, werr = bw.Write(line)
-		return werr == nil
-	})
+		if _, werr = bw.Write(line); werr != nil {
+			break
+		}
+	}
 	if ferr := bw.Flush(); werr == nil {
 		werr = ferr
 	}

@@ -114,7 +114,8 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 		}
 	}
 	p := newProgress(s, "transversals: counting (pieces searched)")
-	st, err = domination.CountTransversalPieces(ctx, f, sp.Owns, st, domination.Options{Progress: p.Update, MaxMemory: maxMemory(o.in.cmd)}, save)
+	prog := func(_ string, done, total int64) { p.Update(done, total) }
+	st, err = domination.CountTransversalPieces(ctx, f, sp.Owns, st, domination.Options{Progress: prog, MaxMemory: maxMemory(o.in.cmd)}, save)
 	p.Done()
 	if dirty && st != nil {
 		if serr := saveTvCheckpoint(o.checkpoint, hash, sp, st); serr != nil && err == nil {
