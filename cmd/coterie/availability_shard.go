@@ -328,32 +328,16 @@ type avCheckpointFamily struct {
 	Sum    []string `json:"sum"`
 }
 
-const avCheckpointFormat = "coterie-checkpoint/1"
-
 // loadAvCheckpoint reads the checkpoint at path, or starts one if there
 // is no file; a file of another input or shard is refused.
 func loadAvCheckpoint(path, hash string, sp shard.Spec) (*avCheckpoint, error) {
-	ck := &avCheckpoint{Format: avCheckpointFormat, Kind: avPartKind, InputSHA256: hash, Shard: sp.String()}
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return ck, nil
-	case err != nil:
-		return nil, asInputError(path, 0, "cannot read the checkpoint: "+unwrapPath(err).Error())
-	}
+	ck := &avCheckpoint{Format: checkpointFormat, Kind: avPartKind, InputSHA256: hash, Shard: sp.String()}
 	var got avCheckpoint
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&got); err != nil || got.Format != avCheckpointFormat {
-		return nil, asInputError(path, 0, "not a coterie checkpoint (remove it or choose another --checkpoint file)")
-	}
-	switch {
-	case got.Kind != avPartKind:
-		return nil, asInputError(path, 0, fmt.Sprintf("a checkpoint of %s, not of availability", got.Kind))
-	case got.InputSHA256 != hash:
-		return nil, asInputError(path, 0, "a checkpoint of another input (remove it or choose another --checkpoint file)")
-	case got.Shard != ck.Shard:
-		return nil, asInputError(path, 0, fmt.Sprintf("a checkpoint of shard %s, not %s", got.Shard, ck.Shard))
+	switch found, err := readCheckpoint(path, avPartKind, "availability", hash, sp, &got); {
+	case err != nil:
+		return nil, err
+	case !found:
+		return ck, nil
 	}
 	ck.Families = got.Families
 	return ck, nil

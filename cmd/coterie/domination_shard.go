@@ -239,7 +239,7 @@ func smallestRun(ctx context.Context, s *streams, f *set.Family, o *dominationOp
 		return nil, err
 	}
 	save := func(p *domination.SmallestPart) error {
-		ck := smCheckpoint{Format: avCheckpointFormat, Kind: smPartKind, InputSHA256: hash, Shard: sp.String(), Answers: []smAnswer{}}
+		ck := smCheckpoint{Format: checkpointFormat, Kind: smPartKind, InputSHA256: hash, Shard: sp.String(), Answers: []smAnswer{}}
 		for _, a := range p.Answers {
 			ck.Answers = append(ck.Answers, smAnswer{Size: a.Size, Cube: a.Cube, Witness: nodes1(a.Witness)})
 		}
@@ -284,34 +284,10 @@ func smallestCheckpointed(ctx context.Context, s *streams, f *set.Family, o *dom
 // loadSmCheckpoint reads the answers saved at path (none if there is no
 // file); a file of another command, input or shard is refused.
 func loadSmCheckpoint(path, hash string, sp shard.Spec, n int) ([]domination.SizeAnswer, error) {
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil, nil
-	case err != nil:
-		return nil, asInputError(path, 0, "cannot read the checkpoint: "+unwrapPath(err).Error())
-	}
-	var head struct {
-		Format string `json:"format"`
-		Kind   string `json:"kind"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil || head.Format != avCheckpointFormat {
-		return nil, asInputError(path, 0, "not a coterie checkpoint (remove it or choose another --checkpoint file)")
-	}
-	if head.Kind != smPartKind {
-		return nil, asInputError(path, 0, fmt.Sprintf("a checkpoint of %s, not of domination --smallest", head.Kind))
-	}
 	var got smCheckpoint
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&got); err != nil {
-		return nil, asInputError(path, 0, "not a coterie checkpoint (remove it or choose another --checkpoint file)")
-	}
-	switch {
-	case got.InputSHA256 != hash:
-		return nil, asInputError(path, 0, "a checkpoint of another input (remove it or choose another --checkpoint file)")
-	case got.Shard != sp.String():
-		return nil, asInputError(path, 0, fmt.Sprintf("a checkpoint of shard %s, not %s", got.Shard, sp))
+	found, err := readCheckpoint(path, smPartKind, "domination --smallest", hash, sp, &got)
+	if err != nil || !found {
+		return nil, err
 	}
 	var out []domination.SizeAnswer
 	for _, a := range got.Answers {

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -216,34 +213,10 @@ func mergeTransversals(s *streams, parts []*shard.Part, asJSON bool) error {
 // loadTvCheckpoint reads the checkpoint at path (nil if there is no
 // file); a file of another command, input or shard is refused.
 func loadTvCheckpoint(path, hash string, sp shard.Spec, n int) (*domination.PieceCount, error) {
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil, nil
-	case err != nil:
-		return nil, asInputError(path, 0, "cannot read the checkpoint: "+unwrapPath(err).Error())
-	}
-	var head struct {
-		Format string `json:"format"`
-		Kind   string `json:"kind"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil || head.Format != avCheckpointFormat {
-		return nil, asInputError(path, 0, "not a coterie checkpoint (remove it or choose another --checkpoint file)")
-	}
-	if head.Kind != tvPartKind {
-		return nil, asInputError(path, 0, fmt.Sprintf("a checkpoint of %s, not of transversals", head.Kind))
-	}
 	var got tvCheckpoint
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&got); err != nil {
-		return nil, asInputError(path, 0, "not a coterie checkpoint (remove it or choose another --checkpoint file)")
-	}
-	switch {
-	case got.InputSHA256 != hash:
-		return nil, asInputError(path, 0, "a checkpoint of another input (remove it or choose another --checkpoint file)")
-	case got.Shard != sp.String():
-		return nil, asInputError(path, 0, fmt.Sprintf("a checkpoint of shard %s, not %s", got.Shard, sp))
+	found, err := readCheckpoint(path, tvPartKind, "transversals", hash, sp, &got)
+	if err != nil || !found {
+		return nil, err
 	}
 	m, err := parseBySize(n, got.BySize)
 	if err != nil {
@@ -260,7 +233,7 @@ func loadTvCheckpoint(path, hash string, sp shard.Spec, n int) (*domination.Piec
 // saveTvCheckpoint rewrites the checkpoint: a temporary file in the same
 // folder, renamed over the old one.
 func saveTvCheckpoint(path, hash string, sp shard.Spec, pc *domination.PieceCount) error {
-	ck := tvCheckpoint{Format: avCheckpointFormat, Kind: tvPartKind, InputSHA256: hash, Shard: sp.String(),
+	ck := tvCheckpoint{Format: checkpointFormat, Kind: tvPartKind, InputSHA256: hash, Shard: sp.String(),
 		Pieces: pc.Pieces, Done: slices.Clone(pc.Done), BySize: bySizeStrings(pc.BySize)}
 	return writeCheckpoint(path, ck)
 }
