@@ -420,21 +420,7 @@ func Explore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig) (*E
 	if err != nil {
 		return nil, err
 	}
-	if err := s.run(res); err != nil {
-		return nil, err
-	}
-	res.States = len(s.parent)
-	res.Depth = s.depth
-	res.Complete = s.complete
-	if err := s.counterexamples(res); err != nil {
-		return nil, err
-	}
-	if s.complete && s.keepEdges {
-		if err := s.termination(res); err != nil {
-			return nil, err
-		}
-	}
-	return res, s.stopErr
+	return s.explore(res)
 }
 
 // What the search holds, in bytes, for ExploreConfig.MaxMemory: per state
@@ -1024,4 +1010,26 @@ func findCycle(start, edges []uint32) []uint32 {
 		}
 	}
 	return nil
+}
+
+// explore runs the search from its initial states and fills in res: the
+// counts, the shortest counterexamples and, when the whole graph is kept,
+// termination. The error is the reason a search stopped early, with res
+// holding what it proved.
+func (s *search) explore(res *ExploreResult) (*ExploreResult, error) {
+	if err := s.run(res); err != nil {
+		return nil, err
+	}
+	res.States = len(s.parent)
+	res.Depth = s.depth
+	res.Complete = s.complete
+	if err := s.counterexamples(res); err != nil {
+		return nil, err
+	}
+	if s.complete && s.keepEdges {
+		if err := s.termination(res); err != nil {
+			return nil, err
+		}
+	}
+	return res, s.stopErr
 }

@@ -451,19 +451,5 @@ func MergeExplore(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig
 	s.number[0] = 1
 	res := &ExploreResult{Protocol: spec.Name, N: sys.N, K: sys.K, Requests: e.requests, Rounds: e.rounds,
 		Safe: true, DeadlockFree: true, AnomalyFree: true}
-	if err := s.run(res); err != nil {
-		return nil, err
-	}
-	res.States = len(s.parent)
-	res.Depth = s.depth
-	res.Complete = s.complete
-	if err := s.counterexamples(res); err != nil {
-		return nil, err
-	}
-	if s.complete && s.keepEdges {
-		if err := s.termination(res); err != nil {
-			return nil, err
-		}
-	}
-	return res, s.stopErr
+	return s.explore(res)
 }
