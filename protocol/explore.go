@@ -42,9 +42,10 @@ type ExploreConfig struct {
 	// Workers is the number of goroutines expanding states; 0 means
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
-	// Progress, if not nil, is called after each level of the search with
-	// the states found so far and the depth reached.
-	Progress func(states, depth int)
+	// Progress, if not nil, is told after each level of the breadth-first
+	// search (stage "explore") the states found so far, of a total not
+	// known in advance (−1); the i-th call comes after depth i.
+	Progress set.Progress
 }
 
 // ExploreResult is the verdict of an exploration.
@@ -550,9 +551,7 @@ func (s *search) run(res *ExploreResult) error {
 		if len(next) > 0 {
 			s.depth++
 		}
-		if s.cfg.Progress != nil {
-			s.cfg.Progress(len(s.parent), s.depth)
-		}
+		s.cfg.Progress.Report("explore", int64(len(s.parent)), -1)
 	}
 	return nil
 }
