@@ -3,8 +3,6 @@ package availability
 import (
 	"math/big"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -263,21 +261,13 @@ func treeNodes(d, h int) int {
 	return n
 }
 
-// paramInts reads a comma-separated list parameter.
+// paramInts reads a comma-separated list parameter of positive integers.
 func paramInts(f *set.Family, name string) ([]int, bool) {
-	s, ok := f.Params[name].(string)
-	if !ok || s == "" {
+	v, ok := f.Params.Ints(name)
+	if !ok || slices.Min(v) < 1 {
 		return nil, false
 	}
-	var out []int
-	for _, x := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(x))
-		if err != nil || v < 1 {
-			return nil, false
-		}
-		out = append(out, v)
-	}
-	return out, true
+	return v, true
 }
 
 func product(v []int) int {
@@ -301,19 +291,11 @@ func sum(v []int) int {
 
 // paramWeights reads the "weights" of a vote family (0 allowed).
 func paramWeights(f *set.Family) ([]int, bool) {
-	s, ok := f.Params["weights"].(string)
-	if !ok || s == "" {
+	v, ok := f.Params.Ints("weights")
+	if !ok || slices.Min(v) < 0 {
 		return nil, false
 	}
-	var out []int
-	for _, x := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(x))
-		if err != nil || v < 0 {
-			return nil, false
-		}
-		out = append(out, v)
-	}
-	return out, true
+	return v, true
 }
 
 // minimalVoteCount returns the number of minimal sets holding at least t
