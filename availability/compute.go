@@ -154,7 +154,7 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		r.Exact, r.Method, r.Poly = true, MethodThreshold, Threshold(f.N, w)
 		return r, nil
 	}
-	if p, ok := recognise(f); ok {
+	if p, ok := recognise(ctx, f); ok {
 		r.Exact, r.Method, r.Poly = true, MethodRecurrence, p
 		return r, nil
 	}
