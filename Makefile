@@ -22,11 +22,11 @@ build:
 test: lint browser-deps
 	$(GO) test ./...
 
-# The long tests, not run by `make test`: second, independent proofs and
-# recomputations of stored results (the availability polynomials of PG(2,7)
-# and PG(2,8)). Minutes to hours of CPU; CONTRIBUTING.md gives the figures.
+# The long tests, not run by `make test`: a second, independent proof and
+# a recomputation of the stored availability polynomial of PG(2,7).
+# Minutes of CPU; CONTRIBUTING.md gives the figures.
 test-long:
-	COTERIE_LONG=1 $(GO) test -timeout 0 -v -run 'TestPG7$$|TestPG7Columns|TestPG8Columns' ./availability/
+	COTERIE_LONG=1 $(GO) test -timeout 0 -v -run 'TestPG7$$|TestPG7Columns' ./availability/
 
 # Chromium for the browser test (cmd/coterie TestBrowser): installed with
 # apt-get when missing and running as root; otherwise a message says how.

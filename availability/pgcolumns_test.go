@@ -546,11 +546,13 @@ func TestPG7Columns(t *testing.T) {
 	checkColumns(t, 7, 3, pg7Golden(t))
 }
 
-// TestPG8Columns proves testdata/pg8.txt the same way; it takes long and
-// runs only with COTERIE_LONG=1 (make test-long).
+// TestPG8Columns proves testdata/pg8.txt the same way. It runs only with
+// COTERIE_LONG=1 and is not part of make test-long: the merged columns
+// hold 692,192 states (1.2 GB), and the depth-first rest, timed on one
+// state in a thousand, would take about 18 hours of CPU.
 func TestPG8Columns(t *testing.T) {
 	if os.Getenv("COTERIE_LONG") == "" {
 		t.Skip("set COTERIE_LONG=1 to prove PG(2,8) by the column sweep")
 	}
-	checkColumns(t, 8, 4, planeGolden(t, "pg8.txt", 73))
+	checkColumns(t, 8, 3, planeGolden(t, "pg8.txt", 73))
 }

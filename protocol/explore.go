@@ -42,9 +42,9 @@ type ExploreConfig struct {
 	// Workers is the number of goroutines expanding states; 0 means
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
-	// Progress, if not nil, is told after each level of the breadth-first
-	// search (stage "explore") the states found so far, of a total not
-	// known in advance (−1); the i-th call comes after depth i.
+	// Progress, if not nil, is told once per level of the breadth-first
+	// search, after expanding it (stage "explore"), the states found so
+	// far, of a total not known in advance (−1).
 	Progress set.Progress
 }
 
