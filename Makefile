@@ -9,7 +9,7 @@ FUZZTIME ?= 1m
 BENCH    ?= .
 DEMO     := demo-out
 
-.PHONY: all build test bench fuzz lint demo install clean browser-deps
+.PHONY: all build test test-long bench fuzz lint demo install clean browser-deps
 
 all: build
 
@@ -21,6 +21,12 @@ build:
 # explorer driven by headless Chromium).
 test: lint browser-deps
 	$(GO) test ./...
+
+# The long tests, not run by `make test`: a second, independent proof and
+# a recomputation of the stored availability polynomial of PG(2,7).
+# Minutes of CPU; CONTRIBUTING.md gives the figures.
+test-long:
+	COTERIE_LONG=1 $(GO) test -timeout 0 -v -run 'TestPG7$$|TestPG7Columns' ./availability/
 
 # Chromium for the browser test (cmd/coterie TestBrowser): installed with
 # apt-get when missing and running as root; otherwise a message says how.

@@ -1,6 +1,7 @@
 package availability
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -21,6 +22,10 @@ const MethodRecurrence Method = "recurrence"
 // of these counting polynomials (non-negative coefficients) go through one
 // big multiplication by Kronecker substitution, which keeps a tree of height
 // 10 or a wall of 1,000 nodes within milliseconds.
+//
+// Each recurrence watches its context between products and steps: once it
+// is done, the recurrence stops and returns the context's error (the
+// values it was computing are dropped).
 
 type poly []*big.Int
 
@@ -146,10 +151,11 @@ func (a poly) pack(w int) *big.Int {
 	return new(big.Int).SetBits(words)
 }
 
-// pow returns a^e by squaring.
-func (a poly) pow(e int) poly {
+// pow returns a^e by squaring; once ctx is done it stops with a wrong
+// value, which the caller drops on seeing ctx's error.
+func (a poly) pow(ctx context.Context, e int) poly {
 	r := one()
-	for b := a; e > 0; e >>= 1 {
+	for b := a; e > 0 && ctx.Err() == nil; e >>= 1 {
 		if e&1 == 1 {
 			r = r.mul(b)
 		}
@@ -186,19 +192,26 @@ func (a poly) polynomial(n int) *Polynomial {
 
 // atLeast returns the live count of "at least k of d identical independent
 // parts are live", each part with live count l and dead count dead:
-// Σ_{j≥k} C(d,j) l^j dead^(d−j).
-func atLeast(l, dead poly, d, k int) poly {
+// Σ_{j≥k} C(d,j) l^j dead^(d−j). Once ctx is done it stops with a wrong
+// value, as pow does.
+func atLeast(ctx context.Context, l, dead poly, d, k int) poly {
 	if k <= 0 {
-		return l.add(dead).pow(d)
+		return l.add(dead).pow(ctx, d)
 	}
 	lp := make([]poly, d+1) // l^j
 	lp[0] = one()
 	for j := 1; j <= d; j++ {
+		if ctx.Err() != nil {
+			return poly{}
+		}
 		lp[j] = lp[j-1].mul(l)
 	}
 	sum := poly{}
 	dp := one() // dead^(d−j), from j = d down
 	for j := d; j >= k; j-- {
+		if ctx.Err() != nil {
+			return poly{}
+		}
 		c := new(big.Int).Binomial(int64(d), int64(j))
 		sum = sum.add(lp[j].mul(dp).scale(c))
 		dp = dp.mul(dead)
@@ -219,7 +232,7 @@ func atLeast(l, dead poly, d, k int) poly {
 // All subtrees of a level are alike, so the cost is a few polynomial
 // products per level: milliseconds for the binary tree of height 10
 // (2,047 nodes).
-func TreePolynomial(d, h int) (*Polynomial, error) {
+func TreePolynomial(ctx context.Context, d, h int) (*Polynomial, error) {
 	if d < 2 || h < 0 {
 		return nil, fmt.Errorf("availability: tree: degree %d and height %d: need degree ≥ 2 and height ≥ 0", d, h)
 	}
@@ -231,8 +244,11 @@ func TreePolynomial(d, h int) (*Polynomial, error) {
 		if n > 1<<20 {
 			return nil, fmt.Errorf("availability: tree: degree %d and height %d: more than %d nodes", d, h, 1<<20)
 		}
-		some := binom(d * m).sub(dead.pow(d))
-		l = some.shift(1).add(l.pow(d))
+		some := binom(d * m).sub(dead.pow(ctx, d))
+		l = some.shift(1).add(l.pow(ctx, d))
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		dead = binom(n).sub(l)
 	}
 	return l.polynomial(n), nil
@@ -242,7 +258,7 @@ func TreePolynomial(d, h int) (*Polynomial, error) {
 // quorum consensus with group sizes levels (construct.HQC): a group of g
 // subgroups is live when at least ⌊g/2⌋+1 of them are, computed bottom up
 // with the identical subgroups of a level merged.
-func HQCPolynomial(levels []int) (*Polynomial, error) {
+func HQCPolynomial(ctx context.Context, levels []int) (*Polynomial, error) {
 	if len(levels) == 0 {
 		return nil, errors.New("availability: hqc: no levels")
 	}
@@ -254,7 +270,10 @@ func HQCPolynomial(levels []int) (*Polynomial, error) {
 			return nil, fmt.Errorf("availability: hqc: group size %d: need 1 ≤ g and at most %d nodes", g, 1<<20)
 		}
 		n *= g
-		l = atLeast(l, dead, g, g/2+1)
+		l = atLeast(ctx, l, dead, g, g/2+1)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		dead = binom(n).sub(l)
 	}
 	return l.polynomial(n), nil
@@ -275,7 +294,7 @@ func HQCPolynomial(levels []int) (*Polynomial, error) {
 // and Wool's availability analysis of crumbling walls, kept exact: three
 // polynomials and only additions per row (a product by (1+t)^w is w
 // rounds of adjacent sums), well under a second for 1,000 nodes.
-func WallPolynomial(widths []int) (*Polynomial, error) {
+func WallPolynomial(ctx context.Context, widths []int) (*Polynomial, error) {
 	if len(widths) == 0 {
 		return nil, errors.New("availability: wall: no rows")
 	}
@@ -293,6 +312,9 @@ func WallPolynomial(widths []int) (*Polynomial, error) {
 	// becomes live. With "all" the row's (1+t)^w, "part" = all − full − 1.
 	s11, s10, s01 := zeros(1), one(), zeros(1)
 	for i := len(widths) - 1; i >= 0; i-- {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		w := widths[i]
 		a11, a10 := s11.timesBinom(w), s10.timesBinom(w)
 		f10 := s10.shift(w)
@@ -328,14 +350,18 @@ func (a poly) timesBinom(w int) poly {
 // non-empty N = T − 1 and full F = t^rows, independent columns give
 //
 //	L = N^cols − (N − F)^cols.
-func CGridPolynomial(rows, cols int) (*Polynomial, error) {
+func CGridPolynomial(ctx context.Context, rows, cols int) (*Polynomial, error) {
 	if rows < 1 || cols < 1 || rows*cols > 1<<20 {
 		return nil, fmt.Errorf("availability: cgrid: %d rows and %d columns: need both ≥ 1 and at most %d nodes", rows, cols, 1<<20)
 	}
 	ne := binom(rows)
 	ne[0].SetInt64(0)
 	notFull := ne.sub(mono(rows))
-	return ne.pow(cols).sub(notFull.pow(cols)).polynomial(rows * cols), nil
+	l := ne.pow(ctx, cols).sub(notFull.pow(ctx, cols))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return l.polynomial(rows * cols), nil
 }
 
 // BGridPolynomial returns the availability polynomial of Naor and Wool's
@@ -347,7 +373,7 @@ func CGridPolynomial(rows, cols int) (*Polynomial, error) {
 // and the bands are independent:
 //
 //	L = H^bands − (H − C)^bands.
-func BGridPolynomial(cols, bands, bandRows int) (*Polynomial, error) {
+func BGridPolynomial(ctx context.Context, cols, bands, bandRows int) (*Polynomial, error) {
 	if cols < 1 || bands < 1 || bandRows < 1 || cols*bands*bandRows > 1<<20 {
 		return nil, fmt.Errorf("availability: bgrid: %d columns, %d bands of %d rows: need all ≥ 1 and at most %d nodes", cols, bands, bandRows, 1<<20)
 	}
@@ -355,9 +381,13 @@ func BGridPolynomial(cols, bands, bandRows int) (*Polynomial, error) {
 	f := mono(bandRows)
 	ne := binom(bandRows)
 	ne[0].SetInt64(0)
-	h := t.pow(cols).sub(t.sub(f).pow(cols))
-	c := ne.pow(cols).sub(ne.sub(f).pow(cols))
-	return h.pow(bands).sub(h.sub(c).pow(bands)).polynomial(cols * bands * bandRows), nil
+	h := t.pow(ctx, cols).sub(t.sub(f).pow(ctx, cols))
+	c := ne.pow(ctx, cols).sub(ne.sub(f).pow(ctx, cols))
+	l := h.pow(ctx, bands).sub(h.sub(c).pow(ctx, bands))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return l.polynomial(cols * bands * bandRows), nil
 }
 
 // VotePolynomial returns the availability polynomial of weighted voting
@@ -365,7 +395,7 @@ func BGridPolynomial(cols, bands, bandRows int) (*Polynomial, error) {
 // votes (t = 0: more than half). A dynamic program over the nodes keeps,
 // per number of votes so far (capped at t), the count of subsets by size.
 // Cost: n²·t big-integer additions.
-func VotePolynomial(weights []int, t int) (*Polynomial, error) {
+func VotePolynomial(ctx context.Context, weights []int, t int) (*Polynomial, error) {
 	n, total := len(weights), 0
 	for _, w := range weights {
 		if w < 0 {
@@ -389,6 +419,9 @@ func VotePolynomial(weights []int, t int) (*Polynomial, error) {
 	}
 	dp[0][0].SetInt64(1)
 	for k, w := range weights {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		for v := t; v >= 0; v-- {
 			to := min(v+w, t)
 			for i := k; i >= 0; i-- {

@@ -1,6 +1,7 @@
 package availability
 
 import (
+	"context"
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
@@ -11,7 +12,7 @@ import (
 func BenchmarkWallPolynomialCWlog1000(b *testing.B) {
 	w := construct.CWlogWidths(1000)
 	for b.Loop() {
-		if _, err := WallPolynomial(w); err != nil {
+		if _, err := WallPolynomial(context.Background(), w); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -24,7 +25,7 @@ func BenchmarkWallPolynomialTriangle1035(b *testing.B) {
 		w[i] = i + 1
 	}
 	for b.Loop() {
-		if _, err := WallPolynomial(w); err != nil {
+		if _, err := WallPolynomial(context.Background(), w); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -33,7 +34,7 @@ func BenchmarkWallPolynomialTriangle1035(b *testing.B) {
 // BenchmarkTreePolynomialBinary10: the binary tree of height 10, 2,047 nodes.
 func BenchmarkTreePolynomialBinary10(b *testing.B) {
 	for b.Loop() {
-		if _, err := TreePolynomial(2, 10); err != nil {
+		if _, err := TreePolynomial(context.Background(), 2, 10); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -42,7 +43,7 @@ func BenchmarkTreePolynomialBinary10(b *testing.B) {
 // BenchmarkTreePolynomialTernary6: the ternary tree of height 6, 1,093 nodes.
 func BenchmarkTreePolynomialTernary6(b *testing.B) {
 	for b.Loop() {
-		if _, err := TreePolynomial(3, 6); err != nil {
+		if _, err := TreePolynomial(context.Background(), 3, 6); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package availability_test
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -11,7 +12,7 @@ import (
 // nondominated, its availability at p = 1/2 is exactly 1/2 (Kuo's
 // Theorem 6).
 func ExampleWallPolynomial() {
-	p, _ := availability.WallPolynomial([]int{1, 4})
+	p, _ := availability.WallPolynomial(context.Background(), []int{1, 4})
 	fmt.Println(p)
 	fmt.Println(p.AtRat(big.NewRat(1, 2)))
 	// Output:

@@ -2,9 +2,11 @@ package availability
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
@@ -25,34 +27,34 @@ func TestCatalogueRecurrences(t *testing.T) {
 	for _, dh := range [][2]int{{2, 0}, {2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {4, 1}} {
 		d, h := dh[0], dh[1]
 		cases = append(cases, tc{fmt.Sprint("tree", dh), ok[*set.Family](t)(construct.Tree(d, h)),
-			func() (*Polynomial, error) { return TreePolynomial(d, h) }})
+			func() (*Polynomial, error) { return TreePolynomial(context.Background(), d, h) }})
 	}
 	for _, l := range [][]int{{3}, {4}, {3, 3}, {2, 3}, {5, 3}, {3, 2, 2}, {1, 4}} {
 		cases = append(cases, tc{fmt.Sprint("hqc", l), ok[*set.Family](t)(construct.HQC(l)),
-			func() (*Polynomial, error) { return HQCPolynomial(l) }})
+			func() (*Polynomial, error) { return HQCPolynomial(context.Background(), l) }})
 	}
 	for _, w := range [][]int{{1}, {4}, {1, 2}, {1, 2, 3}, {2, 2, 2}, {1, 3, 2, 4}, {3, 5, 2}, {1, 2, 3, 4, 5}} {
 		cases = append(cases, tc{fmt.Sprint("wall", w), ok[*set.Family](t)(construct.Wall(w)),
-			func() (*Polynomial, error) { return WallPolynomial(w) }})
+			func() (*Polynomial, error) { return WallPolynomial(context.Background(), w) }})
 	}
 	for _, n := range []int{3, 6, 13, 17, 20} {
 		cases = append(cases, tc{fmt.Sprint("cwlog", n), ok[*set.Family](t)(construct.CWlog(n)),
-			func() (*Polynomial, error) { return WallPolynomial(construct.CWlogWidths(n)) }})
+			func() (*Polynomial, error) { return WallPolynomial(context.Background(), construct.CWlogWidths(n)) }})
 	}
 	for _, n := range []int{3, 5, 9} {
 		cases = append(cases, tc{fmt.Sprint("wheel", n), ok[*set.Family](t)(construct.Wheel(n)),
-			func() (*Polynomial, error) { return WallPolynomial([]int{1, n - 1}) }})
+			func() (*Polynomial, error) { return WallPolynomial(context.Background(), []int{1, n - 1}) }})
 	}
 	cases = append(cases, tc{"triangle5", ok[*set.Family](t)(construct.Triangle(5)),
-		func() (*Polynomial, error) { return WallPolynomial([]int{1, 2, 3, 4, 5}) }})
+		func() (*Polynomial, error) { return WallPolynomial(context.Background(), []int{1, 2, 3, 4, 5}) }})
 	for _, rc := range [][2]int{{1, 1}, {1, 4}, {4, 1}, {2, 2}, {3, 3}, {2, 5}, {4, 3}} {
 		r, c := rc[0], rc[1]
 		cases = append(cases, tc{fmt.Sprint("cgrid", rc), ok[*set.Family](t)(construct.CGrid(r, c)),
-			func() (*Polynomial, error) { return CGridPolynomial(r, c) }})
+			func() (*Polynomial, error) { return CGridPolynomial(context.Background(), r, c) }})
 	}
 	for _, p := range [][3]int{{2, 1, 2}, {2, 2, 2}, {3, 2, 2}, {2, 3, 2}, {2, 2, 3}, {1, 2, 2}, {3, 3, 1}} {
 		cases = append(cases, tc{fmt.Sprint("bgrid", p), ok[*set.Family](t)(construct.BGrid(p[0], p[1], p[2])),
-			func() (*Polynomial, error) { return BGridPolynomial(p[0], p[1], p[2]) }})
+			func() (*Polynomial, error) { return BGridPolynomial(context.Background(), p[0], p[1], p[2]) }})
 	}
 	for _, v := range []struct {
 		w []int
@@ -63,7 +65,7 @@ func TestCatalogueRecurrences(t *testing.T) {
 			f = ok[*set.Family](t)(f.Enumerate(1 << 12))
 		}
 		cases = append(cases, tc{fmt.Sprint("vote", v.w, v.t), f,
-			func() (*Polynomial, error) { return VotePolynomial(v.w, v.t) }})
+			func() (*Polynomial, error) { return VotePolynomial(context.Background(), v.w, v.t) }})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -106,7 +108,7 @@ func TestRecogniseDeclinesImpostors(t *testing.T) {
 		ok[*set.Family](t)(construct.BGrid(2, 2, 2)),
 		ok[*set.Family](t)(construct.Vote([]int{5, 4, 3, 2, 1, 1}, 0)),
 	} {
-		if _, ok := recognise(f); !ok {
+		if _, ok := recognise(ctx, f); !ok {
 			t.Errorf("%s %v not recognised", f.Kind, f.Params)
 		}
 		dropped := f.Clone()
@@ -118,7 +120,7 @@ func TestRecogniseDeclinesImpostors(t *testing.T) {
 			changed.Quorums[0].Add(v + 1)
 		}
 		for _, g := range []*set.Family{dropped, changed} {
-			if _, ok := recognise(g); ok {
+			if _, ok := recognise(ctx, g); ok {
 				t.Errorf("%s impostor recognised", f.Kind)
 			}
 			r, err := Compute(ctx, g, Options{})
@@ -144,7 +146,7 @@ func TestCWlogAvailabilityTendsToOne(t *testing.T) {
 			w++
 		}
 		n += w
-		p, err := WallPolynomial(cwlogRows(n))
+		p, err := WallPolynomial(context.Background(), cwlogRows(n))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +159,7 @@ func TestCWlogAvailabilityTendsToOne(t *testing.T) {
 			t.Fatalf("CWlog n = %d: AV(1/2) = %v, want 1/2", n, half)
 		}
 	}
-	p, err := WallPolynomial(cwlogRows(1000))
+	p, err := WallPolynomial(context.Background(), cwlogRows(1000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +178,7 @@ func cwlogRows(n int) []int { return construct.CWlogWidths(n) }
 // recursive rule exactly when it contains a listed quorum, counted by size.
 func TestTreePolynomialRandomSubsets(t *testing.T) {
 	f := ok[*set.Family](t)(construct.Tree(3, 2))
-	p := ok[*Polynomial](t)(TreePolynomial(3, 2))
+	p := ok[*Polynomial](t)(TreePolynomial(context.Background(), 3, 2))
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 200 {
 		s := set.New(f.N)
@@ -199,5 +201,72 @@ func TestTreePolynomialRandomSubsets(t *testing.T) {
 	}
 	if p.N != 13 {
 		t.Fatalf("n = %d", p.N)
+	}
+}
+
+// stopAfter is a context whose Err is nil for its first calls, then
+// context.Canceled: a cancellation in the middle of a computation that does
+// not depend on timing.
+type stopAfter struct {
+	context.Context
+	calls, left int
+}
+
+func (c *stopAfter) Err() error {
+	c.calls++
+	if c.left == 0 {
+		return context.Canceled
+	}
+	c.left--
+	return nil
+}
+
+// The recurrences stop on a done context, before they start and part way
+// through, and return its error rather than a polynomial.
+func TestCatalogueRecurrencesStop(t *testing.T) {
+	recs := []struct {
+		name string
+		p    func(context.Context) (*Polynomial, error)
+	}{
+		{"tree", func(ctx context.Context) (*Polynomial, error) { return TreePolynomial(ctx, 2, 8) }},
+		{"hqc", func(ctx context.Context) (*Polynomial, error) { return HQCPolynomial(ctx, []int{5, 5, 5}) }},
+		{"wall", func(ctx context.Context) (*Polynomial, error) { return WallPolynomial(ctx, cwlogRows(500)) }},
+		{"cgrid", func(ctx context.Context) (*Polynomial, error) { return CGridPolynomial(ctx, 9, 40) }},
+		{"bgrid", func(ctx context.Context) (*Polynomial, error) { return BGridPolynomial(ctx, 6, 5, 4) }},
+		{"vote", func(ctx context.Context) (*Polynomial, error) {
+			return VotePolynomial(ctx, slices.Repeat([]int{3, 1, 2}, 30), 0)
+		}},
+	}
+	pre, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, r := range recs {
+		if p, err := r.p(pre); p != nil || !errors.Is(err, context.Canceled) {
+			t.Errorf("%s, pre-cancelled: %v, %v", r.name, p, err)
+		}
+		// Count the checks of a whole run, then stop at half of them.
+		all := &stopAfter{Context: context.Background(), left: 1 << 30}
+		if _, err := r.p(all); err != nil {
+			t.Fatalf("%s: %v", r.name, err)
+		}
+		if all.calls < 4 {
+			t.Fatalf("%s: only %d checks of the context", r.name, all.calls)
+		}
+		half := &stopAfter{Context: context.Background(), left: all.calls / 2}
+		if p, err := r.p(half); p != nil || !errors.Is(err, context.Canceled) || half.calls > all.calls/2+5 { // a few cheap checks on the way out
+			t.Errorf("%s, cancelled after %d of %d checks: %v, %v after %d checks", r.name, all.calls/2, all.calls, p, err, half.calls)
+		}
+	}
+	// Compute, on a family it recognises and on an implicit one.
+	wall := ok[*set.Family](t)(construct.Wall([]int{1, 2, 3}))
+	if r, err := Compute(pre, wall, Options{}); r != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("Compute(wall), pre-cancelled: %v, %v", r, err)
+	}
+	impl := set.NewFamily(2047)
+	impl.Kind, impl.Params, impl.Implicit = "tree", set.Params{"degree": 2, "height": 10}, true
+	if _, err := computeImplicit(&stopAfter{Context: context.Background(), left: 3}, impl, Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("implicit tree, cancelled part way: %v", err)
+	}
+	if r, err := computeImplicit(context.Background(), impl, Options{}); err != nil || r.Poly.N != 2047 {
+		t.Errorf("implicit tree: %v, %v", r, err)
 	}
 }

@@ -265,17 +265,8 @@ func sameQuorums(f *set.Family, dims []int) bool {
 
 // paramInt returns an integer parameter of f, or 0.
 func paramInt(f *set.Family, name string) int {
-	switch v := f.Params[name].(type) {
-	case int:
-		return v
-	case int64:
-		return int(v)
-	case float64:
-		if v == float64(int(v)) {
-			return int(v)
-		}
-	}
-	return 0
+	v, _ := f.Params.Int(name)
+	return v
 }
 
 // Compose returns the polynomial of Kuo's join C3 = C1 ⊕x C2 (Section 4)

@@ -93,6 +93,9 @@ type Result struct {
 	// noBDD records that the BDD did not fit the budget, so that
 	// per-node evaluations do not try again at every point.
 	noBDD bool
+	// lazy holds the BDD that per-node evaluations build on first use; the
+	// fields above do not change once Compute returns.
+	lazy lazyBDD
 }
 
 // Family returns the family the result describes.
@@ -166,7 +169,7 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		r.Exact, r.Method, r.Poly = true, MethodThreshold, Threshold(f.N, w)
 		return r, nil
 	}
-	if p, ok := recognise(f); ok {
+	if p, ok := recognise(ctx, f); ok {
 		r.Exact, r.Method, r.Poly = true, MethodRecurrence, p
 		return r, nil
 	}
@@ -478,24 +481,12 @@ func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av f
 		}
 		return px*a1 + (1-px)*a0, true, nil
 	}
-	if r.bdd == nil && !r.noBDD && !f.IsThreshold() {
-		if budget <= 0 {
-			budget = DefaultBudget
-		}
-		for _, order := range OrderCandidates(f) {
-			d, err := BuildBDD(ctx, f, BDDOptions{Order: order, Budget: budget})
-			if err == nil {
-				r.bdd = d
-				break
-			}
-			if !errors.Is(err, ErrBudget) {
-				return 0, false, err
-			}
-		}
-		r.noBDD = r.bdd == nil
+	d, err := r.perNodeBDD(ctx, budget)
+	if err != nil {
+		return 0, false, err
 	}
-	if r.bdd != nil {
-		return r.bdd.Probability(p), true, nil
+	if d != nil {
+		return d.Probability(p), true, nil
 	}
 	if f.N <= 24 {
 		av, err := BruteProbability(ctx, f, p)

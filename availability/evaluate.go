@@ -2,9 +2,13 @@ package availability
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"sync"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // Point is the availability at one p.
@@ -111,10 +115,68 @@ func (r *Result) bounds(ctx context.Context, vec []float64) (lo, hi float64) {
 	if r.Exact {
 		return r.Poly.At(pmin), r.Poly.At(pmax)
 	}
-	if r.Partial == nil {
-		r.Partial = NewPartial(ctx, r.f)
+	part := r.Partial
+	if part == nil {
+		part = r.lazy.partialOf(ctx, r.f)
 	}
-	lo, _ = r.Partial.Bounds(pmin)
-	_, hi = r.Partial.Bounds(pmax)
+	lo, _ = part.Bounds(pmin)
+	_, hi = part.Bounds(pmax)
 	return lo, math.Max(lo, hi)
+}
+
+// lazyBDD holds what evaluations of a [Result] compute on first use and
+// keep for the next ones: the BDD for per-node probabilities (for a result
+// that came from a closed form) and the partial results for bounds. Its
+// mutex makes concurrent evaluations of one Result safe.
+type lazyBDD struct {
+	mu      sync.Mutex
+	tried   bool // the BDD was attempted; bdd is nil if it did not fit
+	bdd     *BDD
+	partial *Partial
+}
+
+// perNodeBDD returns the BDD of r's family for per-node probabilities:
+// the one Compute built, else one built now under budget and kept, or nil
+// when none fits (or r is a threshold family or gave up on the BDD). An
+// error comes only from a cancelled context, and leaves nothing kept.
+func (r *Result) perNodeBDD(ctx context.Context, budget int) (*BDD, error) {
+	f := r.f
+	if r.bdd != nil || r.noBDD || f.IsThreshold() {
+		return r.bdd, nil
+	}
+	c := &r.lazy
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tried {
+		return c.bdd, nil
+	}
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	for _, order := range OrderCandidates(f) {
+		d, err := BuildBDD(ctx, f, BDDOptions{Order: order, Budget: budget})
+		if err == nil {
+			c.bdd = d
+			break
+		}
+		if !errors.Is(err, ErrBudget) {
+			return nil, err
+		}
+	}
+	c.tried = true
+	return c.bdd, nil
+}
+
+// partialOf returns the partial results of f, computed on the first call.
+func (c *lazyBDD) partialOf(ctx context.Context, f *set.Family) *Partial {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.partial == nil {
+		p := NewPartial(ctx, f)
+		if ctx.Err() != nil {
+			return p // incomplete: not kept
+		}
+		c.partial = p
+	}
+	return c.partial
 }

@@ -11,8 +11,8 @@ import (
 // construction stored by its Kind and Params, without quorums) from the
 // construction's recurrence: [TreePolynomial], [HQCPolynomial],
 // [WallPolynomial] or [VotePolynomial]. Only the automatic method applies:
-// the other methods need the quorums. The recurrences take no context: a
-// cancelled ctx is honoured before they start and when they end.
+// the other methods need the quorums. The recurrences stop when ctx is
+// done.
 func computeImplicit(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -30,25 +30,9 @@ func computeImplicit(ctx context.Context, f *set.Family, opts Options) (*Result,
 		return nil, fmt.Errorf("availability: implicit %s family over %d nodes: its recurrence would hold about %d MiB, over the memory budget of %d MiB: %w",
 			f.Kind, f.N, need>>20, opts.MaxMemory>>20, set.ErrMemoryBudget)
 	}
-	// The recurrences do not look at ctx; they run where a cancelled
-	// computation can be left behind (it only touches its own values, and
-	// ends with the process).
-	type answer struct {
-		p   *Polynomial
-		err error
-	}
-	done := make(chan answer, 1)
-	go func() {
-		p, err := c.poly()
-		done <- answer{p, err}
-	}()
-	var p *Polynomial
-	var err error
-	select {
-	case <-ctx.Done():
+	p, err := c.poly(ctx)
+	if ctx.Err() != nil {
 		return nil, ctx.Err()
-	case a := <-done:
-		p, err = a.p, a.err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("availability: implicit %s family: %w", f.Kind, err)

@@ -30,15 +30,13 @@ func findJoin(f *set.Family) (*joinSplit, bool) {
 	}
 	n := f.N
 	var cands [][2]int // [lo, hi) ranges
+	// The parameters construct.Join records: the inner system's size and
+	// the junction x (1-based).
 	if f.Kind == "join" {
-		for _, key := range []string{"inner_n", "n2", "inner"} {
-			if n2 := paramInt(f, key); n2 >= 2 && n2 < n {
-				cands = append(cands, [2]int{n - n2, n})
-				for _, xk := range []string{"at", "x", "junction"} {
-					if x := paramInt(f, xk); x >= 1 && x-1+n2 <= n {
-						cands = append(cands, [2]int{x - 1, x - 1 + n2})
-					}
-				}
+		if n2, ok := f.Params.Int("inner_n"); ok && n2 >= 2 && n2 < n {
+			cands = append(cands, [2]int{n - n2, n})
+			if x, ok := f.Params.Int("at"); ok && x >= 1 && x-1+n2 <= n {
+				cands = append(cands, [2]int{x - 1, x - 1 + n2})
 			}
 		}
 	}

@@ -47,7 +47,9 @@ const partialWork = 60_000_000
 func NewPartial(ctx context.Context, f *set.Family) *Partial {
 	n := f.N
 	g := f.Clone()
-	g.Minimalize()
+	// Once ctx is done g stays as it is, and the searches below, which
+	// watch ctx too, stop at once: the caller drops what they proved.
+	_, _ = g.MinimalizeContext(ctx)
 	pp := &Partial{N: n, Known: make([]bool, n+1), A: make([]*big.Int, n+1)}
 	for i := range pp.A {
 		pp.A[i] = new(big.Int)

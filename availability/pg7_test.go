@@ -18,7 +18,7 @@ func pg7Golden(t testing.TB) *Polynomial { return planeGolden(t, "pg7.txt", 57) 
 // sweep: inclusion–exclusion over up to four lines (exact for i ≤ 29, since
 // r distinct lines cover at least r·8 − C(r,2) points), the transversal
 // search at the top, Peleg–Wool, monotone fractions, and Monte Carlo in the
-// middle.
+// middle (TestPG7Columns proves every coefficient by a second count).
 func TestPG7Golden(t *testing.T) {
 	golden := pg7Golden(t)
 	f := ok[*set.Family](t)(construct.ProjectivePlane(7))

@@ -1,10 +1,9 @@
 package availability
 
 import (
+	"context"
 	"math/big"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -16,7 +15,7 @@ import (
 type catalogue struct {
 	live  func(s *set.Set) bool
 	count *big.Int
-	poly  func() (*Polynomial, error)
+	poly  func(context.Context) (*Polynomial, error)
 }
 
 // recognise returns the polynomial of f when f's Kind and Params name a
@@ -26,7 +25,9 @@ type catalogue struct {
 // minimal live set of the construction's predicate, and there are as many
 // as the construction has. Distinct minimal live sets, as many as all of
 // them, are all of them, so Kind is never trusted alone.
-func recognise(f *set.Family) (*Polynomial, bool) {
+//
+// A done ctx makes it report no match.
+func recognise(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 	if f.IsThreshold() || f.K != 1 || len(f.Quorums) == 0 {
 		return nil, false
 	}
@@ -56,7 +57,7 @@ func recognise(f *set.Family) (*Polynomial, bool) {
 			}
 		}
 	}
-	p, err := c.poly()
+	p, err := c.poly(ctx)
 	if err != nil || p.N != f.N {
 		return nil, false
 	}
@@ -91,7 +92,7 @@ func describe(f *set.Family) (catalogue, bool) {
 		return catalogue{
 			live:  func(s *set.Set) bool { return live(s, 0, 0) },
 			count: t,
-			poly:  func() (*Polynomial, error) { return TreePolynomial(d, h) },
+			poly:  func(ctx context.Context) (*Polynomial, error) { return TreePolynomial(ctx, d, h) },
 		}, true
 	case "hqc":
 		levels, ok := paramInts(f, "levels")
@@ -120,7 +121,7 @@ func describe(f *set.Family) (catalogue, bool) {
 		return catalogue{
 			live:  func(s *set.Set) bool { return live(s, 0, 0, n) },
 			count: c,
-			poly:  func() (*Polynomial, error) { return HQCPolynomial(levels) },
+			poly:  func(ctx context.Context) (*Polynomial, error) { return HQCPolynomial(ctx, levels) },
 		}, true
 	case "wall", "triangle", "wheel":
 		var widths []int
@@ -145,7 +146,7 @@ func describe(f *set.Family) (catalogue, bool) {
 		return catalogue{
 			live:  func(s *set.Set) bool { return wallLive(s, widths) },
 			count: count,
-			poly:  func() (*Polynomial, error) { return WallPolynomial(widths) },
+			poly:  func(ctx context.Context) (*Polynomial, error) { return WallPolynomial(ctx, widths) },
 		}, true
 	case "cgrid":
 		r, c := paramInt(f, "rows"), paramInt(f, "cols")
@@ -170,7 +171,7 @@ func describe(f *set.Family) (catalogue, bool) {
 				return someFull
 			},
 			count: count.Mul(count, big.NewInt(int64(c))),
-			poly:  func() (*Polynomial, error) { return CGridPolynomial(r, c) },
+			poly:  func(ctx context.Context) (*Polynomial, error) { return CGridPolynomial(ctx, r, c) },
 		}, true
 	case "vote":
 		weights, ok := paramWeights(f)
@@ -191,7 +192,7 @@ func describe(f *set.Family) (catalogue, bool) {
 				return votes >= t
 			},
 			count: count,
-			poly:  func() (*Polynomial, error) { return VotePolynomial(weights, t) },
+			poly:  func(ctx context.Context) (*Polynomial, error) { return VotePolynomial(ctx, weights, t) },
 		}, true
 	case "bgrid":
 		c, b, r := paramInt(f, "cols"), paramInt(f, "bands"), paramInt(f, "band-rows")
@@ -224,7 +225,7 @@ func describe(f *set.Family) (catalogue, bool) {
 				return covered
 			},
 			count: count,
-			poly:  func() (*Polynomial, error) { return BGridPolynomial(c, b, r) },
+			poly:  func(ctx context.Context) (*Polynomial, error) { return BGridPolynomial(ctx, c, b, r) },
 		}, true
 	}
 	return catalogue{}, false
@@ -263,21 +264,13 @@ func treeNodes(d, h int) int {
 	return n
 }
 
-// paramInts reads a comma-separated list parameter.
+// paramInts reads a comma-separated list parameter of positive integers.
 func paramInts(f *set.Family, name string) ([]int, bool) {
-	s, ok := f.Params[name].(string)
-	if !ok || s == "" {
+	v, ok := f.Params.Ints(name)
+	if !ok || slices.Min(v) < 1 {
 		return nil, false
 	}
-	var out []int
-	for _, x := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(x))
-		if err != nil || v < 1 {
-			return nil, false
-		}
-		out = append(out, v)
-	}
-	return out, true
+	return v, true
 }
 
 func product(v []int) int {
@@ -301,19 +294,11 @@ func sum(v []int) int {
 
 // paramWeights reads the "weights" of a vote family (0 allowed).
 func paramWeights(f *set.Family) ([]int, bool) {
-	s, ok := f.Params["weights"].(string)
-	if !ok || s == "" {
+	v, ok := f.Params.Ints("weights")
+	if !ok || slices.Min(v) < 0 {
 		return nil, false
 	}
-	var out []int
-	for _, x := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(x))
-		if err != nil || v < 0 {
-			return nil, false
-		}
-		out = append(out, v)
-	}
-	return out, true
+	return v, true
 }
 
 // minimalVoteCount returns the number of minimal sets holding at least t

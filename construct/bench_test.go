@@ -3,8 +3,6 @@ package construct
 import (
 	"fmt"
 	"testing"
-
-	"github.com/coterie-dev/coterie/set"
 )
 
 // BenchmarkPlaneOwners measures the Hopcroft–Karp owner matching of
@@ -35,10 +33,11 @@ func BenchmarkStreamPlane(b *testing.B) {
 		b.Run(fmt.Sprint(q), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				err := fppSpec.Stream(a, func(*set.Family) error { return nil },
-					func(*set.Set, int) error { return nil })
+				_, lines, err := fppSpec.Stream(a)
 				if err != nil {
 					b.Fatal(err)
+				}
+				for range lines {
 				}
 			}
 		})

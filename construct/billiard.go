@@ -2,6 +2,7 @@ package construct
 
 import (
 	"github.com/coterie-dev/coterie/set"
+	"iter"
 )
 
 // maxBilliardQ is the largest order whose (q²−1)/2 sites fit in
@@ -128,34 +129,33 @@ func billiardHeader(q int) *set.Family {
 }
 
 // BilliardStream produces the billiard coterie of order q as [Billiard]
-// does, without holding it: header receives the metadata, then emit receives
-// each site's quorum in canonical order (by owner), reusing one set. It
-// returns the first error of header or emit.
-func BilliardStream(q int, header func(*set.Family) error, emit func(q *set.Set, owner int) error) error {
+// does, without holding it: it returns the metadata and each site's quorum
+// in canonical order (by owner) with its owner. The sequence reuses one set
+// from step to step, so a consumer copies what it keeps.
+func BilliardStream(q int) (meta *set.Family, quorums iter.Seq2[*set.Set, int], err error) {
 	if err := billiardCheck(q); err != nil {
-		return err
-	}
-	if err := header(billiardHeader(q)); err != nil {
-		return err
+		return nil, nil, err
 	}
 	n := BilliardN(q)
-	qs := set.New(n)
-	buf := make([]int, 0, q)
-	for s := range n {
-		// Clear only the previous path: clearing all N bits per quorum
-		// would make the stream quadratic in N.
-		for _, v := range buf {
-			qs.Remove(v)
-		}
-		buf = billiardPath(q, s, buf[:0])
-		for _, v := range buf {
-			qs.Add(v)
-		}
-		if err := emit(qs, s); err != nil {
-			return err
+	seq := func(yield func(*set.Set, int) bool) {
+		qs := set.New(n)
+		buf := make([]int, 0, q)
+		for s := range n {
+			// Clear only the previous path: clearing all N bits per quorum
+			// would make the stream quadratic in N.
+			for _, v := range buf {
+				qs.Remove(v)
+			}
+			buf = billiardPath(q, s, buf[:0])
+			for _, v := range buf {
+				qs.Add(v)
+			}
+			if !yield(qs, s) {
+				return
+			}
 		}
 	}
-	return nil
+	return billiardHeader(q), seq, nil
 }
 
 var billiardSpec = Spec{
@@ -172,7 +172,7 @@ var billiardSpec = Spec{
 		}
 		return set.System{Family: f}, nil
 	},
-	Stream: func(a Args, header func(*set.Family) error, emit func(q *set.Set, owner int) error) error {
-		return BilliardStream(a.Int("q"), header, emit)
+	Stream: func(a Args) (*set.Family, iter.Seq2[*set.Set, int], error) {
+		return BilliardStream(a.Int("q"))
 	},
 }

@@ -1,7 +1,6 @@
 package construct
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -205,33 +204,34 @@ func TestBilliardStreamMatchesBuild(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var g *set.Family
-		err = BilliardStream(q, func(h *set.Family) error {
-			if h.Quorums != nil {
-				t.Error("header carries quorums")
-			}
-			g = h
-			return nil
-		}, func(qs *set.Set, owner int) error {
-			g.Add(qs, owner)
-			return nil
-		})
+		g, quorums, err := BilliardStream(q)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if g.Quorums != nil {
+			t.Error("metadata carries quorums")
+		}
+		for qs, owner := range quorums {
+			g.Add(qs, owner)
+		}
 		sameFamily(t, f, g)
 	}
-	stop := errors.New("stop")
+	_, quorums, err := BilliardStream(9)
+	if err != nil {
+		t.Fatal(err)
+	}
 	calls := 0
-	err := BilliardStream(9, func(*set.Family) error { return nil }, func(*set.Set, int) error {
+	for range quorums {
 		calls++
 		if calls == 3 {
-			return stop
+			break
 		}
-		return nil
-	})
-	if !errors.Is(err, stop) || calls != 3 {
-		t.Errorf("stream went on after emit failed: err %v after %d calls", err, calls)
+	}
+	if calls != 3 {
+		t.Errorf("stream went on after the range stopped: %d steps", calls)
+	}
+	if _, _, err := BilliardStream(8); err == nil {
+		t.Error("BilliardStream(8): no error for an even order")
 	}
 }
 

@@ -3,6 +3,7 @@ package construct
 import (
 	"errors"
 	"fmt"
+	"iter"
 
 	"github.com/coterie-dev/coterie/galois"
 	"github.com/coterie-dev/coterie/set"
@@ -288,36 +289,36 @@ func planeHeader(q int) *set.Family {
 	return f
 }
 
-// streamPlane emits the lines of PG(2,q) as ProjectivePlane orders them,
-// one at a time: memory O(n) for the owner matching plus one line.
-func streamPlane(q int, header func(*set.Family) error, emit func(*set.Set, int) error) error {
+// streamPlane returns the metadata of PG(2,q) and its lines as
+// ProjectivePlane orders them, one at a time: memory O(n) for the owner
+// matching plus one line.
+func streamPlane(q int) (*set.Family, iter.Seq2[*set.Set, int], error) {
 	if err := planeOrder(q); err != nil {
-		return err
+		return nil, nil, err
 	}
 	pl, err := newPlane(q)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	owners := pl.owners()
-	if err := header(planeHeader(q)); err != nil {
-		return err
+	seq := func(yield func(*set.Set, int) bool) {
+		s := set.New(pl.n)
+		var buf []int
+		for p, l := range owners {
+			buf = pl.appendLine(buf[:0], int(l))
+			for _, v := range buf {
+				s.Add(v)
+			}
+			if !yield(s, p) {
+				return
+			}
+			// Removing the points is cheaper than clearing n bits.
+			for _, v := range buf {
+				s.Remove(v)
+			}
+		}
 	}
-	s := set.New(pl.n)
-	var buf []int
-	for p, l := range owners {
-		buf = pl.appendLine(buf[:0], int(l))
-		for _, v := range buf {
-			s.Add(v)
-		}
-		if err := emit(s, p); err != nil {
-			return err
-		}
-		// Removing the points is cheaper than clearing n bits.
-		for _, v := range buf {
-			s.Remove(v)
-		}
-	}
-	return nil
+	return planeHeader(q), seq, nil
 }
 
 var fppSpec = Spec{
@@ -330,7 +331,7 @@ var fppSpec = Spec{
 		f, err := ProjectivePlane(a.Int("order"))
 		return set.System{Family: f}, err
 	},
-	Stream: func(a Args, header func(*set.Family) error, emit func(*set.Set, int) error) error {
-		return streamPlane(a.Int("order"), header, emit)
+	Stream: func(a Args) (*set.Family, iter.Seq2[*set.Set, int], error) {
+		return streamPlane(a.Int("order"))
 	},
 }

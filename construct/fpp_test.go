@@ -205,19 +205,15 @@ func streamed(t testing.TB, spec Spec, vals map[string]any) *set.Family {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f *set.Family
-	err = spec.Stream(a, func(h *set.Family) error {
-		if h.Quorums != nil || f != nil {
-			t.Fatalf("header %v called twice or with quorums", h)
-		}
-		f = h
-		return nil
-	}, func(q *set.Set, owner int) error {
-		f.Add(q, owner) // Add copies q
-		return nil
-	})
+	f, quorums, err := spec.Stream(a)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if f.Quorums != nil {
+		t.Fatalf("metadata %v carries quorums", f)
+	}
+	for q, owner := range quorums {
+		f.Add(q, owner) // Add copies q
 	}
 	return f
 }
@@ -232,12 +228,14 @@ func TestStreamLarge(t *testing.T) {
 	deg := make([]int, n)
 	var keep []*set.Set
 	next := 0
-	err := fppSpec.Stream(a, func(h *set.Family) error {
-		if h.N != n {
-			t.Fatalf("header N = %d", h.N)
-		}
-		return nil
-	}, func(s *set.Set, owner int) error {
+	h, lines, err := fppSpec.Stream(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.N != n {
+		t.Fatalf("header N = %d", h.N)
+	}
+	for s, owner := range lines {
 		if owner != next || !s.Has(owner) || s.Len() != q+1 {
 			t.Fatalf("line %d: owner %d, %d points", next, owner, s.Len())
 		}
@@ -248,10 +246,6 @@ func TestStreamLarge(t *testing.T) {
 		if owner%97 == 0 {
 			keep = append(keep, s.Clone())
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if next != n {
 		t.Fatalf("%d lines, want %d", next, n)
@@ -270,20 +264,25 @@ func TestStreamLarge(t *testing.T) {
 	}
 }
 
-// TestStreamStops checks that an error from emit stops the stream and is
-// returned.
+// TestStreamStops checks that breaking out of the range stops the stream,
+// and that a second range starts again from the first line.
 func TestStreamStops(t *testing.T) {
 	a, _ := NewArgs(fppSpec, map[string]any{"order": 3})
-	stop := fmt.Errorf("disk full")
-	calls := 0
-	err := fppSpec.Stream(a, func(*set.Family) error { return nil }, func(*set.Set, int) error {
-		calls++
-		if calls == 4 {
-			return stop
+	_, lines, err := fppSpec.Stream(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var owners []int
+	for _, owner := range lines {
+		owners = append(owners, owner)
+		if len(owners) == 4 {
+			break
 		}
-		return nil
-	})
-	if err != stop || calls != 4 {
-		t.Errorf("Stream = %v after %d lines, want %v after 4", err, calls, stop)
+	}
+	for _, owner := range lines {
+		owners = append(owners, owner)
+	}
+	if want := 4 + 13; len(owners) != want || !slices.Equal(owners[:4], owners[4:8]) {
+		t.Errorf("owners %v: want the first 4, then all 13 again", owners)
 	}
 }

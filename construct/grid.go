@@ -2,6 +2,7 @@ package construct
 
 import (
 	"fmt"
+	"iter"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -179,10 +180,10 @@ var gridSpec = Spec{
 		f, err := Grid(rows, cols, n)
 		return set.System{Family: f}, err
 	},
-	Stream: func(a Args, header func(*set.Family) error, emit func(*set.Set, int) error) error {
+	Stream: func(a Args) (*set.Family, iter.Seq2[*set.Set, int], error) {
 		rows, cols, n, err := gridArgs(a)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
 		params := set.Params{"rows": rows, "cols": cols}
 		if n == 0 {
@@ -191,19 +192,18 @@ var gridSpec = Spec{
 			params["n"] = n
 		}
 		if err := checkGrid(rows, cols, n); err != nil {
-			return err
+			return nil, nil, err
 		}
-		if err := header(gridHeader(n, params)); err != nil {
-			return err
-		}
-		s := set.New(n)
-		for i := range n {
-			gridQuorum(s, i, cols, n, (*set.Set).Add)
-			if err := emit(s, i); err != nil {
-				return err
+		seq := func(yield func(*set.Set, int) bool) {
+			s := set.New(n)
+			for i := range n {
+				gridQuorum(s, i, cols, n, (*set.Set).Add)
+				if !yield(s, i) {
+					return
+				}
+				gridQuorum(s, i, cols, n, (*set.Set).Remove)
 			}
-			gridQuorum(s, i, cols, n, (*set.Set).Remove)
 		}
-		return nil
+		return gridHeader(n, params), seq, nil
 	},
 }

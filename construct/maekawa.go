@@ -3,6 +3,7 @@ package construct
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/coterie-dev/coterie/galois"
 	"github.com/coterie-dev/coterie/set"
@@ -298,27 +299,27 @@ func Maekawa(n int, how DegenerateMap) (*set.Family, error) {
 	return f, nil
 }
 
-// streamMaekawa emits Maekawa's sets for n nodes one at a time.
-func streamMaekawa(n int, how DegenerateMap, header func(*set.Family) error, emit func(*set.Set, int) error) error {
+// streamMaekawa returns the metadata of Maekawa's sets for n nodes and the
+// sets one at a time.
+func streamMaekawa(n int, how DegenerateMap) (*set.Family, iter.Seq2[*set.Set, int], error) {
 	mp, err := newMaekawaPlan(n, how)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if err := header(mp.header()); err != nil {
-		return err
-	}
-	s := set.New(n)
-	var buf []int
-	for i := range n {
-		buf = mp.quorum(i, s, buf)
-		if err := emit(s, i); err != nil {
-			return err
+	seq := func(yield func(*set.Set, int) bool) {
+		s := set.New(n)
+		var buf []int
+		for i := range n {
+			buf = mp.quorum(i, s, buf)
+			if !yield(s, i) {
+				return
+			}
+			for _, p := range buf {
+				s.Remove(p)
+			}
 		}
-		for _, p := range buf {
-			s.Remove(p)
-		}
 	}
-	return nil
+	return mp.header(), seq, nil
 }
 
 func maekawaArgs(a Args) (int, DegenerateMap, error) {
@@ -346,12 +347,12 @@ var maekawaSpec = Spec{
 		f, err := Maekawa(n, how)
 		return set.System{Family: f}, err
 	},
-	Stream: func(a Args, header func(*set.Family) error, emit func(*set.Set, int) error) error {
+	Stream: func(a Args) (*set.Family, iter.Seq2[*set.Set, int], error) {
 		n, how, err := maekawaArgs(a)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		return streamMaekawa(n, how, header, emit)
+		return streamMaekawa(n, how)
 	},
 }
 

@@ -2,6 +2,7 @@ package construct
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/coterie-dev/coterie/set"
@@ -116,13 +117,14 @@ type Spec struct {
 	// that is not a prime power, --h without --k, ...).
 	Build func(Args) (set.System, error)
 	// Stream, if not nil, produces the same system as Build without holding
-	// it in memory, for orders whose quorums do not fit: it calls header
-	// once with the metadata (N, K, Kind, Params, Labels; no quorums), then
-	// emit once per quorum in canonical order, with set.NoOwner for an
-	// unowned quorum. Stream may reuse q once emit returns, so emit copies
-	// what it keeps. A non-nil error from header or emit stops the stream and is
-	// returned.
-	Stream func(a Args, header func(*set.Family) error, emit func(q *set.Set, owner int) error) error
+	// it in memory, for orders whose quorums do not fit. It returns the
+	// metadata (N, K, Kind, Params, Labels; no quorums) and the quorums in
+	// canonical order as (quorum, owner) pairs, with set.NoOwner for an
+	// unowned quorum. The sequence reuses the quorum from one step to the
+	// next, so a consumer copies what it keeps; breaking out of the range
+	// stops it, and each range starts again from the first quorum. Invalid
+	// arguments are reported by the error, before any quorum.
+	Stream func(a Args) (meta *set.Family, quorums iter.Seq2[*set.Set, int], err error)
 }
 
 // specs lists every construction, sorted by name.

@@ -12,7 +12,7 @@ import (
 // billiardQ returns the order q of a billiard coterie: the "q" parameter,
 // or the odd q with N = (q²−1)/2.
 func billiardQ(f *set.Family) (int, bool) {
-	if q, ok := paramInt(f.Params, "q"); ok && q >= 3 && q%2 == 1 && construct.BilliardN(q) == f.N {
+	if q, ok := f.Params.Int("q"); ok && q >= 3 && q%2 == 1 && construct.BilliardN(q) == f.N {
 		return q, true
 	}
 	for q := 3; construct.BilliardN(q) <= f.N; q += 2 {

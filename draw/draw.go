@@ -144,22 +144,6 @@ func autoLayout(f *set.Family) string {
 	return "matrix"
 }
 
-// paramInt reads an integer parameter, whether it came from a constructor
-// (int) or a decoded file (float64).
-func paramInt(p set.Params, name string) (int, bool) {
-	switch v := p[name].(type) {
-	case int:
-		return v, true
-	case int64:
-		return int(v), true
-	case float64:
-		if v == math.Trunc(v) && math.Abs(v) < 1<<31 {
-			return int(v), true
-		}
-	}
-	return 0, false
-}
-
 // inQuorum reports whether node v is in the highlighted quorum.
 func (d *drawing) inQuorum(v int) bool { return d.quorum != nil && d.quorum.Has(v) }
 

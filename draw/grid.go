@@ -10,8 +10,8 @@ import (
 // gridShape returns the rows and columns of a grid system (Maekawa's
 // Method 2): node i sits in row i / cols, column i mod cols.
 func gridShape(f *set.Family) (rows, cols int, ok bool) {
-	rows, ok1 := paramInt(f.Params, "rows")
-	cols, ok2 := paramInt(f.Params, "cols")
+	rows, ok1 := f.Params.Int("rows")
+	cols, ok2 := f.Params.Int("cols")
 	if !ok1 || !ok2 || rows < 1 || cols < 1 || f.N > rows*cols || f.N <= (rows-1)*cols {
 		return 0, 0, false
 	}
@@ -87,8 +87,8 @@ func (d *drawing) grid() error {
 // cubeShape returns the side a and the k of a (k+1)-cube k-arbiter over
 // exactly a^(k+1) nodes with k ≤ 2, the sizes drawn as a lattice.
 func cubeShape(f *set.Family) (a, k int, ok bool) {
-	a, ok1 := paramInt(f.Params, "a")
-	k, ok2 := paramInt(f.Params, "k")
+	a, ok1 := f.Params.Int("a")
+	k, ok2 := f.Params.Int("k")
 	if !ok1 || !ok2 || a < 2 || k < 1 || k > 2 {
 		return 0, 0, false
 	}

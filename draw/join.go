@@ -10,9 +10,9 @@ import (
 // joinShape returns the joined node x (0-based, in the outer system) and
 // the sizes of the outer and inner systems of Kuo's join, from its params.
 func joinShape(f *set.Family) (x, n1, n2 int, ok bool) {
-	at, ok1 := paramInt(f.Params, "at")
-	n1, ok2 := paramInt(f.Params, "outer_n")
-	n2, ok3 := paramInt(f.Params, "inner_n")
+	at, ok1 := f.Params.Int("at")
+	n1, ok2 := f.Params.Int("outer_n")
+	n2, ok3 := f.Params.Int("inner_n")
 	if !ok1 || !ok2 || !ok3 || at < 1 || at > n1 || n2 < 1 || n1+n2-1 != f.N {
 		return 0, 0, 0, false
 	}

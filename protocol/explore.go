@@ -42,9 +42,10 @@ type ExploreConfig struct {
 	// Workers is the number of goroutines expanding states; 0 means
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
-	// Progress, if not nil, is called after each level of the search with
-	// the states found so far and the depth reached.
-	Progress func(states, depth int)
+	// Progress, if not nil, is told once per level of the breadth-first
+	// search, after expanding it (stage "explore"), the states found so
+	// far, of a total not known in advance (−1).
+	Progress set.Progress
 }
 
 // ExploreResult is the verdict of an exploration.
@@ -564,9 +565,7 @@ func (s *search) run(res *ExploreResult) error {
 		if len(next) > 0 {
 			s.depth++
 		}
-		if s.cfg.Progress != nil {
-			s.cfg.Progress(len(s.parent), s.depth)
-		}
+		s.cfg.Progress.Report("explore", int64(len(s.parent)), -1)
 	}
 	return nil
 }

@@ -54,10 +54,15 @@ func TestExploreCancel(t *testing.T) {
 	}
 	// Cancelled after the second level: the search stops there.
 	levels := map[int]int{}
+	depth := 0
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
-	res, err = Explore(ctx, spec, sys, ExploreConfig{Requests: 3, Progress: func(states, depth int) {
-		levels[depth] = states
+	res, err = Explore(ctx, spec, sys, ExploreConfig{Requests: 3, Progress: func(stage string, states, total int64) {
+		depth++
+		if stage != "explore" || total != -1 {
+			t.Errorf("progress %q %d/%d, want stage explore of an unknown total", stage, states, total)
+		}
+		levels[depth] = int(states)
 		if depth == 2 {
 			cancel()
 		}

@@ -1,6 +1,7 @@
 package set
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -345,10 +346,18 @@ func (f *Family) Canonical() {
 //
 // Cost: for each quorum Q, the kept quorums whose smallest node lies in Q
 // are tested for inclusion — near linear for the structured systems coterie
-// builds, O(m²) word operations at worst.
+// builds, O(m²) word operations at worst. [Family.MinimalizeContext] can be
+// stopped.
 func (f *Family) Minimalize() int {
+	n, _ := f.MinimalizeContext(context.Background())
+	return n
+}
+
+// MinimalizeContext is [Family.Minimalize] watching ctx: once ctx is done it
+// stops, leaves f as it was and returns ctx's error.
+func (f *Family) MinimalizeContext(ctx context.Context) (int, error) {
 	if f.IsThreshold() || f.IsImplicit() || len(f.Quorums) < 2 {
-		return 0
+		return 0, ctx.Err()
 	}
 	m := len(f.Quorums)
 	size := make([]int, m)
@@ -363,7 +372,12 @@ func (f *Family) Minimalize() int {
 	byMin := make(map[int][]int) // smallest node -> kept quorums
 	drop := make([]bool, m)
 	dropped := 0
-	for _, i := range order {
+	for k, i := range order {
+		if k%16 == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+		}
 		q := &f.Quorums[i]
 		contained := false
 		for v := range q.All() {
@@ -387,7 +401,7 @@ func (f *Family) Minimalize() int {
 		}
 	}
 	if dropped == 0 {
-		return 0
+		return 0, nil
 	}
 	qs := f.Quorums[:0:0]
 	var owners []int
@@ -401,7 +415,7 @@ func (f *Family) Minimalize() int {
 		}
 	}
 	f.Quorums, f.Owners = qs, owners
-	return dropped
+	return dropped, nil
 }
 
 // Degrees returns, for each node, the number of quorums that contain it. It

@@ -1,6 +1,7 @@
 package set_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -59,6 +60,49 @@ func TestMinimalize(t *testing.T) {
 	}
 	if got, want := sprint(f.Owners), "[1 2]"; got != want {
 		t.Errorf("owners after Minimalize: %s, want %s", got, want)
+	}
+}
+
+// stopAfter is a context whose Err is nil for its first calls, then
+// context.Canceled: a cancellation in the middle of a computation that does
+// not depend on timing.
+type stopAfter struct {
+	context.Context
+	calls, left int
+}
+
+func (c *stopAfter) Err() error {
+	c.calls++
+	if c.left == 0 {
+		return context.Canceled
+	}
+	c.left--
+	return nil
+}
+
+// MinimalizeContext stops on a done context, before or during the work,
+// and leaves the family as it was.
+func TestMinimalizeContext(t *testing.T) {
+	f := set.NewFamily(20)
+	for i := range 1000 { // 70 distinct quorums of 3 nodes, repeated
+		f.Add(set.Of(i%10, 10+i%7, 19), set.NoOwner)
+	}
+	before := sprint(quorums(f))
+	pre, cancel := context.WithCancel(context.Background())
+	cancel()
+	if n, err := f.MinimalizeContext(pre); n != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("pre-cancelled: %d, %v", n, err)
+	}
+	mid := &stopAfter{Context: context.Background(), left: 3}
+	if n, err := f.MinimalizeContext(mid); n != 0 || !errors.Is(err, context.Canceled) || mid.calls != 4 {
+		t.Errorf("cancelled after 3 checks: %d, %v after %d checks", n, err, mid.calls)
+	}
+	if got := sprint(quorums(f)); got != before {
+		t.Fatalf("a stopped MinimalizeContext changed the family")
+	}
+	n, err := f.MinimalizeContext(context.Background())
+	if err != nil || n != 1000-70 || f.Len() != 70 {
+		t.Errorf("MinimalizeContext = %d, %v, %d quorums left; want 930 dropped, 70 left", n, err, f.Len())
 	}
 }
 

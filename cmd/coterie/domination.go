@@ -161,10 +161,8 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 		return err
 	}
 	if !f.IsThreshold() {
-		// Minimalize does not watch ctx: it runs where --timeout and
-		// Ctrl-C can abandon it (g is dropped then).
 		g := f.Clone()
-		dropped, err := abandonable(ctx, func() (int, error) { return g.Minimalize(), nil })
+		dropped, err := g.MinimalizeContext(ctx)
 		if err != nil {
 			return err
 		}

@@ -243,31 +243,28 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 				spec.Name, about, humanBytes(size), size)
 		}
 		return writeOutput(s, out.path, func(w io.Writer) error {
-			var sw *format.Writer
-			done := 0
 			pr := newWriteProgress(s, "generate "+spec.Name, int64(n), out.progress)
 			defer pr.Done()
-			err := spec.Stream(args,
-				func(meta *set.Family) error {
-					var err error
-					sw, err = format.NewWriter(w, f, meta, opt)
-					return err
-				},
-				func(q *set.Set, owner int) error {
-					done++
-					if done%64 == 0 {
-						if err := ctx.Err(); err != nil {
-							return err
-						}
-						pr.Update(int64(done))
-					}
-					return sw.Quorum(q, owner)
-				})
+			meta, quorums, err := spec.Stream(args)
 			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
 				return buildError(spec, err)
+			}
+			sw, err := format.NewWriter(w, f, meta, opt)
+			if err != nil {
+				return buildError(spec, err)
+			}
+			done := 0
+			for q, owner := range quorums {
+				done++
+				if done%64 == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					pr.Update(int64(done))
+				}
+				if err := sw.Quorum(q, owner); err != nil {
+					return buildError(spec, err)
+				}
 			}
 			return sw.Close()
 		})
@@ -370,54 +367,47 @@ func estimateFamily(fam *set.Family, f format.Format, opt format.Options) (int64
 	return head + int64(float64(cw.n-head)/float64(k)*float64(m)), nil
 }
 
-// errSampled stops the sampling stream of estimateStream.
-var errSampled = errors.New("sampled")
-
 // estimateStream estimates the size in bytes of a streamed system written
 // in format f by formatting its first quorums: every streamed construction
 // has one quorum per node, so the rest is scaled by n. exact is true when
 // the stream ended within the sample.
 func estimateStream(spec construct.Spec, args construct.Args, f format.Format, opt format.Options) (size int64, n int, exact bool, err error) {
-	var cw countWriter
-	var sw *format.Writer
-	var head int64
-	count := 0
-	err = spec.Stream(args,
-		func(meta *set.Family) error {
-			n = meta.N
-			var err error
-			sw, err = format.NewWriter(&cw, f, meta, opt)
-			if err == nil {
-				err = sw.Flush()
-				head = cw.n
-			}
-			return err
-		},
-		func(q *set.Set, owner int) error {
-			if count == sampleQuorums {
-				return errSampled
-			}
-			count++
-			return sw.Quorum(q, owner)
-		})
-	if err != nil && !errors.Is(err, errSampled) {
+	meta, quorums, err := spec.Stream(args)
+	if err != nil {
 		return 0, 0, false, err
 	}
+	n = meta.N
+	var cw countWriter
+	sw, err := format.NewWriter(&cw, f, meta, opt)
 	if err == nil {
-		if err := sw.Close(); err != nil {
+		err = sw.Flush()
+	}
+	if err != nil {
+		return 0, 0, false, err
+	}
+	head := cw.n
+	count := 0
+	for q, owner := range quorums {
+		if count == sampleQuorums {
+			if err := sw.Flush(); err != nil {
+				return 0, 0, false, err
+			}
+			per := float64(cw.n-head) / float64(count)
+			est := float64(head) + per*float64(max(n, count))
+			if est > math.MaxInt64/2 {
+				est = math.MaxInt64 / 2
+			}
+			return int64(est), n, false, nil
+		}
+		count++
+		if err := sw.Quorum(q, owner); err != nil {
 			return 0, 0, false, err
 		}
-		return cw.n, n, true, nil
 	}
-	if err := sw.Flush(); err != nil {
+	if err := sw.Close(); err != nil {
 		return 0, 0, false, err
 	}
-	per := float64(cw.n-head) / float64(count)
-	est := float64(head) + per*float64(max(n, count))
-	if est > math.MaxInt64/2 {
-		est = math.MaxInt64 / 2
-	}
-	return int64(est), n, false, nil
+	return cw.n, n, true, nil
 }
 
 // approxCount writes a count people can read: exactly up to 15 digits,

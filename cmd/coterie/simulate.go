@@ -542,7 +542,7 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 			res, err := protocol.Explore(ctx, sp, in.ps, protocol.ExploreConfig{
 				Requests: o.requests, Rounds: o.rounds, Requesters: who, MaxStates: o.maxStates, MaxDepth: o.maxDepth,
 				MaxMemory: maxMemory(o.in.cmd),
-				Progress:  func(states, depth int) { bar.Update(int64(states), -1) },
+				Progress:  func(_ string, states, total int64) { bar.Update(states, total) },
 			})
 			bar.Done()
 			switch {
