@@ -2,8 +2,6 @@ package measure
 
 import (
 	"math/big"
-	"strconv"
-	"strings"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -113,7 +111,7 @@ func catalogueLoad(f *set.Family) *Load {
 		case "wheel":
 			widths = []int{1, f.N - 1}
 		default:
-			widths = intsParam(f, "widths")
+			widths, _ = f.Params.Ints("widths")
 		}
 		l, weight, y = wallCertificate(f.N, widths)
 	}
@@ -330,28 +328,8 @@ func wallCertificate(n int, widths []int) (*big.Rat, func(*set.Set) *big.Rat, []
 }
 
 func intParam(f *set.Family, name string) int {
-	switch v := f.Params[name].(type) {
-	case int:
+	if v, ok := f.Params.Int(name); ok {
 		return v
-	case int64:
-		return int(v)
-	case float64:
-		if v == float64(int(v)) {
-			return int(v)
-		}
 	}
 	return -1
-}
-
-func intsParam(f *set.Family, name string) []int {
-	s, _ := f.Params[name].(string)
-	var out []int
-	for _, x := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(x))
-		if err != nil {
-			return nil
-		}
-		out = append(out, v)
-	}
-	return out
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/big"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -176,13 +175,13 @@ func implicitDomination(name string, f *set.Family) (*dominationReport, string, 
 		return &dominationReport{Nondominated: true, K: 1, Proof: "theorem"},
 			"Peleg and Wool 1997: a crumbling wall whose top row has one node and every other row at least two is nondominated", nil
 	case "wall":
-		widths := paramInts(f, "widths")
+		widths, _ := f.Params.Ints("widths")
 		if len(widths) > 0 && widths[0] == 1 && !slices.ContainsFunc(widths[1:], func(w int) bool { return w < 2 }) {
 			return &dominationReport{Nondominated: true, K: 1, Proof: "theorem"},
 				"Peleg and Wool 1997: a crumbling wall whose top row has one node and every other row at least two is nondominated", nil
 		}
 	case "vote":
-		weights := paramInts(f, "weights")
+		weights, _ := f.Params.Ints("weights")
 		total := 0
 		for _, w := range weights {
 			total += w
@@ -197,20 +196,6 @@ func implicitDomination(name string, f *set.Family) (*dominationReport, string, 
 	}
 	return nil, "", usageErrorf("%s: an implicit %s family with %s: no theorem gives its domination verdict here, and listing it for the algorithm exceeds the limit of %d quorums",
 		name, f.Kind, implicitCount(f), implicitCheckLimit)
-}
-
-// paramInts reads a comma-separated list parameter.
-func paramInts(f *set.Family, key string) []int {
-	s, _ := f.Params[key].(string)
-	var out []int
-	for _, x := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(x))
-		if err != nil {
-			return nil
-		}
-		out = append(out, v)
-	}
-	return out
 }
 
 // implicitInfo is the info report of an implicit family too large to list.
@@ -257,7 +242,7 @@ func newImplicitInfo(f *set.Family, limit int) *implicitInfo {
 				widths = append(widths, i)
 			}
 		} else {
-			widths = paramInts(f, "widths")
+			widths, _ = f.Params.Ints("widths")
 		}
 		sz := &sizeRange{Min: f.N}
 		for i, w := range widths {
@@ -270,7 +255,8 @@ func newImplicitInfo(f *set.Family, limit int) *implicitInfo {
 		}
 	case "hqc":
 		size := 1
-		for _, g := range paramInts(f, "levels") {
+		levels, _ := f.Params.Ints("levels")
+		for _, g := range levels {
 			size *= g/2 + 1
 		}
 		r.QuorumSize = &sizeRange{Min: size, Max: size}
@@ -289,7 +275,7 @@ func newImplicitInfo(f *set.Family, limit int) *implicitInfo {
 }
 
 func intParam(f *set.Family, key string) int {
-	v, _ := f.Params[key].(int)
+	v, _ := f.Params.Int(key)
 	return v
 }
 
