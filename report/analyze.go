@@ -34,8 +34,9 @@ type Options struct {
 	AvailabilityBudget time.Duration
 	// Progress, if not nil, is told the name of each stage as it starts:
 	// "drawing", "verify", "load", "resilience", "domination",
-	// "availability", "availability points".
-	Progress func(stage string)
+	// "availability", "availability points" (with done 0 and total −1:
+	// the work of a stage is not known in advance).
+	Progress set.Progress
 }
 
 // DefaultBudget is the time each long figure may take by default.
@@ -176,7 +177,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	within := func(fn func(context.Context) error) error { return within2(ctx, o.Budget, fn) }
 	stage := func(name string) {
 		if o.Progress != nil {
-			o.Progress(name)
+			o.Progress(name, 0, -1)
 		}
 	}
 	outOfTime := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }

@@ -31,8 +31,9 @@ type RWOptions struct {
 	// side that is not a formula using each node once; past it the
 	// availability is estimated (0: no bound).
 	AvailabilityBudget time.Duration
-	// Progress, if not nil, is told each stage as it starts.
-	Progress func(stage string)
+	// Progress, if not nil, is told each stage as it starts (done 0,
+	// total −1).
+	Progress set.Progress
 }
 
 // RWFigures are the figures of a read-write system: the resilience of each
@@ -90,7 +91,7 @@ var defaultRWPoints = []float64{0.9, 0.99}
 func AnalyzeRW(ctx context.Context, name string, sys *rw.System, o RWOptions) (*RWSystem, error) {
 	step := func(stage string) {
 		if o.Progress != nil {
-			o.Progress(stage)
+			o.Progress(stage, 0, -1)
 		}
 	}
 	if len(o.Points) == 0 {

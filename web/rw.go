@@ -117,7 +117,7 @@ func (s *Server) analyzeRW(ctx context.Context, name string, f *format.RWFile, w
 		return nil, err
 	}
 	rep, err := report.AnalyzeRW(ctx, name, sys, report.RWOptions{Workload: wl, Points: ps,
-		Budget: s.o.Budget, AvailabilityBudget: s.o.AvailabilityBudget, Progress: progress})
+		Budget: s.o.Budget, AvailabilityBudget: s.o.AvailabilityBudget, Progress: stageProgress(progress)})
 	if err != nil {
 		return nil, err
 	}

@@ -471,7 +471,7 @@ func (s *Server) analyze(ctx context.Context, name string, sys set.System, progr
 		return nil, fmt.Errorf("cancelled: %w", err)
 	}
 	rep, err := report.Analyze(ctx, name, sys, report.Options{Budget: s.o.Budget,
-		AvailabilityBudget: s.o.AvailabilityBudget, Progress: progress})
+		AvailabilityBudget: s.o.AvailabilityBudget, Progress: stageProgress(progress)})
 	if err != nil {
 		return nil, err
 	}
@@ -609,4 +609,13 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Disposition", "attachment; filename=\"report."+ext+"\"")
 	_, _ = w.Write(buf.Bytes())
+}
+
+// stageProgress tells progress the name of each stage a report starts;
+// nil stays nil.
+func stageProgress(progress func(string)) set.Progress {
+	if progress == nil {
+		return nil
+	}
+	return func(stage string, _, _ int64) { progress(stage) }
 }
