@@ -27,7 +27,9 @@ func MakeND(ctx context.Context, f *set.Family) (*set.Family, int, error) {
 	}
 	g := f.Clone()
 	g.Kind, g.Params = "", nil
-	g.Minimalize()
+	if _, err := g.MinimalizeContext(ctx); err != nil {
+		return nil, 0, err
+	}
 	added := 0
 	for {
 		r, err := Decide(ctx, g)
