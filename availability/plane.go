@@ -641,23 +641,82 @@ func sortedUint64Keys[V any](m map[uint64]V) []uint64 {
 // The step keeps only the states of part pt, and counts the reserved
 // bytes against the budget with its own.
 func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final bool, pt planePart, reserved int64, progress Progress) ([]*planeStates, error) {
-	q := s.q
-	deg := in.deg + q
 	workers := runtime.GOMAXPROCS(0)
-	type shard struct {
-		index map[uint64]int
-		*planeStates
-		bad bool
-	}
-	shards := make([]*shard, workers)
+	b := &sweepBudget{max: s.maxBytes, perState: int64(planeStateBytes + 8*(in.deg+s.q+1))}
 	// The states of this step and of the layer it reads, in bytes; past
 	// s.maxBytes the step stops.
-	var held atomic.Int64
-	held.Store(reserved + int64(len(in.keys))*int64(planeStateBytes+8*(in.deg+1)))
-	perState := int64(planeStateBytes + 8*(deg+1))
-	var overBudget atomic.Bool
-	var taken atomic.Int64 // input states taken, about
+	b.held.Store(reserved + int64(len(in.keys))*int64(planeStateBytes+8*(in.deg+1)))
+	next := s.chunks(ctx, in, y, pt, b, progress)
+	shards := make([]*sweepShard, workers)
 	var wg sync.WaitGroup
+	for k := range workers {
+		sh := &sweepShard{index: map[uint64]int{}, planeStates: &planeStates{deg: in.deg + s.q}}
+		shards[k] = sh
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.newSweepWorker(y).run(ctx, in, y, pt, sh, b, next)
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("availability: projective plane: %w", err)
+	}
+	if b.over.Load() {
+		return nil, &planeOverBudget{row: y + 1, max: s.maxBytes, done: float64(b.taken.Load()) / float64(max(1, len(in.keys)))}
+	}
+	var layers []*planeStates
+	for _, sh := range shards {
+		if sh.bad {
+			return nil, errPlaneOverflow
+		}
+		layers = append(layers, sh.planeStates)
+	}
+	if final {
+		// finish only sums over the states: a state in several shards
+		// is fine, and merging would only cost memory.
+		return layers, nil
+	}
+	first, err := mergeSweepShards(shards)
+	if err != nil {
+		return nil, err
+	}
+	return []*planeStates{first}, nil
+}
+
+// errPlaneOverflow reports a count past 64 bits, which the orders the
+// sweep takes cannot reach.
+var errPlaneOverflow = errors.New("availability: projective plane: internal error: a count overflowed 64 bits")
+
+// sweepBudget follows the memory one step of the sweep holds, shared by
+// its workers.
+type sweepBudget struct {
+	max      int64        // s.maxBytes: 0 for no bound
+	perState int64        // the bytes of one state of the new layer
+	held     atomic.Int64 // bytes held: the layer read and the one made
+	taken    atomic.Int64 // input states taken, about
+	over     atomic.Bool  // the bound was passed: the step stops
+}
+
+// exceeded reports whether the step is past its bound, and marks it so.
+func (b *sweepBudget) exceeded() bool {
+	if b.max > 0 && b.held.Load() > b.max {
+		b.over.Store(true)
+	}
+	return b.over.Load()
+}
+
+// sweepShard is one worker's part of the new layer: its states, their
+// index by key, and whether a count overflowed.
+type sweepShard struct {
+	index map[uint64]int
+	*planeStates
+	bad bool
+}
+
+// chunks deals the input states out in chunks of 256 (start, end),
+// reporting progress as it goes, until the input or ctx ends.
+func (s *planeSweep) chunks(ctx context.Context, in *planeStates, y int, pt planePart, b *sweepBudget, progress Progress) <-chan [2]int {
 	next := make(chan [2]int, 2)
 	go func() {
 		defer close(next)
@@ -667,151 +726,160 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 			}
 			next <- [2]int{i, min(i+256, len(in.keys))}
 			if progress != nil && i%(1<<16) == 0 && i > 0 {
-				progress(fmt.Sprintf("projective plane of order %d: sweeping row %d of %d (%d states in, %d MiB held%s)", s.q, y+1, s.q, len(in.keys), held.Load()>>20, pt), int64(i), int64(len(in.keys)))
+				progress(fmt.Sprintf("projective plane of order %d: sweeping row %d of %d (%d states in, %d MiB held%s)", s.q, y+1, s.q, len(in.keys), b.held.Load()>>20, pt), int64(i), int64(len(in.keys)))
 			}
 		}
 	}()
-	for k := range workers {
-		sh := &shard{index: map[uint64]int{}, planeStates: &planeStates{deg: deg}}
-		shards[k] = sh
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			const slots = 512 // ≥ 2·2^q for q ≤ 8
-			var tkeys [slots]uint64
-			var tidx [slots]int16
-			var tcount [256][9]uint64
-			var order []uint64
-			var cache [1 << 12][2]uint64 // raw → canonical, direct-mapped
-			// canonical → canonical up to the row maps too, which
-			// cost one canonical form per map: many raw states share
-			// one canonical form.
-			var rowCache [][2]uint64
-			if len(s.rowSym[y+1]) > 0 {
-				rowCache = make([][2]uint64, 1<<15)
+	return next
+}
+
+// sweepWorker holds one worker's tables: the successors of the state
+// being expanded (tkeys, tidx, order) with their counts by the number of
+// live points of the row (tcount), and caches of canonical forms.
+type sweepWorker struct {
+	s      *planeSweep
+	tkeys  [sweepSlots]uint64
+	tidx   [sweepSlots]int16
+	tcount [256][9]uint64
+	order  []uint64
+	cache  [1 << 12][2]uint64 // raw → canonical, direct-mapped
+	// canonical → canonical up to the row maps too, which cost one
+	// canonical form per map: many raw states share one canonical form.
+	rowCache [][2]uint64
+}
+
+// sweepSlots is the size of a worker's successor table: ≥ 2·2^q for
+// q ≤ 8.
+const sweepSlots = 512
+
+func (s *planeSweep) newSweepWorker(y int) *sweepWorker {
+	w := &sweepWorker{s: s}
+	if len(s.rowSym[y+1]) > 0 {
+		w.rowCache = make([][2]uint64, 1<<15)
+	}
+	return w
+}
+
+// run expands the chunks of in it takes from next into sh, until next is
+// closed; after ctx ends or the budget is passed it only drains next.
+func (w *sweepWorker) run(ctx context.Context, in *planeStates, y int, pt planePart, sh *sweepShard, b *sweepBudget, next <-chan [2]int) {
+	for r := range next {
+		if ctx.Err() != nil || b.over.Load() {
+			continue // drain
+		}
+		if r[0] > 0 {
+			b.taken.Add(256) // the chunk before, as a lower bound
+		}
+		for i := r[0]; i < r[1]; i++ {
+			if b.exceeded() {
+				break
 			}
-			for r := range next {
-				if ctx.Err() != nil || overBudget.Load() {
-					continue // drain
-				}
-				if r[0] > 0 {
-					taken.Add(256) // the chunk before, as a lower bound
-				}
-				if s.maxBytes > 0 && held.Load() > s.maxBytes {
-					overBudget.Store(true)
+			w.successors(in.keys[i], y)
+			w.add(sh, in.poly(i), pt, b)
+		}
+	}
+}
+
+// successors fills the worker's table with the states that follow x
+// when row y is swept, each with its count by the number of live points
+// of the row.
+func (w *sweepWorker) successors(x uint64, y int) {
+	s := w.s
+	for j := range w.tidx {
+		w.tidx[j] = -1
+	}
+	w.order = w.order[:0]
+	// Only the positions of row y on a line of x matter; the other
+	// positions are free, a factor (1+t)^free.
+	pos := s.points(x, y)
+	free := s.q - bits.OnesCount(uint(pos))
+	for pat := pos; ; pat = (pat - 1) & pos {
+		t := w.canonical(x&s.alive[y][pat], y)
+		hs := (t * 0x9E3779B97F4A7C15) >> 55
+		for w.tidx[hs] >= 0 && w.tkeys[hs] != t {
+			hs = (hs + 1) & (sweepSlots - 1)
+		}
+		if w.tidx[hs] < 0 {
+			w.tidx[hs] = int16(len(w.order))
+			w.tkeys[hs] = t
+			w.tcount[len(w.order)] = [9]uint64{}
+			w.order = append(w.order, t)
+		}
+		c := &w.tcount[w.tidx[hs]]
+		k := bits.OnesCount(uint(pat))
+		for e, b := range s.binom[free] {
+			c[k+e] += b
+		}
+		if pat == 0 {
+			break
+		}
+	}
+}
+
+// canonical returns the canonical form of the state raw after row y,
+// through the worker's caches.
+func (w *sweepWorker) canonical(raw uint64, y int) uint64 {
+	h := (raw * 0x9E3779B97F4A7C15) >> 52
+	if e := &w.cache[h]; e[0] == raw && (raw != 0 || e[1] == 0) {
+		return e[1]
+	}
+	t := w.s.canon(raw)
+	if w.rowCache != nil {
+		// canonRows(x) depends only on canon(x): the row maps normalise
+		// those of canon.
+		r := &w.rowCache[(t*0x9E3779B97F4A7C15)>>49]
+		if r[0] == t && (t != 0 || r[1] == 0) {
+			t = r[1]
+		} else {
+			u := w.s.canonRows(t, y+1)
+			*r = [2]uint64{t, u}
+			t = u
+		}
+	}
+	w.cache[h] = [2]uint64{raw, t}
+	return t
+}
+
+// add adds src, the polynomial of the state expanded, times each
+// successor's count into the successor's polynomial in sh (those of part
+// pt only).
+func (w *sweepWorker) add(sh *sweepShard, src []uint64, pt planePart, b *sweepBudget) {
+	q := w.s.q
+	for oi, t := range w.order {
+		if pt.of > 1 && !pt.keeps(t) {
+			continue
+		}
+		at, ok := sh.index[t]
+		if !ok {
+			at = sh.add(t)
+			sh.index[t] = at
+			b.held.Add(b.perState)
+		}
+		dst := sh.poly(at)
+		c := &w.tcount[oi]
+		for j, a := range src {
+			if a == 0 {
+				continue
+			}
+			for k, m := range c[:q+1] {
+				if m == 0 {
 					continue
 				}
-				for i := r[0]; i < r[1]; i++ {
-					if s.maxBytes > 0 && held.Load() > s.maxBytes {
-						overBudget.Store(true)
-						break
-					}
-					x := in.keys[i]
-					src := in.poly(i)
-					for j := range tidx {
-						tidx[j] = -1
-					}
-					order = order[:0]
-					// Only the positions of row y on a line of x matter;
-					// the other positions are free, a factor (1+t)^free.
-					pos := s.points(x, y)
-					free := q - bits.OnesCount(uint(pos))
-					for pat := pos; ; pat = (pat - 1) & pos {
-						raw := x & s.alive[y][pat]
-						h := (raw * 0x9E3779B97F4A7C15) >> 52
-						var t uint64
-						if e := &cache[h]; e[0] == raw && (raw != 0 || e[1] == 0) {
-							t = e[1]
-						} else {
-							t = s.canon(raw)
-							if rowCache != nil {
-								// canonRows(x) depends only on canon(x): the
-								// row maps normalise those of canon.
-								r := &rowCache[(t*0x9E3779B97F4A7C15)>>49]
-								if r[0] == t && (t != 0 || r[1] == 0) {
-									t = r[1]
-								} else {
-									u := s.canonRows(t, y+1)
-									*r = [2]uint64{t, u}
-									t = u
-								}
-							}
-							*e = [2]uint64{raw, t}
-						}
-						hs := (t * 0x9E3779B97F4A7C15) >> 55
-						for tidx[hs] >= 0 && tkeys[hs] != t {
-							hs = (hs + 1) & (slots - 1)
-						}
-						if tidx[hs] < 0 {
-							tidx[hs] = int16(len(order))
-							tkeys[hs] = t
-							tcount[len(order)] = [9]uint64{}
-							order = append(order, t)
-						}
-						c := &tcount[tidx[hs]]
-						k := bits.OnesCount(uint(pat))
-						for e, b := range s.binom[free] {
-							c[k+e] += b
-						}
-						if pat == 0 {
-							break
-						}
-					}
-					for oi, t := range order {
-						if pt.of > 1 && !pt.keeps(t) {
-							continue
-						}
-						at, ok := sh.index[t]
-						if !ok {
-							at = sh.add(t)
-							sh.index[t] = at
-							held.Add(perState)
-						}
-						dst := sh.poly(at)
-						c := &tcount[oi]
-						for j, a := range src {
-							if a == 0 {
-								continue
-							}
-							for k, b := range c[:q+1] {
-								if b == 0 {
-									continue
-								}
-								hi, lo := bits.Mul64(a, b)
-								var carry uint64
-								dst[j+k], carry = bits.Add64(dst[j+k], lo, 0)
-								if hi != 0 || carry != 0 {
-									sh.bad = true
-								}
-							}
-						}
-					}
+				hi, lo := bits.Mul64(a, m)
+				var carry uint64
+				dst[j+k], carry = bits.Add64(dst[j+k], lo, 0)
+				if hi != 0 || carry != 0 {
+					sh.bad = true
 				}
 			}
-		}()
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("availability: projective plane: %w", err)
-	}
-	if overBudget.Load() {
-		return nil, &planeOverBudget{row: y + 1, max: s.maxBytes, done: float64(taken.Load()) / float64(max(1, len(in.keys)))}
-	}
-	overflow := errors.New("availability: projective plane: internal error: a count overflowed 64 bits")
-	var layers []*planeStates
-	for _, sh := range shards {
-		if sh.bad {
-			return nil, overflow
 		}
-		layers = append(layers, sh.planeStates)
 	}
-	if final {
-		// finish only sums over the states: a state in several shards
-		// is fine, and merging would only cost memory.
-		return layers, nil
-	}
-	// Merge the shards into the first. The order of the states depends on
-	// the scheduling, the exact integer sums do not.
+}
+
+// mergeSweepShards merges the shards' states into the first's and
+// returns them. The order of the states depends on the scheduling, the
+// exact integer sums do not.
+func mergeSweepShards(shards []*sweepShard) (*planeStates, error) {
 	first := shards[0]
 	for _, sh := range shards[1:] {
 		for i, t := range sh.keys {
@@ -821,7 +889,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 				first.index[t] = at
 			}
 			if !addInto(first.poly(at), sh.poly(i), 1) {
-				return nil, overflow
+				return nil, errPlaneOverflow
 			}
 			if i%blockStates == blockStates-1 {
 				sh.blocks[i/blockStates] = nil // merged: free it
@@ -829,7 +897,7 @@ func (s *planeSweep) step(ctx context.Context, in *planeStates, y int, final boo
 		}
 		sh.index, sh.planeStates = nil, nil
 	}
-	return []*planeStates{first.planeStates}, nil
+	return first.planeStates, nil
 }
 
 // planeSlowOrder is the least order whose sweep takes tens of minutes
