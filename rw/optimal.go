@@ -109,319 +109,373 @@ type column struct {
 	q     *set.Set
 }
 
+// solver is the linear program of an optimal strategy: its rows (the two
+// sums, the node loads per read fraction, the limits, the marginal groups)
+// and the columns known before pricing (the load variables and the
+// marginals).
+type solver struct {
+	s        *System
+	ro, wo   oracle
+	obj      Objective
+	w        Workload
+	marg     [2][][]int
+	fr, fw   *big.Rat // the mean read and write fractions
+	needLoad bool
+
+	kinds                   []rowKind
+	rhs                     []*big.Rat
+	loadRow, latRow, netRow int // -1 when absent
+	groupRow                [2][]int
+
+	lcols  [][]*big.Rat // the columns known before pricing
+	lcost  []*big.Rat
+	zvars  []zvar // the marginal columns, from zstart in lcols
+	zstart int
+}
+
+// zvar is a marginal variable: node's probability of being in the side's
+// quorum, within its group.
+type zvar struct {
+	write bool
+	group int
+	node  int
+}
+
 func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts Options, marg [2][][]int) (*Strategy, error) {
-	n, w := s.N, opts.Workload
-	fr := w.Mean()
-	fw := new(big.Rat).Sub(ratOne, fr)
-	needLoad := obj == MinLoad || opts.LoadLimit != nil
-
-	// Rows: the two sums, the node loads, the limits.
-	kinds := []rowKind{rowEq, rowEq}
-	rhs := []*big.Rat{ratOne, ratOne}
-	nodeRow := func(fi, v int) int { return 2 + fi*n + v }
-	if needLoad {
-		for range len(w) * n {
-			kinds = append(kinds, rowLe)
-			rhs = append(rhs, ratZero)
-		}
-	}
-	loadRow, latRow, netRow := -1, -1, -1
-	addLimit := func(l *big.Rat) int {
-		if l == nil {
-			return -1
-		}
-		kinds = append(kinds, rowLe)
-		rhs = append(rhs, l)
-		return len(kinds) - 1
-	}
-	loadRow = addLimit(opts.LoadLimit)
-	latRow = addLimit(opts.LatencyLimit)
-	netRow = addLimit(opts.NetworkLimit)
-	// Group rows of marginal sides: group 0 uses the side's sum row.
-	var groupRow [2][]int
-	for side := range 2 {
-		for b := range marg[side] {
-			if b == 0 {
-				groupRow[side] = append(groupRow[side], side)
-				continue
-			}
-			kinds = append(kinds, rowEq)
-			rhs = append(rhs, ratOne)
-			groupRow[side] = append(groupRow[side], len(kinds)-1)
-		}
-	}
-	// The load variables, one per read fraction.
-	var lcols [][]*big.Rat
-	var lcost []*big.Rat
-	if needLoad {
-		minusOne := big.NewRat(-1, 1)
-		for fi, f := range w {
-			a := make([]*big.Rat, len(kinds))
-			for v := range n {
-				a[nodeRow(fi, v)] = minusOne
-			}
-			if loadRow >= 0 {
-				a[loadRow] = f.Weight
-			}
-			c := ratZero
-			if obj == MinLoad {
-				c = f.Weight
-			}
-			lcols, lcost = append(lcols, a), append(lcost, c)
-		}
-	}
-
-	// The marginal variables: node v's probability of being in the
-	// side's quorum.
-	type zvar struct {
-		write bool
-		group int
-		node  int
-	}
-	var zvars []zvar
-	zstart := len(lcols)
-	for side := range 2 {
-		write := side == 1
-		frac := fr
-		if write {
-			frac = fw
-		}
-		for b, grp := range marg[side] {
-			for _, v := range grp {
-				a := make([]*big.Rat, len(kinds))
-				a[groupRow[side][b]] = ratOne
-				if needLoad {
-					capv := s.Nodes[v].ReadCapacity
-					if write {
-						capv = s.Nodes[v].WriteCapacity
-					}
-					for fi, f := range w {
-						share := f.Read
-						if write {
-							share = new(big.Rat).Sub(ratOne, f.Read)
-						}
-						if share.Sign() != 0 {
-							a[nodeRow(fi, v)] = new(big.Rat).Quo(share, capv)
-						}
-					}
-				}
-				if netRow >= 0 {
-					a[netRow] = frac
-				}
-				c := ratZero
-				if obj == MinNetwork {
-					c = frac
-				}
-				lcols, lcost = append(lcols, a), append(lcost, c)
-				zvars = append(zvars, zvar{write: write, group: b, node: v})
-			}
-		}
-	}
-
-	// price returns the best column of one side under duals y (nil y:
-	// all zero) and its reduced cost.
-	price := func(write bool, y []*big.Rat, phase2 bool) (*set.Set, *big.Rat, []*big.Rat) {
-		o, frac, sumRow := ro, fr, 0
-		if write {
-			o, frac, sumRow = wo, fw, 1
-		}
-		if marg[sumRow] != nil {
-			return nil, nil, nil // the marginals cover the side
-		}
-		dual := func(r int) *big.Rat {
-			if y == nil || r < 0 {
-				return ratZero
-			}
-			return y[r]
-		}
-		var prod big.Rat
-		weight := make([]*big.Rat, n)
-		perNode := new(big.Rat)
-		if phase2 && obj == MinNetwork {
-			perNode.Add(perNode, ratOne)
-		}
-		perNode.Sub(perNode, dual(netRow))
-		perNode.Mul(perNode, frac)
-		for v := range n {
-			wv := new(big.Rat).Set(perNode)
-			if needLoad {
-				capv := s.Nodes[v].ReadCapacity
-				if write {
-					capv = s.Nodes[v].WriteCapacity
-				}
-				for fi, f := range w {
-					share := f.Read
-					if write {
-						share = new(big.Rat).Sub(ratOne, f.Read)
-					}
-					if d := dual(nodeRow(fi, v)); d.Sign() != 0 {
-						wv.Sub(wv, prod.Quo(prod.Mul(d, share), capv))
-					}
-				}
-			}
-			weight[v] = wv
-		}
-		latPrice := new(big.Rat)
-		if phase2 && obj == MinLatency {
-			latPrice.Add(latPrice, ratOne)
-		}
-		latPrice.Sub(latPrice, dual(latRow))
-		latPrice.Mul(latPrice, frac)
-		q, c := o.best(weight, latPrice)
-		if q == nil {
-			return nil, nil, nil
-		}
-		c = new(big.Rat).Sub(c, dual(sumRow))
-		// The column itself.
-		a := make([]*big.Rat, len(kinds))
-		a[sumRow] = ratOne
-		if needLoad {
-			for v := range q.All() {
-				capv := s.Nodes[v].ReadCapacity
-				if write {
-					capv = s.Nodes[v].WriteCapacity
-				}
-				for fi, f := range w {
-					share := f.Read
-					if write {
-						share = new(big.Rat).Sub(ratOne, f.Read)
-					}
-					if share.Sign() != 0 {
-						a[nodeRow(fi, v)] = new(big.Rat).Quo(share, capv)
-					}
-				}
-			}
-		}
-		size := new(big.Rat).Mul(big.NewRat(int64(q.Len()), 1), frac)
-		side := &s.Reads
-		if write {
-			side = &s.Writes
-		}
-		lat := new(big.Rat).Mul(s.quorumLatency(side, q), frac)
-		if netRow >= 0 {
-			a[netRow] = size
-		}
-		if latRow >= 0 {
-			a[latRow] = lat
-		}
-		return q, c, a
-	}
-	cost := func(write bool, q *set.Set) *big.Rat {
-		frac, side := fr, &s.Reads
-		if write {
-			frac, side = fw, &s.Writes
-		}
-		switch obj {
-		case MinNetwork:
-			return new(big.Rat).Mul(big.NewRat(int64(q.Len()), 1), frac)
-		case MinLatency:
-			return new(big.Rat).Mul(s.quorumLatency(side, q), frac)
-		}
-		return ratZero
-	}
+	v := newSolver(s, ro, wo, obj, opts, marg)
 	// Column generation in floating point finds the quorums and an
 	// optimal basis fast; the exact program then starts from that basis
 	// and runs the same column generation in rationals, which proves the
 	// optimum (usually without a pivot) or corrects it.
 	var found []column
 	var foundA [][]*big.Rat
-	seed := func() bool {
-		for i, write := range []bool{false, true} {
-			if marg[i] != nil {
-				continue
-			}
-			q, _, a := price(write, nil, false)
-			if q == nil {
-				return false
-			}
-			found = append(found, column{write: write, q: q.Clone()})
-			foundA = append(foundA, a)
+	for i, write := range []bool{false, true} {
+		if marg[i] != nil {
+			continue
 		}
-		return true
+		q, _, a := v.price(write, nil, false)
+		if q == nil {
+			return nil, fmt.Errorf("rw: a side has no quorum: %w", ErrNoStrategy)
+		}
+		found = append(found, column{write: write, q: q.Clone()})
+		foundA = append(foundA, a)
 	}
-	if !seed() {
-		return nil, fmt.Errorf("rw: a side has no quorum: %w", ErrNoStrategy)
-	}
-	fbasis, err := s.floatPhase(ctx, kinds, rhs, lcols, lcost, &found, &foundA, price, cost)
+	fbasis, err := s.floatPhase(ctx, v.kinds, v.rhs, v.lcols, v.lcost, &found, &foundA, v.price, v.cost)
 	if err != nil {
 		return nil, err
 	}
+	p, cols := v.exactLP(fbasis, found, foundA)
+	if err := v.generate(ctx, p, cols); err != nil {
+		return nil, err
+	}
+	return v.strategy(p, cols), nil
+}
 
-	p := newLP(kinds, rhs)
-	cols := map[int]column{}
-	for i, a := range lcols {
-		p.addColumn(a, lcost[i])
+// newSolver lays out the rows and the columns known before pricing.
+func newSolver(s *System, ro, wo oracle, obj Objective, opts Options, marg [2][][]int) *solver {
+	w := opts.Workload
+	fr := w.Mean()
+	v := &solver{s: s, ro: ro, wo: wo, obj: obj, w: w, marg: marg, fr: fr, fw: new(big.Rat).Sub(ratOne, fr),
+		needLoad: obj == MinLoad || opts.LoadLimit != nil}
+	// Rows: the two sums, the node loads, the limits.
+	v.kinds = []rowKind{rowEq, rowEq}
+	v.rhs = []*big.Rat{ratOne, ratOne}
+	if v.needLoad {
+		for range len(w) * s.N {
+			v.kinds = append(v.kinds, rowLe)
+			v.rhs = append(v.rhs, ratZero)
+		}
+	}
+	addLimit := func(l *big.Rat) int {
+		if l == nil {
+			return -1
+		}
+		v.kinds = append(v.kinds, rowLe)
+		v.rhs = append(v.rhs, l)
+		return len(v.kinds) - 1
+	}
+	v.loadRow = addLimit(opts.LoadLimit)
+	v.latRow = addLimit(opts.LatencyLimit)
+	v.netRow = addLimit(opts.NetworkLimit)
+	// Group rows of marginal sides: group 0 uses the side's sum row.
+	for side := range 2 {
+		for b := range marg[side] {
+			if b == 0 {
+				v.groupRow[side] = append(v.groupRow[side], side)
+				continue
+			}
+			v.kinds = append(v.kinds, rowEq)
+			v.rhs = append(v.rhs, ratOne)
+			v.groupRow[side] = append(v.groupRow[side], len(v.kinds)-1)
+		}
+	}
+	v.loadColumns()
+	v.marginalColumns()
+	return v
+}
+
+// nodeRow is the row of node's load at read fraction fi.
+func (v *solver) nodeRow(fi, node int) int { return 2 + fi*v.s.N + node }
+
+// frac is the mean fraction of operations on a side.
+func (v *solver) frac(write bool) *big.Rat {
+	if write {
+		return v.fw
+	}
+	return v.fr
+}
+
+// share is the part of read fraction f's operations that go to a side.
+func share(write bool, f Fraction) *big.Rat {
+	if write {
+		return new(big.Rat).Sub(ratOne, f.Read)
+	}
+	return f.Read
+}
+
+// capacity is node's capacity on a side.
+func (v *solver) capacity(write bool, node int) *big.Rat {
+	if write {
+		return v.s.Nodes[node].WriteCapacity
+	}
+	return v.s.Nodes[node].ReadCapacity
+}
+
+// setLoads sets, in column a, the load that node puts on its rows when it
+// is in a quorum of the side: its share of each read fraction over its
+// capacity.
+func (v *solver) setLoads(a []*big.Rat, write bool, node int) {
+	capv := v.capacity(write, node)
+	for fi, f := range v.w {
+		if sh := share(write, f); sh.Sign() != 0 {
+			a[v.nodeRow(fi, node)] = new(big.Rat).Quo(sh, capv)
+		}
+	}
+}
+
+// loadColumns adds the load variables, one per read fraction.
+func (v *solver) loadColumns() {
+	if !v.needLoad {
+		return
+	}
+	minusOne := big.NewRat(-1, 1)
+	for fi, f := range v.w {
+		a := make([]*big.Rat, len(v.kinds))
+		for node := range v.s.N {
+			a[v.nodeRow(fi, node)] = minusOne
+		}
+		if v.loadRow >= 0 {
+			a[v.loadRow] = f.Weight
+		}
+		c := ratZero
+		if v.obj == MinLoad {
+			c = f.Weight
+		}
+		v.lcols, v.lcost = append(v.lcols, a), append(v.lcost, c)
+	}
+}
+
+// marginalColumns adds the marginal variables of the sides given by
+// groups: node's probability of being in the side's quorum.
+func (v *solver) marginalColumns() {
+	v.zstart = len(v.lcols)
+	for side := range 2 {
+		write := side == 1
+		frac := v.frac(write)
+		for b, grp := range v.marg[side] {
+			for _, node := range grp {
+				a := make([]*big.Rat, len(v.kinds))
+				a[v.groupRow[side][b]] = ratOne
+				if v.needLoad {
+					v.setLoads(a, write, node)
+				}
+				if v.netRow >= 0 {
+					a[v.netRow] = frac
+				}
+				c := ratZero
+				if v.obj == MinNetwork {
+					c = frac
+				}
+				v.lcols, v.lcost = append(v.lcols, a), append(v.lcost, c)
+				v.zvars = append(v.zvars, zvar{write: write, group: b, node: node})
+			}
+		}
+	}
+}
+
+// price returns the best column of one side under duals y (nil y: all
+// zero) and its reduced cost.
+func (v *solver) price(write bool, y []*big.Rat, phase2 bool) (*set.Set, *big.Rat, []*big.Rat) {
+	o, frac, sumRow := v.ro, v.fr, 0
+	if write {
+		o, frac, sumRow = v.wo, v.fw, 1
+	}
+	if v.marg[sumRow] != nil {
+		return nil, nil, nil // the marginals cover the side
+	}
+	dual := func(r int) *big.Rat {
+		if y == nil || r < 0 {
+			return ratZero
+		}
+		return y[r]
+	}
+	var prod big.Rat
+	n := v.s.N
+	weight := make([]*big.Rat, n)
+	perNode := new(big.Rat)
+	if phase2 && v.obj == MinNetwork {
+		perNode.Add(perNode, ratOne)
+	}
+	perNode.Sub(perNode, dual(v.netRow))
+	perNode.Mul(perNode, frac)
+	shares := make([]*big.Rat, len(v.w))
+	for fi, f := range v.w {
+		shares[fi] = share(write, f)
+	}
+	for node := range n {
+		wv := new(big.Rat).Set(perNode)
+		if v.needLoad {
+			capv := v.capacity(write, node)
+			for fi := range v.w {
+				if d := dual(v.nodeRow(fi, node)); d.Sign() != 0 {
+					wv.Sub(wv, prod.Quo(prod.Mul(d, shares[fi]), capv))
+				}
+			}
+		}
+		weight[node] = wv
+	}
+	latPrice := new(big.Rat)
+	if phase2 && v.obj == MinLatency {
+		latPrice.Add(latPrice, ratOne)
+	}
+	latPrice.Sub(latPrice, dual(v.latRow))
+	latPrice.Mul(latPrice, frac)
+	q, c := o.best(weight, latPrice)
+	if q == nil {
+		return nil, nil, nil
+	}
+	c = new(big.Rat).Sub(c, dual(sumRow))
+	// The column itself.
+	a := make([]*big.Rat, len(v.kinds))
+	a[sumRow] = ratOne
+	if v.needLoad {
+		for node := range q.All() {
+			v.setLoads(a, write, node)
+		}
+	}
+	if v.netRow >= 0 {
+		a[v.netRow] = new(big.Rat).Mul(big.NewRat(int64(q.Len()), 1), frac)
+	}
+	if v.latRow >= 0 {
+		a[v.latRow] = new(big.Rat).Mul(v.s.quorumLatency(v.side(write), q), frac)
+	}
+	return q, c, a
+}
+
+// side returns the read or the write side of the system.
+func (v *solver) side(write bool) *Side {
+	if write {
+		return &v.s.Writes
+	}
+	return &v.s.Reads
+}
+
+// cost is the objective's cost of quorum q of a side.
+func (v *solver) cost(write bool, q *set.Set) *big.Rat {
+	switch v.obj {
+	case MinNetwork:
+		return new(big.Rat).Mul(big.NewRat(int64(q.Len()), 1), v.frac(write))
+	case MinLatency:
+		return new(big.Rat).Mul(v.s.quorumLatency(v.side(write), q), v.frac(write))
+	}
+	return ratZero
+}
+
+// exactLP builds the exact program: from the float optimum's basis when
+// it installs, otherwise afresh with every column the float phase found.
+// cols says which exact columns are quorums.
+func (v *solver) exactLP(fbasis []int, found []column, foundA [][]*big.Rat) (*lp, map[int]column) {
+	var p *lp
+	var cols map[int]column
+	start := func() {
+		p, cols = newLP(v.kinds, v.rhs), map[int]column{}
+		for i, a := range v.lcols {
+			p.addColumn(a, v.lcost[i])
+		}
 	}
 	add := func(c column, a []*big.Rat) int {
-		j := p.addColumn(a, cost(c.write, c.q))
+		j := p.addColumn(a, v.cost(c.write, c.q))
 		cols[j] = c
 		return j
 	}
 	if fbasis != nil {
+		start()
 		// Only the columns basic in the float optimum, pivoted in.
 		exact := map[int]int{} // float column → exact column
-		nl := len(lcols)
+		nl := len(v.lcols)
 		for _, fj := range fbasis {
 			switch {
-			case fj < len(kinds):
+			case fj < len(v.kinds):
 				continue // a slack or artificial: already there
-			case fj < len(kinds)+nl:
+			case fj < len(v.kinds)+nl:
 				exact[fj] = fj
 			default:
-				k := fj - len(kinds) - nl
+				k := fj - len(v.kinds) - nl
 				exact[fj] = add(found[k], foundA[k])
 			}
 		}
-		if !p.install(fbasis, exact) {
-			p = nil
+		if p.install(fbasis, exact) {
+			return p, cols
 		}
 	}
-	if p == nil || fbasis == nil {
-		// Start afresh with every column the float phase found.
-		p = newLP(kinds, rhs)
-		cols = map[int]column{}
-		for i, a := range lcols {
-			p.addColumn(a, lcost[i])
-		}
-		for k := range found {
-			add(found[k], foundA[k])
-		}
+	start()
+	for k := range found {
+		add(found[k], foundA[k])
 	}
+	return p, cols
+}
 
+// generate runs column generation on p to the proved optimum, adding to
+// cols the quorums it prices in.
+func (v *solver) generate(ctx context.Context, p *lp, cols map[int]column) error {
 	for {
 		if _, err := p.optimise(ctx); err != nil {
-			return nil, err
+			return err
 		}
 		y := p.duals()
 		improved := false
 		for _, write := range []bool{false, true} {
-			q, c, a := price(write, y, p.phase == 2)
+			q, c, a := v.price(write, y, p.phase == 2)
 			if q != nil && c.Sign() < 0 {
-				add(column{write: write, q: q.Clone()}, a)
+				j := p.addColumn(a, v.cost(write, q))
+				cols[j] = column{write: write, q: q.Clone()}
 				improved = true
 			}
 		}
-		if improved {
-			continue
-		}
-		if p.phase == 1 {
+		switch {
+		case improved:
+		case p.phase == 1:
 			if p.objective().Sign() > 0 {
-				return nil, ErrNoStrategy
+				return ErrNoStrategy
 			}
 			p.endPhase1()
-			continue
+		default:
+			return nil
 		}
-		break
 	}
+}
 
+// strategy reads the optimal strategy off p: the quorum columns with
+// positive value, and the marginals split into quorums.
+func (v *solver) strategy(p *lp, cols map[int]column) *Strategy {
 	st := &Strategy{}
 	for j := range p.cost {
 		c, ok := cols[j]
 		if !ok {
 			continue
 		}
-		if v := p.value(j); v.Sign() > 0 {
-			ch := Choice{Quorum: c.q, P: new(big.Rat).Set(v)}
+		if val := p.value(j); val.Sign() > 0 {
+			ch := Choice{Quorum: c.q, P: new(big.Rat).Set(val)}
 			if c.write {
 				st.Writes = append(st.Writes, ch)
 			} else {
@@ -429,33 +483,30 @@ func (s *System) solve(ctx context.Context, ro, wo oracle, obj Objective, opts O
 			}
 		}
 	}
-	// Split the marginals into quorums.
-	if len(zvars) > 0 {
-		m := len(kinds)
-		for side := range 2 {
-			if marg[side] == nil {
+	m := len(v.kinds)
+	for side := range 2 {
+		if v.marg[side] == nil || len(v.zvars) == 0 {
+			continue
+		}
+		groups := make([][]zmass, len(v.marg[side]))
+		for k, z := range v.zvars {
+			if z.write != (side == 1) {
 				continue
 			}
-			groups := make([][]zmass, len(marg[side]))
-			for k, z := range zvars {
-				if z.write != (side == 1) {
-					continue
-				}
-				if v := p.value(m + zstart + k); v.Sign() > 0 {
-					groups[z.group] = append(groups[z.group], zmass{z.node, v})
-				}
+			if val := p.value(m + v.zstart + k); val.Sign() > 0 {
+				groups[z.group] = append(groups[z.group], zmass{z.node, val})
 			}
-			cs := splitMarginals(groups, s.N)
-			if side == 1 {
-				st.Writes = append(st.Writes, cs...)
-			} else {
-				st.Reads = append(st.Reads, cs...)
-			}
+		}
+		cs := splitMarginals(groups, v.s.N)
+		if side == 1 {
+			st.Writes = append(st.Writes, cs...)
+		} else {
+			st.Reads = append(st.Reads, cs...)
 		}
 	}
 	sortChoices(st.Reads)
 	sortChoices(st.Writes)
-	return st, nil
+	return st
 }
 
 // sortChoices orders a side's choices by quorum (set.Compare), so that
