@@ -44,44 +44,7 @@ func TestPG7Golden(t *testing.T) {
 			t.Errorf("A_%d = %v, transversal count gives %v", i, golden.A[i], pp.A[i])
 		}
 	}
-	// Peleg–Wool: A_i + A_{n−i} ≤ C(n, i), strictly for some i since
-	// PG(2,7) is dominated (its projective triangles are 12-point blocking
-	// sets containing no line); fractions A_i / C(n, i) never decrease.
-	strict := false
-	for i := 0; i <= n; i++ {
-		s := new(big.Int).Add(golden.A[i], golden.A[n-i])
-		switch s.Cmp(rows[n][i]) {
-		case 1:
-			t.Fatalf("A_%d + A_%d > C(57,%d)", i, n-i, i)
-		case -1:
-			strict = true
-		}
-		if i < n {
-			// A_{i+1}·C(n,i) ≥ A_i·C(n,i+1)
-			l := new(big.Int).Mul(golden.A[i+1], rows[n][i])
-			r := new(big.Int).Mul(golden.A[i], rows[n][i+1])
-			if l.Cmp(r) < 0 {
-				t.Errorf("fraction decreases from %d to %d", i, i+1)
-			}
-		}
-	}
-	if !strict {
-		t.Error("PG(2,7) looks nondominated")
-	}
-	// The middle: Monte Carlo at three points.
-	for _, x := range []float64{0.3, 0.5, 0.7} {
-		vec := make([]float64, n)
-		for v := range vec {
-			vec[v] = x
-		}
-		e, err := EstimateAV(context.Background(), f, vec, 1<<18, 7)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if av := golden.At(x); av < e.Lo-0.003 || av > e.Hi+0.003 {
-			t.Errorf("AV(%v) = %v, estimate %v [%v, %v]", x, av, e.Value, e.Lo, e.Hi)
-		}
-	}
+	checkPlaneGoldenShape(t, f, golden, rows, []float64{0.3, 0.5, 0.7})
 }
 
 // TestPG7 recomputes the PG(2,7) polynomial (a minute of CPU on two cores,

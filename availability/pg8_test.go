@@ -49,37 +49,5 @@ func TestPG8Golden(t *testing.T) {
 			t.Errorf("A_%d = %v, the partial count proves %v", i, golden.A[i], pp.A[i])
 		}
 	}
-	strict := false
-	for i := 0; i <= n; i++ {
-		s := new(big.Int).Add(golden.A[i], golden.A[n-i])
-		switch s.Cmp(rows[n][i]) {
-		case 1:
-			t.Fatalf("A_%d + A_%d > C(73,%d)", i, n-i, i)
-		case -1:
-			strict = true
-		}
-		if i < n {
-			l := new(big.Int).Mul(golden.A[i+1], rows[n][i])
-			r := new(big.Int).Mul(golden.A[i], rows[n][i+1])
-			if l.Cmp(r) < 0 {
-				t.Errorf("fraction decreases from %d to %d", i, i+1)
-			}
-		}
-	}
-	if !strict {
-		t.Error("PG(2,8) looks nondominated")
-	}
-	for _, x := range []float64{0.5, 0.6, 0.7} {
-		vec := make([]float64, n)
-		for v := range vec {
-			vec[v] = x
-		}
-		e, err := EstimateAV(context.Background(), f, vec, 1<<18, 7)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if av := golden.At(x); av < e.Lo-0.003 || av > e.Hi+0.003 {
-			t.Errorf("AV(%v) = %v, estimate %v [%v, %v]", x, av, e.Value, e.Lo, e.Hi)
-		}
-	}
+	checkPlaneGoldenShape(t, f, golden, rows, []float64{0.5, 0.6, 0.7})
 }

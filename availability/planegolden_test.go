@@ -2,6 +2,7 @@ package availability
 
 import (
 	"bufio"
+	"context"
 	"math/big"
 	"math/bits"
 	"os"
@@ -80,4 +81,49 @@ func inclusionExclusion4(f *set.Family, upto int) []*big.Int {
 		out[i] = want
 	}
 	return out
+}
+
+// checkPlaneGoldenShape checks what every plane's polynomial must satisfy
+// (rows are the binomial rows up to n): Peleg–Wool's A_i + A_{n−i} ≤
+// C(n, i), strictly for some i since every plane of order at least 3 is
+// dominated (its projective triangles are blocking sets containing no
+// line); fractions A_i / C(n, i) that never decrease; and Monte Carlo
+// estimates at the points xs.
+func checkPlaneGoldenShape(t *testing.T, f *set.Family, golden *Polynomial, rows [][]*big.Int, xs []float64) {
+	t.Helper()
+	n := f.N
+	strict := false
+	for i := 0; i <= n; i++ {
+		s := new(big.Int).Add(golden.A[i], golden.A[n-i])
+		switch s.Cmp(rows[n][i]) {
+		case 1:
+			t.Fatalf("A_%d + A_%d > C(%d,%d)", i, n-i, n, i)
+		case -1:
+			strict = true
+		}
+		if i < n {
+			// A_{i+1}·C(n,i) ≥ A_i·C(n,i+1)
+			l := new(big.Int).Mul(golden.A[i+1], rows[n][i])
+			r := new(big.Int).Mul(golden.A[i], rows[n][i+1])
+			if l.Cmp(r) < 0 {
+				t.Errorf("fraction decreases from %d to %d", i, i+1)
+			}
+		}
+	}
+	if !strict {
+		t.Errorf("the plane of %d points looks nondominated", n)
+	}
+	for _, x := range xs {
+		vec := make([]float64, n)
+		for v := range vec {
+			vec[v] = x
+		}
+		e, err := EstimateAV(context.Background(), f, vec, 1<<18, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if av := golden.At(x); av < e.Lo-0.003 || av > e.Hi+0.003 {
+			t.Errorf("AV(%v) = %v, estimate %v [%v, %v]", x, av, e.Value, e.Lo, e.Hi)
+		}
+	}
 }
