@@ -19,6 +19,7 @@ import (
 
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/internal/atomicfile"
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -197,23 +198,8 @@ func TestOutputLongName(t *testing.T) {
 	}
 }
 
-// mountTmpfs mounts a tmpfs of the given options in a temporary folder, or
-// skips the test saying why.
-func mountTmpfs(t *testing.T, opts string) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a tmpfs needs root")
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", dir).Run() })
-	return dir
-}
-
 func TestOutputFullDisk(t *testing.T) {
-	dir := mountTmpfs(t, "size=64k")
+	dir := testsys.MountTmpfs(t, "size=64k")
 	p := filepath.Join(dir, "plane.txt")
 	writeOld(t, p, 0o644)
 	// PG(2,31) as text is about 100 kB.
@@ -231,7 +217,7 @@ func TestOutputReadOnlyFolder(t *testing.T) {
 	var dir string
 	if os.Geteuid() == 0 {
 		// Root writes into a 0555 folder: use a read-only file system.
-		dir = mountTmpfs(t, "size=64k")
+		dir = testsys.MountTmpfs(t, "size=64k")
 		writeOld(t, filepath.Join(dir, "out.txt"), 0o644)
 		if out, err := exec.Command("mount", "-o", "remount,ro", dir).CombinedOutput(); err != nil {
 			t.Skipf("cannot remount read-only: %v: %s", err, out)

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/coterie-dev/coterie/internal/testsys"
 )
 
 // write runs Create, Write, Commit on path.
@@ -288,22 +290,8 @@ func TestTempNameFits(t *testing.T) {
 	}
 }
 
-// mountTmpfs mounts a small tmpfs, or skips the test with the reason.
-func mountTmpfs(t *testing.T, opts string) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a tmpfs needs root")
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", dir).Run() })
-	return dir
-}
-
 func TestFullDisk(t *testing.T) {
-	dir := mountTmpfs(t, "size=64k")
+	dir := testsys.MountTmpfs(t, "size=64k")
 	p := filepath.Join(dir, "out.txt")
 	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
@@ -321,7 +309,7 @@ func TestFullDisk(t *testing.T) {
 }
 
 func TestReadOnlyFolder(t *testing.T) {
-	dir := mountTmpfs(t, "size=64k")
+	dir := testsys.MountTmpfs(t, "size=64k")
 	p := filepath.Join(dir, "out.txt")
 	if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
