@@ -67,22 +67,9 @@ func (s *Server) uploadRW(w http.ResponseWriter, r *http.Request, name string, d
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, f.N, s.o.MaxNodes)
 		return
 	}
-	ctx := r.Context()
-	progress, reply := streamer(w, r)
-	if !s.acquire(ctx, reply) {
-		return
-	}
-	defer s.release()
-	a, err := s.analyzeRW(ctx, name, f, wl, ps, progress)
-	if err != nil {
-		code := http.StatusBadRequest
-		if ctx.Err() != nil {
-			code = http.StatusServiceUnavailable
-		}
-		reply(code, apiError{Error: err.Error()})
-		return
-	}
-	reply(http.StatusOK, a)
+	s.work(w, r, func(ctx context.Context, progress func(string)) (any, error) {
+		return s.analyzeRW(ctx, name, f, wl, ps, progress)
+	})
 }
 
 // rwSystem builds the system of a read-write file: a side listed in the

@@ -346,22 +346,36 @@ func (s *Server) analyzeAndReply(w http.ResponseWriter, r *http.Request, name st
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, sys.N(), s.o.MaxNodes)
 		return
 	}
+	s.work(w, r, func(ctx context.Context, progress func(string)) (any, error) {
+		return s.analyze(ctx, name, sys, progress)
+	})
+}
+
+// work answers r with what do makes once a worker is free, streaming its
+// progress when asked (see [streamer]).
+func (s *Server) work(w http.ResponseWriter, r *http.Request, do func(ctx context.Context, progress func(string)) (any, error)) {
 	ctx := r.Context()
 	progress, reply := streamer(w, r)
 	if !s.acquire(ctx, reply) {
 		return
 	}
 	defer s.release()
-	a, err := s.analyze(ctx, name, sys, progress)
+	a, err := do(ctx, progress)
 	if err != nil {
-		code := http.StatusBadRequest
-		if ctx.Err() != nil {
-			code = http.StatusServiceUnavailable
-		}
-		reply(code, apiError{Error: err.Error()})
+		replyError(ctx, reply, err)
 		return
 	}
 	reply(http.StatusOK, a)
+}
+
+// replyError answers with err: 503 when the request has gone (the client
+// left or its time ran out), otherwise 400.
+func replyError(ctx context.Context, reply func(code int, v any), err error) {
+	code := http.StatusBadRequest
+	if ctx.Err() != nil {
+		code = http.StatusServiceUnavailable
+	}
+	reply(code, apiError{Error: err.Error()})
 }
 
 // streamer sets up the answer to r: with ?stream=1 NDJSON, progress
@@ -445,11 +459,7 @@ func (s *Server) exact(w http.ResponseWriter, r *http.Request) {
 	}
 	rep, err := e.rep.WithExactAvailability(ctx, avProgress)
 	if err != nil {
-		code := http.StatusBadRequest
-		if ctx.Err() != nil {
-			code = http.StatusServiceUnavailable
-		}
-		reply(code, apiError{Error: err.Error()})
+		replyError(ctx, reply, err)
 		return
 	}
 	s.mu.Lock()
