@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/rw"
 	"github.com/coterie-dev/coterie/set"
@@ -165,58 +164,16 @@ func AnalyzeRW(ctx context.Context, name string, sys *rw.System, o RWOptions) (*
 	return out, nil
 }
 
-// rwAvailability is the availability of each side at each p, with the
-// nodes' own p where given: by independence for a side that uses each
-// node once, otherwise from its listed quorums.
+// rwAvailability is the availability of each side at each p
+// (rw.System.AvailabilityAt), each side's exact search bounded by budget.
 func rwAvailability(ctx context.Context, sys *rw.System, ps []float64, budget time.Duration) ([]RWAvailability, error) {
-	override := map[int]float64{}
-	for v, nd := range sys.Nodes {
-		if nd.P != nil {
-			override[v], _ = nd.P.Float64()
-		}
+	pts, err := sys.AvailabilityAt(ctx, ps, rw.AvailabilityOptions{Limit: rw.DefaultListLimit, Time: budget})
+	if err != nil {
+		return nil, err
 	}
-	out := make([]RWAvailability, len(ps))
-	for i, p := range ps {
-		out[i] = RWAvailability{P: p, Exact: true}
-	}
-	for side, sd := range []*rw.Side{&sys.Reads, &sys.Writes} {
-		vals := make([]float64, len(ps))
-		exact := true
-		if e := sd.Expr; e.ReadOnce() {
-			for i, p := range ps {
-				vals[i] = e.Probability(func(v int) float64 {
-					if x, ok := override[v]; ok {
-						return x
-					}
-					return p
-				})
-			}
-		} else {
-			fam, err := sd.Family(sys.N, rw.DefaultListLimit)
-			if err != nil {
-				return nil, err
-			}
-			res, err := availability.Compute(ctx, fam, availability.Options{Time: budget})
-			if err != nil {
-				return nil, err
-			}
-			pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Override: override, Seed: 1})
-			if err != nil {
-				return nil, err
-			}
-			for i, pt := range pts {
-				vals[i] = pt.AV
-				exact = exact && pt.Exact
-			}
-		}
-		for i, v := range vals {
-			if side == 0 {
-				out[i].Reads = v
-			} else {
-				out[i].Writes = v
-			}
-			out[i].Exact = out[i].Exact && exact
-		}
+	out := make([]RWAvailability, len(pts))
+	for i, pt := range pts {
+		out[i] = RWAvailability(pt)
 	}
 	return out, nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/rw"
-	"github.com/coterie-dev/coterie/set"
 )
 
 // rwAvSide is the availability report of one side of a read-write system.
@@ -30,16 +29,6 @@ type rwAvReport struct {
 	N      int      `json:"n"`
 	Reads  rwAvSide `json:"reads"`
 	Writes rwAvSide `json:"writes"`
-}
-
-// sideFamily returns a side as a family for package availability: its
-// list, the threshold form of choose(k, all nodes), or its minimal quorums
-// listed up to limit.
-func sideFamily(sys *rw.System, sd *rw.Side, limit int) (*set.Family, error) {
-	if k, nodes, ok := sd.Expr.AsThreshold(); ok && len(nodes) == sys.N {
-		return set.NewThreshold(sys.N, k), nil
-	}
-	return sd.Family(sys.N, limit)
 }
 
 // runRWAvailability is `coterie availability` on a read-write system: the
@@ -113,7 +102,7 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 				}
 			}
 		} else {
-			fam, err := sideFamily(sys, side.sd, ro.limit)
+			fam, err := sys.SideFamily(side.sd, ro.limit)
 			if err != nil {
 				return usageErrorf("%s: %v (raise --limit)", side.name, err)
 			}

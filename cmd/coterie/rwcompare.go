@@ -2,14 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
-	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/rw"
+	"github.com/coterie-dev/coterie/set"
 )
 
 // compareRWOptions are compare's read-write flags: --reads and --writes
@@ -171,57 +172,19 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 }
 
 // rwAvailabilityAt returns the availability of reads and of writes at each
-// p, with the nodes' own p where given: by independence for a side that
-// uses each node once, otherwise from its listed quorums.
+// p (rw.System.AvailabilityAt); a side with more than limit quorums to list
+// is a usage error.
 func rwAvailabilityAt(ctx context.Context, sys *rw.System, ps []float64, limit int) ([]rwAvPoint, error) {
-	override := map[int]float64{}
-	for v, nd := range sys.Nodes {
-		if nd.P != nil {
-			override[v] = ratFloat(nd.P)
-		}
+	pts, err := sys.AvailabilityAt(ctx, ps, rw.AvailabilityOptions{Limit: limit})
+	if errors.Is(err, set.ErrTooMany) {
+		return nil, usageErrorf("availability: %v", err)
 	}
-	out := make([]rwAvPoint, len(ps))
-	for i, p := range ps {
-		out[i] = rwAvPoint{P: p, Exact: true}
+	if err != nil {
+		return nil, err
 	}
-	for side, sd := range []*rw.Side{&sys.Reads, &sys.Writes} {
-		var vals []float64
-		exact := true
-		if e := sd.Expr; e.ReadOnce() {
-			for _, p := range ps {
-				vals = append(vals, e.Probability(func(v int) float64 {
-					if x, ok := override[v]; ok {
-						return x
-					}
-					return p
-				}))
-			}
-		} else {
-			fam, err := sideFamily(sys, sd, limit)
-			if err != nil {
-				return nil, usageErrorf("availability: %v", err)
-			}
-			res, err := availability.Compute(ctx, fam, availability.Options{})
-			if err != nil {
-				return nil, err
-			}
-			pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Override: override, Seed: 1})
-			if err != nil {
-				return nil, err
-			}
-			for _, pt := range pts {
-				vals = append(vals, pt.AV)
-				exact = exact && pt.Exact
-			}
-		}
-		for i, v := range vals {
-			if side == 0 {
-				out[i].Reads = v
-			} else {
-				out[i].Writes = v
-			}
-			out[i].Exact = out[i].Exact && exact
-		}
+	out := make([]rwAvPoint, len(pts))
+	for i, pt := range pts {
+		out[i] = rwAvPoint(pt)
 	}
 	return out, nil
 }
