@@ -223,7 +223,7 @@ func encodeParams(p set.Params) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("format: params %q: %w", k, err)
 		}
-		vb = escapeRawControls(vb)
+		vb = EscapeJSONControls(vb)
 		buf = append(buf, jsonString(k)...)
 		buf = append(buf, ": "...)
 		buf = append(buf, vb...)
@@ -232,10 +232,11 @@ func encodeParams(p set.Params) (string, error) {
 	return string(buf), nil
 }
 
-// escapeRawControls rewrites the DEL and C1 control characters that
+// EscapeJSONControls rewrites the DEL and C1 control characters that
 // encoding/json leaves raw in strings as \u00XX (in valid JSON they occur
-// only inside strings).
-func escapeRawControls(js []byte) []byte {
+// only inside strings), so that the output holds no raw control
+// character; it returns js itself when there is none.
+func EscapeJSONControls(js []byte) []byte {
 	clean := true
 	for _, r := range string(js) {
 		if r == 0x7f || (r >= 0x80 && r <= 0x9f) {

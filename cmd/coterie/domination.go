@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
 )
@@ -366,7 +367,7 @@ func (rep *dominationReport) json(w io.Writer) error {
 
 func jsonString(s string) (string, error) {
 	b, err := json.Marshal(s)
-	return string(escapeJSONControls(b)), err
+	return string(format.EscapeJSONControls(b)), err
 }
 
 func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error {

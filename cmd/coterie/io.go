@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -369,23 +368,6 @@ func encodeJSON(w io.Writer, v any, escapeHTML bool) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(escapeJSONControls(buf.Bytes()))
+	_, err := w.Write(format.EscapeJSONControls(buf.Bytes()))
 	return err
-}
-
-// escapeJSONControls rewrites DEL and C1 control characters, which in valid
-// JSON occur only inside strings, as \u00XX escapes.
-func escapeJSONControls(js []byte) []byte {
-	if !bytes.ContainsRune(js, 0x7f) && !bytes.ContainsAny(js, "\u0080\u0081\u0082\u0083\u0084\u0085\u0086\u0087\u0088\u0089\u008a\u008b\u008c\u008d\u008e\u008f\u0090\u0091\u0092\u0093\u0094\u0095\u0096\u0097\u0098\u0099\u009a\u009b\u009c\u009d\u009e\u009f") {
-		return js
-	}
-	out := make([]byte, 0, len(js)+16)
-	for _, r := range string(js) {
-		if r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-			out = fmt.Appendf(out, `\u%04x`, r)
-			continue
-		}
-		out = utf8.AppendRune(out, r)
-	}
-	return out
 }
