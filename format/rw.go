@@ -562,3 +562,16 @@ func exprMsg(err error) string {
 	}
 	return err.Error()
 }
+
+// IsRWAny reports whether data holds a read-write system in either form:
+// JSON ([IsRW]) or text ([IsRWText]).
+func IsRWAny(data []byte) bool { return IsRW(data) || IsRWText(data) }
+
+// ReadRWAny reads a read-write system in the form data is in: JSON when
+// [IsRW], text otherwise.
+func ReadRWAny(data []byte) (*RWFile, error) {
+	if IsRW(data) {
+		return ReadRW(data)
+	}
+	return ReadRWText(data)
+}

@@ -140,3 +140,24 @@ a b c
 		}
 	}
 }
+
+// ReadRWAny reads both forms of one system alike.
+func TestReadRWAny(t *testing.T) {
+	js := []byte(`{"n": 3, "reads": "1*2 + 3"}`)
+	txt := []byte("# n: 3\n# reads: 1*2 + 3\n")
+	for _, data := range [][]byte{js, txt} {
+		if !IsRWAny(data) {
+			t.Fatalf("%q is not recognised as a read-write system", data)
+		}
+		f, err := ReadRWAny(data)
+		if err != nil {
+			t.Fatalf("%q: %v", data, err)
+		}
+		if f.N != 3 || f.Reads == nil || f.Reads.String() != "1*2 + 3" {
+			t.Errorf("%q: n = %d, reads %v", data, f.N, f.Reads)
+		}
+	}
+	if IsRWAny([]byte("1 2\n2 3\n")) {
+		t.Error("a plain quorum list is taken for a read-write system")
+	}
+}

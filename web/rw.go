@@ -22,11 +22,7 @@ var defaultRWPoints = []float64{0.9, 0.99}
 // object with "reads" and/or "writes", or text with "# reads" sections).
 // The query may set read_fraction (default 1/2) and p (comma-separated).
 func (s *Server) uploadRW(w http.ResponseWriter, r *http.Request, name string, data []byte) {
-	read := format.ReadRW
-	if !format.IsRW(data) {
-		read = format.ReadRWText
-	}
-	f, err := read(data)
+	f, err := format.ReadRWAny(data)
 	if err != nil {
 		var fe *format.SyntaxError
 		if errors.As(err, &fe) {

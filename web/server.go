@@ -285,7 +285,7 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "pasted"
 	}
-	if format.IsRW(data) || format.IsRWText(data) {
+	if format.IsRWAny(data) {
 		s.uploadRW(w, r, name, data)
 		return
 	}

@@ -83,7 +83,7 @@ func rwWanted(cmd *cobra.Command, s *streams, args []string) bool {
 	if len(args) == 1 && args[0] != "-" {
 		if st, err := os.Stat(args[0]); err == nil && st.Mode().IsRegular() && st.Size() < 16<<20 {
 			if data, err := os.ReadFile(args[0]); err == nil {
-				return format.IsRW(data) || format.IsRWText(data)
+				return format.IsRWAny(data)
 			}
 		}
 	}
@@ -175,12 +175,8 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 		if err != nil {
 			return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
 		}
-		if format.IsRW(data) || format.IsRWText(data) {
-			read := format.ReadRW
-			if !format.IsRW(data) {
-				read = format.ReadRWText
-			}
-			f, err := read(data)
+		if format.IsRWAny(data) {
+			f, err := format.ReadRWAny(data)
 			if err != nil {
 				var fe *format.SyntaxError
 				if errors.As(err, &fe) {
