@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -381,11 +380,7 @@ func (ck *avCheckpoint) save(path string, fi int, st *availability.PieceState) e
 
 // writeAvPart writes shard sp's part to stdout.
 func writeAvPart(s *streams, sp shard.Spec, hash string, opts avPartOptions, res *avPartResult) error {
-	p, err := shard.New(avPartKind, sp, hash, opts, res)
-	if err != nil {
-		return err
-	}
-	return writeOutput(s, "", func(w io.Writer) error { return shard.Write(w, p) })
+	return writePart(s, avPartKind, sp, hash, opts, res)
 }
 
 // mergeAvailability puts the parts together and prints the result as the

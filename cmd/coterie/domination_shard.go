@@ -143,11 +143,7 @@ func runSmallestShard(ctx context.Context, s *streams, name string, f *set.Famil
 			PlaneOrder: w.PlaneOrder, ClosedForm: w.ClosedForm, LowerBound: w.LowerBound,
 			Structure: w.Structure, Inner: nodes1(w.Inner)}
 	}
-	p, err := shard.New(smPartKind, sp, hash, smPartOptions{Name: name, JSON: o.asJSON}, res)
-	if err != nil {
-		return err
-	}
-	return writeOutput(s, "", func(w io.Writer) error { return shard.Write(w, p) })
+	return writePart(s, smPartKind, sp, hash, smPartOptions{Name: name, JSON: o.asJSON}, res)
 }
 
 // mergeSmallest puts the shards' parts of --smallest together and prints

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/coterie-dev/coterie/format"
@@ -100,11 +99,7 @@ func runExploreShard(ctx context.Context, s *streams, o simulateOptions, args []
 	}
 	res := exPartResult{System: bytes.TrimSpace(canon.Bytes()), Pieces: part.Pieces, Root: hex.EncodeToString(part.Root[:]),
 		Expanded: part.Expanded, Graph: part.Graph}
-	p, err := shard.New(exPartKind, sp, shard.HashInput(canon.Bytes()), opts, res)
-	if err != nil {
-		return err
-	}
-	return writeOutput(s, "", func(w io.Writer) error { return shard.Write(w, p) })
+	return writePart(s, exPartKind, sp, shard.HashInput(canon.Bytes()), opts, res)
 }
 
 // exploreConfig is the configuration of a split exploration with opts;

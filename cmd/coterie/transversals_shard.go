@@ -142,11 +142,7 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 		return writeTransversalCount(s, displayName(path), st.Count(), o.asJSON)
 	}
 	res := tvPartResult{N: f.N, Pieces: st.Pieces, PiecesDone: len(st.Done), BySize: bySizeStrings(st.BySize)}
-	part, err := shard.New(tvPartKind, sp, hash, tvPartOptions{Name: displayName(path)}, res)
-	if err != nil {
-		return err
-	}
-	return writeOutput(s, "", func(w io.Writer) error { return shard.Write(w, part) })
+	return writePart(s, tvPartKind, sp, hash, tvPartOptions{Name: displayName(path)}, res)
 }
 
 // writeTransversalCount prints c as `transversals --count` does.

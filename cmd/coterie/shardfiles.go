@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/coterie-dev/coterie/shard"
@@ -56,4 +57,14 @@ func readCheckpoint(path, kind, what, hash string, sp shard.Spec, got any) (foun
 		return false, notOne
 	}
 	return true, nil
+}
+
+// writePart writes a shard's part (shard.New with these arguments) to
+// standard output.
+func writePart(s *streams, kind string, sp shard.Spec, hash string, options, result any) error {
+	p, err := shard.New(kind, sp, hash, options, result)
+	if err != nil {
+		return err
+	}
+	return writeOutput(s, "", func(w io.Writer) error { return shard.Write(w, p) })
 }
