@@ -96,6 +96,15 @@ func TestResilienceBounded(t *testing.T) {
 				t.Fatalf("system %d: witness %v misses a quorum", i, b.Witness)
 			}
 		}
+		// The load given is the load LoadOf finds: the same bounds.
+		l, err := LoadOf(context.Background(), f, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		given, err := ResilienceWithin(context.Background(), f, ResilienceOptions{MaxNodes: 1, Load: l})
+		if err != nil || given.Lower != b.Lower || given.F != b.F {
+			t.Fatalf("system %d: with its load given %+v, %v; without %d..%d", i, given, err, b.Lower, b.F)
+		}
 		full, err := ResilienceBounded(context.Background(), f, 0)
 		if err != nil || full.Bounded || full.F != exact.F {
 			t.Fatalf("system %d: within the default limit %+v, %v; exact %d", i, full, err, exact.F)

@@ -36,6 +36,22 @@ const DefaultResilienceWork = 100_000
 // the load), with the exact load from [LoadOf] or, past its work limit,
 // the upper bound it proves.
 func ResilienceBounded(ctx context.Context, f *set.Family, maxNodes uint64) (*Resilience, error) {
+	return ResilienceWithin(ctx, f, ResilienceOptions{MaxNodes: maxNodes})
+}
+
+// ResilienceOptions bound [ResilienceWithin].
+type ResilienceOptions struct {
+	// MaxNodes is the branch-and-bound nodes to spend (0:
+	// DefaultResilienceWork).
+	MaxNodes uint64
+	// Load, if not nil, is f's load as [LoadOf] gave it, so that the
+	// fractional bound need not solve the linear program again.
+	Load *Load
+}
+
+// ResilienceWithin is [ResilienceBounded] with options.
+func ResilienceWithin(ctx context.Context, f *set.Family, o ResilienceOptions) (*Resilience, error) {
+	maxNodes := o.MaxNodes
 	if maxNodes == 0 {
 		maxNodes = DefaultResilienceWork
 	}
@@ -46,9 +62,11 @@ func ResilienceBounded(ctx context.Context, f *set.Family, maxNodes uint64) (*Re
 	if !errors.Is(err, domination.ErrWorkLimit) || t == nil {
 		return nil, err
 	}
-	l, err := LoadOf(ctx, f, LoadOptions{})
-	if err != nil && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrLP) {
-		return nil, err
+	l := o.Load
+	if l == nil {
+		if l, err = LoadOf(ctx, f, LoadOptions{}); err != nil && !errors.Is(err, ErrTooLarge) && !errors.Is(err, ErrLP) {
+			return nil, err
+		}
 	}
 	upper := (*big.Rat)(nil)
 	if l != nil {

@@ -295,12 +295,14 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 	// A figure that ran out of its own budget is a note; the user's
 	// --timeout or Ctrl-C stops the command.
 	stopped := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
+	var load *measure.Load // the load found, which the resilience bound reuses
 	if !o.noLoad {
 		err := within(func(c context.Context) error {
 			l, err := abandonable(c, func() (*measure.Load, error) { return measure.LoadOf(c, f, measure.LoadOptions{}) })
 			if err != nil {
 				return err
 			}
+			load = l
 			if l.Method == "bounds" {
 				lo, _ := l.Lower.Float64()
 				up, _ := l.Upper.Float64()
@@ -347,7 +349,9 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 		err := within(func(c context.Context) error {
 			// Part of the search (an upper bound by greedy cover) does not
 			// watch ctx: it runs where --timeout and Ctrl-C can abandon it.
-			r, err := abandonable(c, func() (*measure.Resilience, error) { return measure.ResilienceBounded(c, f, 0) })
+			r, err := abandonable(c, func() (*measure.Resilience, error) {
+				return measure.ResilienceWithin(c, f, measure.ResilienceOptions{Load: load})
+			})
 			if err != nil {
 				return err
 			}
