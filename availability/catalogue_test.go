@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -204,23 +205,6 @@ func TestTreePolynomialRandomSubsets(t *testing.T) {
 	}
 }
 
-// stopAfter is a context whose Err is nil for its first calls, then
-// context.Canceled: a cancellation in the middle of a computation that does
-// not depend on timing.
-type stopAfter struct {
-	context.Context
-	calls, left int
-}
-
-func (c *stopAfter) Err() error {
-	c.calls++
-	if c.left == 0 {
-		return context.Canceled
-	}
-	c.left--
-	return nil
-}
-
 // The recurrences stop on a done context, before they start and part way
 // through, and return its error rather than a polynomial.
 func TestCatalogueRecurrencesStop(t *testing.T) {
@@ -244,16 +228,16 @@ func TestCatalogueRecurrencesStop(t *testing.T) {
 			t.Errorf("%s, pre-cancelled: %v, %v", r.name, p, err)
 		}
 		// Count the checks of a whole run, then stop at half of them.
-		all := &stopAfter{Context: context.Background(), left: 1 << 30}
+		all := &testsys.StopAfter{Context: context.Background(), Left: 1 << 30}
 		if _, err := r.p(all); err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
-		if all.calls < 4 {
-			t.Fatalf("%s: only %d checks of the context", r.name, all.calls)
+		if all.Calls < 4 {
+			t.Fatalf("%s: only %d checks of the context", r.name, all.Calls)
 		}
-		half := &stopAfter{Context: context.Background(), left: all.calls / 2}
-		if p, err := r.p(half); p != nil || !errors.Is(err, context.Canceled) || half.calls > all.calls/2+5 { // a few cheap checks on the way out
-			t.Errorf("%s, cancelled after %d of %d checks: %v, %v after %d checks", r.name, all.calls/2, all.calls, p, err, half.calls)
+		half := &testsys.StopAfter{Context: context.Background(), Left: all.Calls / 2}
+		if p, err := r.p(half); p != nil || !errors.Is(err, context.Canceled) || half.Calls > all.Calls/2+5 { // a few cheap checks on the way out
+			t.Errorf("%s, cancelled after %d of %d checks: %v, %v after %d checks", r.name, all.Calls/2, all.Calls, p, err, half.Calls)
 		}
 	}
 	// Compute, on a family it recognises and on an implicit one.
@@ -263,7 +247,7 @@ func TestCatalogueRecurrencesStop(t *testing.T) {
 	}
 	impl := set.NewFamily(2047)
 	impl.Kind, impl.Params, impl.Implicit = "tree", set.Params{"degree": 2, "height": 10}, true
-	if _, err := computeImplicit(&stopAfter{Context: context.Background(), left: 3}, impl, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := computeImplicit(&testsys.StopAfter{Context: context.Background(), Left: 3}, impl, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("implicit tree, cancelled part way: %v", err)
 	}
 	if r, err := computeImplicit(context.Background(), impl, Options{}); err != nil || r.Poly.N != 2047 {

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -63,23 +64,6 @@ func TestMinimalize(t *testing.T) {
 	}
 }
 
-// stopAfter is a context whose Err is nil for its first calls, then
-// context.Canceled: a cancellation in the middle of a computation that does
-// not depend on timing.
-type stopAfter struct {
-	context.Context
-	calls, left int
-}
-
-func (c *stopAfter) Err() error {
-	c.calls++
-	if c.left == 0 {
-		return context.Canceled
-	}
-	c.left--
-	return nil
-}
-
 // MinimalizeContext stops on a done context, before or during the work,
 // and leaves the family as it was.
 func TestMinimalizeContext(t *testing.T) {
@@ -93,9 +77,9 @@ func TestMinimalizeContext(t *testing.T) {
 	if n, err := f.MinimalizeContext(pre); n != 0 || !errors.Is(err, context.Canceled) {
 		t.Errorf("pre-cancelled: %d, %v", n, err)
 	}
-	mid := &stopAfter{Context: context.Background(), left: 3}
-	if n, err := f.MinimalizeContext(mid); n != 0 || !errors.Is(err, context.Canceled) || mid.calls != 4 {
-		t.Errorf("cancelled after 3 checks: %d, %v after %d checks", n, err, mid.calls)
+	mid := &testsys.StopAfter{Context: context.Background(), Left: 3}
+	if n, err := f.MinimalizeContext(mid); n != 0 || !errors.Is(err, context.Canceled) || mid.Calls != 4 {
+		t.Errorf("cancelled after 3 checks: %d, %v after %d checks", n, err, mid.Calls)
 	}
 	if got := sprint(quorums(f)); got != before {
 		t.Fatalf("a stopped MinimalizeContext changed the family")

@@ -1,8 +1,9 @@
 // Package testsys makes the quorum systems that tests across coterie share:
 // random families from a seeded source (the same seed gives the same
 // family), and the constructions tests need, failing the test rather than
-// returning an error; and a small tmpfs for tests of a full or read-only
-// disk. It is for tests only.
+// returning an error; a small tmpfs for tests of a full or read-only disk;
+// and a context that is cancelled after a fixed number of polls. It is for
+// tests only.
 package testsys
 
 import (
