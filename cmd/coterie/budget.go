@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -128,9 +127,7 @@ func addMemoryFlag(root *cobra.Command) {
 	// garbage collector keeps the process near what the budgets count.
 	prev := root.PersistentPreRunE
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		if m := maxMemory(cmd); m > 0 {
-			debug.SetMemoryLimit(m)
-		}
+		setMemoryBudget(maxMemory(cmd))
 		if prev != nil {
 			return prev(cmd, args)
 		}

@@ -24,6 +24,7 @@ func main() { os.Exit(mainProcess()) }
 // proved so far and removes its temporary files; a second one removes the
 // temporary files and ends the process at once.
 func mainProcess() int {
+	delayGC()
 	temps := &tempFiles{}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
