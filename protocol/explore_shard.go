@@ -229,6 +229,9 @@ func ExploreShardRun(ctx context.Context, spec Spec, sys *System, cfg ExploreCon
 		if err := s.resume(sh.Resume, root); err != nil {
 			return nil, err
 		}
+		if len(s.parent) > s.maxStates {
+			return nil, stateBoundError(len(s.parent))
+		}
 	}
 	s.save = sh.Save
 	if len(classes.owned) == 0 {
@@ -243,8 +246,7 @@ func ExploreShardRun(ctx context.Context, spec Spec, sys *System, cfg ExploreCon
 		if s.stopErr != nil {
 			return nil, s.stopErr
 		}
-		return nil, &Error{Msg: fmt.Sprintf("explore: this shard reached %d states, its bound: a split run needs every shard to finish; allow more states, or bound the search with fewer requests or a maximum depth", len(s.parent)),
-			Err: ErrStateBound}
+		return nil, stateBoundError(len(s.parent))
 	}
 	if s.save != nil {
 		if err := s.save(s.snapshot(len(s.frontier), nil, true, true)); err != nil {
@@ -252,6 +254,13 @@ func ExploreShardRun(ctx context.Context, spec Spec, sys *System, cfg ExploreCon
 		}
 	}
 	return &ExplorePart{Pieces: classes.count, Root: root, Expanded: s.rec.expanded, Graph: s.rec.graph()}, nil
+}
+
+// stateBoundError is the error of a shard that reached its bound of
+// states, having found states of them.
+func stateBoundError(states int) error {
+	return &Error{Msg: fmt.Sprintf("explore: this shard reached %d states, its bound: a split run needs every shard to finish; allow more states, or bound the search with fewer requests or a maximum depth", states),
+		Err: ErrStateBound}
 }
 
 // unionGraph is the union of the shards' graphs: the states by number,
