@@ -92,10 +92,15 @@ func loadExCheckpoint(path string, j *exploreJob, sp shard.Spec) (*exCheckpoint,
 	return &got, nil
 }
 
-// exSaver saves a running search to the checkpoint file: at most every
-// exSaveEvery, or twenty times as long as the last save took (a large
-// search is large to write), and always when the run ends.
+// exSaver saves a running search to the checkpoint file: at once when
+// the file holds none (so that a file that cannot be written is known
+// before the work), then at most every exSaveEvery, or twenty times as
+// long as the last save took (a large search is large to write), and
+// always when the run ends. A save that fails once the search is under
+// way is reported and the search goes on unsaved: its result is worth
+// more than the file.
 type exSaver struct {
+	s    *streams
 	path string
 	head exCheckpoint
 	last time.Time
@@ -104,11 +109,12 @@ type exSaver struct {
 	held             bool
 	states, expanded int
 	finished         bool
-	err              error // the save that failed
+	err              error // the first save, which failed: the run stops
+	failed           bool  // a later save failed: no more are tried
 }
 
-func newExSaver(path string, head exCheckpoint, loaded *exCheckpoint) *exSaver {
-	v := &exSaver{path: path, head: head, last: time.Now()}
+func newExSaver(s *streams, path string, head exCheckpoint, loaded *exCheckpoint) *exSaver {
+	v := &exSaver{s: s, path: path, head: head, last: time.Now()}
 	if loaded != nil {
 		v.held, v.states, v.expanded, v.finished = true, loaded.States, loaded.Expanded, loaded.Finished
 	}
@@ -117,25 +123,31 @@ func newExSaver(path string, head exCheckpoint, loaded *exCheckpoint) *exSaver {
 
 // save is the search's protocol.ExploreShard.Save.
 func (v *exSaver) save(sn *protocol.ExploreSnapshot) error {
-	if v.held && sn.States == v.states && sn.Expanded == v.expanded && sn.Finished == v.finished {
+	switch {
+	case v.failed:
+		return nil
+	case v.held && sn.States == v.states && sn.Expanded == v.expanded && sn.Finished == v.finished:
 		return nil // the file holds this already
-	}
-	if !sn.End && time.Since(v.last) < max(exSaveEvery, 20*v.took) {
+	case v.held && !sn.End && time.Since(v.last) < max(exSaveEvery, 20*v.took):
 		return nil
 	}
 	start := time.Now()
 	bin, err := sn.AppendBinary(nil)
-	if err != nil {
-		v.err = err
-		return err
+	if err == nil {
+		ck := v.head
+		sum := sha256.Sum256(bin)
+		ck.Finished, ck.States, ck.Expanded = sn.Finished, sn.States, sn.Expanded
+		ck.SnapshotSHA256, ck.Snapshot = hex.EncodeToString(sum[:]), bin
+		err = writeCheckpoint(v.path, ck)
 	}
-	ck := v.head
-	sum := sha256.Sum256(bin)
-	ck.Finished, ck.States, ck.Expanded = sn.Finished, sn.States, sn.Expanded
-	ck.SnapshotSHA256, ck.Snapshot = hex.EncodeToString(sum[:]), bin
-	if err := writeCheckpoint(v.path, ck); err != nil {
-		v.err = err
-		return err
+	if err != nil {
+		if !v.held {
+			v.err = err
+			return err
+		}
+		v.failed = true
+		fmt.Fprintf(v.s.err, "coterie: note: %v; the search goes on without saving\n", err)
+		return nil
 	}
 	v.last, v.took = time.Now(), time.Since(start)
 	v.held, v.states, v.expanded, v.finished = true, sn.States, sn.Expanded, sn.Finished
@@ -164,7 +176,7 @@ func runExploreCheckpointed(ctx context.Context, s *streams, o simulateOptions, 
 		return err
 	}
 	head := exCheckpoint{Format: checkpointFormat, Kind: exPartKind, InputSHA256: j.hash, Shard: sp.String(), Options: j.opts}
-	saver := newExSaver(o.checkpoint, head, loaded)
+	saver := newExSaver(s, o.checkpoint, head, loaded)
 	sh := protocol.ExploreShard{Owns: sp.Owns, Save: saver.save}
 	if loaded != nil {
 		sh.Resume = loaded.Snapshot

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/coterie-dev/coterie/internal/testsys"
 )
 
 // pollCtx counts the polls of its Err, which is nil for the first left
@@ -156,12 +158,14 @@ func TestExploreCheckpointStateBound(t *testing.T) {
 		t.Fatalf("the search is not cut by its bound:\n%s", want)
 	}
 	ck := filepath.Join(dir, "ck.json")
-	code, got, errs := runAvailabilityCmd(t, append(args, "--checkpoint", ck)...)
-	if code != wantCode || got != want || !strings.Contains(errs, "exploring again without --checkpoint") {
-		t.Errorf("exit %d (want %d), %s\n%s\nwant\n%s", code, wantCode, errs, got, want)
+	for range 2 { // the second run resumes what the first saved
+		code, got, errs := runAvailabilityCmd(t, append(args, "--checkpoint", ck)...)
+		if code != wantCode || got != want || !strings.Contains(errs, "exploring again without --checkpoint") {
+			t.Errorf("exit %d (want %d), %s\n%s\nwant\n%s", code, wantCode, errs, got, want)
+		}
 	}
 	// A shard that reaches the bound fails as without a checkpoint.
-	code, _, errs = runAvailabilityCmd(t, append(args, "--checkpoint", ck, "--shard", "1/2")...)
+	code, _, errs := runAvailabilityCmd(t, append(args, "--checkpoint", filepath.Join(dir, "ck2.json"), "--shard", "1/2")...)
 	if code != exitError || !strings.Contains(errs, "a split run needs every shard to finish") {
 		t.Errorf("a shard beyond --max-states: exit %d, %s", code, errs)
 	}
@@ -243,5 +247,27 @@ func TestExploreCheckpointRefuses(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.json")); err == nil {
 		t.Error("a refused run wrote a checkpoint")
+	}
+}
+
+// A checkpoint that cannot be written is an error before the search
+// starts; one that stops being writable (a full disk) is reported and
+// the search goes on to its report, the file keeping its last save.
+func TestExploreCheckpointUnwritable(t *testing.T) {
+	fano := filepath.Join("..", "..", "testdata", "maekawa-fig1-k3.txt")
+	args := []string{"simulate", fano, "--explore", "--requests", "2"}
+	missing := filepath.Join(t.TempDir(), "no-such-folder", "ck.json")
+	code, out, errs := runAvailabilityCmd(t, append(args, "--checkpoint", missing)...)
+	if code != exitError || out != "" || !strings.Contains(errs, "checkpoint "+missing) {
+		t.Errorf("a checkpoint in a missing folder: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	wantCode, want, _ := runAvailabilityCmd(t, args...)
+	full := filepath.Join(testsys.MountTmpfs(t, "size=16k"), "ck.json")
+	code, out, errs = runAvailabilityCmd(t, append(args, "--checkpoint", full)...)
+	if code != wantCode || out != want || !strings.Contains(errs, "the search goes on without saving") {
+		t.Errorf("a full disk: exit %d (want %d), stderr %q\n%s", code, wantCode, errs, out)
+	}
+	if ck := readExCheckpoint(t, full); ck.Finished || ck.Expanded != 0 {
+		t.Errorf("the first save: finished %v, %d states expanded", ck.Finished, ck.Expanded)
 	}
 }
