@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"time"
 
@@ -221,10 +222,14 @@ func runExploreCheckpointed(ctx context.Context, s *streams, o simulateOptions, 
 	if sharded {
 		return j.part(s, sp, part)
 	}
+	// The search's own data is garbage now: collect it before the merge
+	// builds the graph it walks (a fifth less memory at the peak on a
+	// search of 1.5 million states).
+	runtime.GC()
 	res, err := protocol.MergeExplore(ctx, j.spec, j.in.ps, cfg, []*protocol.ExplorePart{part})
 	switch {
 	case err != nil && ctx.Err() != nil:
-		fmt.Fprintf(s.err, "coterie: note: %s: stopped before the end (the whole search is saved in %s: run again to resume)\n", label, o.checkpoint)
+		fmt.Fprintf(s.err, "coterie: note: %s: stopped before the end (%s)\n", label, saved())
 		return &codeError{code: exitError, err: fmt.Errorf("explore: %w", ctx.Err())}
 	case err != nil:
 		return usageErrorf("%s", protocolMsg(err))
