@@ -202,3 +202,52 @@ func TestExploreShardResumeRefuses(t *testing.T) {
 		t.Errorf("a byte too many: %v", err)
 	}
 }
+
+// A snapshot read back is written out again byte for byte: resumed under
+// a context that is already cancelled, a run offers the snapshot it
+// resumed from and stops.
+func TestExploreSnapshotRoundTrip(t *testing.T) {
+	spec, sys, cfg := mustSpec(t, "maekawa"), system(t, triangle(1)), ExploreConfig{Requests: 3}
+	all := func(int) bool { return true }
+	_, snaps, err := shardSnapshots(t, context.Background(), spec, sys, cfg, all, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	for k, sn := range snaps {
+		_, again, err := shardSnapshots(t, stopped, spec, sys, cfg, all, sn.bin)
+		if sn.finished {
+			// Nothing to expand: the run is done, whatever ctx says.
+			if err != nil || len(again) != 1 || !bytes.Equal(again[0].bin, sn.bin) {
+				t.Errorf("finished snapshot: %v, %d offered", err, len(again))
+			}
+			continue
+		}
+		if !errors.Is(err, context.Canceled) || len(again) != 1 || !again[0].end || !bytes.Equal(again[0].bin, sn.bin) {
+			t.Errorf("snapshot %d of %d: %v; %d offered, not the same bytes", k+1, len(snaps), err, len(again))
+		}
+	}
+}
+
+// Whatever the bytes, resuming from them never panics: the snapshots of
+// a small search, cut and changed.
+func FuzzExploreShardResume(f *testing.F) {
+	spec, sys, cfg := mustSpec(f, "maekawa"), system(f, cut()), ExploreConfig{Requests: 2}
+	all := func(int) bool { return true }
+	_, err := ExploreShardRun(stopAfter(6), spec, sys, cfg, ExploreShard{Owns: all, Save: func(sn *ExploreSnapshot) error {
+		b, err := sn.AppendBinary(nil)
+		f.Add(b)
+		return err
+	}})
+	if !errors.Is(err, context.Canceled) {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, err := ExploreShardRun(context.Background(), spec, sys, cfg, ExploreShard{Owns: all, Resume: b})
+		var pe *Error
+		if err != nil && !errors.As(err, &pe) {
+			t.Errorf("%v is not a protocol error", err)
+		}
+	})
+}
