@@ -87,7 +87,8 @@ exploration (of one protocol on one file, whole or one shard) as it goes:
 the states found and those still to expand, every few seconds and when it
 stops (Ctrl-C, --timeout); run again with the same FILE, it goes on from
 there and prints exactly what an uninterrupted run prints. A stopped run
-prints no partial report, and a search that reaches --max-states is
+prints no partial report; one stopped by the memory budget exits 2 and
+resumes with more --max-memory; a search that reaches --max-states is
 explored again without the checkpoint (it stops there anyway).
 
 With several files, --plot draws messages per entry against N, one line per
