@@ -271,3 +271,23 @@ func TestExploreCheckpointUnwritable(t *testing.T) {
 		t.Errorf("the first save: finished %v, %d states expanded", ck.Finished, ck.Expanded)
 	}
 }
+
+// A search stopped by the memory budget is saved, exits 2, and resumes
+// with a larger budget to the report of the plain search.
+func TestExploreCheckpointMemoryBudget(t *testing.T) {
+	n5 := filepath.Join("..", "..", "testdata", "maekawa-n5.txt")
+	args := []string{"simulate", n5, "--explore", "--requests", "3"}
+	wantCode, want, _ := runAvailabilityCmd(t, args...)
+	ck := filepath.Join(t.TempDir(), "ck.json")
+	code, out, errs := runAvailabilityCmd(t, append(args, "--checkpoint", ck, "--max-memory", "1MiB")...)
+	if code != exitError || out != "" || !strings.Contains(errs, "stopped at the memory budget") || !strings.Contains(errs, "saved in "+ck) {
+		t.Fatalf("within 1 MiB: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if c := readExCheckpoint(t, ck); c.Finished || c.Expanded == 0 {
+		t.Errorf("within 1 MiB: finished %v, %d states expanded", c.Finished, c.Expanded)
+	}
+	code, out, errs = runAvailabilityCmd(t, append(args, "--checkpoint", ck)...)
+	if code != wantCode || out != want {
+		t.Errorf("resumed without the budget: exit %d (want %d) %s\n%s\nwant\n%s", code, wantCode, errs, out, want)
+	}
+}
