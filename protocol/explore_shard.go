@@ -42,10 +42,12 @@ const maxRequestClasses = 1 << 20
 type ExploreShard struct {
 	// Owns reports whether this shard expands piece p (0-based).
 	Owns func(p int) bool
-	// Save, if not nil, is offered the run's progress between chunks of
-	// states (a few thousand), when the run ends stopped by ctx or the
-	// memory budget (End), and when it is done (End and Finished); an
-	// error from it ends the run with that error.
+	// Save, if not nil, is offered the run's progress before each chunk
+	// of at most 16,384 states it expands, when the run is stopped there
+	// by ctx or the memory budget (End), and when it is done (End and
+	// Finished); an error from it ends the run with that error. A budget
+	// that stops the run inside a chunk offers nothing: the last snapshot
+	// offered is the one to keep.
 	Save func(*ExploreSnapshot) error
 	// Resume, if not nil, is a snapshot (ExploreSnapshot.AppendBinary) of
 	// a run of this shard with the same spec, system and cfg, to go on
