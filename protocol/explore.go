@@ -375,6 +375,9 @@ type succ struct {
 	outside bool
 	// id is the state's number in the union graph of a merge.
 	id int32
+	// key is the stable hash of enc, when keyed (in a resumed shard).
+	key   [16]byte
+	keyed bool
 }
 
 // expanded is what a worker found about one state of the frontier.
@@ -494,6 +497,14 @@ type search struct {
 	g      *unionGraph
 	number []uint32
 	gid    []int32
+
+	// A shard's run can be saved and resumed (explore_snapshot.go): save,
+	// if not nil, is offered a snapshot between chunks. A resumed run
+	// knows the states found before it by their stable hashes, in stable;
+	// pendingNext is the part of the next level they hold.
+	save        func(*ExploreSnapshot) error
+	stable      map[[16]byte]uint32
+	pendingNext []front
 }
 
 func newSearch(ctx context.Context, e *explorer, cfg ExploreConfig) (*search, error) {
@@ -551,7 +562,7 @@ func (s *search) run(res *ExploreResult) error {
 	for len(s.frontier) > 0 {
 		if err := s.ctx.Err(); err != nil {
 			s.stop(res, "cancelled", err)
-			return nil
+			return s.offer(0, s.pendingNext, true)
 		}
 		if s.cfg.MaxDepth > 0 && s.depth >= s.cfg.MaxDepth {
 			s.stop(res, "max_depth", nil)
@@ -573,16 +584,20 @@ func (s *search) run(res *ExploreResult) error {
 // level expands the frontier, chunk by chunk, and returns the next one;
 // stopped says that the search stopped on the way.
 func (s *search) level(res *ExploreResult) (next []front, stopped bool, err error) {
+	next, s.pendingNext = s.pendingNext, nil
 	for clo := 0; clo < len(s.frontier); clo += searchChunk {
 		if err := s.ctx.Err(); err != nil {
 			s.stop(res, "cancelled", err)
-			return nil, true, nil
+			return nil, true, s.offer(clo, next, true)
+		}
+		if err := s.offer(clo, next, false); err != nil {
+			return nil, true, err
 		}
 		cur := s.frontier[clo:min(clo+searchChunk, len(s.frontier))]
 		out, err := s.expandChunk(cur)
 		if err := s.ctx.Err(); err != nil {
 			s.stop(res, "cancelled", err)
-			return nil, true, nil
+			return nil, true, s.offer(clo, next, true)
 		}
 		if err != nil {
 			return nil, true, err
@@ -595,7 +610,7 @@ func (s *search) level(res *ExploreResult) (next []front, stopped bool, err erro
 		}
 		if s.overBudget(inHand) {
 			s.stop(res, "max_memory", budgetError(s.cfg.MaxMemory, len(s.parent)))
-			return nil, true, nil
+			return nil, true, s.offer(clo, next, true)
 		}
 		if next, stopped = s.merge(res, cur, out, inHand, next); stopped {
 			return nil, true, nil
@@ -674,6 +689,9 @@ func (s *search) expand(part []front, out []expanded) error {
 				enc = append([]byte(nil), buf...)
 			}
 			sc := succ{hash: h, enc: enc, t: t, bad: x.bad, anomaly: x.anomaly}
+			if s.stable != nil && enc != nil {
+				sc.key, sc.keyed = stableHash(enc), true
+			}
 			if inside != nil && t>>28 == tRequest {
 				sc.outside = !s.classes.holds(x.issued, inside)
 			}
@@ -743,6 +761,12 @@ func (s *search) lookup(sc *succ) (uint32, bool) {
 		return n - 1, n > 0
 	}
 	idx, seen := s.visited[sc.hash]
+	if !seen && sc.keyed {
+		// A state found before the run resumed.
+		if idx, seen = s.stable[sc.key]; seen {
+			s.visited[sc.hash] = idx
+		}
+	}
 	return idx, seen
 }
 
@@ -759,7 +783,11 @@ func (s *search) add(from uint32, sc succ) uint32 {
 	s.parent = append(s.parent, from)
 	s.trans = append(s.trans, sc.t)
 	if s.rec != nil {
-		s.rec.hashes = append(s.rec.hashes, stableHash(sc.enc))
+		key := sc.key
+		if !sc.keyed {
+			key = stableHash(sc.enc)
+		}
+		s.rec.hashes = append(s.rec.hashes, key)
 	}
 	if sc.bad && s.violationAt < 0 {
 		s.violationAt = int(idx)

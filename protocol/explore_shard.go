@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 )
 
@@ -41,6 +42,19 @@ const maxRequestClasses = 1 << 20
 type ExploreShard struct {
 	// Owns reports whether this shard expands piece p (0-based).
 	Owns func(p int) bool
+	// Save, if not nil, is offered the run's progress before each chunk
+	// of at most 16,384 states it expands, when the run is stopped there
+	// by ctx or the memory budget (End), and when it is done (End and
+	// Finished); an error from it ends the run with that error. A budget
+	// that stops the run inside a chunk offers nothing: the last snapshot
+	// offered is the one to keep.
+	Save func(*ExploreSnapshot) error
+	// Resume, if not nil, is a snapshot (ExploreSnapshot.AppendBinary) of
+	// a run of this shard with the same spec, system and cfg, to go on
+	// from: the part is the one the run would have returned had it not
+	// stopped. A snapshot that does not fit the search is refused with an
+	// error wrapping ErrSnapshot.
+	Resume []byte
 }
 
 // ExplorePart is what one shard of a split exploration found.
@@ -188,9 +202,12 @@ func (r *graphRec) graph() []byte {
 
 // ExploreShardRun does one shard's share of the exploration of [Explore]
 // and returns the part of the state graph it expanded, for [MergeExplore].
-// A shard must finish: one stopped by cfg.MaxStates, the memory budget or
-// ctx returns an error and no part (cfg.MaxDepth is no stop: the merge
-// applies it as Explore does).
+// A shard must finish: one stopped by cfg.MaxStates (an error wrapping
+// [ErrStateBound]), the memory budget or ctx returns an error and no part
+// (cfg.MaxDepth is no stop: the merge applies it as Explore does). With
+// sh.Save the run can be saved as it goes, and resumed with sh.Resume to
+// the same part (see [ExploreSnapshot]); the whole search is the shard
+// that owns every piece.
 func ExploreShardRun(ctx context.Context, spec Spec, sys *System, cfg ExploreConfig, sh ExploreShard) (*ExplorePart, error) {
 	if sh.Owns == nil {
 		return nil, errorf("explore: a shard needs the pieces it owns")
@@ -210,9 +227,18 @@ func ExploreShardRun(ctx context.Context, spec Spec, sys *System, cfg ExploreCon
 	s.classes, s.keepEdges, s.edges, s.start = classes, false, nil, nil
 	root := stableHash(s.frontier[0].enc)
 	s.rec = &graphRec{hashes: [][16]byte{root}}
+	if sh.Resume != nil {
+		if err := s.resume(sh.Resume, root); err != nil {
+			return nil, err
+		}
+		if len(s.parent) > s.maxStates {
+			return nil, stateBoundError(len(s.parent))
+		}
+	}
+	s.save = sh.Save
 	if len(classes.owned) == 0 {
 		// No piece: nothing to expand, not even the initial state.
-		return &ExplorePart{Pieces: classes.count, Root: root, Graph: s.rec.graph()}, nil
+		s.frontier, s.pendingNext = nil, nil
 	}
 	res := &ExploreResult{}
 	if err := s.run(res); err != nil {
@@ -222,9 +248,21 @@ func ExploreShardRun(ctx context.Context, spec Spec, sys *System, cfg ExploreCon
 		if s.stopErr != nil {
 			return nil, s.stopErr
 		}
-		return nil, errorf("explore: this shard reached %d states, its bound: a split run needs every shard to finish; allow more states, or bound the search with fewer requests or a maximum depth", len(s.parent))
+		return nil, stateBoundError(len(s.parent))
+	}
+	if s.save != nil {
+		if err := s.save(s.snapshot(len(s.frontier), nil, true, true)); err != nil {
+			return nil, err
+		}
 	}
 	return &ExplorePart{Pieces: classes.count, Root: root, Expanded: s.rec.expanded, Graph: s.rec.graph()}, nil
+}
+
+// stateBoundError is the error of a shard that reached its bound of
+// states, having found states of them.
+func stateBoundError(states int) error {
+	return &Error{Msg: fmt.Sprintf("explore: this shard reached %d states, its bound: a split run needs every shard to finish; allow more states, or bound the search with fewer requests or a maximum depth", states),
+		Err: ErrStateBound}
 }
 
 // unionGraph is the union of the shards' graphs: the states by number,

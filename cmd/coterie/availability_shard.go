@@ -537,7 +537,7 @@ func writeCheckpoint(path string, ck any) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".checkpoint-*")
 	if err != nil {
-		return fmt.Errorf("checkpoint: %v", unwrapPath(err))
+		return fmt.Errorf("checkpoint %s: %v", path, unwrapPath(err))
 	}
 	_, err = tmp.Write(append(data, '\n'))
 	if err == nil {

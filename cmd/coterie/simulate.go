@@ -35,9 +35,11 @@ type simulateOptions struct {
 	requesters string
 	maxStates  int
 	maxDepth   int
-	// --shard, --shards (with --explore): simulate_shard.go.
-	shard  string
-	shards int
+	// --shard, --shards (with --explore): simulate_shard.go;
+	// --checkpoint: simulate_checkpoint.go.
+	shard      string
+	shards     int
+	checkpoint string
 }
 
 func newSimulateCmd(s *streams) *cobra.Command {
@@ -80,7 +82,14 @@ shortest counterexample. A large exploration splits across machines:
 --explore --shard I/N expands one share of the state space and prints a
 partial result, which 'coterie merge' puts together with the others into
 exactly the unsplit report (--shard auto takes I from a Kubernetes Indexed
-Job or a Slurm array, with --shards N).
+Job or a Slurm array, with --shards N). --checkpoint FILE saves a long
+exploration (of one protocol on one file, whole or one shard) as it goes:
+the states found and those still to expand, every few seconds and when it
+stops (Ctrl-C, --timeout); run again with the same FILE, it goes on from
+there and prints exactly what an uninterrupted run prints. A stopped run
+prints no partial report; one stopped by the memory budget exits 2 and
+resumes with more --max-memory; a search that reaches --max-states is
+explored again without the checkpoint (it stops there anyway).
 
 With several files, --plot draws messages per entry against N, one line per
 protocol (.svg, .png or .pdf).
@@ -92,7 +101,8 @@ same, and refused otherwise (exit 2).`,
   coterie simulate p4.json --protocol maekawa --load heavy --entries 100000
   coterie simulate p4.json --protocol maekawa,ordered,ricart-agrawala --json
   coterie simulate p2.json p3.json p4.json p5.json --plot messages.svg
-  coterie simulate fano.txt --protocol maekawa --explore --requests 4`,
+  coterie simulate fano.txt --protocol maekawa --explore --requests 4
+  coterie simulate fano.txt --explore --requests 4 --checkpoint fano.ck`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
 				return cobra.MaximumNArgs(1)(cmd, args)
@@ -112,8 +122,8 @@ same, and refused otherwise (exit 2).`,
 			if o.explore {
 				return runExplore(cmd.Context(), s, o, args)
 			}
-			if o.shard != "" || o.shards != 0 {
-				return usageErrorf("--shard and --shards go with --explore")
+			if o.shard != "" || o.shards != 0 || o.checkpoint != "" {
+				return usageErrorf("--shard, --shards and --checkpoint go with --explore")
 			}
 			return runSimulate(cmd.Context(), s, o, args)
 		},
@@ -139,6 +149,7 @@ same, and refused otherwise (exit 2).`,
 	f.IntVar(&o.maxDepth, "max-depth", 0, "with --explore: explore executions up to this many steps (0: all)")
 	f.StringVar(&o.shard, "shard", "", "with --explore: explore shard `I/N` of the state space (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
 	f.IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
+	f.StringVar(&o.checkpoint, "checkpoint", "", "with --explore, save the search as it goes in `FILE`, and resume from it")
 	_ = cmd.RegisterFlagCompletionFunc("protocol", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return protocol.Names(), cobra.ShellCompDirectiveNoFileComp
 	})
@@ -517,6 +528,9 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 	}
 	if o.requests < 1 || o.rounds < 1 || o.maxStates < 1 || o.maxDepth < 0 {
 		return usageErrorf("--requests, --rounds and --max-states must be positive, --max-depth not negative")
+	}
+	if o.checkpoint != "" {
+		return runExploreCheckpointed(ctx, s, o, args)
 	}
 	if o.shard != "" || o.shards != 0 {
 		return runExploreShard(ctx, s, o, args)

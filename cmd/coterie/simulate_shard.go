@@ -49,6 +49,62 @@ type exPartResult struct {
 	Graph []byte `json:"graph"`
 }
 
+// exploreJob is an exploration that is split or saved: one protocol on
+// one file.
+type exploreJob struct {
+	in   simInput
+	spec protocol.Spec
+	who  []int // the requesters, 0-based
+	// canon is the canonical JSON of the system; hash its input hash.
+	canon []byte
+	hash  string
+	opts  exPartOptions
+}
+
+// newExploreJob reads the one file and protocol of args and o for a run
+// that does (what) "--shard splits" or "--checkpoint saves".
+func newExploreJob(s *streams, o simulateOptions, args []string, what string) (*exploreJob, error) {
+	if len(args) != 1 {
+		return nil, usageErrorf("%s the exploration of one file, not %d", what, len(args))
+	}
+	if len(o.protocols) > 1 {
+		return nil, usageErrorf("%s the exploration of one protocol, not %d", what, len(o.protocols))
+	}
+	ins, err := readSimInputs(s, o, args)
+	if err != nil {
+		return nil, err
+	}
+	in := ins[0]
+	specs, err := specsFor(o, in)
+	if err != nil {
+		return nil, err
+	}
+	var who []int
+	if o.requesters != "" {
+		if who, err = parseNodes(o.requesters, in.ps.N); err != nil {
+			return nil, usageErrorf("--requesters: %v", err)
+		}
+	}
+	var canon bytes.Buffer
+	if err := format.Write(&canon, in.sys, format.JSON, format.DefaultOptions()); err != nil {
+		return nil, err
+	}
+	opts := exPartOptions{Name: in.name, Format: o.format, Protocol: specs[0].Name, Requests: o.requests, Rounds: o.rounds,
+		MaxStates: o.maxStates, MaxDepth: o.maxDepth}
+	for _, v := range who {
+		opts.Requesters = append(opts.Requesters, v+1)
+	}
+	return &exploreJob{in: in, spec: specs[0], who: who, canon: bytes.TrimSpace(canon.Bytes()),
+		hash: shard.HashInput(canon.Bytes()), opts: opts}, nil
+}
+
+// part is the partial result of shard sp of j that p is.
+func (j *exploreJob) part(s *streams, sp shard.Spec, p *protocol.ExplorePart) error {
+	res := exPartResult{System: j.canon, Pieces: p.Pieces, Root: hex.EncodeToString(p.Root[:]),
+		Expanded: p.Expanded, Graph: p.Graph}
+	return writePart(s, exPartKind, sp, j.hash, j.opts, res)
+}
+
 // runExploreShard explores one shard of the state space of one protocol
 // on one file and prints its part.
 func runExploreShard(ctx context.Context, s *streams, o simulateOptions, args []string) error {
@@ -56,38 +112,12 @@ func runExploreShard(ctx context.Context, s *streams, o simulateOptions, args []
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	if len(args) != 1 {
-		return usageErrorf("--shard splits the exploration of one file, not %d", len(args))
-	}
-	if len(o.protocols) > 1 {
-		return usageErrorf("--shard splits the exploration of one protocol, not %d", len(o.protocols))
-	}
-	ins, err := readSimInputs(s, o, args)
+	j, err := newExploreJob(s, o, args, "--shard splits")
 	if err != nil {
 		return err
 	}
-	in := ins[0]
-	specs, err := specsFor(o, in)
-	if err != nil {
-		return err
-	}
-	var who []int
-	if o.requesters != "" {
-		if who, err = parseNodes(o.requesters, in.ps.N); err != nil {
-			return usageErrorf("--requesters: %v", err)
-		}
-	}
-	var canon bytes.Buffer
-	if err := format.Write(&canon, in.sys, format.JSON, format.DefaultOptions()); err != nil {
-		return err
-	}
-	opts := exPartOptions{Name: in.name, Format: o.format, Protocol: specs[0].Name, Requests: o.requests, Rounds: o.rounds,
-		MaxStates: o.maxStates, MaxDepth: o.maxDepth}
-	for _, v := range who {
-		opts.Requesters = append(opts.Requesters, v+1)
-	}
-	bar := newProgress(s, fmt.Sprintf("explore %s on %s, shard %s", specs[0].Name, in.name, sp))
-	part, err := protocol.ExploreShardRun(ctx, specs[0], in.ps, exploreConfig(opts, who, maxMemory(o.in.cmd)),
+	bar := newProgress(s, fmt.Sprintf("explore %s on %s, shard %s", j.spec.Name, j.in.name, sp))
+	part, err := protocol.ExploreShardRun(ctx, j.spec, j.in.ps, exploreConfig(j.opts, j.who, maxMemory(o.in.cmd)),
 		protocol.ExploreShard{Owns: sp.Owns})
 	bar.Done()
 	switch {
@@ -95,11 +125,9 @@ func runExploreShard(ctx context.Context, s *streams, o simulateOptions, args []
 		fmt.Fprintf(s.err, "coterie: note: explore: shard %s stopped before it finished: no part written\n", sp)
 		return &codeError{code: exitError, err: fmt.Errorf("explore: %w", ctx.Err())}
 	case err != nil:
-		return usageErrorf("%s: %s", in.name, protocolMsg(err))
+		return usageErrorf("%s: %s", j.in.name, protocolMsg(err))
 	}
-	res := exPartResult{System: bytes.TrimSpace(canon.Bytes()), Pieces: part.Pieces, Root: hex.EncodeToString(part.Root[:]),
-		Expanded: part.Expanded, Graph: part.Graph}
-	return writePart(s, exPartKind, sp, shard.HashInput(canon.Bytes()), opts, res)
+	return j.part(s, sp, part)
 }
 
 // exploreConfig is the configuration of a split exploration with opts;
