@@ -616,140 +616,33 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 			return p, err
 		}
 	}
-	// Reachable nodes by level, and how many parents each has.
+	r := reachable(b, n)
+	if err := c.checkPeak(b, r); err != nil {
+		return nil, err
+	}
 	nodes := b.nodes
-	parents := make([]int32, len(nodes))
-	seen := make([]bool, len(nodes))
-	byLevel := make([][]uint32, n)
-	stack := []uint32{b.root}
-	seen[b.root] = true
-	for len(stack) > 0 {
-		u := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		nd := nodes[u]
-		byLevel[nd.level] = append(byLevel[nd.level], u)
-		for _, v := range [2]uint32{nd.lo, nd.hi} {
-			parents[v]++
-			if v > bddTrue && !seen[v] {
-				seen[v] = true
-				stack = append(stack, v)
-			}
-		}
-	}
-	// The polynomials of a level live in one slab, dropped when every
-	// node of the level has all its parents counted. The peak memory of
-	// the pass, level by level, before allocating it.
-	levelLive := make([]int, n)
-	for l := range n {
-		levelLive[l] = len(byLevel[l])
-	}
-	{
-		left := slices.Clone(parents)
-		pending := slices.Clone(levelLive)
-		var live, peak int64
-		for l := n - 1; l >= 0; l-- {
-			live += int64(len(byLevel[l])) * int64((n-l+1)*w*8)
-			peak = max(peak, live)
-			for _, u := range byLevel[l] {
-				nd := nodes[u]
-				for _, v := range [2]uint32{nd.lo, nd.hi} {
-					if v > bddTrue {
-						left[v]--
-						if left[v] == 0 {
-							lv := int(nodes[v].level)
-							pending[lv]--
-							if pending[lv] == 0 {
-								live -= int64(len(byLevel[lv])) * int64((n-lv+1)*w*8)
-							}
-						}
-					}
-				}
-			}
-		}
-		// The bookkeeping above: 4+1 bytes a node, 4 more for byLevel.
-		peak += 9 * int64(len(nodes))
-		if c.maxBytes > 0 && peak > c.maxBytes {
-			return nil, fmt.Errorf("availability: counting the paths of a BDD of %d nodes would hold %d MiB at once, over the memory budget of %d MiB: %w",
-				len(nodes), peak>>20, c.maxBytes>>20, set.ErrMemoryBudget)
-		}
-		if peak > MaxCountBytes {
-			return nil, fmt.Errorf("availability: counting the paths of a BDD of %d nodes would hold %d MiB at once, over the limit of %d MiB: %w",
-				len(nodes), peak>>20, MaxCountBytes>>20, ErrBudget)
-		}
-	}
 	polys := make([][]uint64, len(nodes))
 	// low[u] is the lowest degree with a nonzero coefficient in u's
 	// polynomial (n+1 for false): a quorum needs that many nodes up.
 	low := make([]int32, len(nodes))
 	low[bddFalse] = int32(n + 1)
-	var overflow atomic.Bool
-	workers := runtime.GOMAXPROCS(0)
 	for l := n - 1; l >= 0; l-- {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("availability: counting: %w", err)
 		}
-		us := byLevel[l]
-		deg := n - l // the polynomial of a node at level l has degree ≤ n−l
-		stride := (deg + 1) * w
-		slab := make([]uint64, len(us)*stride)
-		work := func(us []uint32, slab []uint64) {
-			scratch := make([]uint64, (n+1)*w)
-			ok := true
-			for k, u := range us {
-				if k&0xfff == 0xfff && ctx.Err() != nil {
-					return
-				}
-				p := slab[k*stride : (k+1)*stride : (k+1)*stride]
-				nd := nodes[u]
-				low[u] = min(low[nd.lo], low[nd.hi]+1)
-				ok = c.addLifted(p, nd.lo, polys, nodes, low, l, 0, scratch) && ok
-				ok = c.addLifted(p, nd.hi, polys, nodes, low, l, 1, scratch) && ok
-				polys[u] = p
+		if !c.countLevel(ctx, nodes, r.byLevel[l], l, polys, low) {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("availability: counting: %w", err)
 			}
-			if !ok {
-				overflow.Store(true)
-			}
-		}
-		if len(us) < 256 || workers == 1 {
-			work(us, slab)
-		} else {
-			var wg sync.WaitGroup
-			chunk := (len(us) + workers - 1) / workers
-			for i := 0; i < len(us); i += chunk {
-				part := us[i:min(i+chunk, len(us))]
-				sl := slab[i*stride:]
-				wg.Add(1)
-				go func() { defer wg.Done(); work(part, sl) }()
-			}
-			wg.Wait()
+			return nil, errOverflow
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("availability: counting: %w", err)
 		}
-		if overflow.Load() {
-			return nil, errOverflow
-		}
 		if c.progress != nil && l%8 == 0 {
 			c.progress(n-l, n)
 		}
-		// Free the children whose parents are all done.
-		for _, u := range us {
-			nd := nodes[u]
-			for _, v := range [2]uint32{nd.lo, nd.hi} {
-				if v > bddTrue {
-					parents[v]--
-					if parents[v] == 0 {
-						lv := nodes[v].level
-						levelLive[lv]--
-						if levelLive[lv] == 0 {
-							for _, x := range byLevel[lv] {
-								polys[x] = nil
-							}
-						}
-					}
-				}
-			}
-		}
+		r.release(nodes, r.byLevel[l], polys)
 	}
 	rootLevel := int(nodes[b.root].level)
 	// The levels above the root are free: multiply by (1+t)^rootLevel.
@@ -759,6 +652,148 @@ func (c *counter) run(ctx context.Context, b *BDD) (*Polynomial, error) {
 		return nil, errOverflow
 	}
 	return c.toPoly(p), nil
+}
+
+// levelNodes holds the nodes reachable from a BDD's root by level, with
+// the number of parents each has and of nodes each level has, both still
+// to count.
+type levelNodes struct {
+	byLevel   [][]uint32
+	parents   []int32
+	levelLive []int
+}
+
+// reachable returns the nodes reachable from b's root, by level.
+func reachable(b *BDD, n int) *levelNodes {
+	nodes := b.nodes
+	r := &levelNodes{byLevel: make([][]uint32, n), parents: make([]int32, len(nodes)), levelLive: make([]int, n)}
+	seen := make([]bool, len(nodes))
+	stack := []uint32{b.root}
+	seen[b.root] = true
+	for len(stack) > 0 {
+		u := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := nodes[u]
+		r.byLevel[nd.level] = append(r.byLevel[nd.level], u)
+		for _, v := range [2]uint32{nd.lo, nd.hi} {
+			r.parents[v]++
+			if v > bddTrue && !seen[v] {
+				seen[v] = true
+				stack = append(stack, v)
+			}
+		}
+	}
+	for l := range n {
+		r.levelLive[l] = len(r.byLevel[l])
+	}
+	return r
+}
+
+// release counts the parents in us as done, and drops the polynomials of
+// every level whose nodes have all their parents counted.
+func (r *levelNodes) release(nodes []bddNode, us []uint32, polys [][]uint64) {
+	for _, u := range us {
+		nd := nodes[u]
+		for _, v := range [2]uint32{nd.lo, nd.hi} {
+			if v <= bddTrue {
+				continue
+			}
+			r.parents[v]--
+			if r.parents[v] == 0 {
+				lv := nodes[v].level
+				r.levelLive[lv]--
+				if r.levelLive[lv] == 0 {
+					for _, x := range r.byLevel[lv] {
+						polys[x] = nil
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkPeak plays the level-by-level pass through without counting, to
+// find the most memory its polynomials hold at once, and refuses a pass
+// over the memory budget or [MaxCountBytes].
+func (c *counter) checkPeak(b *BDD, r *levelNodes) error {
+	n, w, nodes := c.n, c.w, b.nodes
+	left := slices.Clone(r.parents)
+	pending := slices.Clone(r.levelLive)
+	var live, peak int64
+	for l := n - 1; l >= 0; l-- {
+		live += int64(len(r.byLevel[l])) * int64((n-l+1)*w*8)
+		peak = max(peak, live)
+		for _, u := range r.byLevel[l] {
+			nd := nodes[u]
+			for _, v := range [2]uint32{nd.lo, nd.hi} {
+				if v <= bddTrue {
+					continue
+				}
+				left[v]--
+				if left[v] == 0 {
+					lv := int(nodes[v].level)
+					pending[lv]--
+					if pending[lv] == 0 {
+						live -= int64(len(r.byLevel[lv])) * int64((n-lv+1)*w*8)
+					}
+				}
+			}
+		}
+	}
+	// The bookkeeping: 4+1 bytes a node, 4 more for byLevel.
+	peak += 9 * int64(len(nodes))
+	if c.maxBytes > 0 && peak > c.maxBytes {
+		return fmt.Errorf("availability: counting the paths of a BDD of %d nodes would hold %d MiB at once, over the memory budget of %d MiB: %w",
+			len(nodes), peak>>20, c.maxBytes>>20, set.ErrMemoryBudget)
+	}
+	if peak > MaxCountBytes {
+		return fmt.Errorf("availability: counting the paths of a BDD of %d nodes would hold %d MiB at once, over the limit of %d MiB: %w",
+			len(nodes), peak>>20, MaxCountBytes>>20, ErrBudget)
+	}
+	return nil
+}
+
+// countLevel counts the polynomials of the nodes us of level l into one
+// slab, on every core when the level is large. It reports false on
+// overflow, or when ctx ended part way.
+func (c *counter) countLevel(ctx context.Context, nodes []bddNode, us []uint32, l int, polys [][]uint64, low []int32) bool {
+	n, w := c.n, c.w
+	stride := (n - l + 1) * w // the polynomial of a node at level l has degree ≤ n−l
+	slab := make([]uint64, len(us)*stride)
+	var failed atomic.Bool
+	work := func(us []uint32, slab []uint64) {
+		scratch := make([]uint64, (n+1)*w)
+		ok := true
+		for k, u := range us {
+			if k&0xfff == 0xfff && ctx.Err() != nil {
+				failed.Store(true)
+				return
+			}
+			p := slab[k*stride : (k+1)*stride : (k+1)*stride]
+			nd := nodes[u]
+			low[u] = min(low[nd.lo], low[nd.hi]+1)
+			ok = c.addLifted(p, nd.lo, polys, nodes, low, l, 0, scratch) && ok
+			ok = c.addLifted(p, nd.hi, polys, nodes, low, l, 1, scratch) && ok
+			polys[u] = p
+		}
+		if !ok {
+			failed.Store(true)
+		}
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if len(us) < 256 || workers == 1 {
+		work(us, slab)
+		return !failed.Load()
+	}
+	var wg sync.WaitGroup
+	chunk := (len(us) + workers - 1) / workers
+	for i := 0; i < len(us); i += chunk {
+		part := us[i:min(i+chunk, len(us))]
+		sl := slab[i*stride:]
+		wg.Go(func() { work(part, sl) })
+	}
+	wg.Wait()
+	return !failed.Load()
 }
 
 // maxSequentialBytes bounds the polynomials [counter.sequential] holds.

@@ -275,3 +275,34 @@ func TestBDDProgress(t *testing.T) {
 		}
 	}
 }
+
+// Counting level by level splits the levels of 256 nodes or more between
+// the cores: on the 10×10 grid (levels of thousands of nodes) it must give
+// the product's closed form.
+func TestCountByLevelWide(t *testing.T) {
+	ctx := context.Background()
+	f := ok[*set.Family](t)(construct.Grid(10, 10, 0))
+	want, err := Compute(ctx, f, Options{})
+	if err != nil || want.Method != MethodProduct {
+		t.Fatalf("reference: %v, method %q", err, want.Method)
+	}
+	d, err := BuildBDD(ctx, f, BDDOptions{Order: naturalOrder(f.N)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	widest := 0
+	for _, l := range reachable(d, d.n).byLevel {
+		widest = max(widest, len(l))
+	}
+	if widest < 256 {
+		t.Fatalf("widest level %d nodes: the test no longer reaches the parallel count", widest)
+	}
+	c := counter{n: d.n, w: countWords(d.n), byLevel: true}
+	got, err := c.run(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Equal(want.Poly) {
+		t.Fatalf("by level %v, closed form %v", got, want.Poly)
+	}
+}
