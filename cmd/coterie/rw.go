@@ -104,20 +104,11 @@ func exprError(flag, text string, err error) error {
 // file (a read-write JSON file, or any coterie file, taken as R = W), with
 // the attributes of --nodes.
 func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args []string) (*rw.System, error) {
-	var u *format.Universe
-	var re, we *expr.Expr
-	var rl, wl *set.Family
-	var rows []format.NodeAttrs
-	var nodesData []byte
 	nodesName := displayName(o.nodes)
+	var nodesData []byte
 	if o.nodes != "" {
 		var err error
-		if o.nodes == "-" {
-			nodesData, err = io.ReadAll(s.in)
-		} else {
-			nodesData, err = os.ReadFile(o.nodes)
-		}
-		if err != nil {
+		if nodesData, err = readArg(s, o.nodes); err != nil {
 			return nil, asInputError(nodesName, 0, "cannot read: "+unwrapPath(err).Error())
 		}
 	}
@@ -128,80 +119,23 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 		}
 		return asInputError(nodesName, 0, err.Error())
 	}
+	var src *rwSource
+	var err error
 	switch {
 	case o.reads != "" || o.writes != "":
 		if len(args) > 0 {
 			return nil, usageErrorf("give a system file or --reads/--writes, not both")
 		}
-		var err error
-		if o.reads != "" {
-			if re, err = expr.Parse(o.reads); err != nil {
-				return nil, exprError("reads", o.reads, err)
-			}
-		}
-		if o.writes != "" {
-			if we, err = expr.Parse(o.writes); err != nil {
-				return nil, exprError("writes", o.writes, err)
-			}
-		}
-		// The nodes file's labels number the nodes first, in its order;
-		// then the expressions' other names, as they appear.
-		u = format.NewUniverse(0, nil, false)
-		if nodesData != nil {
-			if _, err := format.ReadNodes(nodesData, func(name string) (int, bool) {
-				b, err := u.Bind(expr.Named(name))
-				if err != nil {
-					return 0, false
-				}
-				return b[0].Node, true
-			}); err != nil {
-				return nil, nodesErr(err)
-			}
-		}
-		bound, err := u.Bind(re, we)
-		if err != nil {
-			return nil, usageErrorf("%v", err)
-		}
-		re, we = bound[0], bound[1]
+		src, err = rwFromExprs(o, nodesData, nodesErr)
 	case len(args) == 1:
-		name := displayName(args[0])
-		var data []byte
-		var err error
-		if args[0] == "-" {
-			data, err = io.ReadAll(s.in)
-		} else {
-			data, err = os.ReadFile(args[0])
-		}
-		if err != nil {
-			return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
-		}
-		if format.IsRWAny(data) {
-			f, err := format.ReadRWAny(data)
-			if err != nil {
-				var fe *format.SyntaxError
-				if errors.As(err, &fe) {
-					return nil, asInputError(name, fe.Line, fe.Msg)
-				}
-				return nil, asInputError(name, 0, err.Error())
-			}
-			u = format.NewUniverse(f.N, f.Labels, true)
-			re, we, rl, wl = f.Reads, f.Writes, f.ReadList, f.WriteList
-		} else {
-			sys, err := readSystemData(name, data, args[0], in)
-			if err != nil {
-				return nil, err
-			}
-			if sys.Family == nil || sys.Family.K != 1 {
-				return nil, usageErrorf("%s: read-write figures are for coteries (k = 1) and read-write systems", name)
-			}
-			f := sys.Family
-			u = format.NewUniverse(f.N, f.Labels, true)
-			rl, wl = f, f
-			re, we = expr.FromFamily(f), expr.FromFamily(f)
-		}
+		src, err = rwFromFile(s, args[0], in)
 	default:
 		return nil, usageErrorf("give a system file or --reads EXPR [--writes EXPR]")
 	}
+	if err != nil {
+		return nil, err
+	}
+	re, we, rl, wl, u := src.reads, src.writes, src.readList, src.writeList, src.u
 	if re == nil && we == nil {
 		return nil, usageErrorf("no read or write quorums")
 	}
@@ -213,8 +147,8 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 			used.Union(used, e.Nodes())
 		}
 	}
+	var rows []format.NodeAttrs
 	if nodesData != nil {
-		var err error
 		rows, err = format.ReadNodes(nodesData, func(name string) (int, bool) {
 			v, ok := u.Lookup(name)
 			return v, ok && (u.Fixed || used.Has(v))
@@ -229,7 +163,6 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 	}
 	nodes := nodesWith(n, u.Labels, rows)
 	var sys *rw.System
-	var err error
 	if rl != nil && (wl != nil || we == nil) {
 		rl.Labels = u.Labels
 		sys, err = rw.FromFamilies(ctx, rl, wl, nodes)
@@ -248,6 +181,90 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 		return nil, usageErrorf("%v", err)
 	}
 	return sys, nil
+}
+
+// rwSource is a read-write system as given: its names of nodes, and its
+// read and write quorums as expressions, lists, or both.
+type rwSource struct {
+	u                   *format.Universe
+	reads, writes       *expr.Expr
+	readList, writeList *set.Family
+}
+
+// readArg reads the file named by a command-line argument, "-" for
+// standard input.
+func readArg(s *streams, arg string) ([]byte, error) {
+	if arg == "-" {
+		return io.ReadAll(s.in)
+	}
+	return os.ReadFile(arg)
+}
+
+// rwFromExprs reads --reads and --writes. The nodes file's labels number
+// the nodes first, in its order; then the expressions' other names, as
+// they appear.
+func rwFromExprs(o rwOptions, nodesData []byte, nodesErr func(error) error) (*rwSource, error) {
+	src := &rwSource{u: format.NewUniverse(0, nil, false)}
+	var err error
+	if o.reads != "" {
+		if src.reads, err = expr.Parse(o.reads); err != nil {
+			return nil, exprError("reads", o.reads, err)
+		}
+	}
+	if o.writes != "" {
+		if src.writes, err = expr.Parse(o.writes); err != nil {
+			return nil, exprError("writes", o.writes, err)
+		}
+	}
+	if nodesData != nil {
+		if _, err := format.ReadNodes(nodesData, func(name string) (int, bool) {
+			b, err := src.u.Bind(expr.Named(name))
+			if err != nil {
+				return 0, false
+			}
+			return b[0].Node, true
+		}); err != nil {
+			return nil, nodesErr(err)
+		}
+	}
+	bound, err := src.u.Bind(src.reads, src.writes)
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	src.reads, src.writes = bound[0], bound[1]
+	return src, nil
+}
+
+// rwFromFile reads a read-write system file, or a coterie's file, whose
+// quorums are then both its reads and its writes.
+func rwFromFile(s *streams, arg string, in inputOptions) (*rwSource, error) {
+	name := displayName(arg)
+	data, err := readArg(s, arg)
+	if err != nil {
+		return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+	}
+	if format.IsRWAny(data) {
+		f, err := format.ReadRWAny(data)
+		if err != nil {
+			var fe *format.SyntaxError
+			if errors.As(err, &fe) {
+				return nil, asInputError(name, fe.Line, fe.Msg)
+			}
+			return nil, asInputError(name, 0, err.Error())
+		}
+		return &rwSource{u: format.NewUniverse(f.N, f.Labels, true),
+			reads: f.Reads, writes: f.Writes, readList: f.ReadList, writeList: f.WriteList}, nil
+	}
+	sys, err := readSystemData(name, data, arg, in)
+	if err != nil {
+		return nil, err
+	}
+	if sys.Family == nil || sys.Family.K != 1 {
+		return nil, usageErrorf("%s: read-write figures are for coteries (k = 1) and read-write systems", name)
+	}
+	f := sys.Family
+	return &rwSource{u: format.NewUniverse(f.N, f.Labels, true),
+		reads: expr.FromFamily(f), writes: expr.FromFamily(f), readList: f, writeList: f}, nil
 }
 
 // readSystemData parses a coterie file already read into data.
