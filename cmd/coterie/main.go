@@ -172,7 +172,7 @@ func run(ctx context.Context, args []string, s *streams) int {
 		s.out = ow
 	}
 	st := &runState{}
-	root := newRoot(s, st)
+	root := newRoot(s, st, args)
 	root.SetArgs(args)
 	root.SetIn(s.in)
 	root.SetOut(s.out)
