@@ -306,3 +306,29 @@ func TestCountByLevelWide(t *testing.T) {
 		t.Fatalf("by level %v, closed form %v", got, want.Poly)
 	}
 }
+
+// A grid's or cube's kind makes the search start with the natural order;
+// the diagram is exact whatever the order, so a file that keeps the kind
+// but numbers its nodes otherwise still gets the product's polynomial.
+func TestBDDKindIsOnlyAHint(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(3, 9))
+	for _, f := range []*set.Family{
+		ok[*set.Family](t)(construct.Grid(5, 6, 0)),
+		ok[*set.Family](t)(construct.Cube(3, 2, 0)),
+	} {
+		want, err := Compute(ctx, f, Options{})
+		if err != nil || want.Method != MethodProduct {
+			t.Fatalf("%s: reference %v by %q", f.Kind, err, want.Method)
+		}
+		g := relabelled(r, f)
+		g.Kind, g.Params = f.Kind, f.Params
+		got, err := Compute(ctx, g, Options{Method: MethodBDD})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !got.Poly.Equal(want.Poly) {
+			t.Errorf("%s relabelled: BDD %v, product %v", f.Kind, got.Poly, want.Poly)
+		}
+	}
+}
