@@ -89,6 +89,17 @@ func (o *mmcsOut) leaf(s []int) {
 
 func (o *mmcsOut) tick() { o.tickN(1) }
 
+// leafWith visits the transversal s ∪ {v}, a search node of its own with
+// no children, and returns s (with room for v).
+func (o *mmcsOut) leafWith(s []int, v int) []int {
+	s = append(s, v)
+	o.tick()
+	if !o.stop {
+		o.leaf(s)
+	}
+	return s[:len(s)-1]
+}
+
 // tickN counts k search nodes at once (leaves counted in bulk): the
 // context is checked when the count passes a multiple of every+1, and the
 // limit acts when the count reaches or passes it.
@@ -262,12 +273,7 @@ func (e *mmcs1) rec(d int, uncov, multi uint64) {
 			// v would make a vertex of S redundant.
 		case leaves&bit != 0:
 			if e.list {
-				e.s = append(e.s, v)
-				e.out.tick()
-				if !e.out.stop {
-					e.out.leaf(e.s)
-				}
-				e.s = e.s[:d]
+				e.s = e.out.leafWith(e.s, v)
 			}
 		default:
 			sv := e.inc[v]
@@ -466,12 +472,7 @@ cover:
 				// v would make a vertex of S redundant.
 			case leaves.Has(v):
 				if e.out.visitOn() {
-					e.s = append(e.s, v)
-					e.out.tick()
-					if !e.out.stop {
-						e.out.leaf(e.s)
-					}
-					e.s = e.s[:d]
+					e.s = e.out.leafWith(e.s, v)
 				}
 			default:
 				e.step(d, v)

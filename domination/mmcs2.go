@@ -187,12 +187,7 @@ scan:
 				// v would make a vertex of S redundant.
 			case leaves.word(i)&bit != 0:
 				if e.list {
-					e.s = append(e.s, v)
-					e.out.tick()
-					if !e.out.stop {
-						e.out.leaf(e.s)
-					}
-					e.s = e.s[:d]
+					e.s = e.out.leafWith(e.s, v)
 				}
 			default:
 				sv := e.inc[v]
