@@ -24,23 +24,19 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 	for _, r := range rows {
 		ncol = max(ncol, len(r))
 	}
-	cells := func(r []string) []string {
-		out := make([]string, ncol)
-		for i, s := range r {
-			out[i] = strings.TrimSpace(escapeField(s))
-		}
-		return out
+	// Each line's cells, escaped and trimmed, and their display widths.
+	type cell struct {
+		text  string
+		width int
 	}
-	head := cells(header)
-	body := make([][]string, len(rows))
 	widths := make([]int, ncol)
+	lines := make([][]cell, 1+len(rows))
 	for i, r := range append([][]string{header}, rows...) {
-		c := cells(r)
-		if i > 0 {
-			body[i-1] = c
-		}
-		for j, s := range c {
-			widths[j] = max(widths[j], cellWidth(s))
+		lines[i] = make([]cell, ncol)
+		for j, s := range r {
+			s = strings.TrimSpace(escapeField(s))
+			lines[i][j] = cell{s, cellWidth(s)}
+			widths[j] = max(widths[j], lines[i][j].width)
 		}
 	}
 	b := bufio.NewWriter(w)
@@ -55,23 +51,23 @@ func renderTable(w io.Writer, header []string, rows [][]string) error {
 		b.WriteString(right)
 		b.WriteByte('\n')
 	}
-	line := func(c []string) {
+	line := func(cs []cell) {
 		b.WriteString("│")
-		for j, s := range c {
+		for j, c := range cs {
 			b.WriteByte(' ')
-			b.WriteString(s)
-			b.WriteString(strings.Repeat(" ", widths[j]-cellWidth(s)+1))
+			b.WriteString(c.text)
+			b.WriteString(strings.Repeat(" ", widths[j]-c.width+1))
 			b.WriteString("│")
 		}
 		b.WriteByte('\n')
 	}
 	rule("┌", "┬", "┐")
-	line(head)
-	if len(body) > 0 {
+	line(lines[0])
+	if len(rows) > 0 {
 		rule("├", "┼", "┤")
 	}
-	for _, c := range body {
-		line(c)
+	for _, cs := range lines[1:] {
+		line(cs)
 	}
 	rule("└", "┴", "┘")
 	return b.Flush()
