@@ -59,14 +59,7 @@ func TestCassandraLevels(t *testing.T) {
 			agree(t, "writes", c.Writes, writes)
 			// Safe iff no read quorum misses a write quorum, by brute
 			// force over the minimal quorums.
-			safe := true
-			for _, r := range minimalStrings(t, c.Reads) {
-				for _, w := range minimalStrings(t, c.Writes) {
-					if !shareWord(r, w) {
-						safe = false
-					}
-				}
-			}
+			safe := bruteSafe(t, c)
 			if safe != tt.safe {
 				t.Errorf("brute force: safe = %v, want %v", safe, tt.safe)
 			}
@@ -75,31 +68,6 @@ func TestCassandraLevels(t *testing.T) {
 			}
 		})
 	}
-}
-
-func shareWord(a, b string) bool {
-	for _, x := range splitWords(a) {
-		if slices.Contains(splitWords(b), x) {
-			return true
-		}
-	}
-	return false
-}
-
-func splitWords(s string) []string {
-	var out []string
-	w := ""
-	for _, r := range s + " " {
-		if r == ' ' {
-			if w != "" {
-				out = append(out, w)
-			}
-			w = ""
-			continue
-		}
-		w += string(r)
-	}
-	return out
 }
 
 func TestCassandraFamilies(t *testing.T) {
@@ -233,14 +201,7 @@ func FuzzCassandra(f *testing.F) {
 		checkShape(t, c)
 		if c.N() <= 12 {
 			// The notes' verdict agrees with brute force.
-			safe := true
-			for _, r := range minimalStrings(t, c.Reads) {
-				for _, w := range minimalStrings(t, c.Writes) {
-					if !shareWord(r, w) {
-						safe = false
-					}
-				}
-			}
+			safe := bruteSafe(t, c)
 			if noteHolding(c, "can miss a write") == safe {
 				t.Fatalf("safe = %v, notes %q", safe, c.Notes)
 			}

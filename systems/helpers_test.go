@@ -126,3 +126,25 @@ func noteHolding(c *Config, s string) bool {
 	}
 	return false
 }
+
+// bruteSafe reports whether every minimal read quorum meets every minimal
+// write quorum, pair by pair.
+func bruteSafe(t *testing.T, c *Config) bool {
+	t.Helper()
+	r, err := c.Reads.Family(t.Context(), 1<<16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Writes.Family(t.Context(), 1<<16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Quorums {
+		for j := range w.Quorums {
+			if !set.Intersects(&r.Quorums[i], &w.Quorums[j]) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -85,14 +85,7 @@ func TestMongoDBRules(t *testing.T) {
 				tt.writes = tt.reads
 			}
 			agree(t, "writes", c.Writes, tt.writes)
-			safe := true
-			for _, r := range minimalStrings(t, c.Reads) {
-				for _, w := range minimalStrings(t, c.Writes) {
-					if !shareWord(r, w) {
-						safe = false
-					}
-				}
-			}
+			safe := bruteSafe(t, c)
 			if safe != tt.safe {
 				t.Errorf("brute force: safe = %v, want %v", safe, tt.safe)
 			}
@@ -204,14 +197,7 @@ func FuzzMongoDB(f *testing.F) {
 		}
 		checkShape(t, c)
 		if c.N() <= 10 {
-			safe := true
-			for _, r := range minimalStrings(t, c.Reads) {
-				for _, w := range minimalStrings(t, c.Writes) {
-					if !shareWord(r, w) {
-						safe = false
-					}
-				}
-			}
+			safe := bruteSafe(t, c)
 			if noteHolding(c, "rolled back") == safe {
 				t.Fatalf("safe = %v, notes %q", safe, c.Notes)
 			}
