@@ -45,7 +45,7 @@ type inputOptions struct {
 // quorum files.
 func addInputFlags(cmd *cobra.Command, o *inputOptions) {
 	o.cmd = cmd
-	cmd.Flags().StringVar(&o.format, "input-format", "", "read input files as json|text|csv|dat (default: by extension, or guessed for stdin)")
+	cmd.Flags().StringVar(&o.format, "input-format", "", "read input files as json|text|csv|dat, or as a system's configuration: "+strings.Join(systemFormatNames(), "|")+" (default: recognised from the content, else by extension)")
 	cmd.Flags().IntVar(&o.base, "base", 1, "number of the first node in .dat files: 1 or 0")
 	_ = cmd.RegisterFlagCompletionFunc("input-format", completeFormats)
 }
@@ -55,6 +55,7 @@ func completeFormats(*cobra.Command, []string, string) ([]string, cobra.ShellCom
 	for _, f := range format.Formats() {
 		names = append(names, string(f))
 	}
+	names = append(names, systemFormatNames()...)
 	return names, cobra.ShellCompDirectiveNoFileComp
 }
 
@@ -80,7 +81,7 @@ const quickRead = 16 << 20
 // writer, a device) or a regular file over quickRead bytes is abandoned when
 // the command's context ends: on interrupt, SIGTERM or --timeout.
 func readSystem(s *streams, path string, o inputOptions) (set.System, error) {
-	if o.format != "" {
+	if o.format != "" && !isSystemFormat(o.format) {
 		if _, err := inputFormat(path, nil, o.format); err != nil {
 			return set.System{}, err
 		}
@@ -140,6 +141,9 @@ func readInput(s *streams, path string, o inputOptions) (set.System, error) {
 		}
 	}
 	if err == nil {
+		if sf, ok := systemFormat(path, data, o.format); ok {
+			return configSystem(inputContext(o), name, data, sf)
+		}
 		var f format.Format
 		if f, err = inputFormat(path, data, o.format); err != nil {
 			return set.System{}, err

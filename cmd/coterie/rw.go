@@ -83,7 +83,7 @@ func rwWanted(cmd *cobra.Command, s *streams, args []string) bool {
 	if len(args) == 1 && args[0] != "-" {
 		if st, err := os.Stat(args[0]); err == nil && st.Mode().IsRegular() && st.Size() < 16<<20 {
 			if data, err := os.ReadFile(args[0]); err == nil {
-				return format.IsRWAny(data)
+				return format.IsRWAny(data) || configIsRW(cmd, args[0], data)
 			}
 		}
 	}
@@ -242,6 +242,9 @@ func rwFromFile(s *streams, arg string, in inputOptions) (*rwSource, error) {
 	data, err := readArg(s, arg)
 	if err != nil {
 		return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+	}
+	if sf, ok := systemFormat(arg, data, in.format); ok {
+		return configRWSource(inputContext(in), name, data, sf)
 	}
 	if format.IsRWAny(data) {
 		f, err := format.ReadRWAny(data)

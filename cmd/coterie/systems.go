@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/expr"
+	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/rw"
+	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/systems"
+)
+
+// The configurations of replicated systems (ZooKeeper, etcd, Cassandra,
+// MongoDB, Flexible Paxos) are read wherever a quorum file is: named by
+// --input-format, or recognised from the content. A configuration with one
+// kind of quorum is a coterie; one whose reads and writes differ is a
+// read-write system.
+
+// systemFormatNames lists the configuration formats, for help and
+// completion.
+func systemFormatNames() []string {
+	var names []string
+	for _, f := range systems.Formats() {
+		names = append(names, f.Name)
+	}
+	return names
+}
+
+// isSystemFormat reports whether --input-format names a configuration
+// format.
+func isSystemFormat(flag string) bool {
+	_, ok := systems.Lookup(flag)
+	return ok
+}
+
+// systemFormat returns the configuration format of a file: the one
+// --input-format names, or, with no flag, the one that recognises the
+// content. ok is false for a quorum file.
+func systemFormat(path string, data []byte, flag string) (systems.Format, bool) {
+	if flag != "" {
+		return systems.Lookup(flag)
+	}
+	return systems.Sniff(path, data)
+}
+
+// readConfig parses a configuration; a malformed one is an input error
+// (exit 2) naming the file and line.
+func readConfig(name string, data []byte, f systems.Format) (*systems.Config, error) {
+	cfg, err := f.Parse(name, data)
+	if err != nil {
+		var se *systems.SyntaxError
+		if errors.As(err, &se) {
+			return nil, asInputError(name, se.Line, se.Msg)
+		}
+		return nil, asInputError(name, 0, err.Error())
+	}
+	return cfg, nil
+}
+
+// configFamilies lists a configuration's read and write quorums.
+func configFamilies(ctx context.Context, name string, cfg *systems.Config) (reads, writes *set.Family, err error) {
+	reads, writes, err = cfg.Families(ctx, rw.DefaultListLimit)
+	switch {
+	case err == nil:
+		return reads, writes, nil
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return nil, nil, err
+	case errors.Is(err, set.ErrTooMany):
+		return nil, nil, asInputError(name, 0, "more than "+strconv.Itoa(rw.DefaultListLimit)+" minimal quorums: too many to list")
+	}
+	return nil, nil, asInputError(name, 0, strings.TrimPrefix(err.Error(), "systems: "))
+}
+
+// configSystem reads a configuration as one list of quorums: a coterie's,
+// or a read-write system's, which the command cannot take.
+func configSystem(ctx context.Context, name string, data []byte, f systems.Format) (set.System, error) {
+	cfg, err := readConfig(name, data, f)
+	if err != nil {
+		return set.System{}, err
+	}
+	if !cfg.IsCoterie() {
+		return set.System{}, usageErrorf("%s: a %s configuration whose reads and writes differ is a read-write system, which this command does not take", name, cfg.System)
+	}
+	reads, _, err := configFamilies(ctx, name, cfg)
+	if err != nil {
+		return set.System{}, err
+	}
+	return set.System{Family: reads}, nil
+}
+
+// configRWSource reads a configuration as a read-write system's sides.
+func configRWSource(ctx context.Context, name string, data []byte, f systems.Format) (*rwSource, error) {
+	cfg, err := readConfig(name, data, f)
+	if err != nil {
+		return nil, err
+	}
+	reads, writes, err := configFamilies(ctx, name, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &rwSource{u: format.NewUniverse(reads.N, cfg.Labels, true),
+		reads: expr.FromFamily(reads), writes: expr.FromFamily(writes), readList: reads, writeList: writes}, nil
+}
+
+// configIsRW reports whether a command's one file is a configuration whose
+// reads and writes differ.
+func configIsRW(cmd *cobra.Command, path string, data []byte) bool {
+	flag := ""
+	if f := cmd.Flags().Lookup("input-format"); f != nil {
+		flag = f.Value.String()
+	}
+	sf, ok := systemFormat(path, data, flag)
+	if !ok {
+		return false
+	}
+	cfg, err := sf.Parse(displayName(path), data)
+	return err == nil && !cfg.IsCoterie()
+}
+
+// inputContext is the context of the command whose flags o are.
+func inputContext(o inputOptions) context.Context {
+	if o.cmd != nil && o.cmd.Context() != nil {
+		return o.cmd.Context()
+	}
+	return context.Background()
+}
+
+// readConfigFile reads a configuration file named on the command line.
+func readConfigFile(s *streams, path, flag string) (*systems.Config, error) {
+	name := displayName(path)
+	data, err := readArg(s, path)
+	if err != nil {
+		return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+	}
+	f, ok := systemFormat(path, data, flag)
+	if !ok {
+		if flag != "" {
+			return nil, usageErrorf("--input-format: unknown configuration format %q (want %s)", flag, strings.Join(systemFormatNames(), ", "))
+		}
+		return nil, asInputError(name, 0, "not a configuration coterie recognises (give --input-format "+strings.Join(systemFormatNames(), "|")+")")
+	}
+	return readConfig(name, data, f)
+}
