@@ -208,3 +208,34 @@ func FuzzCassandra(f *testing.F) {
 		}
 	})
 }
+
+// Losing a datacentre of a 3+3 keyspace: QUORUM (4 of 6) stops whichever
+// is lost; LOCAL_QUORUM served anywhere goes on until both are lost;
+// EACH_QUORUM stops with either.
+func TestCassandraDomainFailures(t *testing.T) {
+	for _, tt := range []struct {
+		level   string
+		survive []bool
+		res     int
+		kill    []string
+	}{
+		{"QUORUM", []bool{false, false}, 0, []string{"dc1"}},
+		{"LOCAL_QUORUM", []bool{true, true}, 1, []string{"dc1", "dc2"}},
+		{"EACH_QUORUM", []bool{false, false}, 0, []string{"dc1"}},
+		{"ONE", []bool{true, true}, 1, []string{"dc1", "dc2"}},
+	} {
+		c := mustParse(t, cassandraFormat, nts33+"consistency: "+tt.level+"\n")
+		d, err := c.DomainFailures(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(d.Domains, []string{"dc1", "dc2"}) || !slices.Equal(d.Reads, tt.survive) || !slices.Equal(d.Writes, tt.survive) ||
+			d.ReadResilience != tt.res || !slices.Equal(d.ReadKill, tt.kill) {
+			t.Errorf("%s: %+v, want survive %v, resilience %d, kill %v", tt.level, d, tt.survive, tt.res, tt.kill)
+		}
+	}
+	s := mustParse(t, cassandraFormat, "replication: {'class': 'SimpleStrategy', 'replication_factor': 3}\nconsistency: ONE\n")
+	if d, err := s.DomainFailures(t.Context()); d != nil || err != nil {
+		t.Errorf("SimpleStrategy: %+v, %v; want no domains", d, err)
+	}
+}

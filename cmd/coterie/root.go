@@ -135,6 +135,7 @@ var subcommands = []struct {
 	{"join", newJoinCmd},
 	{"degenerate", newDegenerateCmd},
 	{"verify", newVerifyCmd},
+	{"check-config", newCheckConfigCmd},
 	{"domination", newDominationCmd},
 	{"transversals", newTransversalsCmd},
 	{"simulate", newSimulateCmd},

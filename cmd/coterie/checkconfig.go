@@ -1,0 +1,313 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/rw"
+	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/systems"
+)
+
+type checkConfigOptions struct {
+	format string
+	p      float64
+	asJSON bool
+}
+
+func newCheckConfigCmd(s *streams) *cobra.Command {
+	var o checkConfigOptions
+	cmd := &cobra.Command{
+		Use:   "check-config FILE",
+		Short: "The verdict on a ZooKeeper, etcd, Cassandra, MongoDB or Flexible Paxos configuration",
+		Long: `Read a replicated system's configuration and print, on one screen, what an
+operator wants to know: whether it is safe (every read or phase-1 quorum
+meets every write or phase-2 quorum; if not, a pair that does not meet), how
+many node failures and which datacentre failures reads and writes survive,
+its exact availability when every node is up with probability --p, and the
+most useful warning about it.
+
+The configuration's format is recognised from its content, or named with
+--input-format: ` + strings.Join(systemFormatNames(), ", ") + `. See docs/systems.md.
+
+Exit status: 0 safe, 1 not safe, 2 a malformed configuration.`,
+		Example: `  coterie check-config keyspace.cql --p 0.999
+  coterie check-config rs.json --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheckConfig(cmd.Context(), s, o, args[0])
+		},
+	}
+	cmd.Flags().StringVar(&o.format, "input-format", "", "the configuration's format: "+strings.Join(systemFormatNames(), "|")+" (default: recognised from the content)")
+	cmd.Flags().Float64Var(&o.p, "p", 0.99, "probability that a node is up")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the verdict as JSON")
+	_ = cmd.RegisterFlagCompletionFunc("input-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return systemFormatNames(), cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+// configVerdict is check-config's report; its JSON is --json's.
+type configVerdict struct {
+	File            string          `json:"file"`
+	System          string          `json:"system"`
+	N               int             `json:"n"`
+	Labels          []string        `json:"labels"`
+	Coterie         bool            `json:"coterie"`
+	Safe            bool            `json:"safe"`
+	Witness         *configWitness  `json:"witness,omitempty"`
+	ReadResilience  int             `json:"read_resilience"`
+	WriteResilience int             `json:"write_resilience"`
+	ReadKill        []string        `json:"read_kill"`
+	WriteKill       []string        `json:"write_kill"`
+	Domains         []configDomain  `json:"domains,omitempty"`
+	DomainRes       *configDomRes   `json:"domain_resilience,omitempty"`
+	P               float64         `json:"p"`
+	Availability    configAvailable `json:"availability"`
+	Warning         string          `json:"warning,omitempty"`
+	Notes           []string        `json:"notes"`
+}
+
+type configWitness struct {
+	Read  []string `json:"read"`
+	Write []string `json:"write"`
+}
+
+type configDomain struct {
+	Domain string `json:"domain"`
+	Reads  bool   `json:"reads"`
+	Writes bool   `json:"writes"`
+}
+
+type configDomRes struct {
+	Reads     int      `json:"reads"`
+	Writes    int      `json:"writes"`
+	ReadKill  []string `json:"read_kill"`
+	WriteKill []string `json:"write_kill"`
+}
+
+type configAvailable struct {
+	Reads  float64 `json:"reads"`
+	Writes float64 `json:"writes"`
+	Exact  bool    `json:"exact"`
+}
+
+func runCheckConfig(ctx context.Context, s *streams, o checkConfigOptions, path string) error {
+	if !(o.p >= 0 && o.p <= 1) {
+		return usageErrorf("--p must be a probability from 0 to 1, not %v", o.p)
+	}
+	cfg, err := readConfigFile(s, path, o.format)
+	if err != nil {
+		return err
+	}
+	name := displayName(path)
+	v, err := checkConfig(ctx, name, cfg, o.p)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		err = writeJSON(s.out, v)
+	} else {
+		err = printConfigVerdict(s.out, v, cfg)
+	}
+	if err != nil {
+		return err
+	}
+	if !v.Safe {
+		return failed()
+	}
+	return nil
+}
+
+// checkConfig computes the verdict with package rw's checks on the
+// configuration's quorums and package systems' domain analysis.
+func checkConfig(ctx context.Context, name string, cfg *systems.Config, p float64) (*configVerdict, error) {
+	reads, writes, err := configFamilies(ctx, name, cfg)
+	if err != nil {
+		return nil, err
+	}
+	nodes := rw.DefaultNodes(cfg.N())
+	for i := range nodes {
+		nodes[i].Label = cfg.Labels[i]
+	}
+	sys, err := rw.FromFamilies(ctx, reads, writes, nodes)
+	if err != nil {
+		return nil, err
+	}
+	v := &configVerdict{File: name, System: cfg.System, N: cfg.N(), Labels: cfg.Labels, Coterie: cfg.IsCoterie(), P: p, Notes: []string{}}
+	names := func(q *set.Set) []string {
+		out := []string{}
+		if q != nil {
+			for u := range q.All() {
+				out = append(out, cfg.Labels[u])
+			}
+		}
+		return out
+	}
+	meet, err := sys.ReadWrite(ctx, rw.DefaultListLimit)
+	if err != nil {
+		return nil, err
+	}
+	v.Safe = meet.OK
+	if !meet.OK {
+		v.Witness = &configWitness{Read: names(meet.Read), Write: names(meet.Write)}
+	}
+	rr, err := sys.ReadResilience(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wr, err := sys.WriteResilience(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v.ReadResilience, v.ReadKill = rr.F, names(rr.Witness)
+	v.WriteResilience, v.WriteKill = wr.F, names(wr.Witness)
+	dl, err := cfg.DomainFailures(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if dl != nil {
+		for i, d := range dl.Domains {
+			v.Domains = append(v.Domains, configDomain{Domain: d, Reads: dl.Reads[i], Writes: dl.Writes[i]})
+		}
+		v.DomainRes = &configDomRes{Reads: dl.ReadResilience, Writes: dl.WriteResilience, ReadKill: dl.ReadKill, WriteKill: dl.WriteKill}
+	}
+	av, err := sys.AvailabilityAt(ctx, []float64{p}, rw.AvailabilityOptions{Limit: rw.DefaultListLimit})
+	if err != nil {
+		return nil, err
+	}
+	v.Availability = configAvailable{Reads: av[0].Reads, Writes: av[0].Writes, Exact: av[0].Exact}
+	for i, n := range cfg.Notes {
+		text := n.Text
+		if n.Line > 0 {
+			text = fmt.Sprintf("%s (line %d)", text, n.Line)
+		}
+		if i == 0 {
+			v.Warning = text
+		}
+		v.Notes = append(v.Notes, text)
+	}
+	return v, nil
+}
+
+// printConfigVerdict prints the verdict as a short labelled list.
+func printConfigVerdict(w io.Writer, v *configVerdict, cfg *systems.Config) error {
+	var b strings.Builder
+	nodes := v.Labels
+	if len(nodes) > 12 {
+		nodes = append(append([]string(nil), nodes[:11]...), "…")
+	}
+	fmt.Fprintf(&b, "%s: %s, %d nodes: %s\n", v.File, v.System, v.N, strings.Join(escapeAll(nodes), " "))
+	line := func(key, format string, args ...any) {
+		fmt.Fprintf(&b, "  %-14s %s\n", key+":", fmt.Sprintf(format, args...))
+	}
+	sides := []struct{ what, one string }{{"reads", "read"}, {"writes", "write"}}
+	switch cfg.System {
+	case "fpaxos":
+		sides = []struct{ what, one string }{{"phase-1 quorums", "phase-1"}, {"phase-2 quorums", "phase-2"}}
+	case "mongodb":
+		sides = []struct{ what, one string }{{"elections", "election"}, {"writes", "write"}}
+	}
+	kinds := fmt.Sprintf("one kind of quorum (%s and %s alike)", sides[0].one, sides[1].one)
+	if !v.Coterie {
+		kinds = fmt.Sprintf("%s and %s quorums differ", sides[0].one, sides[1].one)
+	}
+	line("quorums", "%s", kinds)
+	if v.Safe {
+		line("safe", "yes: every %s quorum meets every %s quorum", sides[0].one, sides[1].one)
+	} else {
+		line("safe", "NO: the %s quorum {%s} misses the %s quorum {%s}", sides[0].one, strings.Join(escapeAll(v.Witness.Read), ", "),
+			sides[1].one, strings.Join(escapeAll(v.Witness.Write), ", "))
+	}
+	survive := func(f int, kill []string) string {
+		return survival(f, "node", kill)
+	}
+	if v.Coterie {
+		line("node failures", "quorums %s", survive(v.ReadResilience, v.ReadKill))
+	} else {
+		line("node failures", "%s %s; %s %s", sides[0].what, survive(v.ReadResilience, v.ReadKill), sides[1].what, survive(v.WriteResilience, v.WriteKill))
+	}
+	if v.DomainRes != nil {
+		var each []string
+		for _, d := range v.Domains {
+			verdict := func(ok bool) string {
+				if ok {
+					return "go on"
+				}
+				return "stop"
+			}
+			if v.Coterie {
+				each = append(each, fmt.Sprintf("losing %s, quorums %s", escapeField(d.Domain), verdict(d.Reads)))
+			} else {
+				each = append(each, fmt.Sprintf("losing %s, %s %s and %s %s", escapeField(d.Domain), sides[0].what, verdict(d.Reads), sides[1].what, verdict(d.Writes)))
+			}
+		}
+		line("datacentres", "%s", strings.Join(each, "; "))
+		dres := func(f int, kill []string) string {
+			return survival(f, "datacentre", kill)
+		}
+		if v.Coterie {
+			line("", "quorums %s", dres(v.DomainRes.Reads, v.DomainRes.ReadKill))
+		} else {
+			line("", "%s %s; %s %s", sides[0].what, dres(v.DomainRes.Reads, v.DomainRes.ReadKill), sides[1].what, dres(v.DomainRes.Writes, v.DomainRes.WriteKill))
+		}
+	}
+	exact := ""
+	if !v.Availability.Exact {
+		exact = " (estimated)"
+	}
+	if v.Coterie {
+		line("availability", "%s at p = %v%s", avText(v.Availability.Reads), v.P, exact)
+	} else {
+		line("availability", "%s %s, %s %s at p = %v%s", sides[0].what, avText(v.Availability.Reads), sides[1].what, avText(v.Availability.Writes), v.P, exact)
+	}
+	for i, n := range v.Notes {
+		key := ""
+		if i == 0 {
+			key = "warning"
+		}
+		line(key, "%s", escapeField(n))
+	}
+	if len(v.Notes) == 0 {
+		line("warning", "none")
+	}
+	_, err := io.WriteString(w, strings.ReplaceAll(b.String(), "  :", "   "))
+	return err
+}
+
+// survival says how many failures a side survives and which stop it.
+func survival(f int, noun string, kill []string) string {
+	if f == 0 {
+		return fmt.Sprintf("survive no %s failure (losing %s stops them)", noun, strings.Join(escapeAll(kill), ", "))
+	}
+	return fmt.Sprintf("survive any %s failing (losing %s stops them)", plural(f, noun), strings.Join(escapeAll(kill), ", "))
+}
+
+// avText prints an availability with its nines.
+func avText(av float64) string {
+	if av >= 1 {
+		return "1"
+	}
+	return fmt.Sprintf("%.10g (%.2f nines)", av, -math.Log10(1-av))
+}
+
+// plural returns "1 node", "2 nodes".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func escapeAll(ls []string) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = escapeField(l)
+	}
+	return out
+}
