@@ -32,6 +32,11 @@ func (s *Server) uploadRW(w http.ResponseWriter, r *http.Request, name string, d
 		}
 		return
 	}
+	s.uploadRWFile(w, r, name, f)
+}
+
+// uploadRWFile answers an upload of the read-write system f.
+func (s *Server) uploadRWFile(w http.ResponseWriter, r *http.Request, name string, f *format.RWFile) {
 	q := r.URL.Query()
 	frac := q.Get("read_fraction")
 	if frac == "" {

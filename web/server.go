@@ -285,6 +285,9 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "pasted"
 	}
+	if s.uploadConfig(w, r, name, data) {
+		return
+	}
 	if format.IsRWAny(data) {
 		s.uploadRW(w, r, name, data)
 		return

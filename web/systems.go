@@ -1,0 +1,52 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/coterie-dev/coterie/expr"
+	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/systems"
+)
+
+// maxConfigQuorums bounds the quorums listed from an uploaded system
+// configuration.
+const maxConfigQuorums = 100000
+
+// uploadConfig answers an upload that is a replicated system's
+// configuration (ZooKeeper, etcd, Cassandra, MongoDB, Flexible Paxos; see
+// package systems) and reports whether it was one: a coterie is analysed
+// as a list of quorums, a configuration whose reads and writes differ as
+// a read-write system.
+func (s *Server) uploadConfig(w http.ResponseWriter, r *http.Request, name string, data []byte) bool {
+	sf, ok := systems.Sniff(name, data)
+	if !ok {
+		return false
+	}
+	cfg, err := sf.Parse(name, data)
+	if err != nil {
+		fail(w, http.StatusBadRequest, "%s", err.Error())
+		return true
+	}
+	if cfg.N() > s.o.MaxNodes {
+		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, cfg.N(), s.o.MaxNodes)
+		return true
+	}
+	reads, writes, err := cfg.Families(r.Context(), maxConfigQuorums)
+	if errors.Is(err, set.ErrTooMany) {
+		fail(w, http.StatusBadRequest, "%s: more than %d quorums to list (use the command line)", name, maxConfigQuorums)
+		return true
+	}
+	if err != nil {
+		fail(w, http.StatusBadRequest, "%s: %v", name, err)
+		return true
+	}
+	if cfg.IsCoterie() {
+		s.analyzeAndReply(w, r, name, set.System{Family: reads})
+		return true
+	}
+	s.uploadRWFile(w, r, name, &format.RWFile{N: cfg.N(), Labels: cfg.Labels,
+		Reads: expr.FromFamily(reads), Writes: expr.FromFamily(writes), ReadList: reads, WriteList: writes})
+	return true
+}
