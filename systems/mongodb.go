@@ -487,7 +487,9 @@ func (m *mongodb) rollback(c *Config) (election, write *set.Set, ok bool) {
 			voters = append(voters, v)
 		}
 	}
-	for mask := 1; mask < 1<<len(voters); mask++ {
+	// From the largest mask down: the first members, the likelier
+	// primaries, are left to the write.
+	for mask := 1<<len(voters) - 1; mask > 0; mask-- {
 		e := set.New(n)
 		for i, v := range voters {
 			if mask>>i&1 == 1 {

@@ -99,7 +99,7 @@ func TestMongoDBRules(t *testing.T) {
 func TestMongoDBNotes(t *testing.T) {
 	for _, tt := range []struct{ text, first string }{
 		{rs("", `"host": "p"`, `"host": "s"`, `"host": "arb", "arbiterOnly": true`),
-			"w: 1 writes can be rolled back: an election by p, arb can miss a write acknowledged by s"},
+			"w: 1 writes can be rolled back: an election by s, arb can miss a write acknowledged by p"},
 		{rs(`{"w": "majority"}`, `"host": "p"`, `"host": "s"`, `"host": "arb", "arbiterOnly": true`),
 			`w: "majority" needs all 2 data-bearing voting members: any one of them down stops these writes (an arbiter votes but cannot acknowledge)`},
 		{rs(`{"w": "majority"}`, `"host": "a"`, `"host": "b"`, `"host": "c"`, `"host": "d"`),
