@@ -293,7 +293,19 @@ func avText(av float64) string {
 	if av >= 1 {
 		return "1"
 	}
-	return fmt.Sprintf("%.10g (%.2f nines)", av, -math.Log10(1-av))
+	u := 1 - av
+	nines := fmt.Sprintf("%.2f", -math.Log10(u))
+	text := fmt.Sprintf("%.10g", av)
+	if text == "1" {
+		// av is a float64 within about 2e-16 of the exact value: 1 − av
+		// keeps log10(1 − av) + 15.6 good digits.
+		digits := max(1, min(3, int(math.Floor(math.Log10(u)+15.6))))
+		text = fmt.Sprintf("1 − %.*g", digits, u)
+		if digits < 3 {
+			nines = fmt.Sprintf("%.1f", -math.Log10(u))
+		}
+	}
+	return fmt.Sprintf("%s (%s nines)", text, nines)
 }
 
 // plural returns "1 node", "2 nodes".
