@@ -34,7 +34,7 @@ func TestSystemsDoc(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^(?:! )?exec (coterie .*)$`).FindAllStringSubmatch(script, -1) {
 		runs[strings.TrimSpace(m[1])] = true
 	}
-	shown := regexp.MustCompile("(?m)^(?:\\$ )?(coterie (?:check-config|verify|availability|info|compare|draw|report) [^#\\n]*?)\\s*(?:#.*)?$").FindAllStringSubmatch(doc, -1)
+	shown := regexp.MustCompile(`(?m)^(?:\$ )?(coterie (?:check-config|verify|availability|info|compare|draw|report) [^#\n]*?)\s*(?:#.*)?$`).FindAllStringSubmatch(doc, -1)
 	if len(shown) < 10 {
 		t.Fatalf("only %d commands found in the doc", len(shown))
 	}
