@@ -78,6 +78,9 @@ func rwWanted(cmd *cobra.Command, s *streams, args []string) bool {
 			return true
 		}
 	}
+	if len(args) == 1 && args[0] == "-" && stdinConfigIsRW(cmd, s) {
+		return true
+	}
 	// Only a file small enough to read twice is sniffed: read-write files
 	// are small, and a large coterie file is not read an extra time.
 	if len(args) == 1 && args[0] != "-" {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strconv"
 	"strings"
 
@@ -121,6 +123,23 @@ func configIsRW(cmd *cobra.Command, path string, data []byte) bool {
 	cfg, err := sf.Parse(displayName(path), data)
 	return err == nil && !cfg.IsCoterie()
 }
+
+// stdinConfigIsRW reports whether standard input, named a configuration by
+// --input-format, is one whose reads and writes differ. It reads standard
+// input (at most a configuration's size and one byte) and puts what it
+// read back, so that the command reads it again.
+func stdinConfigIsRW(cmd *cobra.Command, s *streams) bool {
+	f := cmd.Flags().Lookup("input-format")
+	if f == nil || !isSystemFormat(f.Value.String()) {
+		return false
+	}
+	data, err := io.ReadAll(io.LimitReader(s.in, maxConfigBytes+1))
+	s.in = io.MultiReader(bytes.NewReader(data), s.in)
+	return err == nil && configIsRW(cmd, "-", data)
+}
+
+// maxConfigBytes is more than any configuration file.
+const maxConfigBytes = 1 << 20
 
 // inputContext is the context of the command whose flags o are.
 func inputContext(o inputOptions) context.Context {
