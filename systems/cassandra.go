@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -578,10 +579,13 @@ func (c *cassandra) config() *Config {
 		}
 	}
 	cfg.Reads = c.rule(c.read, c.readDC)
+	leaf := leaves(cfg.Labels)
+	cfg.ReadExpr = c.expr(leaf, c.read, c.readDC)
 	if c.read == c.write && c.readDC == c.writeDC {
-		cfg.Writes = cfg.Reads
+		cfg.Writes, cfg.WriteExpr = cfg.Reads, cfg.ReadExpr
 	} else {
 		cfg.Writes = c.rule(c.write, c.writeDC)
+		cfg.WriteExpr = c.expr(leaf, c.write, c.writeDC)
 	}
 	cfg.Notes = c.notes()
 	return cfg
@@ -755,4 +759,35 @@ func dedupNotes(notes []Note) []Note {
 		}
 	}
 	return out
+}
+
+// expr writes a level as a quorum expression over the replicas' leaves.
+func (c *cassandra) expr(leaf []*expr.Expr, level string, local int) *expr.Expr {
+	dc := func(d int) []*expr.Expr { return leaf[c.first[d] : c.first[d]+c.rf[d]] }
+	perDC := func(k func(rf int) int, all bool) *expr.Expr {
+		if local >= 0 && !all {
+			return choose(k(c.rf[local]), dc(local))
+		}
+		var parts []*expr.Expr
+		for d, rf := range c.rf {
+			if rf > 0 {
+				parts = append(parts, choose(k(rf), dc(d)))
+			}
+		}
+		if all {
+			return expr.NewAnd(parts...)
+		}
+		return expr.NewOr(parts...)
+	}
+	quorum := func(rf int) int { return rf/2 + 1 }
+	one := func(int) int { return 1 }
+	switch level {
+	case "LOCAL_ONE":
+		return perDC(one, false)
+	case "LOCAL_QUORUM", "LOCAL_SERIAL":
+		return perDC(quorum, false)
+	case "EACH_QUORUM":
+		return perDC(quorum, true)
+	}
+	return choose(c.need(level), leaf)
 }

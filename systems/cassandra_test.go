@@ -239,3 +239,26 @@ func TestCassandraDomainFailures(t *testing.T) {
 		t.Errorf("SimpleStrategy: %+v, %v; want no domains", d, err)
 	}
 }
+
+func TestCassandraExpressions(t *testing.T) {
+	c := mustParse(t, cassandraFormat, nts33+"read: LOCAL_QUORUM\nwrite: QUORUM\nread_dc: dc2\n")
+	if got, want := c.ReadExpr.String(), "choose(2, dc2-r1, dc2-r2, dc2-r3)"; got != want {
+		t.Errorf("reads %s, want %s", got, want)
+	}
+	if got, want := c.WriteExpr.String(), "choose(4, dc1-r1, dc1-r2, dc1-r3, dc2-r1, dc2-r2, dc2-r3)"; got != want {
+		t.Errorf("writes %s, want %s", got, want)
+	}
+	e := mustParse(t, cassandraFormat, nts33+"consistency: EACH_QUORUM\n")
+	if got, want := e.ReadExpr.String(), "choose(2, dc1-r1, dc1-r2, dc1-r3)*choose(2, dc2-r1, dc2-r2, dc2-r3)"; got != want {
+		t.Errorf("EACH_QUORUM %s, want %s", got, want)
+	}
+	if !e.ReadExpr.ReadOnce() {
+		t.Error("EACH_QUORUM is not read once")
+	}
+	if k, ok := mustParse(t, cassandraFormat, "replication: {'class': 'SimpleStrategy', 'replication_factor': 5}\nconsistency: QUORUM\n").Threshold(); k != 3 || !ok {
+		t.Errorf("QUORUM of 5: threshold %d, %v; want 3", k, ok)
+	}
+	if _, ok := e.Threshold(); ok {
+		t.Error("EACH_QUORUM taken for a threshold")
+	}
+}

@@ -1,6 +1,7 @@
 package systems
 
 import (
+	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/quorum"
 )
 
@@ -23,6 +24,13 @@ type Config struct {
 	// read-write system (Cassandra's consistency levels, Flexible Paxos's
 	// phase-1 and phase-2 quorums) has two.
 	Reads, Writes *quorum.Rule
+	// ReadExpr and WriteExpr are nil, or the same quorums as Reads and
+	// Writes written as quorum expressions over the nodes (package expr,
+	// leaves bound to nodes 0..N-1 and named by Labels): a threshold or a
+	// formula that uses each node once lets the analyses take their closed
+	// forms instead of listing the quorums. Both are set or neither; a
+	// configuration with one kind of quorum has one expression.
+	ReadExpr, WriteExpr *expr.Expr
 	// Notes are what an operator should read about the configuration,
 	// the most useful first.
 	Notes []Note
@@ -40,3 +48,32 @@ func (c *Config) IsCoterie() bool { return c.Reads == c.Writes }
 
 // N returns the number of nodes.
 func (c *Config) N() int { return c.Reads.Nodes }
+
+// Threshold reports whether the configuration has one kind of quorum,
+// every k of its N nodes, as a majority or a Flexible Paxos phase size
+// does.
+func (c *Config) Threshold() (k int, ok bool) {
+	if !c.IsCoterie() || c.ReadExpr == nil {
+		return 0, false
+	}
+	k, nodes, ok := c.ReadExpr.AsThreshold()
+	return k, ok && len(nodes) == c.N()
+}
+
+// leaves returns a leaf per node, named by labels.
+func leaves(labels []string) []*expr.Expr {
+	out := make([]*expr.Expr, len(labels))
+	for v, l := range labels {
+		out[v] = &expr.Expr{Op: expr.Leaf, Node: v, Name: l}
+	}
+	return out
+}
+
+// choose returns choose(k, args...); its callers ensure 1 ≤ k ≤ len(args).
+func choose(k int, args []*expr.Expr) *expr.Expr {
+	e, err := expr.NewChoose(k, args...)
+	if err != nil {
+		panic("systems: " + err.Error())
+	}
+	return e
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -67,6 +68,23 @@ func (p *fpPhase) has(live *set.Set) bool {
 		}
 	}
 	return false
+}
+
+// expr writes the phase's quorums as an expression: choose(size, ...) or
+// a sum of products.
+func (p *fpPhase) expr(leaf []*expr.Expr) *expr.Expr {
+	if p.size > 0 {
+		return choose(p.size, leaf)
+	}
+	var terms []*expr.Expr
+	for _, q := range p.lists {
+		var members []*expr.Expr
+		for v := range q.All() {
+			members = append(members, leaf[v])
+		}
+		terms = append(terms, expr.NewAnd(members...))
+	}
+	return expr.NewOr(terms...)
 }
 
 func parseFPaxos(name string, data []byte) (*Config, error) {
@@ -223,8 +241,10 @@ func fpConfig(labels []string, phases [2]fpPhase) *Config {
 		rules[i] = &quorum.Rule{Nodes: n, NodeNames: labels, Kind: "fpaxos", Params: params, Has: p.has}
 	}
 	c.Reads, c.Writes = rules[0], rules[1]
+	leaf := leaves(labels)
+	c.ReadExpr, c.WriteExpr = phases[0].expr(leaf), phases[1].expr(leaf)
 	if phases[0].size > 0 && phases[0].size == phases[1].size || phases[0].size == 0 && phases[1].size == 0 && sameSets(phases[0].lists, phases[1].lists) {
-		c.Writes = c.Reads
+		c.Writes, c.WriteExpr = c.Reads, c.ReadExpr
 	}
 	c.Notes = fpNotes(c, phases)
 	return c

@@ -82,6 +82,24 @@ func checkShape(t *testing.T, c *Config) {
 			t.Fatalf("no node at all holds a quorum")
 		}
 	}
+	if (c.ReadExpr == nil) != (c.WriteExpr == nil) || c.IsCoterie() && c.ReadExpr != c.WriteExpr {
+		t.Fatalf("expressions %v and %v", c.ReadExpr, c.WriteExpr)
+	}
+	if c.ReadExpr == nil || n > 14 {
+		return
+	}
+	// The expressions decide as the rules do, on every live set.
+	for mask := 0; mask < 1<<n; mask++ {
+		live := set.New(n)
+		for v := range n {
+			if mask>>v&1 == 1 {
+				live.Add(v)
+			}
+		}
+		if c.ReadExpr.IsQuorum(live) != c.Reads.Has(live) || c.WriteExpr.IsQuorum(live) != c.Writes.Has(live) {
+			t.Fatalf("live %v: expressions %v, %v disagree with the rules", live, c.ReadExpr, c.WriteExpr)
+		}
+	}
 }
 
 // minimalStrings lists a rule's minimal quorums by labels.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -408,12 +409,15 @@ func (m *mongodb) config() *Config {
 		Has: func(live *set.Set) bool {
 			return m.liveCount(live, (*mongoMember).voting) >= maj && m.liveCount(live, (*mongoMember).electable) > 0
 		}}
+	leaf := leaves(c.Labels)
+	c.ReadExpr = m.expr(leaf, maj, (*mongoMember).voting)
 	need, who := m.writeNeed()
 	if m.arbiters() == 0 && need == maj && m.count(who) == m.voters() {
 		// Acknowledgements from a majority of the voting members, all of
 		// them data-bearing, one of them the primary: an election's rule.
-		c.Writes = c.Reads
+		c.Writes, c.WriteExpr = c.Reads, c.ReadExpr
 	} else {
+		c.WriteExpr = m.expr(leaf, need, who)
 		// The primary, an electable member, acknowledges every write.
 		c.Writes = &quorum.Rule{Nodes: n, NodeNames: c.Labels, Kind: "mongodb", Params: set.Params{"w": m.w},
 			Has: func(live *set.Set) bool {
@@ -422,6 +426,28 @@ func (m *mongodb) config() *Config {
 	}
 	c.Notes = m.notes(c)
 	return c
+}
+
+// expr writes "need of the members who, one of the live members
+// electable" as an expression; the electable members are among who.
+func (m *mongodb) expr(leaf []*expr.Expr, need int, who func(*mongoMember) bool) *expr.Expr {
+	var members, electable []*expr.Expr
+	allElectable := true
+	for v := range m.members {
+		mm := &m.members[v]
+		if who(mm) {
+			members = append(members, leaf[v])
+			allElectable = allElectable && mm.electable()
+		}
+		if mm.electable() {
+			electable = append(electable, leaf[v])
+		}
+	}
+	e := choose(need, members)
+	if allElectable {
+		return e
+	}
+	return expr.NewAnd(e, expr.NewOr(electable...))
 }
 
 // hosts names members.
