@@ -33,6 +33,16 @@ func (s *Server) uploadConfig(w http.ResponseWriter, r *http.Request, name strin
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, cfg.N(), s.o.MaxNodes)
 		return true
 	}
+	if k, ok := cfg.Threshold(); ok {
+		f := set.NewThreshold(cfg.N(), k)
+		f.Labels = cfg.Labels
+		s.analyzeAndReply(w, r, name, set.System{Family: f})
+		return true
+	}
+	if !cfg.IsCoterie() && cfg.ReadExpr != nil {
+		s.uploadRWFile(w, r, name, &format.RWFile{N: cfg.N(), Labels: cfg.Labels, Reads: cfg.ReadExpr, Writes: cfg.WriteExpr})
+		return true
+	}
 	reads, writes, err := cfg.Families(r.Context(), maxConfigQuorums)
 	if errors.Is(err, set.ErrTooMany) {
 		fail(w, http.StatusBadRequest, "%s: more than %d quorums to list (use the command line)", name, maxConfigQuorums)

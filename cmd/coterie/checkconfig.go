@@ -127,15 +127,21 @@ func runCheckConfig(ctx context.Context, s *streams, o checkConfigOptions, path 
 // checkConfig computes the verdict with package rw's checks on the
 // configuration's quorums and package systems' domain analysis.
 func checkConfig(ctx context.Context, name string, cfg *systems.Config, p float64) (*configVerdict, error) {
-	reads, writes, err := configFamilies(ctx, name, cfg)
-	if err != nil {
-		return nil, err
-	}
+	var err error
 	nodes := rw.DefaultNodes(cfg.N())
 	for i := range nodes {
 		nodes[i].Label = cfg.Labels[i]
 	}
-	sys, err := rw.FromFamilies(ctx, reads, writes, nodes)
+	var sys *rw.System
+	if cfg.ReadExpr != nil {
+		sys, err = rw.New(cfg.N(), cfg.ReadExpr, cfg.WriteExpr, nodes)
+	} else {
+		var reads, writes *set.Family
+		if reads, writes, err = configFamilies(ctx, name, cfg); err != nil {
+			return nil, err
+		}
+		sys, err = rw.FromFamilies(ctx, reads, writes, nodes)
+	}
 	if err != nil {
 		return nil, err
 	}

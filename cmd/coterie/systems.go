@@ -88,6 +88,11 @@ func configSystem(ctx context.Context, name string, data []byte, f systems.Forma
 	if !cfg.IsCoterie() {
 		return set.System{}, usageErrorf("%s: a %s configuration whose reads and writes differ is a read-write system, which this command does not take", name, cfg.System)
 	}
+	if k, ok := cfg.Threshold(); ok {
+		f := set.NewThreshold(cfg.N(), k)
+		f.Labels = cfg.Labels
+		return set.System{Family: f}, nil
+	}
 	reads, _, err := configFamilies(ctx, name, cfg)
 	if err != nil {
 		return set.System{}, err
@@ -100,6 +105,10 @@ func configRWSource(ctx context.Context, name string, data []byte, f systems.For
 	cfg, err := readConfig(name, data, f)
 	if err != nil {
 		return nil, err
+	}
+	u := format.NewUniverse(cfg.N(), cfg.Labels, true)
+	if cfg.ReadExpr != nil {
+		return &rwSource{u: u, reads: cfg.ReadExpr, writes: cfg.WriteExpr}, nil
 	}
 	reads, writes, err := configFamilies(ctx, name, cfg)
 	if err != nil {
