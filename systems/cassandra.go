@@ -654,7 +654,13 @@ func (c *cassandra) notes() []Note {
 			add("ALL %s stop when any one replica is down", s.what)
 		}
 	}
-	if !c.simple && len(c.dcs) > 1 {
+	withReplicas := 0
+	for _, rf := range c.rf {
+		if rf > 0 {
+			withReplicas++
+		}
+	}
+	if !c.simple && withReplicas > 1 {
 	dcLoss:
 		for _, s := range sides {
 			if s.level == "ALL" || strings.HasPrefix(s.level, "LOCAL_") && s.local >= 0 {

@@ -132,6 +132,10 @@ func TestCassandraNotes(t *testing.T) {
 			t.Errorf("%q: notes %q, want first %q", tt.text, c.Notes, tt.first)
 		}
 	}
+	one := mustParse(t, cassandraFormat, "replication: {'class': 'NetworkTopologyStrategy', 'dc1': 3, 'dc2': 0}\nconsistency: EACH_QUORUM\n")
+	if len(one.Notes) != 0 {
+		t.Errorf("one datacentre with replicas: notes %q, want none", one.Notes)
+	}
 	c := mustParse(t, cassandraFormat, nts33+"read: LOCAL_QUORUM\nwrite: EACH_QUORUM\ndc: dc1\n")
 	if noteHolding(c, "miss") {
 		t.Errorf("safe configuration warned: %q", c.Notes)
