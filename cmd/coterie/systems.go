@@ -137,15 +137,42 @@ func configIsRW(cmd *cobra.Command, path string, data []byte) bool {
 // --input-format, is one whose reads and writes differ. It reads standard
 // input (at most a configuration's size and one byte) and puts what it
 // read back, so that the command reads it again.
+//
+// A read that waits is abandoned when the command's context ends, as
+// readSystem abandons one: standard input then reads as that error.
 func stdinConfigIsRW(cmd *cobra.Command, s *streams) bool {
 	f := cmd.Flags().Lookup("input-format")
 	if f == nil || !isSystemFormat(f.Value.String()) {
 		return false
 	}
-	data, err := io.ReadAll(io.LimitReader(s.in, maxConfigBytes+1))
-	s.in = io.MultiReader(bytes.NewReader(data), s.in)
-	return err == nil && configIsRW(cmd, "-", data)
+	type result struct {
+		data []byte
+		err  error
+	}
+	in := s.in
+	done := make(chan result, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(in, maxConfigBytes+1))
+		done <- result{data, err}
+	}()
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	select {
+	case r := <-done:
+		s.in = io.MultiReader(bytes.NewReader(r.data), in)
+		return r.err == nil && configIsRW(cmd, "-", r.data)
+	case <-ctx.Done():
+		s.in = errReader{ctx.Err()}
+		return false
+	}
 }
+
+// errReader fails every read with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // maxConfigBytes is more than any configuration file.
 const maxConfigBytes = 1 << 20
