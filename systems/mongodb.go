@@ -190,8 +190,8 @@ func parseMongoMember(name string, v *jvalue) (mongoMember, error) {
 		switch k {
 		case "_id":
 			n, err := f.asInt()
-			if err != nil || n < 0 || n > 255 {
-				return mm, bad(f, "member _id: want a whole number 0..255")
+			if err != nil || n < 0 {
+				return mm, bad(f, "member _id: want a whole number from 0")
 			}
 			mm.id = n
 		case "host":
