@@ -56,7 +56,7 @@ func sniffCassandra(_ string, data []byte) bool {
 	if len(data) > 64<<10 {
 		data = data[:64<<10]
 	}
-	lines, err := configLines("", data)
+	lines, err := splitConfLines("", data)
 	if err != nil {
 		return false
 	}
@@ -86,7 +86,7 @@ type cassandra struct {
 }
 
 func parseCassandra(name string, data []byte) (*Config, error) {
-	lines, err := configLines(name, data)
+	lines, err := splitConfLines(name, data)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +131,7 @@ func parseCassandra(name string, data []byte) (*Config, error) {
 			replLine = l.no
 			continue
 		}
-		key, value, ok := splitKey(l.text)
+		key, value, ok := cutKeyValue(l.text)
 		if !ok {
 			return nil, syntaxErrorf(name, l.no, "want key: value or a CREATE KEYSPACE statement, not %q", l.text)
 		}
@@ -187,9 +187,9 @@ func parseCassandra(name string, data []byte) (*Config, error) {
 					return nil, err
 				}
 				if k == "read_dc" {
-					readDC, readDCLine = unquote(value), l.no
+					readDC, readDCLine = trimQuotes(value), l.no
 				} else {
-					writeDC, writeDCLine = unquote(value), l.no
+					writeDC, writeDCLine = trimQuotes(value), l.no
 				}
 			}
 		default:
@@ -214,7 +214,7 @@ func parseCassandra(name string, data []byte) (*Config, error) {
 			continue
 		}
 		if c.simple {
-			return nil, syntaxErrorf(name, d.line, "datacentre %s named, but SimpleStrategy places replicas without datacentres", quoteLabel(d.name))
+			return nil, syntaxErrorf(name, d.line, "datacentre %s named, but SimpleStrategy places replicas without datacentres", quoteName(d.name))
 		}
 		*d.dst = -1
 		for i, dc := range c.dcs {
@@ -223,7 +223,7 @@ func parseCassandra(name string, data []byte) (*Config, error) {
 			}
 		}
 		if *d.dst < 0 {
-			return nil, syntaxErrorf(name, d.line, "datacentre %s is not in the replication (%s)", quoteLabel(d.name), strings.Join(c.dcs, ", "))
+			return nil, syntaxErrorf(name, d.line, "datacentre %s is not in the replication (%s)", quoteName(d.name), strings.Join(c.dcs, ", "))
 		}
 	}
 	total := c.total()
@@ -244,7 +244,7 @@ func parseCassandra(name string, data []byte) (*Config, error) {
 // cassStatementDone reports whether a keyspace statement is complete: a
 // ';' outside quotes, or the replication map's braces closed.
 func cassStatementDone(s string) bool {
-	if indexOutsideQuotes(s, ";") >= 0 {
+	if unquotedIndex(s, ";") >= 0 {
 		return true
 	}
 	depth, opened := 0, false
@@ -272,7 +272,7 @@ func cassStatementDone(s string) bool {
 // graph_engine), then an optional ';'.
 func cassStatementTail(name string, line int, rest string) error {
 	rest = strings.TrimSpace(rest)
-	if i := indexOutsideQuotes(rest, ";"); i >= 0 {
+	if i := unquotedIndex(rest, ";"); i >= 0 {
 		if strings.TrimSpace(rest[i+1:]) != "" {
 			return syntaxErrorf(name, line, "unexpected %q after the statement's ';'", strings.TrimSpace(rest[i+1:]))
 		}
@@ -283,7 +283,7 @@ func cassStatementTail(name string, line int, rest string) error {
 		if part == "" {
 			continue
 		}
-		key, _, ok := splitKey(part)
+		key, _, ok := cutKeyValue(part)
 		if !ok || (key != "durable_writes" && key != "graph_engine") {
 			return syntaxErrorf(name, line, "unknown keyspace option %q (want durable_writes or graph_engine after AND)", part)
 		}
@@ -337,7 +337,7 @@ func (c *cassandra) replication(name string, line int, s string) (string, error)
 			}
 			n, err := cassRF(kv.value)
 			if err != nil {
-				return "", syntaxErrorf(name, line, "datacentre %s: %v", quoteLabel(kv.key), err)
+				return "", syntaxErrorf(name, line, "datacentre %s: %v", quoteName(kv.key), err)
 			}
 			c.dcs = append(c.dcs, kv.key)
 			c.rf = append(c.rf, n)
@@ -449,7 +449,7 @@ func parseCQLMap(s string) ([]cqlPair, string, error) {
 			return nil, "", err
 		}
 		if seen[k] {
-			return nil, "", fmt.Errorf("%s given twice", quoteLabel(k))
+			return nil, "", fmt.Errorf("%s given twice", quoteName(k))
 		}
 		seen[k] = true
 		if err := expect(':'); err != nil {
@@ -470,8 +470,8 @@ func parseCQLMap(s string) ([]cqlPair, string, error) {
 	}
 }
 
-// unquote drops one pair of surrounding quotes.
-func unquote(s string) string {
+// trimQuotes drops one pair of surrounding quotes.
+func trimQuotes(s string) string {
 	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
 		return s[1 : len(s)-1]
 	}
@@ -579,7 +579,7 @@ func (c *cassandra) config() *Config {
 		}
 	}
 	cfg.Reads = c.rule(c.read, c.readDC)
-	leaf := leaves(cfg.Labels)
+	leaf := nodeLeaves(cfg.Labels)
 	cfg.ReadExpr = c.expr(leaf, c.read, c.readDC)
 	if c.read == c.write && c.readDC == c.writeDC {
 		cfg.Writes, cfg.WriteExpr = cfg.Reads, cfg.ReadExpr
@@ -687,12 +687,12 @@ func (c *cassandra) notes() []Note {
 		switch s.level {
 		case "QUORUM", "SERIAL":
 			if t := c.total(); t%2 == 0 {
-				add("%s %s over %d replicas need %d: they survive %s down, no more than over %d", s.level, s.what, t, t/2+1, plural(t/2-1, "replica"), t-1)
+				add("%s %s over %d replicas need %d: they survive %s down, no more than over %d", s.level, s.what, t, t/2+1, countNoun(t/2-1, "replica"), t-1)
 			}
 		case "LOCAL_QUORUM", "LOCAL_SERIAL", "EACH_QUORUM":
 			for d, rf := range c.rf {
 				if rf > 0 && rf%2 == 0 && (s.local < 0 || s.local == d || s.level == "EACH_QUORUM") {
-					add("RF %d%s: a local quorum is %d, which survives %s down, no more than RF %d", rf, c.in(d), rf/2+1, plural(rf/2-1, "replica"), rf-1)
+					add("RF %d%s: a local quorum is %d, which survives %s down, no more than RF %d", rf, c.in(d), rf/2+1, countNoun(rf/2-1, "replica"), rf-1)
 					break
 				}
 			}
@@ -703,7 +703,7 @@ func (c *cassandra) notes() []Note {
 			add("no datacentre named for %s %s: they are taken to be served in any datacentre (add read_dc, write_dc or dc)", s.level, s.what)
 		}
 	}
-	return dedupNotes(notes)
+	return uniqueNotes(notes)
 }
 
 // need is how many replicas a level over all replicas needs.
@@ -754,8 +754,8 @@ func (c *cassandra) missed() (r, w []int, ok bool) {
 	}
 }
 
-// dedupNotes drops repeated notes, keeping the first.
-func dedupNotes(notes []Note) []Note {
+// uniqueNotes drops repeated notes, keeping the first.
+func uniqueNotes(notes []Note) []Note {
 	seen := map[string]bool{}
 	out := notes[:0]
 	for _, n := range notes {
@@ -772,12 +772,12 @@ func (c *cassandra) expr(leaf []*expr.Expr, level string, local int) *expr.Expr 
 	dc := func(d int) []*expr.Expr { return leaf[c.first[d] : c.first[d]+c.rf[d]] }
 	perDC := func(k func(rf int) int, all bool) *expr.Expr {
 		if local >= 0 && !all {
-			return choose(k(c.rf[local]), dc(local))
+			return mustChoose(k(c.rf[local]), dc(local))
 		}
 		var parts []*expr.Expr
 		for d, rf := range c.rf {
 			if rf > 0 {
-				parts = append(parts, choose(k(rf), dc(d)))
+				parts = append(parts, mustChoose(k(rf), dc(d)))
 			}
 		}
 		if all {
@@ -795,5 +795,5 @@ func (c *cassandra) expr(leaf []*expr.Expr, level string, local int) *expr.Expr 
 	case "EACH_QUORUM":
 		return perDC(quorum, true)
 	}
-	return choose(c.need(level), leaf)
+	return mustChoose(c.need(level), leaf)
 }

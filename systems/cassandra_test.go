@@ -11,8 +11,8 @@ const nts33 = "CREATE KEYSPACE shop WITH replication = {'class': 'NetworkTopolog
 // reader's per-datacentre arithmetic; the sizes are Cassandra's blockFor
 // (QUORUM = ΣRF/2 + 1, a local quorum RF_dc/2 + 1).
 func TestCassandraLevels(t *testing.T) {
-	dc1 := func(l map[string]bool) int { return countPrefix(l, "dc1-") }
-	dc2 := func(l map[string]bool) int { return countPrefix(l, "dc2-") }
+	dc1 := func(l map[string]bool) int { return countLabelPrefix(l, "dc1-") }
+	dc2 := func(l map[string]bool) int { return countLabelPrefix(l, "dc2-") }
 	for _, tt := range []struct {
 		name, text    string
 		reads, writes func(map[string]bool) bool
@@ -46,9 +46,9 @@ func TestCassandraLevels(t *testing.T) {
 			func(l map[string]bool) bool { return dc1(l) >= 2 }, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := mustParse(t, cassandraFormat, tt.text)
-			checkShape(t, c)
-			agree(t, "reads", c.Reads, tt.reads)
+			c := parseOK(t, cassandraFormat, tt.text)
+			checkConfigShape(t, c)
+			agreeOnAll(t, "reads", c.Reads, tt.reads)
 			writes := tt.writes
 			if writes == nil {
 				writes = tt.reads
@@ -56,14 +56,14 @@ func TestCassandraLevels(t *testing.T) {
 					t.Errorf("same level on both sides, but two rules")
 				}
 			}
-			agree(t, "writes", c.Writes, writes)
+			agreeOnAll(t, "writes", c.Writes, writes)
 			// Safe iff no read quorum misses a write quorum, by brute
 			// force over the minimal quorums.
-			safe := bruteSafe(t, c)
+			safe := safeByBruteForce(t, c)
 			if safe != tt.safe {
 				t.Errorf("brute force: safe = %v, want %v", safe, tt.safe)
 			}
-			if warned := noteHolding(c, "can miss a write"); warned == safe {
+			if warned := hasNote(c, "can miss a write"); warned == safe {
 				t.Errorf("safe = %v but the notes say %q", safe, c.Notes)
 			}
 		})
@@ -73,21 +73,21 @@ func TestCassandraLevels(t *testing.T) {
 func TestCassandraFamilies(t *testing.T) {
 	// EACH_QUORUM over dc1: 3, dc2: 2: two of dc1's three and both of
 	// dc2's, 3 quorums.
-	c := mustParse(t, cassandraFormat, "replication: {'class': 'NetworkTopologyStrategy', 'dc1': 3, 'dc2': 2}\nconsistency: EACH_QUORUM\n")
+	c := parseOK(t, cassandraFormat, "replication: {'class': 'NetworkTopologyStrategy', 'dc1': 3, 'dc2': 2}\nconsistency: EACH_QUORUM\n")
 	want := []string{
 		"dc1-r1 dc1-r2 dc2-r1 dc2-r2",
 		"dc1-r1 dc1-r3 dc2-r1 dc2-r2",
 		"dc1-r2 dc1-r3 dc2-r1 dc2-r2",
 	}
-	if got := minimalStrings(t, c.Reads); !slices.Equal(got, want) {
+	if got := minimalByLabel(t, c.Reads); !slices.Equal(got, want) {
 		t.Errorf("EACH_QUORUM quorums = %q, want %q", got, want)
 	}
 	if want := []string{"dc1", "dc1", "dc1", "dc2", "dc2"}; !slices.Equal(c.Domains, want) {
 		t.Errorf("domains %q, want %q", c.Domains, want)
 	}
-	s := mustParse(t, cassandraFormat, "replication: {'class': 'SimpleStrategy', 'replication_factor': 3}\nconsistency: QUORUM\n")
-	if want := []string{"r1 r2", "r1 r3", "r2 r3"}; !slices.Equal(minimalStrings(t, s.Reads), want) {
-		t.Errorf("SimpleStrategy RF 3 QUORUM = %q, want %q", minimalStrings(t, s.Reads), want)
+	s := parseOK(t, cassandraFormat, "replication: {'class': 'SimpleStrategy', 'replication_factor': 3}\nconsistency: QUORUM\n")
+	if want := []string{"r1 r2", "r1 r3", "r2 r3"}; !slices.Equal(minimalByLabel(t, s.Reads), want) {
+		t.Errorf("SimpleStrategy RF 3 QUORUM = %q, want %q", minimalByLabel(t, s.Reads), want)
 	}
 	if s.Domains != nil {
 		t.Errorf("SimpleStrategy domains %q, want none", s.Domains)
@@ -104,12 +104,12 @@ read: local_quorum
 write: each_quorum
 dc: eu
 `
-	c := mustParse(t, cassandraFormat, text)
+	c := parseOK(t, cassandraFormat, text)
 	if want := []string{"eu-r1", "eu-r2", "eu-r3", "us-r1", "us-r2"}; !slices.Equal(c.Labels, want) {
 		t.Fatalf("labels %q, want %q", c.Labels, want)
 	}
-	agree(t, "writes", c.Writes, func(l map[string]bool) bool {
-		return countPrefix(l, "eu-") >= 2 && countPrefix(l, "us-") >= 2
+	agreeOnAll(t, "writes", c.Writes, func(l map[string]bool) bool {
+		return countLabelPrefix(l, "eu-") >= 2 && countLabelPrefix(l, "us-") >= 2
 	})
 	if !sniffCassandra("x", []byte(text)) {
 		t.Error("not recognised")
@@ -127,17 +127,17 @@ func TestCassandraNotes(t *testing.T) {
 		{"replication: {'class': 'NetworkTopologyStrategy', 'dc1': 4}\nconsistency: LOCAL_QUORUM\ndc: dc1\n",
 			"RF 4 in dc1: a local quorum is 3, which survives 1 replica down, no more than RF 3"},
 	} {
-		c := mustParse(t, cassandraFormat, tt.text)
+		c := parseOK(t, cassandraFormat, tt.text)
 		if len(c.Notes) == 0 || c.Notes[0].Text != tt.first {
 			t.Errorf("%q: notes %q, want first %q", tt.text, c.Notes, tt.first)
 		}
 	}
-	one := mustParse(t, cassandraFormat, "replication: {'class': 'NetworkTopologyStrategy', 'dc1': 3, 'dc2': 0}\nconsistency: EACH_QUORUM\n")
+	one := parseOK(t, cassandraFormat, "replication: {'class': 'NetworkTopologyStrategy', 'dc1': 3, 'dc2': 0}\nconsistency: EACH_QUORUM\n")
 	if len(one.Notes) != 0 {
 		t.Errorf("one datacentre with replicas: notes %q, want none", one.Notes)
 	}
-	c := mustParse(t, cassandraFormat, nts33+"read: LOCAL_QUORUM\nwrite: EACH_QUORUM\ndc: dc1\n")
-	if noteHolding(c, "miss") {
+	c := parseOK(t, cassandraFormat, nts33+"read: LOCAL_QUORUM\nwrite: EACH_QUORUM\ndc: dc1\n")
+	if hasNote(c, "miss") {
 		t.Errorf("safe configuration warned: %q", c.Notes)
 	}
 }
@@ -168,7 +168,7 @@ func TestCassandraErrors(t *testing.T) {
 		{"replication: {'class': 'SimpleStrategy', 'replication_factor': 1}\nconsistency ONE\n", "test.conf:2: want key: value"},
 		{"replication: {'class': 'SimpleStrategy', 'replication_factor': 1}\nconsistency: ONE\x00\n", "test.conf:2: control character"},
 	} {
-		wantError(t, cassandraFormat, tt.text, tt.want)
+		wantSyntaxError(t, cassandraFormat, tt.text, tt.want)
 	}
 }
 
@@ -202,11 +202,11 @@ func FuzzCassandra(f *testing.F) {
 			}
 			return
 		}
-		checkShape(t, c)
+		checkConfigShape(t, c)
 		if c.N() <= 12 {
 			// The notes' verdict agrees with brute force.
-			safe := bruteSafe(t, c)
-			if noteHolding(c, "can miss a write") == safe {
+			safe := safeByBruteForce(t, c)
+			if hasNote(c, "can miss a write") == safe {
 				t.Fatalf("safe = %v, notes %q", safe, c.Notes)
 			}
 		}
@@ -228,7 +228,7 @@ func TestCassandraDomainFailures(t *testing.T) {
 		{"EACH_QUORUM", []bool{false, false}, 0, []string{"dc1"}},
 		{"ONE", []bool{true, true}, 1, []string{"dc1", "dc2"}},
 	} {
-		c := mustParse(t, cassandraFormat, nts33+"consistency: "+tt.level+"\n")
+		c := parseOK(t, cassandraFormat, nts33+"consistency: "+tt.level+"\n")
 		d, err := c.DomainFailures(t.Context())
 		if err != nil {
 			t.Fatal(err)
@@ -238,28 +238,28 @@ func TestCassandraDomainFailures(t *testing.T) {
 			t.Errorf("%s: %+v, want survive %v, resilience %d, kill %v", tt.level, d, tt.survive, tt.res, tt.kill)
 		}
 	}
-	s := mustParse(t, cassandraFormat, "replication: {'class': 'SimpleStrategy', 'replication_factor': 3}\nconsistency: ONE\n")
+	s := parseOK(t, cassandraFormat, "replication: {'class': 'SimpleStrategy', 'replication_factor': 3}\nconsistency: ONE\n")
 	if d, err := s.DomainFailures(t.Context()); d != nil || err != nil {
 		t.Errorf("SimpleStrategy: %+v, %v; want no domains", d, err)
 	}
 }
 
 func TestCassandraExpressions(t *testing.T) {
-	c := mustParse(t, cassandraFormat, nts33+"read: LOCAL_QUORUM\nwrite: QUORUM\nread_dc: dc2\n")
+	c := parseOK(t, cassandraFormat, nts33+"read: LOCAL_QUORUM\nwrite: QUORUM\nread_dc: dc2\n")
 	if got, want := c.ReadExpr.String(), "choose(2, dc2-r1, dc2-r2, dc2-r3)"; got != want {
 		t.Errorf("reads %s, want %s", got, want)
 	}
 	if got, want := c.WriteExpr.String(), "choose(4, dc1-r1, dc1-r2, dc1-r3, dc2-r1, dc2-r2, dc2-r3)"; got != want {
 		t.Errorf("writes %s, want %s", got, want)
 	}
-	e := mustParse(t, cassandraFormat, nts33+"consistency: EACH_QUORUM\n")
+	e := parseOK(t, cassandraFormat, nts33+"consistency: EACH_QUORUM\n")
 	if got, want := e.ReadExpr.String(), "choose(2, dc1-r1, dc1-r2, dc1-r3)*choose(2, dc2-r1, dc2-r2, dc2-r3)"; got != want {
 		t.Errorf("EACH_QUORUM %s, want %s", got, want)
 	}
 	if !e.ReadExpr.ReadOnce() {
 		t.Error("EACH_QUORUM is not read once")
 	}
-	if k, ok := mustParse(t, cassandraFormat, "replication: {'class': 'SimpleStrategy', 'replication_factor': 5}\nconsistency: QUORUM\n").Threshold(); k != 3 || !ok {
+	if k, ok := parseOK(t, cassandraFormat, "replication: {'class': 'SimpleStrategy', 'replication_factor': 5}\nconsistency: QUORUM\n").Threshold(); k != 3 || !ok {
 		t.Errorf("QUORUM of 5: threshold %d, %v; want 3", k, ok)
 	}
 	if _, ok := e.Threshold(); ok {

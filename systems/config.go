@@ -60,8 +60,8 @@ func (c *Config) Threshold() (k int, ok bool) {
 	return k, ok && len(nodes) == c.N()
 }
 
-// leaves returns a leaf per node, named by labels.
-func leaves(labels []string) []*expr.Expr {
+// nodeLeaves returns a leaf per node, named by labels.
+func nodeLeaves(labels []string) []*expr.Expr {
 	out := make([]*expr.Expr, len(labels))
 	for v, l := range labels {
 		out[v] = &expr.Expr{Op: expr.Leaf, Node: v, Name: l}
@@ -69,8 +69,8 @@ func leaves(labels []string) []*expr.Expr {
 	return out
 }
 
-// choose returns choose(k, args...); its callers ensure 1 ≤ k ≤ len(args).
-func choose(k int, args []*expr.Expr) *expr.Expr {
+// mustChoose returns choose(k, args...); its callers ensure 1 ≤ k ≤ len(args).
+func mustChoose(k int, args []*expr.Expr) *expr.Expr {
 	e, err := expr.NewChoose(k, args...)
 	if err != nil {
 		panic("systems: " + err.Error())

@@ -39,12 +39,12 @@ func sniffFPaxos(_ string, data []byte) bool {
 	if len(data) > 64<<10 {
 		data = data[:64<<10]
 	}
-	lines, err := configLines("", data)
+	lines, err := splitConfLines("", data)
 	if err != nil {
 		return false
 	}
 	for _, l := range lines {
-		if key, _, ok := splitKey(l.text); ok && (key == "phase1" || key == "phase2") {
+		if key, _, ok := cutKeyValue(l.text); ok && (key == "phase1" || key == "phase2") {
 			return true
 		}
 	}
@@ -74,7 +74,7 @@ func (p *fpPhase) has(live *set.Set) bool {
 // a sum of products.
 func (p *fpPhase) expr(leaf []*expr.Expr) *expr.Expr {
 	if p.size > 0 {
-		return choose(p.size, leaf)
+		return mustChoose(p.size, leaf)
 	}
 	var terms []*expr.Expr
 	for _, q := range p.lists {
@@ -88,7 +88,7 @@ func (p *fpPhase) expr(leaf []*expr.Expr) *expr.Expr {
 }
 
 func parseFPaxos(name string, data []byte) (*Config, error) {
-	lines, err := configLines(name, data)
+	lines, err := splitConfLines(name, data)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func parseFPaxos(name string, data []byte) (*Config, error) {
 	nodesLine := 0
 	phases := [2]fpPhase{}
 	for _, l := range lines {
-		key, value, ok := splitKey(l.text)
+		key, value, ok := cutKeyValue(l.text)
 		if !ok {
 			return nil, syntaxErrorf(name, l.no, "want key: value, not %q", l.text)
 		}
@@ -130,10 +130,10 @@ func parseFPaxos(name string, data []byte) (*Config, error) {
 			}
 			for _, w := range words {
 				if strings.ContainsAny(w, "{}") {
-					return nil, syntaxErrorf(name, l.no, "nodes: %s is not a name", quoteLabel(w))
+					return nil, syntaxErrorf(name, l.no, "nodes: %s is not a name", quoteName(w))
 				}
 				if _, dup := index[w]; dup {
-					return nil, syntaxErrorf(name, l.no, "node %s named twice", quoteLabel(w))
+					return nil, syntaxErrorf(name, l.no, "node %s named twice", quoteName(w))
 				}
 				index[w] = len(labels)
 				labels = append(labels, w)
@@ -212,10 +212,10 @@ func fpLists(s string, index map[string]int, n int) ([]*set.Set, error) {
 		for _, w := range words {
 			v, ok := index[w]
 			if !ok {
-				return nil, fmt.Errorf("unknown node %s (not in nodes)", quoteLabel(w))
+				return nil, fmt.Errorf("unknown node %s (not in nodes)", quoteName(w))
 			}
 			if q.Has(v) {
-				return nil, fmt.Errorf("node %s twice in a quorum", quoteLabel(w))
+				return nil, fmt.Errorf("node %s twice in a quorum", quoteName(w))
 			}
 			q.Add(v)
 		}
@@ -241,17 +241,17 @@ func fpConfig(labels []string, phases [2]fpPhase) *Config {
 		rules[i] = &quorum.Rule{Nodes: n, NodeNames: labels, Kind: "fpaxos", Params: params, Has: p.has}
 	}
 	c.Reads, c.Writes = rules[0], rules[1]
-	leaf := leaves(labels)
+	leaf := nodeLeaves(labels)
 	c.ReadExpr, c.WriteExpr = phases[0].expr(leaf), phases[1].expr(leaf)
-	if phases[0].size > 0 && phases[0].size == phases[1].size || phases[0].size == 0 && phases[1].size == 0 && sameSets(phases[0].lists, phases[1].lists) {
+	if phases[0].size > 0 && phases[0].size == phases[1].size || phases[0].size == 0 && phases[1].size == 0 && sameQuorumLists(phases[0].lists, phases[1].lists) {
 		c.Writes, c.WriteExpr = c.Reads, c.ReadExpr
 	}
 	c.Notes = fpNotes(c, phases)
 	return c
 }
 
-// sameSets reports whether two lists hold the same sets in the same order.
-func sameSets(a, b []*set.Set) bool {
+// sameQuorumLists reports whether two lists hold the same sets in the same order.
+func sameQuorumLists(a, b []*set.Set) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -299,7 +299,7 @@ func fpNotes(c *Config, phases [2]fpPhase) []Note {
 			what = "leader election"
 		}
 		add(0, "replication (phase 2) survives %s, leader election (phase 1) %s: %s %s %s",
-			plural(f2, "failure"), plural(f1, "failure"), plural(min(f1, f2)+1, "failure"), stops, what)
+			countNoun(f2, "failure"), countNoun(f1, "failure"), countNoun(min(f1, f2)+1, "failure"), stops, what)
 	}
 	if p1.size > 0 && p2.size > p1.size {
 		add(p2.line, "phase-2 quorums (%d) are larger than phase-1 quorums (%d): phase 2 runs for every value, phase 1 only on a change of leader; swapping them keeps the intersection and makes the common case cheaper", p2.size, p1.size)
@@ -332,7 +332,7 @@ func fpMiss(c *Config, phases [2]fpPhase) (q1, q2 *set.Set, ok bool) {
 	for _, q := range list.lists {
 		rest := new(set.Set).Complement(q, n)
 		if other.has(rest) {
-			o := shrinkTo(rest, other.has)
+			o := shrinkQuorum(rest, other.has)
 			if swap {
 				return o, q, true
 			}

@@ -31,21 +31,21 @@ func TestFPaxosRules(t *testing.T) {
 			func(l map[string]bool) bool { return len(l) >= 2 }, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := mustParse(t, fpaxosFormat, tt.text)
-			checkShape(t, c)
-			agree(t, "phase 1", c.Reads, tt.phase1)
+			c := parseOK(t, fpaxosFormat, tt.text)
+			checkConfigShape(t, c)
+			agreeOnAll(t, "phase 1", c.Reads, tt.phase1)
 			if tt.phase2 == nil {
 				if !c.IsCoterie() {
 					t.Error("equal phases, two rules")
 				}
 				tt.phase2 = tt.phase1
 			}
-			agree(t, "phase 2", c.Writes, tt.phase2)
-			safe := bruteSafe(t, c)
+			agreeOnAll(t, "phase 2", c.Writes, tt.phase2)
+			safe := safeByBruteForce(t, c)
 			if safe != tt.safe {
 				t.Errorf("brute force: safe = %v, want %v", safe, tt.safe)
 			}
-			if noteHolding(c, "need not meet") == safe {
+			if hasNote(c, "need not meet") == safe {
 				t.Errorf("safe = %v, notes %q", safe, c.Notes)
 			}
 		})
@@ -65,7 +65,7 @@ func TestFPaxosNotes(t *testing.T) {
 			"replication (phase 2) survives 1 failure, leader election (phase 1) 3 failures: 2 failures stop replication",
 			"phase-2 quorums (4) are larger than phase-1 quorums (2): phase 2 runs for every value, phase 1 only on a change of leader; swapping them keeps the intersection and makes the common case cheaper"}},
 	} {
-		c := mustParse(t, fpaxosFormat, tt.text)
+		c := parseOK(t, fpaxosFormat, tt.text)
 		var got []string
 		for _, n := range c.Notes {
 			got = append(got, n.Text)
@@ -97,7 +97,7 @@ func TestFPaxosErrors(t *testing.T) {
 		{"nodes: 0\n", "want 1 to 1024 nodes"},
 		{"nodes: a b\nphase1 2\n", "test.conf:2: want key: value"},
 	} {
-		wantError(t, fpaxosFormat, tt.text, tt.want)
+		wantSyntaxError(t, fpaxosFormat, tt.text, tt.want)
 	}
 }
 
@@ -125,10 +125,10 @@ func FuzzFPaxos(f *testing.F) {
 			}
 			return
 		}
-		checkShape(t, c)
+		checkConfigShape(t, c)
 		if c.N() <= 10 {
-			safe := bruteSafe(t, c)
-			if noteHolding(c, "need not meet") == safe {
+			safe := safeByBruteForce(t, c)
+			if hasNote(c, "need not meet") == safe {
 				t.Fatalf("safe = %v, notes %q", safe, c.Notes)
 			}
 		}

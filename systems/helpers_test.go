@@ -8,8 +8,8 @@ import (
 	"github.com/coterie-dev/coterie/set"
 )
 
-// alive lists, for a live set, the labels of its nodes.
-func alive(labels []string, live *set.Set) map[string]bool {
+// liveLabels lists, for a live set, the labels of its nodes.
+func liveLabels(labels []string, live *set.Set) map[string]bool {
 	m := map[string]bool{}
 	for v := range live.All() {
 		m[labels[v]] = true
@@ -17,8 +17,8 @@ func alive(labels []string, live *set.Set) map[string]bool {
 	return m
 }
 
-// countPrefix counts the live labels that start with prefix.
-func countPrefix(live map[string]bool, prefix string) int {
+// countLabelPrefix counts the live labels that start with prefix.
+func countLabelPrefix(live map[string]bool, prefix string) int {
 	n := 0
 	for l := range live {
 		if strings.HasPrefix(l, prefix) {
@@ -28,8 +28,8 @@ func countPrefix(live map[string]bool, prefix string) int {
 	return n
 }
 
-// agree checks rule against want on every one of the 2^n live sets.
-func agree(t *testing.T, what string, r *quorum.Rule, want func(live map[string]bool) bool) {
+// agreeOnAll checks rule against want on every one of the 2^n live sets.
+func agreeOnAll(t *testing.T, what string, r *quorum.Rule, want func(live map[string]bool) bool) {
 	t.Helper()
 	n := r.Nodes
 	if n > 20 {
@@ -42,14 +42,14 @@ func agree(t *testing.T, what string, r *quorum.Rule, want func(live map[string]
 				live.Add(v)
 			}
 		}
-		if got, w := r.Has(live), want(alive(r.NodeNames, live)); got != w {
-			t.Fatalf("%s: live %v: rule says %v, want %v", what, alive(r.NodeNames, live), got, w)
+		if got, w := r.Has(live), want(liveLabels(r.NodeNames, live)); got != w {
+			t.Fatalf("%s: live %v: rule says %v, want %v", what, liveLabels(r.NodeNames, live), got, w)
 		}
 	}
 }
 
-// mustParse parses text in format f.
-func mustParse(t *testing.T, f Format, text string) *Config {
+// parseOK parses text in format f.
+func parseOK(t *testing.T, f Format, text string) *Config {
 	t.Helper()
 	c, err := f.Parse("test.conf", []byte(text))
 	if err != nil {
@@ -58,10 +58,10 @@ func mustParse(t *testing.T, f Format, text string) *Config {
 	return c
 }
 
-// checkShape checks what every parsed configuration must be: labels and
+// checkConfigShape checks what every parsed configuration must be: labels and
 // domains per node, a quorum of all nodes and none of no node, on each
 // side.
-func checkShape(t *testing.T, c *Config) {
+func checkConfigShape(t *testing.T, c *Config) {
 	t.Helper()
 	n := c.N()
 	if n <= 0 || len(c.Labels) != n || c.Writes.Nodes != n {
@@ -102,8 +102,8 @@ func checkShape(t *testing.T, c *Config) {
 	}
 }
 
-// minimalStrings lists a rule's minimal quorums by labels.
-func minimalStrings(t *testing.T, r *quorum.Rule) []string {
+// minimalByLabel lists a rule's minimal quorums by labels.
+func minimalByLabel(t *testing.T, r *quorum.Rule) []string {
 	t.Helper()
 	f, err := r.Family(t.Context(), 1<<16)
 	if err != nil {
@@ -120,8 +120,8 @@ func minimalStrings(t *testing.T, r *quorum.Rule) []string {
 	return out
 }
 
-// wantError checks that parsing text fails with a message holding want.
-func wantError(t *testing.T, f Format, text, want string) {
+// wantSyntaxError checks that parsing text fails with a message holding want.
+func wantSyntaxError(t *testing.T, f Format, text, want string) {
 	t.Helper()
 	_, err := f.Parse("test.conf", []byte(text))
 	if err == nil {
@@ -135,8 +135,8 @@ func wantError(t *testing.T, f Format, text, want string) {
 	}
 }
 
-// noteHolding reports whether some note holds s.
-func noteHolding(c *Config, s string) bool {
+// hasNote reports whether some note holds s.
+func hasNote(c *Config, s string) bool {
 	for _, n := range c.Notes {
 		if strings.Contains(n.Text, s) {
 			return true
@@ -145,9 +145,9 @@ func noteHolding(c *Config, s string) bool {
 	return false
 }
 
-// bruteSafe reports whether every minimal read quorum meets every minimal
+// safeByBruteForce reports whether every minimal read quorum meets every minimal
 // write quorum, pair by pair.
-func bruteSafe(t *testing.T, c *Config) bool {
+func safeByBruteForce(t *testing.T, c *Config) bool {
 	t.Helper()
 	r, err := c.Reads.Family(t.Context(), 1<<16)
 	if err != nil {

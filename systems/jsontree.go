@@ -9,21 +9,21 @@ import (
 	"strconv"
 )
 
-// jvalue is a JSON value with the line it is on, so that a reader can name
+// jsonNode is a JSON value with the line it is on, so that a reader can name
 // the line of what is wrong.
-type jvalue struct {
+type jsonNode struct {
 	line int
 	kind byte // '{', '[', 's' string, 'n' number, 'b' bool, '0' null
 	keys []string
-	vals []*jvalue // an object's values, in the order of keys
-	elem []*jvalue // an array's elements
+	vals []*jsonNode // an object's values, in the order of keys
+	elem []*jsonNode // an array's elements
 	str  string
 	num  json.Number
 	b    bool
 }
 
 // get returns the value of key in an object, or nil.
-func (v *jvalue) get(key string) *jvalue {
+func (v *jsonNode) get(key string) *jsonNode {
 	for i, k := range v.keys {
 		if k == key {
 			return v.vals[i]
@@ -35,9 +35,9 @@ func (v *jvalue) get(key string) *jvalue {
 // maxJSONDepth bounds nesting: configurations are shallow.
 const maxJSONDepth = 32
 
-// parseJSONTree reads one JSON value, refusing a key given twice in an
+// parseJSONNodes reads one JSON value, refusing a key given twice in an
 // object and anything after the value.
-func parseJSONTree(name string, data []byte) (*jvalue, error) {
+func parseJSONNodes(name string, data []byte) (*jsonNode, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
@@ -60,8 +60,8 @@ func parseJSONTree(name string, data []byte) (*jvalue, error) {
 		}
 		return syntaxErrorf(name, tokenLine(), "JSON: %v", err)
 	}
-	var value func(depth int) (*jvalue, error)
-	value = func(depth int) (*jvalue, error) {
+	var value func(depth int) (*jsonNode, error)
+	value = func(depth int) (*jsonNode, error) {
 		if depth > maxJSONDepth {
 			return nil, syntaxErrorf(name, tokenLine(), "JSON nested deeper than %d", maxJSONDepth)
 		}
@@ -69,7 +69,7 @@ func parseJSONTree(name string, data []byte) (*jvalue, error) {
 		if err != nil {
 			return nil, fail(err)
 		}
-		v := &jvalue{line: tokenLine()}
+		v := &jsonNode{line: tokenLine()}
 		switch t := tok.(type) {
 		case json.Delim:
 			switch t {
@@ -133,14 +133,14 @@ func parseJSONTree(name string, data []byte) (*jvalue, error) {
 	return root, nil
 }
 
-// kindName names a JSON kind for messages.
-func kindName(k byte) string {
+// jsonKindName names a JSON kind for messages.
+func jsonKindName(k byte) string {
 	return map[byte]string{'{': "an object", '[': "an array", 's': "a string", 'n': "a number", 'b': "a boolean", '0': "null"}[k]
 }
 
 // asInt reads a whole number, plain or in Extended JSON's wrappers
 // ({"$numberInt": "1"}, {"$numberLong": "1"}, {"$numberDouble": "1.0"}).
-func (v *jvalue) asInt() (int64, error) {
+func (v *jsonNode) asInt() (int64, error) {
 	num := v.num
 	if v.kind == '{' && len(v.keys) == 1 && v.vals[0].kind == 's' {
 		switch v.keys[0] {
@@ -148,7 +148,7 @@ func (v *jvalue) asInt() (int64, error) {
 			num = json.Number(v.vals[0].str)
 		}
 	} else if v.kind != 'n' {
-		return 0, fmt.Errorf("want a number, not %s", kindName(v.kind))
+		return 0, fmt.Errorf("want a number, not %s", jsonKindName(v.kind))
 	}
 	if n, err := num.Int64(); err == nil {
 		return n, nil
@@ -161,12 +161,12 @@ func (v *jvalue) asInt() (int64, error) {
 }
 
 // asFloat reads a number, plain or wrapped as in asInt.
-func (v *jvalue) asFloat() (float64, error) {
+func (v *jsonNode) asFloat() (float64, error) {
 	num := v.num
 	if v.kind == '{' && len(v.keys) == 1 && v.vals[0].kind == 's' {
 		num = json.Number(v.vals[0].str)
 	} else if v.kind != 'n' {
-		return 0, fmt.Errorf("want a number, not %s", kindName(v.kind))
+		return 0, fmt.Errorf("want a number, not %s", jsonKindName(v.kind))
 	}
 	f, err := num.Float64()
 	if err != nil {

@@ -7,26 +7,26 @@ import (
 	"unicode/utf8"
 )
 
-// maxConfig is the largest configuration file read: configurations are
+// configSizeLimit is the largest configuration file read: configurations are
 // small, and a larger file is refused rather than scanned.
-const maxConfig = 1 << 20
+const configSizeLimit = 1 << 20
 
-// line is one meaningful line of a line-oriented configuration: its
+// confLine is one meaningful line of a line-oriented configuration: its
 // 1-based number and its text without comments and surrounding space.
-type line struct {
+type confLine struct {
 	no   int
 	text string
 }
 
-// configLines splits data into lines, dropping comments (from "#" or "--"
+// splitConfLines splits data into lines, dropping comments (from "#" or "--"
 // or "//" to the end of the line) and blank lines. It refuses a file over
-// maxConfig bytes, one that is not UTF-8, or one holding a NUL byte or
+// configSizeLimit bytes, one that is not UTF-8, or one holding a NUL byte or
 // another control character than tab and carriage return.
-func configLines(name string, data []byte) ([]line, error) {
-	if len(data) > maxConfig {
-		return nil, syntaxErrorf(name, 0, "larger than %d bytes: not a configuration file", maxConfig)
+func splitConfLines(name string, data []byte) ([]confLine, error) {
+	if len(data) > configSizeLimit {
+		return nil, syntaxErrorf(name, 0, "larger than %d bytes: not a configuration file", configSizeLimit)
 	}
-	var out []line
+	var out []confLine
 	for i, raw := range bytes.Split(data, []byte("\n")) {
 		if !utf8.Valid(raw) {
 			return nil, syntaxErrorf(name, i+1, "not UTF-8 text")
@@ -38,20 +38,20 @@ func configLines(name string, data []byte) ([]line, error) {
 		}
 		s := string(raw)
 		for _, mark := range []string{"#", "--", "//"} {
-			if j := indexOutsideQuotes(s, mark); j >= 0 {
+			if j := unquotedIndex(s, mark); j >= 0 {
 				s = s[:j]
 			}
 		}
 		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, line{no: i + 1, text: s})
+			out = append(out, confLine{no: i + 1, text: s})
 		}
 	}
 	return out, nil
 }
 
-// indexOutsideQuotes returns the index of the first mark in s that is not
+// unquotedIndex returns the index of the first mark in s that is not
 // inside single or double quotes, or -1.
-func indexOutsideQuotes(s, mark string) int {
+func unquotedIndex(s, mark string) int {
 	var quote byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -69,9 +69,9 @@ func indexOutsideQuotes(s, mark string) int {
 	return -1
 }
 
-// splitKey splits "key: value" or "key = value" at the first ':' or '=';
+// cutKeyValue splits "key: value" or "key = value" at the first ':' or '=';
 // ok is false when the line has neither.
-func splitKey(s string) (key, value string, ok bool) {
+func cutKeyValue(s string) (key, value string, ok bool) {
 	i := strings.IndexAny(s, ":=")
 	if i < 0 {
 		return "", "", false
@@ -79,17 +79,17 @@ func splitKey(s string) (key, value string, ok bool) {
 	return strings.ToLower(strings.TrimSpace(s[:i])), strings.TrimSpace(s[i+1:]), true
 }
 
-// quoteLabel quotes s for a message when it is empty or holds spaces or
+// quoteName quotes s for a message when it is empty or holds spaces or
 // control characters.
-func quoteLabel(s string) string {
+func quoteName(s string) string {
 	if s == "" || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '"' }) {
 		return strconv.Quote(s)
 	}
 	return s
 }
 
-// plural returns "1 replica", "2 replicas".
-func plural(n int, noun string) string {
+// countNoun returns "1 replica", "2 replicas".
+func countNoun(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

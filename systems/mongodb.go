@@ -50,13 +50,13 @@ var mongodbFormat = Format{
 
 func sniffMongoDB(_ string, data []byte) bool {
 	t := bytes.TrimSpace(data)
-	if len(t) == 0 || t[0] != '{' || len(t) > maxConfig {
+	if len(t) == 0 || t[0] != '{' || len(t) > configSizeLimit {
 		return false
 	}
 	if !bytes.Contains(t, []byte(`"members"`)) || !bytes.Contains(t, []byte(`"host"`)) {
 		return false
 	}
-	root, err := parseJSONTree("", t)
+	root, err := parseJSONNodes("", t)
 	if err != nil || root.kind != '{' {
 		return false
 	}
@@ -98,28 +98,28 @@ type mongodb struct {
 }
 
 func parseMongoDB(name string, data []byte) (*Config, error) {
-	if len(data) > maxConfig {
-		return nil, syntaxErrorf(name, 0, "larger than %d bytes: not a configuration file", maxConfig)
+	if len(data) > configSizeLimit {
+		return nil, syntaxErrorf(name, 0, "larger than %d bytes: not a configuration file", configSizeLimit)
 	}
-	root, err := parseJSONTree(name, data)
+	root, err := parseJSONNodes(name, data)
 	if err != nil {
 		return nil, err
 	}
 	if root.kind != '{' {
-		return nil, syntaxErrorf(name, root.line, "want rs.conf()'s object, not %s", kindName(root.kind))
+		return nil, syntaxErrorf(name, root.line, "want rs.conf()'s object, not %s", jsonKindName(root.kind))
 	}
-	bad := func(v *jvalue, format string, args ...any) error {
+	bad := func(v *jsonNode, format string, args ...any) error {
 		return syntaxErrorf(name, v.line, format, args...)
 	}
 	m := &mongodb{}
-	var wc *jvalue
+	var wc *jsonNode
 	for i, k := range root.keys {
 		v := root.vals[i]
 		switch k {
 		case "_id", "version", "term", "protocolVersion", "writeConcernMajorityJournalDefault", "configsvr":
 		case "members":
 			if v.kind != '[' {
-				return nil, bad(v, "members: want an array, not %s", kindName(v.kind))
+				return nil, bad(v, "members: want an array, not %s", jsonKindName(v.kind))
 			}
 			for _, e := range v.elem {
 				mm, err := parseMongoMember(name, e)
@@ -130,7 +130,7 @@ func parseMongoDB(name string, data []byte) (*Config, error) {
 			}
 		case "settings":
 			if v.kind != '{' {
-				return nil, bad(v, "settings: want an object, not %s", kindName(v.kind))
+				return nil, bad(v, "settings: want an object, not %s", jsonKindName(v.kind))
 			}
 			for j, sk := range v.keys {
 				switch sk {
@@ -175,15 +175,15 @@ func parseMongoDB(name string, data []byte) (*Config, error) {
 	return m.config(), nil
 }
 
-func parseMongoMember(name string, v *jvalue) (mongoMember, error) {
+func parseMongoMember(name string, v *jsonNode) (mongoMember, error) {
 	mm := mongoMember{votes: 1, priority: 1, line: v.line}
 	if v.kind != '{' {
-		return mm, syntaxErrorf(name, v.line, "a member: want an object, not %s", kindName(v.kind))
+		return mm, syntaxErrorf(name, v.line, "a member: want an object, not %s", jsonKindName(v.kind))
 	}
-	bad := func(v *jvalue, format string, args ...any) error {
+	bad := func(v *jsonNode, format string, args ...any) error {
 		return syntaxErrorf(name, v.line, format, args...)
 	}
-	var priority, arbiter *jvalue
+	var priority, arbiter *jsonNode
 	noIndexes := false
 	for i, k := range v.keys {
 		f := v.vals[i]
@@ -201,7 +201,7 @@ func parseMongoMember(name string, v *jvalue) (mongoMember, error) {
 			mm.host = f.str
 		case "arbiterOnly", "hidden", "buildIndexes", "newlyAdded":
 			if f.kind != 'b' {
-				return mm, bad(f, "member %s: want true or false, not %s", k, kindName(f.kind))
+				return mm, bad(f, "member %s: want true or false, not %s", k, jsonKindName(f.kind))
 			}
 			switch k {
 			case "arbiterOnly":
@@ -231,7 +231,7 @@ func parseMongoMember(name string, v *jvalue) (mongoMember, error) {
 			mm.delay = d
 		case "tags":
 			if f.kind != '{' {
-				return mm, bad(f, "member tags: want an object, not %s", kindName(f.kind))
+				return mm, bad(f, "member tags: want an object, not %s", jsonKindName(f.kind))
 			}
 			mm.tags = map[string]string{}
 			for j, tk := range f.keys {
@@ -290,7 +290,7 @@ func (m *mongodb) validate(name string) error {
 		}
 		ids[mm.id] = mm.line
 		if first, ok := hosts[mm.host]; ok {
-			return syntaxErrorf(name, mm.line, "host %s given twice (first at line %d)", quoteLabel(mm.host), first)
+			return syntaxErrorf(name, mm.line, "host %s given twice (first at line %d)", quoteName(mm.host), first)
 		}
 		hosts[mm.host] = mm.line
 		if mm.voting() {
@@ -310,9 +310,9 @@ func (m *mongodb) validate(name string) error {
 	return syntaxErrorf(name, m.members[0].line, "no member can become primary: every member has priority 0")
 }
 
-func (m *mongodb) writeConcern(name string, v *jvalue) error {
+func (m *mongodb) writeConcern(name string, v *jsonNode) error {
 	if v.kind != '{' {
-		return syntaxErrorf(name, v.line, "write concern: want an object such as {\"w\": \"majority\"}, not %s", kindName(v.kind))
+		return syntaxErrorf(name, v.line, "write concern: want an object such as {\"w\": \"majority\"}, not %s", jsonKindName(v.kind))
 	}
 	m.wLine = v.line
 	for i, k := range v.keys {
@@ -409,7 +409,7 @@ func (m *mongodb) config() *Config {
 		Has: func(live *set.Set) bool {
 			return m.liveCount(live, (*mongoMember).voting) >= maj && m.liveCount(live, (*mongoMember).electable) > 0
 		}}
-	leaf := leaves(c.Labels)
+	leaf := nodeLeaves(c.Labels)
 	c.ReadExpr = m.expr(leaf, maj, (*mongoMember).voting)
 	need, who := m.writeNeed()
 	if m.arbiters() == 0 && need == maj && m.count(who) == m.voters() {
@@ -443,7 +443,7 @@ func (m *mongodb) expr(leaf []*expr.Expr, need int, who func(*mongoMember) bool)
 			electable = append(electable, leaf[v])
 		}
 	}
-	e := choose(need, members)
+	e := mustChoose(need, members)
 	if allElectable {
 		return e
 	}
@@ -488,7 +488,7 @@ func (m *mongodb) notes(c *Config) []Note {
 	}
 	if v := m.voters(); v%2 == 0 {
 		add(0, "%d voting members: an election needs %d, which survives %s, as %d voters do; an even number of voters buys no resilience over one fewer",
-			v, v/2+1, plural(v/2-1, "failure"), v-1)
+			v, v/2+1, countNoun(v/2-1, "failure"), v-1)
 	}
 	if a := m.arbiters(); a > 1 {
 		add(0, "%d arbiters: MongoDB advises at most one", a)
@@ -528,14 +528,14 @@ func (m *mongodb) rollback(c *Config) (election, write *set.Set, ok bool) {
 		rest := set.Full(n)
 		rest.Difference(rest, e)
 		if c.Writes.Has(rest) {
-			return shrinkTo(e, c.Reads.Has), shrinkTo(rest, c.Writes.Has), true
+			return shrinkQuorum(e, c.Reads.Has), shrinkQuorum(rest, c.Writes.Has), true
 		}
 	}
 	return nil, nil, false
 }
 
-// shrinkTo drops members of s, in order, while has still holds.
-func shrinkTo(s *set.Set, has func(*set.Set) bool) *set.Set {
+// shrinkQuorum drops members of s, in order, while has still holds.
+func shrinkQuorum(s *set.Set, has func(*set.Set) bool) *set.Set {
 	q := s.Clone()
 	for _, v := range s.Elements() {
 		q.Remove(v)

@@ -75,21 +75,21 @@ func TestMongoDBRules(t *testing.T) {
 			func(l map[string]bool) bool { return len(l) >= 3 }, nil, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c := mustParse(t, mongodbFormat, tt.text)
-			checkShape(t, c)
-			agree(t, "elections", c.Reads, tt.reads)
+			c := parseOK(t, mongodbFormat, tt.text)
+			checkConfigShape(t, c)
+			agreeOnAll(t, "elections", c.Reads, tt.reads)
 			if tt.writes == nil {
 				if !c.IsCoterie() {
 					t.Errorf("one rule expected, two given")
 				}
 				tt.writes = tt.reads
 			}
-			agree(t, "writes", c.Writes, tt.writes)
-			safe := bruteSafe(t, c)
+			agreeOnAll(t, "writes", c.Writes, tt.writes)
+			safe := safeByBruteForce(t, c)
 			if safe != tt.safe {
 				t.Errorf("brute force: safe = %v, want %v", safe, tt.safe)
 			}
-			if warned := noteHolding(c, "rolled back"); warned == safe {
+			if warned := hasNote(c, "rolled back"); warned == safe {
 				t.Errorf("safe = %v, notes %q", safe, c.Notes)
 			}
 		})
@@ -105,7 +105,7 @@ func TestMongoDBNotes(t *testing.T) {
 		{rs(`{"w": "majority"}`, `"host": "a"`, `"host": "b"`, `"host": "c"`, `"host": "d"`),
 			"4 voting members: an election needs 3, which survives 1 failure, as 3 voters do; an even number of voters buys no resilience over one fewer"},
 	} {
-		c := mustParse(t, mongodbFormat, tt.text)
+		c := parseOK(t, mongodbFormat, tt.text)
 		if len(c.Notes) == 0 || c.Notes[0].Text != tt.first {
 			t.Errorf("notes %q, want first %q", c.Notes, tt.first)
 		}
@@ -125,14 +125,14 @@ func TestMongoDBDomainsAndEJSON(t *testing.T) {
 	if !sniffMongoDB("x", []byte(text)) {
 		t.Fatal("not recognised")
 	}
-	c := mustParse(t, mongodbFormat, text)
+	c := parseOK(t, mongodbFormat, text)
 	if want := []string{"east/r1", "east/r2", "west"}; !slices.Equal(c.Domains, want) {
 		t.Errorf("domains %q, want %q", c.Domains, want)
 	}
 	if want := []string{"m0:27017", "m1:27017", "m2:27017"}; !slices.Equal(c.Labels, want) {
 		t.Errorf("labels %q, want %q", c.Labels, want)
 	}
-	if c.IsCoterie() || !noteHolding(c, "w: 1 writes can be rolled back") {
+	if c.IsCoterie() || !hasNote(c, "w: 1 writes can be rolled back") {
 		t.Errorf("getLastErrorDefaults w: 1 not read: notes %q", c.Notes)
 	}
 }
@@ -162,7 +162,7 @@ func TestMongoDBErrors(t *testing.T) {
 		{"{\n\"members\": [\n{\"_id\": 0, \"host\": \"a\",}]}", "test.conf:3: JSON"},
 		{"{\"members\": [{\"_id\": 0, \"host\": \"a\"}", "unexpected end of input"},
 	} {
-		wantError(t, mongodbFormat, tt.text, tt.want)
+		wantSyntaxError(t, mongodbFormat, tt.text, tt.want)
 	}
 }
 
@@ -195,10 +195,10 @@ func FuzzMongoDB(f *testing.F) {
 			}
 			return
 		}
-		checkShape(t, c)
+		checkConfigShape(t, c)
 		if c.N() <= 10 {
-			safe := bruteSafe(t, c)
-			if noteHolding(c, "rolled back") == safe {
+			safe := safeByBruteForce(t, c)
+			if hasNote(c, "rolled back") == safe {
 				t.Fatalf("safe = %v, notes %q", safe, c.Notes)
 			}
 		}

@@ -208,7 +208,7 @@ func printConfigVerdict(w io.Writer, v *configVerdict, cfg *systems.Config) erro
 	if len(nodes) > 12 {
 		nodes = append(append([]string(nil), nodes[:11]...), "…")
 	}
-	fmt.Fprintf(&b, "%s: %s, %d nodes: %s\n", v.File, v.System, v.N, strings.Join(escapeAll(nodes), " "))
+	fmt.Fprintf(&b, "%s: %s, %d nodes: %s\n", v.File, v.System, v.N, strings.Join(escapeFields(nodes), " "))
 	line := func(key, format string, args ...any) {
 		fmt.Fprintf(&b, "  %-14s %s\n", key+":", fmt.Sprintf(format, args...))
 	}
@@ -227,8 +227,8 @@ func printConfigVerdict(w io.Writer, v *configVerdict, cfg *systems.Config) erro
 	if v.Safe {
 		line("safe", "yes: every %s quorum meets every %s quorum", sides[0].one, sides[1].one)
 	} else {
-		line("safe", "NO: the %s quorum {%s} misses the %s quorum {%s}", sides[0].one, strings.Join(escapeAll(v.Witness.Read), ", "),
-			sides[1].one, strings.Join(escapeAll(v.Witness.Write), ", "))
+		line("safe", "NO: the %s quorum {%s} misses the %s quorum {%s}", sides[0].one, strings.Join(escapeFields(v.Witness.Read), ", "),
+			sides[1].one, strings.Join(escapeFields(v.Witness.Write), ", "))
 	}
 	survive := func(f int, kill []string) string {
 		return survival(f, "node", kill)
@@ -289,9 +289,9 @@ func printConfigVerdict(w io.Writer, v *configVerdict, cfg *systems.Config) erro
 // survival says how many failures a side survives and which stop it.
 func survival(f int, noun string, kill []string) string {
 	if f == 0 {
-		return fmt.Sprintf("survive no %s failure (losing %s stops them)", noun, strings.Join(escapeAll(kill), ", "))
+		return fmt.Sprintf("survive no %s failure (losing %s stops them)", noun, strings.Join(escapeFields(kill), ", "))
 	}
-	return fmt.Sprintf("survive any %s failing (losing %s stops them)", plural(f, noun), strings.Join(escapeAll(kill), ", "))
+	return fmt.Sprintf("survive any %s failing (losing %s stops them)", countOf(f, noun), strings.Join(escapeFields(kill), ", "))
 }
 
 // avText prints an availability with its nines.
@@ -314,15 +314,15 @@ func avText(av float64) string {
 	return fmt.Sprintf("%s (%s nines)", text, nines)
 }
 
-// plural returns "1 node", "2 nodes".
-func plural(n int, noun string) string {
+// countOf returns "1 node", "2 nodes".
+func countOf(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-func escapeAll(ls []string) []string {
+func escapeFields(ls []string) []string {
 	out := make([]string, len(ls))
 	for i, l := range ls {
 		out[i] = escapeField(l)

@@ -50,9 +50,9 @@ func systemFormat(path string, data []byte, flag string) (systems.Format, bool) 
 	return systems.Sniff(path, data)
 }
 
-// readConfig parses a configuration; a malformed one is an input error
+// parseSystemConfig parses a configuration; a malformed one is an input error
 // (exit 2) naming the file and line.
-func readConfig(name string, data []byte, f systems.Format) (*systems.Config, error) {
+func parseSystemConfig(name string, data []byte, f systems.Format) (*systems.Config, error) {
 	cfg, err := f.Parse(name, data)
 	if err != nil {
 		var se *systems.SyntaxError
@@ -81,7 +81,7 @@ func configFamilies(ctx context.Context, name string, cfg *systems.Config) (read
 // configSystem reads a configuration as one list of quorums: a coterie's,
 // or a read-write system's, which the command cannot take.
 func configSystem(ctx context.Context, name string, data []byte, f systems.Format) (set.System, error) {
-	cfg, err := readConfig(name, data, f)
+	cfg, err := parseSystemConfig(name, data, f)
 	if err != nil {
 		return set.System{}, err
 	}
@@ -102,7 +102,7 @@ func configSystem(ctx context.Context, name string, data []byte, f systems.Forma
 
 // configRWSource reads a configuration as a read-write system's sides.
 func configRWSource(ctx context.Context, name string, data []byte, f systems.Format) (*rwSource, error) {
-	cfg, err := readConfig(name, data, f)
+	cfg, err := parseSystemConfig(name, data, f)
 	if err != nil {
 		return nil, err
 	}
@@ -199,5 +199,5 @@ func readConfigFile(s *streams, path, flag string) (*systems.Config, error) {
 		}
 		return nil, asInputError(name, 0, "not a configuration coterie recognises (give --input-format "+strings.Join(systemFormatNames(), "|")+")")
 	}
-	return readConfig(name, data, f)
+	return parseSystemConfig(name, data, f)
 }
