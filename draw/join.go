@@ -40,11 +40,11 @@ func (d *drawing) join() error {
 		a := -math.Pi/2 + 2*math.Pi*float64(u)/float64(n1)
 		return Point{c + R*math.Cos(a), top + c + R*math.Sin(a)}
 	}
-	d.sc.add(Shape{Kind: Circle, Role: "edge", X: c, Y: top + c, R: R, Style: Style{Stroke: colFaint, Width: 1}})
+	d.sc.add(Shape{Kind: Circle, Role: "edge", X: c, Y: top + c, R: R, Style: Style{Stroke: d.c.faint, Width: 1}})
 	hub := slot(x)
-	d.sc.add(Shape{Kind: Circle, Role: "joined", X: hub.X, Y: hub.Y, R: r, Style: Style{Fill: colPaper, Stroke: colInk, Width: 1, Dash: true}})
+	d.sc.add(Shape{Kind: Circle, Role: "joined", X: hub.X, Y: hub.Y, R: r, Style: Style{Fill: d.c.paper, Stroke: d.c.ink, Width: 1, Dash: true}})
 	d.sc.add(Shape{Kind: Text, Role: "label", X: hub.X, Y: hub.Y + 4, Text: fmt.Sprintf("node %d", x+1),
-		Style: Style{Fill: colFaint, FontSize: 11, Anchor: "middle"}})
+		Style: Style{Fill: d.c.faint, FontSize: 11, Anchor: "middle"}})
 	nr := math.Max(3, math.Min(8, 200/float64(d.f.N)))
 	for u := range n1 {
 		if u == x {
