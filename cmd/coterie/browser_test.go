@@ -440,6 +440,10 @@ func TestBrowser(t *testing.T) {
 	b.run("400 px", emulation.SetDeviceMetricsOverride(400, 900, 1, false), chromedp.Sleep(200*time.Millisecond))
 	px := b.overflow()
 	b.check("400 px", px <= 0, "the page is %d px wider than the window", px)
+	if docs != "" {
+		b.run("narrow", chromedp.Evaluate(`window.scrollTo(0, document.getElementById("view").offsetTop)`, nil), chromedp.Sleep(100*time.Millisecond))
+		shotTo(t, b, docs, "explorer-narrow")
+	}
 	var unboxed int
 	b.eval("tables", `[...document.querySelectorAll("table")].filter((t) => t.offsetParent !== null && !t.parentElement.classList.contains("scroll")).length`, &unboxed)
 	b.check("400 px", unboxed == 0, "%d tables outside a scrolling box", unboxed)

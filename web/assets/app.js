@@ -36,14 +36,17 @@ function num(x) {
   return s;
 }
 
-// fmtText rewrites the numbers of a report's text in the one style, four
-// significant digits: "4/13 ≈ 0.3076923076923077" becomes "4/13 ≈ 0.3077",
-// "17.68235294117647" becomes "17.68". Nines keep their two decimals.
+// fmtText rewrites the numbers of a report's text that have more than
+// four significant digits in the one style: "4/13 ≈ 0.3076923076923077"
+// becomes "4/13 ≈ 0.3077", "17.68235294117647" becomes "17.68", "4.56815"
+// (of 4.56815e-06) becomes "4.568". Shorter numbers are left as written
+// (nines keep their two decimals), and so are values just under 1 written
+// with four digits after their nines.
 function fmtText(s) {
   return s.replace(/(^|[^\d.])(\d+\.\d+)(?![\d.])/g, (m, pre, n) => {
-    const x = Number(n);
-    const short = num(x);
-    return pre + (short.length < n.length ? short : n);
+    const sig = n.replace(/^0\.(9{2,})?0*/, "").replace(".", "").replace(/^0+/, "").length;
+    if (sig <= 4 || /^0\.9{2,}\d{1,4}$/.test(n)) return m;
+    return pre + num(Number(n));
   });
 }
 
@@ -412,7 +415,8 @@ function seriesStyle(i) {
   return {colour: seriesColours[i % seriesColours.length], dash: seriesDashes[Math.floor(i / seriesColours.length) % seriesDashes.length]};
 }
 
-const SVGNS = "http://www.w3.org/2000/svg";
+// The SVG namespace, as the HTML parser gives it to an <svg> element.
+const SVGNS = (() => { const d = document.createElement("div"); d.innerHTML = "<svg></svg>"; return d.firstChild.namespaceURI; })();
 function svgEl(name, attrs, text) {
   const el = document.createElementNS(SVGNS, name);
   for (const [k, v] of Object.entries(attrs || {})) if (v !== "" && v !== undefined) el.setAttribute(k, v);
