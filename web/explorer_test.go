@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"net/http/httptest"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -81,5 +82,35 @@ func TestSides(t *testing.T) {
 		if rec, v := post(t, h, "/api/sides?name=x", body); rec.Code != 400 || v["error"] == "" {
 			t.Errorf("%q: %d %v", body, rec.Code, v)
 		}
+	}
+}
+
+// TestAssetsCSP: the page runs under a Content-Security-Policy without
+// 'unsafe-inline' or 'unsafe-eval' for scripts: no inline script, no
+// event-handler attribute, no javascript: URL, no eval or Function.
+func TestAssetsCSP(t *testing.T) {
+	h := web.New(web.Options{})
+	get := func(p string) string {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		return rec.Body.String()
+	}
+	page := get("/")
+	if m := regexp.MustCompile(`<script(\s[^>]*)?>`).FindAllString(page, -1); len(m) != 1 || !strings.Contains(m[0], `src="app.js"`) {
+		t.Errorf("scripts %q, want the one app.js", m)
+	}
+	if m := regexp.MustCompile(`(?i)\son[a-z]+\s*=`).FindString(page); m != "" {
+		t.Errorf("event-handler attribute %q", m)
+	}
+	js := get("/app.js")
+	for _, bad := range []string{"javascript:", "eval(", "new Function", "setTimeout(\"", "setInterval(\""} {
+		if strings.Contains(page+js, bad) {
+			t.Errorf("%q in the page or its script", bad)
+		}
+	}
+	// Every API request goes through one helper (api), so that a header
+	// or token is added in one place.
+	if n := strings.Count(js, "fetch("); n != 1 {
+		t.Errorf("%d calls of fetch in app.js, want 1 (in api)", n)
 	}
 }

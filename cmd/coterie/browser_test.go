@@ -149,6 +149,14 @@ func (b *browserSession) screenshot(name string) string {
 	return path
 }
 
+// stage saves a screenshot of a stage of the test when COTERIE_ARTIFACTS
+// names a folder for them.
+func (b *browserSession) stage(name string) {
+	if os.Getenv("COTERIE_ARTIFACTS") != "" {
+		b.screenshot(b.t.Name() + "-" + name)
+	}
+}
+
 // fail ends the test with a screenshot of the page as it is.
 func (b *browserSession) fail(format string, args ...any) {
 	b.t.Helper()
@@ -484,6 +492,7 @@ func TestBrowser(t *testing.T) {
 	b.check("tree without its root", strings.HasPrefix(survivors, fmt.Sprintf("%d of %d quorums survive", without, len(tree.Quorums))), "survivors %q", survivors)
 	b.run("keys in the tree", chromedp.Focus(`#drawing circle[data-node="15"]`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter))
 	b.check("tree keys", b.text("#failed") == "1, 15", "failed %q", b.text("#failed"))
+	b.stage("tree")
 
 	// A read-write system: reads and writes each drawn and failed; nothing
 	// to download, and no separators left behind.
@@ -505,6 +514,10 @@ func TestBrowser(t *testing.T) {
 	b.check("read-write", len(orphans) == 0, "orphan separators: %q", orphans)
 	u = b.url()
 	b.check("read-write URL", strings.Contains(u, "upload=") && strings.Contains(u, "failed=1"), "URL %s", u)
+	b.stage("read-write")
+	b.run("dark theme", chromedp.Click("#theme", chromedp.ByID))
+	b.stage("read-write-dark")
+	b.run("light theme", chromedp.Click("#theme", chromedp.ByID))
 	b.reload()
 	b.run("read-write restored", waitText("#survivors", "1 of 2 read quorums survive"))
 
@@ -514,6 +527,7 @@ func TestBrowser(t *testing.T) {
 	var stale bool
 	b.eval("stale", `!document.getElementById("stale").hidden && document.getElementById("view").classList.contains("stale")`, &stale)
 	b.check("error", genErr != "" && stale, "error %q beside the form, stale %v", genErr, stale)
+	b.stage("error")
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "core.bin")
 	if err := os.WriteFile(bin, []byte("\x7fELF\x00\x01\x02 binary"), 0o644); err != nil {

@@ -285,6 +285,10 @@ function prepareDrawing(host) {
   const svg = host.querySelector("svg");
   if (!svg) return;
   svg.removeAttribute("id");
+  // Small drawings grow with their box, but to at most 1.5 times their
+  // size, so that a two-column matrix does not fill the screen.
+  const w = Number(svg.getAttribute("width"));
+  if (w > 0) svg.style.maxWidth = Math.round(1.5 * w) + "px";
   svg.setAttribute("role", "group");
   svg.setAttribute("aria-label", "drawing: " + (svg.querySelector("title") ? svg.querySelector("title").textContent : "the system"));
   let keys = svg.querySelectorAll("circle.node");
@@ -554,6 +558,7 @@ function renderCompare() {
     cap.textContent = c.a.name;
     fig.appendChild(cap);
     const host = document.createElement("div");
+    host.className = "drawing-host";
     host.innerHTML = c.a.drawing || "<p class=\"small\">too large to draw</p>";
     const svg = host.querySelector("svg");
     if (svg) svg.removeAttribute("id");
