@@ -24,6 +24,31 @@ func (a box) overlaps(b box) bool {
 	return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1
 }
 
+// crosses reports whether the segment pq meets a (Liang–Barsky clipping).
+func (a box) crosses(p, q Point) bool {
+	t0, t1 := 0.0, 1.0
+	dx, dy := q.X-p.X, q.Y-p.Y
+	for _, e := range [4][2]float64{{-dx, p.X - a.x0}, {dx, a.x1 - p.X}, {-dy, p.Y - a.y0}, {dy, a.y1 - p.Y}} {
+		pp, qq := e[0], e[1]
+		if pp == 0 {
+			if qq < 0 {
+				return false
+			}
+			continue
+		}
+		t := qq / pp
+		if pp < 0 {
+			t0 = math.Max(t0, t)
+		} else {
+			t1 = math.Min(t1, t)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
+}
+
 // circleOverlaps reports whether the circle (c, r) meets a.
 func (a box) circleOverlaps(c Point, r float64) bool {
 	dx := c.X - math.Max(a.x0, math.Min(c.X, a.x1))
@@ -68,6 +93,7 @@ func (d *drawing) placeLabels() {
 	}
 	var circles []Shape
 	var texts []box
+	var segs [][2]Point
 	for i := range d.sc.Shapes {
 		s := &d.sc.Shapes[i]
 		switch {
@@ -75,7 +101,17 @@ func (d *drawing) placeLabels() {
 			circles = append(circles, *s)
 		case s.Kind == Text && s.Role != "title":
 			texts = append(texts, textBox(s))
+		case s.Kind == Line || s.Kind == Polyline || s.Kind == Polygon:
+			for j := 1; j < len(s.Pts); j++ {
+				segs = append(segs, [2]Point{s.Pts[j-1], s.Pts[j]})
+			}
+			if s.Kind == Polygon && len(s.Pts) > 2 {
+				segs = append(segs, [2]Point{s.Pts[len(s.Pts)-1], s.Pts[0]})
+			}
 		}
+	}
+	if len(segs) > 5000 {
+		segs = nil // too many to check: labels may cross lines
 	}
 	// Past a few hundred nodes the search would be quadratic in earnest:
 	// labels then go to the right of their nodes.
@@ -93,6 +129,15 @@ func (d *drawing) placeLabels() {
 		}
 		return true
 	}
+	// clear reports whether b crosses no line: the first choice of place.
+	clear := func(b box) bool {
+		for _, sg := range segs {
+			if b.crosses(sg[0], sg[1]) {
+				return false
+			}
+		}
+		return true
+	}
 	for _, pl := range d.pending {
 		text := d.f.Label(pl.v)
 		fill := d.c.ink
@@ -100,25 +145,30 @@ func (d *drawing) placeLabels() {
 			fill = d.c.highlight
 		}
 		var placed *Shape
-		for _, far := range []float64{3, 10, 22} {
-			r := pl.r + far
-			q := r * 0.75
-			for _, c := range []struct {
-				dx, dy float64
-				anchor string
-			}{
-				{r, 4, "start"}, {-r, 4, "end"}, {0, -r - 1, "middle"}, {0, r + labelSize*0.8, "middle"},
-				{q, -q, "start"}, {q, q + 8, "start"}, {-q, -q, "end"}, {-q, q + 8, "end"},
-			} {
-				s := Shape{Kind: Text, Role: "label", X: pl.p.X + c.dx, Y: pl.p.Y + c.dy, Text: text,
-					Style: Style{Fill: fill, FontSize: labelSize, Anchor: c.anchor}, Node: pl.v + 1}
-				if !check || free(textBox(&s)) {
-					placed = &s
+		// First a place that crosses no line either, then one that only
+		// covers no node and no text.
+		for pass := 0; pass < 2 && placed == nil; pass++ {
+			for _, far := range []float64{3, 10, 22} {
+				r := pl.r + far
+				q := r * 0.75
+				for _, c := range []struct {
+					dx, dy float64
+					anchor string
+				}{
+					{r, 4, "start"}, {-r, 4, "end"}, {0, -r - 1, "middle"}, {0, r + labelSize*0.8, "middle"},
+					{q, -q, "start"}, {q, q + 8, "start"}, {-q, -q, "end"}, {-q, q + 8, "end"},
+				} {
+					s := Shape{Kind: Text, Role: "label", X: pl.p.X + c.dx, Y: pl.p.Y + c.dy, Text: text,
+						Style: Style{Fill: fill, FontSize: labelSize, Anchor: c.anchor}, Node: pl.v + 1}
+					b := textBox(&s)
+					if !check || (free(b) && (pass == 1 || clear(b))) {
+						placed = &s
+						break
+					}
+				}
+				if placed != nil {
 					break
 				}
-			}
-			if placed != nil {
-				break
 			}
 		}
 		if placed == nil {
