@@ -99,7 +99,7 @@ func (d *drawing) placeLabels() {
 		switch {
 		case s.Kind == Circle && s.Role == "node":
 			circles = append(circles, *s)
-		case s.Kind == Text && s.Role != "title":
+		case s.Kind == Text:
 			texts = append(texts, textBox(s))
 		case s.Kind == Line || s.Kind == Polyline || s.Kind == Polygon:
 			for j := 1; j < len(s.Pts); j++ {
