@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -587,4 +589,35 @@ func shotTo(t *testing.T, b *browserSession, dir, name string) {
 // jsString quotes s for JavaScript.
 func jsString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// TestBrowserCrossOrigin: a page of another origin (a second server on
+// another loopback port) posts a form to the explorer's /api/generate, as
+// a hostile site the user visits could: the explorer refuses it, and no
+// analysis comes back. It runs against a server that sends a
+// Content-Security-Policy, the mark of the locked-down explorer.
+func TestBrowserCrossOrigin(t *testing.T) {
+	b := newBrowser(t)
+	resp, err := http.Get(b.base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Header.Get("Content-Security-Policy") == "" {
+		t.Skip("this server sends no Content-Security-Policy: it is not the locked-down explorer")
+	}
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		// A text/plain form needs no preflight: its body is the JSON of a
+		// generate request.
+		fmt.Fprintf(w, `<!DOCTYPE html><form id="f" method="POST" action="%s/api/generate" enctype="text/plain">`+
+			`<input type="hidden" name='{"kind":"fpp","params":{"order":"2"},"x":"' value='"}'></form>`+
+			`<script>document.getElementById("f").submit()</script>`, b.base)
+	}))
+	defer evil.Close()
+	b.run("the hostile page", chromedp.Navigate(evil.URL), waitJS(`location.href.startsWith(`+jsString(b.base)+`)`),
+		chromedp.WaitReady("body", chromedp.ByQuery))
+	body := b.text("body")
+	b.check("cross-origin post", !strings.Contains(body, "verdict") && !strings.Contains(body, "valid as a coterie"),
+		"the explorer answered a cross-origin form: %.300s", body)
 }
