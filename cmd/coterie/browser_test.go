@@ -292,6 +292,8 @@ func (b *browserSession) duplicateHeadings() []string {
 			seen.set(k, h.parentElement);
 		}
 		const name = document.getElementById("name").textContent;
+		const verdicts = [...document.querySelectorAll("#view .verdict")].filter((p) => p.offsetParent !== null);
+		if (verdicts.length !== 1) dup.push(verdicts.length + " verdicts");
 		const again = [...document.querySelectorAll("#sections h2")].filter((h) => h.offsetParent !== null && h.textContent === name);
 		return dup.concat(again.map((h) => "system name " + h.textContent)) })()`, &out)
 	return out
