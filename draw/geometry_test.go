@@ -275,6 +275,13 @@ func TestNoOverlaps(t *testing.T) {
 					if err := sc.WriteSVG(&buf); err != nil {
 						t.Fatal(err)
 					}
+					// The auto layout draws every kind by its structure,
+					// but for those without one (weighted voting, Maekawa's
+					// degenerate sets) and planes past order 4.
+					wantMatrix := layout == "matrix" || c.kind == "vote" || c.kind == "maekawa" || (c.kind == "fpp" && c.vals["order"] == 7)
+					if got := bytes.Contains(buf.Bytes(), []byte(`class="incidence"`)); got != wantMatrix {
+						t.Errorf("drawn as a matrix: %v, want %v", got, wantMatrix)
+					}
 					checkGeometry(t, sys.N(), layout == "matrix", buf.Bytes())
 				})
 			}
@@ -293,22 +300,45 @@ func withLabels(t *testing.T, sys set.System) set.System {
 	return set.System{Family: f}
 }
 
-// TestJoinNoOverlaps checks the geometry of Kuo's join (Fano plane at node
-// 3 of a 3×3 grid).
+// TestJoinNoOverlaps checks the geometry of Kuo's join at several sizes:
+// the Fano plane with the 3×3 grid at node 3, PG(2,3) with the 5×5 grid,
+// the 3-node majority with PG(2,5) (a small outer ring around a large
+// inner one).
 func TestJoinNoOverlaps(t *testing.T) {
-	fano := build(t, "fpp", map[string]any{"order": 2}).Family
-	grid := build(t, "grid", map[string]any{"rows": 3, "cols": 3}).Family
-	j, err := construct.Join(fano, grid, 2, 1<<20)
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		outer, inner map[string]any
+		ok, ik       string
+		at           int
+	}{
+		{map[string]any{"order": 2}, map[string]any{"rows": 3, "cols": 3}, "fpp", "grid", 2},
+		{map[string]any{"order": 3}, map[string]any{"rows": 5, "cols": 5}, "fpp", "grid", 0},
+		{map[string]any{"n": 3}, map[string]any{"order": 5}, "majority", "fpp", 1},
+	} {
+		outer := build(t, c.ok, c.outer).Families()[0]
+		if outer.IsThreshold() {
+			var err error
+			if outer, err = outer.Enumerate(100); err != nil {
+				t.Fatal(err)
+			}
+		}
+		inner := build(t, c.ik, c.inner).Family
+		j, err := construct.Join(outer, inner, c.at, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := draw.Draw(set.System{Family: j}, draw.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		_ = sc.WriteSVG(&buf)
+		t.Run(fmt.Sprintf("%s%v+%s%v", c.ok, c.outer, c.ik, c.inner), func(t *testing.T) {
+			if !bytes.Contains(buf.Bytes(), []byte(`class="joined"`)) {
+				t.Fatal("not drawn as a join")
+			}
+			checkGeometry(t, j.N, false, buf.Bytes())
+		})
 	}
-	sc, err := draw.Draw(set.System{Family: j}, draw.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	_ = sc.WriteSVG(&buf)
-	checkGeometry(t, j.N, false, buf.Bytes())
 }
 
 // drawn draws sys with o and reads the SVG back.
