@@ -139,7 +139,7 @@ func (d *drawing) hqc() error {
 	}
 	cy := top + r
 	d.sc = &Scene{W: x + pad(0) + margin, H: cy + r + pad(0) + margin}
-	d.title(caption(d.f) + "; a majority of groups at every level")
+	d.title(caption(d.f))
 	// has[v] is whether node v is in the chosen quorum; a group is in it
 	// when a majority of its subgroups are.
 	var in func(depth, lo int) bool
@@ -228,7 +228,7 @@ func (d *drawing) rows() error {
 		wide = max(wide, w)
 	}
 	d.sc = &Scene{W: 2*margin + step*float64(wide-1), H: top + margin + rowStep*float64(len(widths)-1)}
-	d.title(caption(d.f) + "; a full row and one node of every row below")
+	d.title(caption(d.f))
 	mid := d.sc.W / 2
 	v := 0
 	for i, w := range widths {
