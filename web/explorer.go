@@ -3,12 +3,14 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http"
 	"strings"
 
 	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/rw"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -72,6 +74,28 @@ type Sides struct {
 // maxSideQuorums bounds the quorums listed and drawn on each side.
 const maxSideQuorums = 20000
 
+// sideFamily lists a side's minimal quorums as [rw.Side.Family] does, and
+// stops when ctx ends (checked at every quorum found).
+func sideFamily(ctx context.Context, sd *rw.Side, n, limit int) (*set.Family, error) {
+	if sd.List != nil {
+		if len(sd.List.Quorums) > limit {
+			return nil, fmt.Errorf("more than %d quorums to list", limit)
+		}
+		return sd.List, nil
+	}
+	f := set.NewFamily(n)
+	for q := range sd.Expr.MinimalQuorums() {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("cancelled: %w", err)
+		}
+		if len(f.Quorums) == limit {
+			return nil, fmt.Errorf("more than %d quorums to list", limit)
+		}
+		f.Add(q, set.NoOwner)
+	}
+	return f, nil
+}
+
 // sides answers POST /api/sides with a read-write system's file as the
 // body: the read and the write quorums, each listed and drawn.
 func (s *Server) sides(w http.ResponseWriter, r *http.Request) {
@@ -118,9 +142,9 @@ func (s *Server) sides(w http.ResponseWriter, r *http.Request) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			fam, err := side.Family(sys.N, maxSideQuorums)
+			fam, err := sideFamily(ctx, side, sys.N, maxSideQuorums)
 			if err != nil {
-				return nil, errors.New(strings.TrimPrefix(err.Error(), "rw: "))
+				return nil, err
 			}
 			g := fam.Clone()
 			g.K, g.H, g.Labels = 1, 0, out.Labels

@@ -2,10 +2,12 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http/httptest"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,6 +79,15 @@ func TestSides(t *testing.T) {
 		if !strings.Contains(sd.Drawing, `data-node="6"`) || !strings.Contains(sd.Drawing, ">f<") {
 			t.Errorf("drawing without node 6 labelled f: %.200s", sd.Drawing)
 		}
+	}
+	// 2^15 read quorums: one node of each of 15 pairs; more than are listed.
+	var pairs []string
+	for i := range 15 {
+		pairs = append(pairs, "(x"+strconv.Itoa(2*i)+" + x"+strconv.Itoa(2*i+1)+")")
+	}
+	big := `{"reads": "` + strings.Join(pairs, " * ") + `"}`
+	if rec, v := post(t, h, "/api/sides?name=big", big); rec.Code != 400 || !strings.Contains(fmt.Sprint(v["error"]), "more than 20000 quorums") {
+		t.Errorf("2^15 quorums: %d %v", rec.Code, v)
 	}
 	for _, body := range []string{"1 2\n2 3\n", `{"reads": "a*"}`} {
 		if rec, v := post(t, h, "/api/sides?name=x", body); rec.Code != 400 || v["error"] == "" {
