@@ -498,6 +498,27 @@ func TestBrowser(t *testing.T) {
 	b.check("tree keys", b.text("#failed") == "1, 15", "failed %q", b.text("#failed"))
 	b.stage("tree")
 
+	// A threshold system (majority of 5) lists no quorums: the counts are
+	// binomials, and the survivor is three live nodes.
+	b.generate("majority", map[string]string{"n": "5"})
+	b.run("majority", waitText("#verdict", "n = 5"))
+	for _, v := range []string{"2", "4"} {
+		b.run("fail "+v, chromedp.Click(`#drawing circle[data-node="`+v+`"]`, chromedp.ByQuery))
+	}
+	survivors = b.text("#survivors")
+	b.check("majority", strings.HasPrefix(survivors, "1 of 10 quorums survive"), "survivors %q", survivors)
+	b.eval("majority survivor", `[...document.querySelectorAll("#drawing circle.node.in-survivor")].map((c) => c.dataset.node)`, &survivorNodes)
+	b.check("majority", slices.Equal(survivorNodes, []string{"1", "3", "5"}), "survivor %v", survivorNodes)
+
+	// A matrix drawing (weighted voting 3,1,1,1,1: no structure to draw):
+	// the rows' labels are the keys.
+	b.generate("vote", map[string]string{"weights": "3,1,1,1,1"})
+	b.run("vote", waitText("#verdict", "n = 5"))
+	b.run("Enter on row 1", chromedp.Focus(`#drawing text.label[data-node="1"]`, chromedp.ByQuery), chromedp.KeyEvent(kb.Enter))
+	survivors = b.text("#survivors")
+	// With 3 of 7 votes gone, only {2 3 4 5} holds more than half.
+	b.check("vote", b.text("#failed") == "1" && strings.HasPrefix(survivors, "1 of 5 quorums survive"), "failed %q, survivors %q", b.text("#failed"), survivors)
+
 	// A read-write system: reads and writes each drawn and failed; nothing
 	// to download, and no separators left behind.
 	b.upload("rw.json", `{"reads": "a*b*c + d*e*f"}`)
