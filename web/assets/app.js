@@ -201,9 +201,14 @@ async function runSource(src, box, keepFailed) {
   clearErrors();
   try {
     const a = await analyse(src);
-    let sd = null;
-    if (a.rw) sd = await call("/api/sides?name=" + encodeURIComponent(src.name || "pasted"), src.upload);
+    let sd = null, sidesError = null;
+    if (a.rw) {
+      try { sd = await call("/api/sides?name=" + encodeURIComponent(src.name || "pasted"), src.upload); }
+      catch (e) { sidesError = e; }
+    }
     show(a, src, sd, keepFailed);
+    // Without the sides, the read quorums the analysis drew are shown.
+    if (sidesError) $(box).textContent = "the write quorums cannot be drawn: " + sidesError.message;
   } catch (e) {
     showFailure(box, e);
   }
@@ -242,8 +247,8 @@ function show(a, src, sd, keepFailed) {
   $("rw-drawings").hidden = !rw;
   if (rw) {
     $("drawing").textContent = "";
-    $("drawing-reads").innerHTML = sd && sd.reads ? sd.reads.drawing : "";
-    $("drawing-writes").innerHTML = sd && sd.writes ? sd.writes.drawing : "";
+    $("drawing-reads").innerHTML = sd && sd.reads ? sd.reads.drawing : (a.drawing || "");
+    $("drawing-writes").innerHTML = sd && sd.writes ? sd.writes.drawing : "<p class=\"small\">not drawn</p>";
   } else {
     $("drawing").innerHTML = a.drawing || "<p class=\"small\">too large to draw</p>";
     $("drawing-reads").textContent = "";
