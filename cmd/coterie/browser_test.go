@@ -48,7 +48,7 @@ type browserSession struct {
 	errs []string // JavaScript exceptions
 	done chan string
 	// shots is where screenshots go: $COTERIE_ARTIFACTS, or a folder
-	// that outlives the test.
+	// that outlives the test, made at the first screenshot.
 	shots string
 	// downloads is where the browser saves downloads.
 	downloads string
@@ -69,12 +69,6 @@ func newBrowser(t *testing.T) *browserSession {
 	}
 	b := &browserSession{t: t, base: startServe(t), done: make(chan string, 1), downloads: t.TempDir()}
 	b.shots = os.Getenv("COTERIE_ARTIFACTS")
-	if b.shots == "" {
-		var err error
-		if b.shots, err = os.MkdirTemp("", "coterie-browser-"); err != nil {
-			t.Fatal(err)
-		}
-	}
 	// Chromium's helper processes may still write into its profile for a
 	// moment after the browser has gone, so the profile is not a
 	// t.TempDir (whose removal would then fail the test): it is removed
@@ -138,6 +132,13 @@ func newBrowser(t *testing.T) *browserSession {
 // screenshot saves the page as name.png in the artefacts folder and
 // returns its path.
 func (b *browserSession) screenshot(name string) string {
+	if b.shots == "" {
+		dir, err := os.MkdirTemp("", "coterie-browser-")
+		if err != nil {
+			return "not saved: " + err.Error()
+		}
+		b.shots = dir
+	}
 	var png []byte
 	sctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
