@@ -542,6 +542,10 @@ func TestBrowser(t *testing.T) {
 	b.check("read-write URL", strings.Contains(u, "upload=") && strings.Contains(u, "failed=1"), "URL %s", u)
 	b.stage("read-write")
 	b.run("dark theme", chromedp.Click("#theme", chromedp.ByID))
+	var dark struct{ Theme, Page, Paper string }
+	b.eval("dark theme", `({Theme: document.documentElement.dataset.theme, Page: getComputedStyle(document.body).backgroundColor,
+		Paper: getComputedStyle(document.querySelector("#drawing-reads .paper")).fill})`, &dark)
+	b.check("dark theme", dark.Theme == "dark" && dark.Page == "rgb(22, 24, 28)" && dark.Paper == "rgb(27, 29, 33)", "%+v", dark)
 	b.stage("read-write-dark")
 	b.run("light theme", chromedp.Click("#theme", chromedp.ByID))
 	b.reload()
