@@ -337,7 +337,7 @@ func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
 		}
 		d.marked[v] = true
 	}
-	r, R := ringSize(f.N, 100)
+	r, R, outside := ringSize(f.N, 100, d.ringLabelRoom())
 	const top = 20.0
 	margin := 2*r + 20
 	mid := margin + R
@@ -346,10 +346,13 @@ func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
 	d.sc.add(Shape{Kind: Circle, Role: "edge", X: mid, Y: top + mid, R: R, Style: Style{Stroke: d.c.faint, Width: 1}})
 	d.sc.add(Shape{Kind: Text, Role: "label", X: mid, Y: top + mid + 4, Text: fmt.Sprintf("any %d of %d", f.Threshold, f.N),
 		Style: Style{Fill: d.c.ink, FontSize: 14, Anchor: "middle"}})
+	angles, nodes := make([]float64, f.N), make([]int, f.N)
 	for v := range f.N {
 		a := -math.Pi/2 + 2*math.Pi*float64(v)/float64(f.N)
+		angles[v], nodes[v] = a, v
 		d.node(v, Point{mid + R*math.Cos(a), top + mid + R*math.Sin(a)}, r)
 	}
+	d.ringNumbers(Point{mid, top + mid}, R, r, angles, nodes, outside)
 	d.finish()
 	return d.sc, nil
 }

@@ -311,15 +311,89 @@ func shortNodes(vs []int, max int) string {
 }
 
 // ringSize is the node radius and the radius of a circle of n nodes, at
-// least minR: nodes that hold their numbers up to 300 of them, smaller
-// ones past that.
-func ringSize(n int, minR float64) (r, R float64) {
-	r = 9
-	if n > 300 {
-		r = math.Max(2, math.Min(5, 1500/float64(n)))
+// least minR. Up to 60 nodes hold their numbers; up to 600 are small with
+// their numbers outside the circle ([drawing.ringNumbers]), as far apart
+// as the widest number needs; past that they are dots.
+//
+// minSpacing, when larger, is the distance along the circle the nodes
+// keep: room for labels written radially ([drawing.ringLabels]).
+func ringSize(n int, minR, minSpacing float64) (r, R float64, outside bool) {
+	spacing := 0.0
+	switch {
+	case n <= 60:
+		r, spacing = 9, 23
+	case n <= 600:
+		r, outside = 4, true
+		spacing = math.Max(2*r+3, TextWidth(fmt.Sprint(n), ringNumberSize)+3)
+	default:
+		r = math.Max(2, math.Min(4, 1500/float64(n)))
+		spacing = 2*r + 5
 	}
-	R = math.Max(minR, float64(n)*(2*r+5)/(2*math.Pi))
-	return r, R
+	spacing = math.Max(spacing, minSpacing)
+	return r, math.Max(minR, float64(n)*spacing/(2*math.Pi)), outside
+}
+
+// ringLabelRoom is the distance along a ring that radial labels need, 0
+// when there are none: labels asked for and the nodes have their own.
+func (d *drawing) ringLabelRoom() float64 {
+	if !d.opts.Labels || d.f.Labels == nil {
+		return 0
+	}
+	w := 0.0
+	for v := range d.f.N {
+		w = math.Max(w, TextWidth(d.f.Label(v), labelSize))
+	}
+	return w + 4
+}
+
+// ringNumberSize is the font size of the numbers outside a ring.
+const ringNumberSize = 7
+
+// ringNumbers writes each node's number just outside the circle of
+// radius R around c that the nodes (of radius r) lie on, at angle[v]; with
+// labels asked for (and the nodes having their own), it writes the labels
+// there instead, and the labels waiting for placement are dropped.
+func (d *drawing) ringNumbers(c Point, R, r float64, angle []float64, node []int, outside bool) {
+	labels := d.ringLabelRoom() > 0
+	if !outside && !labels {
+		return
+	}
+	if labels {
+		d.pending = nil
+	}
+	fs := float64(ringNumberSize)
+	role := "number"
+	if labels {
+		fs, role = labelSize, "label"
+	}
+	for i, a := range angle {
+		v := node[i]
+		text := fmt.Sprint(v + 1)
+		if labels {
+			text = d.f.Label(v)
+		}
+		cos, sin := math.Cos(a), math.Sin(a)
+		rr := R + r + 3
+		x, y := c.X+rr*cos, c.Y+rr*sin+fs*0.35
+		anchor := "middle"
+		switch {
+		case cos > 0.3:
+			anchor = "start"
+		case cos < -0.3:
+			anchor = "end"
+		}
+		if sin < -0.3 {
+			y -= fs * 0.4
+		} else if sin > 0.3 {
+			y += fs * 0.45
+		}
+		fill := d.c.ink
+		if d.marked[v] {
+			fill = d.c.highlight
+		}
+		d.sc.add(Shape{Kind: Text, Role: role, X: x, Y: y, Text: text,
+			Style: Style{Fill: fill, FontSize: fs, Anchor: anchor}, Node: v + 1})
+	}
 }
 
 // spacing is the distance between neighbours in a row of nodes: min, or

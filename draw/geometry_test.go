@@ -179,15 +179,20 @@ func checkGeometry(t *testing.T, n int, matrix bool, data []byte) {
 			}
 			numbered[own] = true
 		}
+		if e.attrs["class"] == "label" && e.attrs["data-node"] != "" {
+			v, _ := strconv.Atoi(e.attrs["data-node"])
+			numbered[v] = true // a node's own label names it as well
+		}
 		for _, c := range circles {
 			if c.node == own {
-				// A number lies inside its circle: its box's corners
-				// are within the radius.
+				// A number lies inside its circle (its box's corners
+				// within the radius), or wholly outside it.
+				in := true
 				for _, p := range [][2]float64{{b.x0, b.y0}, {b.x1, b.y0}, {b.x0, b.y1}, {b.x1, b.y1}} {
-					if math.Hypot(p[0]-c.x, p[1]-c.y) > c.r+0.5 {
-						t.Errorf("node %d's number %q spills out of its circle", own, e.text)
-						break
-					}
+					in = in && math.Hypot(p[0]-c.x, p[1]-c.y) <= c.r+0.5
+				}
+				if !in && b.meets(c) {
+					t.Errorf("node %d's number %q straddles its circle", own, e.text)
 				}
 				continue
 			}
@@ -201,8 +206,8 @@ func checkGeometry(t *testing.T, n int, matrix bool, data []byte) {
 			}
 		}
 	}
-	if n <= 300 && len(numbered) != n {
-		t.Errorf("%d of %d nodes carry their number", len(numbered), n)
+	if n > 0 && n <= 300 && len(numbered) != n {
+		t.Errorf("%d of %d nodes carry their number or label", len(numbered), n)
 	}
 }
 
@@ -222,7 +227,7 @@ func TestNoOverlaps(t *testing.T) {
 	}
 	cases := []tc{
 		{"fpp", map[string]any{"order": 2}}, {"fpp", map[string]any{"order": 3}}, {"fpp", map[string]any{"order": 4}},
-		{"fpp", map[string]any{"order": 7}},
+		{"fpp", map[string]any{"order": 7}}, {"fpp", map[string]any{"order": 11}},
 		{"grid", map[string]any{"rows": 3, "cols": 3}}, {"grid", map[string]any{"rows": 4, "cols": 4}},
 		{"grid", map[string]any{"n": 10}}, {"grid", map[string]any{"rows": 6, "cols": 9}},
 		{"cgrid", map[string]any{"rows": 3, "cols": 4}}, {"bgrid", map[string]any{"cols": 4, "bands": 2}},
@@ -247,6 +252,9 @@ func TestNoOverlaps(t *testing.T) {
 		layouts := []string{"auto"}
 		if !f.IsThreshold() && len(f.Quorums) <= 300 {
 			layouts = append(layouts, "matrix")
+		}
+		if c.kind == "fpp" && c.vals["order"].(int) > 4 {
+			layouts = append(layouts, "plane") // on a circle, numbers outside past 60 nodes
 		}
 		for _, layout := range layouts {
 			for _, variant := range []string{"plain", "quorum", "labels", "dark"} {
@@ -278,7 +286,7 @@ func TestNoOverlaps(t *testing.T) {
 					// The auto layout draws every kind by its structure,
 					// but for those without one (weighted voting, Maekawa's
 					// degenerate sets) and planes past order 4.
-					wantMatrix := layout == "matrix" || c.kind == "vote" || c.kind == "maekawa" || (c.kind == "fpp" && c.vals["order"] == 7)
+					wantMatrix := layout == "matrix" || c.kind == "vote" || c.kind == "maekawa" || (c.kind == "fpp" && layout == "auto" && c.vals["order"].(int) > 4)
 					if got := bytes.Contains(buf.Bytes(), []byte(`class="incidence"`)); got != wantMatrix {
 						t.Errorf("drawn as a matrix: %v, want %v", got, wantMatrix)
 					}

@@ -31,7 +31,7 @@ func (d *drawing) join() error {
 	}
 	// Nodes big enough for their numbers; each ring long enough for its
 	// nodes; the joined circle clear of the outer nodes beside it.
-	nr, _ := ringSize(d.f.N, 0)
+	nr, _, _ := ringSize(d.f.N, 0, 0)
 	r := max(55, float64(n2)*(2*nr+5)/(2*math.Pi)+nr+4)
 	R := max(140, float64(n1)*(2*nr+6)/(2*math.Pi))
 	if n1 > 1 {

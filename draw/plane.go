@@ -137,7 +137,7 @@ func (d *drawing) fano() {
 // points, thin and in turn coloured, the chosen one on top.
 func (d *drawing) circular() {
 	f := d.f
-	r, R := ringSize(f.N, 120)
+	r, R, outside := ringSize(f.N, 120, d.ringLabelRoom())
 	margin := 2*r + 22
 	c := margin + R
 	top := 20.0
@@ -169,7 +169,10 @@ func (d *drawing) circular() {
 	if d.sel >= 0 {
 		draw(d.sel)
 	}
+	angles, nodes := make([]float64, f.N), make([]int, f.N)
 	for v := range f.N {
 		d.node(v, pos[v], r)
+		angles[v], nodes[v] = -math.Pi/2+2*math.Pi*float64(v)/float64(f.N), v
 	}
+	d.ringNumbers(Point{c, top + c}, R, r, angles, nodes, outside)
 }
