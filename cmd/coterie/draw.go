@@ -73,6 +73,7 @@ side: --side reads (default) or writes, or both side by side. PNG output is
 	}
 	addSideInputFlags(cmd, &o.sideInput, "reads")
 	f := cmd.Flags()
+	f.Lookup("side").Usage = "for a read-write system, the side to draw: reads|writes|both (side by side)"
 	f.StringVarP(&o.out, "output", "o", "", "write the drawing to `OUT.svg`, OUT.png or OUT.pdf (default: SVG on standard output)")
 	f.StringVar(&o.layout, "layout", "auto", "layout: "+strings.Join(draw.Layouts, ", "))
 	f.IntVar(&o.quorum, "quorum", 0, "highlight quorum `I` (1-based position in the file)")
