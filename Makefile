@@ -22,7 +22,7 @@ build:
 # (unit, golden, fuzz seed corpora, end-to-end CLI scripts, and the
 # explorer driven by headless Chromium).
 test: lint browser-deps
-	$(GO) test ./...
+	COTERIE_BROWSER=require $(GO) test ./...
 
 # The long tests, not run by `make test`: a second, independent proof and
 # a recomputation of the stored availability polynomial of PG(2,7).

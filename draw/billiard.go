@@ -69,12 +69,12 @@ func (d *drawing) billiard() error {
 	d.title(caption(d.f))
 	for i := 1; i <= q; i++ {
 		for j := 1; j <= q; j++ {
-			fill := colPaper
+			fill := d.c.paper
 			if (i+j)%2 == 1 {
-				fill = colSite
+				fill = d.c.site
 			}
 			d.sc.add(Shape{Kind: Rect, Role: "cell", X: margin + cell*float64(j-1), Y: top + cell*float64(i-1),
-				W: cell, H: cell, Style: Style{Fill: fill, Stroke: colFaint, Width: 1}})
+				W: cell, H: cell, Style: Style{Fill: fill, Stroke: d.c.faint, Width: 1}})
 		}
 	}
 	centre := func(s int) Point {
@@ -89,14 +89,15 @@ func (d *drawing) billiard() error {
 		for k, s := range p {
 			pts[k] = centre(s)
 		}
-		st := Style{Stroke: pathColours[qi%len(pathColours)], Width: 2}
+		st := d.pathStyle(qi, 2)
 		if d.quorum != nil {
-			st = Style{Stroke: colQuorum, Width: 3.5}
+			st = Style{Stroke: d.c.quorum, Width: 3.5}
 		}
-		d.sc.add(Shape{Kind: Polyline, Role: "path", Pts: pts, Style: st, Quorum: qi + 1})
+		d.sc.add(Shape{Kind: Polyline, Role: "path", Pts: pts, Style: st, Quorum: qi + 1,
+			Tip: fmt.Sprintf("quorum %d: %s", qi+1, shortNodes(p, 40))})
 	}
 	for s := range d.f.N {
-		d.node(s, centre(s), 7)
+		d.node(s, centre(s), 9)
 	}
 	return nil
 }

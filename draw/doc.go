@@ -3,9 +3,20 @@
 // Agrawal, Eğecioğlu and El Abbadi with each quorum's broken path (their
 // Fig. 6), projective planes (the Fano plane as the classic triangle with
 // its inscribed circle, larger planes on a circle), and the (k+1)-cube of
-// a k-arbiter as its lattice for k ≤ 2, threshold systems as their nodes
-// on a circle, and Kuo's join as the outer system with the joined node
-// expanded into the inner one.
+// a k-arbiter as its lattice for k ≤ 2 (node 1 top left, as in the grid),
+// the tree system as its tree, hierarchical quorum consensus as nested
+// groups, crumbling walls, the triangle and the wheel as their rows,
+// threshold systems as their nodes on a circle, and Kuo's join as the
+// outer system with the joined node expanded into the inner one.
+//
+// Every node carries its number (inside its circle when it fits, just
+// outside a ring of more than 60 nodes) and a tooltip; labels asked for
+// are placed where they cover no node and no other text (and, where they
+// can, cross no line), and the canvas grows to hold them, the caption and
+// the legend that tells the chosen quorum (blue) from highlighted nodes
+// (red). Lines and paths take the Okabe–Ito colours and, once those run
+// out, a dash pattern each. Two themes, light and dark, set every colour;
+// PNG is twice the scene's size unless asked otherwise.
 //
 // [Draw] builds a [Scene], a list of shapes in a fixed coordinate system;
 // the scene is then written as SVG by a deterministic writer

@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/coterie-dev/coterie/set"
 )
 
 // Layouts lists the layouts [Draw] knows, "auto" first.
-var Layouts = []string{"auto", "matrix", "grid", "billiard", "plane", "cube"}
+var Layouts = []string{"auto", "matrix", "grid", "billiard", "plane", "cube", "tree", "hqc", "rows"}
+
+// Themes lists the colour themes of a drawing, the default first.
+var Themes = []string{"light", "dark"}
 
 // MaxQuorums bounds the quorums a drawing enumerates: a threshold system
 // (majority) with more quorums than this is refused rather than listed.
@@ -19,10 +23,12 @@ const MaxQuorums = 20000
 // Options choose what [Draw] draws.
 type Options struct {
 	// Layout is one of [Layouts]; "" means "auto": the layout the
-	// system's kind and parameters call for (grid, billiard, cube for
-	// k ≤ 2, the Fano plane or a small projective plane), else the matrix;
-	// a threshold system (every w-subset) is drawn as its nodes on a
-	// circle, without listing its quorums, and Kuo's join as the outer
+	// system's kind and parameters call for (grid for Maekawa's grid,
+	// Cheung's grid protocol, the B-grid and the M-grid; billiard; cube
+	// for k ≤ 2; tree; hqc as nested groups; rows for walls, the triangle
+	// and the wheel; the Fano plane or a small projective plane), else the
+	// matrix; a threshold system (every w-subset) is drawn as its nodes on
+	// a circle, without listing its quorums, and Kuo's join as the outer
 	// system with the joined node expanded into the inner one.
 	Layout string
 	// ShowQuorum highlights the quorum at 0-based position Quorum.
@@ -30,32 +36,49 @@ type Options struct {
 	Quorum     int
 	// Highlight lists 0-based nodes to mark (a witness, a failure set).
 	Highlight []int
-	// Labels writes each node's label (or 1-based number) beside it.
+	// Labels writes each node's label beside it (every node's number is
+	// written in its circle whenever it fits).
 	Labels bool
+	// Theme is one of [Themes]; "" is "light".
+	Theme string
 }
 
-// Colours of the drawings: a quorum in blue, highlighted nodes in red.
-const (
-	colInk       = "#333333"
-	colFaint     = "#bbbbbb"
-	colPaper     = "#ffffff"
-	colQuorum    = "#1f77b4"
-	colQuorumBg  = "#dbe9f6"
-	colHighlight = "#d62728"
-	colSite      = "#eeeeee"
-)
+// palette is the colours of one theme.
+type palette struct {
+	ink, faint, paper, quorum, quorumBg, highlight, site, onFill string
+	lines                                                        []string
+}
 
-// pathColours are the colours of billiard paths and plane lines, in turn.
-var pathColours = []string{"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"}
+// The light theme keeps the quorum blue and the highlight red of the
+// earlier drawings (told apart by people with any colour vision); lines
+// and paths take the Okabe–Ito colours, which stay distinct for the
+// common colour-vision deficiencies, and a dash pattern of their own
+// once the colours run out ([dashes]).
+var themes = map[string]palette{
+	"light": {ink: "#333333", faint: "#bbbbbb", paper: "#ffffff", quorum: "#1f77b4", quorumBg: "#dbe9f6",
+		highlight: "#d62728", site: "#eeeeee", onFill: "#ffffff",
+		lines: []string{"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#7f7f7f"}},
+	"dark": {ink: "#e0e0e0", faint: "#5a5a5a", paper: "#1b1d21", quorum: "#56b4e9", quorumBg: "#1d3a52",
+		highlight: "#ff6f61", site: "#2b2e33", onFill: "#000000",
+		lines: []string{"#56b4e9", "#e69f00", "#009e73", "#cc79a7", "#f0e442", "#d55e00", "#aaaaaa"}},
+}
+
+// dashes are the dash patterns lines take in turn, one per round of the
+// palette's colours: 7 colours × 4 patterns tell 28 lines apart (PG(2,4)
+// has 21).
+var dashes = []string{"", "7 3", "2 3", "9 3 2 3"}
 
 // drawing is what every layout needs: the family and the options, checked.
 type drawing struct {
+	c      palette
 	f      *set.Family
 	opts   Options
 	quorum *set.Set // the highlighted quorum, or nil
 	sel    int      // its position, or −1
 	marked []bool   // highlighted nodes
 	sc     *Scene
+	// pending are the labels [drawing.finish] places.
+	pending []pendingLabel
 }
 
 // Draw returns the scene of sys under opts. An (h,k)-arbiter is drawn by
@@ -78,7 +101,11 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 			return nil, fmt.Errorf("draw: %w", err)
 		}
 	}
-	d := &drawing{f: f, opts: opts, marked: make([]bool, f.N), sel: -1}
+	c, err := themeOf(opts.Theme)
+	if err != nil {
+		return nil, err
+	}
+	d := &drawing{c: c, f: f, opts: opts, marked: make([]bool, f.N), sel: -1}
 	if opts.ShowQuorum {
 		if opts.Quorum < 0 || opts.Quorum >= len(f.Quorums) {
 			return nil, fmt.Errorf("draw: quorum %d is out of range 1..%d", opts.Quorum+1, len(f.Quorums))
@@ -95,7 +122,6 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 	if layout == "" || layout == "auto" {
 		layout = autoLayout(f)
 	}
-	var err error
 	switch layout {
 	case "matrix":
 		d.matrix()
@@ -109,21 +135,52 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 		err = d.cube()
 	case "join":
 		err = d.join()
+	case "tree":
+		err = d.tree()
+	case "hqc":
+		err = d.hqc()
+	case "rows":
+		err = d.rows()
 	default:
 		return nil, fmt.Errorf("draw: layout %q: want one of %v", opts.Layout, Layouts)
 	}
 	if err != nil {
 		return nil, err
 	}
+	d.finish()
 	return d.sc, nil
+}
+
+// themeOf returns the palette of a theme name.
+func themeOf(name string) (palette, error) {
+	if name == "" {
+		name = "light"
+	}
+	c, ok := themes[name]
+	if !ok {
+		return palette{}, fmt.Errorf("draw: theme %q: want one of %v", name, Themes)
+	}
+	return c, nil
 }
 
 // autoLayout picks the layout that shows f's structure.
 func autoLayout(f *set.Family) string {
 	switch f.Kind {
-	case "grid":
+	case "grid", "cgrid", "bgrid", "mgrid":
 		if _, _, ok := gridShape(f); ok {
 			return "grid"
+		}
+	case "tree":
+		if _, _, ok := treeShape(f); ok {
+			return "tree"
+		}
+	case "hqc":
+		if _, ok := hqcShape(f); ok {
+			return "hqc"
+		}
+	case "wall", "triangle", "wheel":
+		if _, ok := rowWidths(f); ok {
+			return "rows"
 		}
 	case "billiard":
 		if _, ok := billiardOrder(f); ok {
@@ -149,32 +206,86 @@ func (d *drawing) inQuorum(v int) bool { return d.quorum != nil && d.quorum.Has(
 
 // nodeStyle is the look of node v's circle.
 func (d *drawing) nodeStyle(v int) Style {
-	st := Style{Fill: colPaper, Stroke: colInk, Width: 1.5}
+	st := Style{Fill: d.c.paper, Stroke: d.c.ink, Width: 1.5}
 	if d.inQuorum(v) {
-		st.Fill = colQuorum
+		st.Fill = d.c.quorum
 	}
 	if d.marked[v] {
-		st.Fill = colHighlight
+		st.Fill = d.c.highlight
 		if d.inQuorum(v) {
-			st.Stroke, st.Width = colQuorum, 3
+			st.Stroke, st.Width = d.c.quorum, 3
 		}
 	}
 	return st
 }
 
-// node adds node v's circle at p, and its label when asked.
-func (d *drawing) node(v int, p Point, r float64) {
-	d.sc.add(Shape{Kind: Circle, Role: "node", X: p.X, Y: p.Y, R: r, Style: d.nodeStyle(v), Node: v + 1})
-	if d.opts.Labels {
-		d.sc.add(Shape{Kind: Text, Role: "label", X: p.X + r + 2, Y: p.Y - r - 1, Text: d.f.Label(v),
-			Style: Style{Fill: colInk, FontSize: 11}, Node: v + 1})
+// nodeTip is node v's tooltip: "node 3", with its label when it has one.
+func (d *drawing) nodeTip(v int) string {
+	tip := fmt.Sprintf("node %d", v+1)
+	if l := d.f.Label(v); l != fmt.Sprint(v+1) {
+		tip += " (" + l + ")"
 	}
+	if d.marked[v] {
+		tip += ", highlighted"
+	}
+	if d.inQuorum(v) {
+		tip += fmt.Sprintf(", in quorum %d", d.sel+1)
+	}
+	return tip
+}
+
+// node adds node v's circle at p with its number inside when it fits, and
+// its label beside it when asked ([drawing.finish] places the labels).
+func (d *drawing) node(v int, p Point, r float64) {
+	st := d.nodeStyle(v)
+	d.sc.add(Shape{Kind: Circle, Role: "node", X: p.X, Y: p.Y, R: r, Style: st, Node: v + 1, Tip: d.nodeTip(v)})
+	num := fmt.Sprint(v + 1)
+	fs := numberSize(num, r)
+	inside := fs > 0
+	if inside {
+		fill := d.c.ink
+		if st.Fill != d.c.paper {
+			fill = d.c.onFill
+		}
+		d.sc.add(Shape{Kind: Text, Role: "number", X: p.X, Y: p.Y + fs*0.275, Text: num,
+			Style: Style{Fill: fill, FontSize: fs, Anchor: "middle"}, Node: v + 1})
+	}
+	if d.opts.Labels && (!inside || d.f.Label(v) != num) {
+		d.pending = append(d.pending, pendingLabel{v: v, p: p, r: r})
+	}
+}
+
+// numberSize is the font size at which num fits in a circle of radius r
+// (its box, by [TextBox], within r − 1 of the centre), or 0 when it does
+// not fit at a readable size (6 or more).
+func numberSize(num string, r float64) float64 {
+	k := 0.31 * float64(utf8.RuneCountInString(num))
+	fs := math.Min(11, (r-1)/math.Sqrt(k*k+0.525*0.525))
+	if fs < 6 {
+		return 0
+	}
+	return math.Floor(fs*10) / 10
+}
+
+// TextWidth is a generous estimate of the width of s set in a sans-serif
+// font of size fs: what layouts reserve for a text, and what the tests
+// check for overlaps.
+func TextWidth(s string, fs float64) float64 {
+	return 0.62 * fs * float64(utf8.RuneCountInString(s))
 }
 
 // title adds a caption at the top of the scene.
 func (d *drawing) title(text string) {
 	d.sc.Title = text
-	d.sc.add(Shape{Kind: Text, Role: "title", X: 10, Y: 16, Text: text, Style: Style{Fill: colInk, FontSize: 12}})
+	d.sc.add(Shape{Kind: Text, Role: "title", X: 10, Y: 16, Text: text, Style: Style{Fill: d.c.ink, FontSize: 12}})
+}
+
+// pathStyle is the look of the i-th line or path: a colour of the
+// palette in turn, and a dash pattern of its own for each round of the
+// colours.
+func (d *drawing) pathStyle(i int, width float64) Style {
+	n := len(d.c.lines)
+	return Style{Stroke: d.c.lines[i%n], Width: width, DashArray: dashes[(i/n)%len(dashes)]}
 }
 
 // caption describes the system for a title.
@@ -215,26 +326,34 @@ func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
 	if f.N > MaxThresholdNodes {
 		return nil, fmt.Errorf("draw: %d nodes: more than the %d a drawing shows", f.N, MaxThresholdNodes)
 	}
-	d := &drawing{f: f, opts: opts, marked: make([]bool, f.N), sel: -1}
+	c, err := themeOf(opts.Theme)
+	if err != nil {
+		return nil, err
+	}
+	d := &drawing{c: c, f: f, opts: opts, marked: make([]bool, f.N), sel: -1}
 	for _, v := range opts.Highlight {
 		if v < 0 || v >= f.N {
 			return nil, fmt.Errorf("draw: node %d is out of range 1..%d", v+1, f.N)
 		}
 		d.marked[v] = true
 	}
-	R := max(100, 5*float64(f.N)/math.Pi)
-	const margin, top = 40.0, 20.0
-	c := margin + R
-	d.sc = &Scene{W: 2 * c, H: 2*c + top}
+	r, R, outside := ringSize(f.N, 100, d.ringLabelRoom())
+	const top = 20.0
+	margin := 2*r + 20
+	mid := margin + R
+	d.sc = &Scene{W: 2 * mid, H: 2*mid + top}
 	d.title(fmt.Sprintf("%s: n = %d, every %d nodes form a quorum", kindOr(f.Kind, "threshold"), f.N, f.Threshold))
-	d.sc.add(Shape{Kind: Circle, Role: "edge", X: c, Y: top + c, R: R, Style: Style{Stroke: colFaint, Width: 1}})
-	d.sc.add(Shape{Kind: Text, Role: "label", X: c, Y: top + c + 4, Text: fmt.Sprintf("any %d of %d", f.Threshold, f.N),
-		Style: Style{Fill: colInk, FontSize: 14, Anchor: "middle"}})
-	r := math.Max(2, math.Min(9, 300/float64(f.N)))
+	d.sc.add(Shape{Kind: Circle, Role: "edge", X: mid, Y: top + mid, R: R, Style: Style{Stroke: d.c.faint, Width: 1}})
+	d.sc.add(Shape{Kind: Text, Role: "label", X: mid, Y: top + mid + 4, Text: fmt.Sprintf("any %d of %d", f.Threshold, f.N),
+		Style: Style{Fill: d.c.ink, FontSize: 14, Anchor: "middle"}})
+	angles, nodes := make([]float64, f.N), make([]int, f.N)
 	for v := range f.N {
 		a := -math.Pi/2 + 2*math.Pi*float64(v)/float64(f.N)
-		d.node(v, Point{c + R*math.Cos(a), top + c + R*math.Sin(a)}, r)
+		angles[v], nodes[v] = a, v
+		d.node(v, Point{mid + R*math.Cos(a), top + mid + R*math.Sin(a)}, r)
 	}
+	d.ringNumbers(Point{mid, top + mid}, R, r, angles, nodes, outside)
+	d.finish()
 	return d.sc, nil
 }
 

@@ -398,8 +398,10 @@ func TestWitness(t *testing.T) {
 	if !set.Equal(red, res.Witness) {
 		t.Errorf("red nodes %v, want the witness %v", red, res.Witness)
 	}
-	if n := len(filter(es, "text", "label")); n != 9 {
-		t.Errorf("%d labels, want 9", n)
+	// Without labels of their own, the nodes' numbers are their labels,
+	// written inside the circles.
+	if n := len(filter(es, "text", "number")); n != 9 {
+		t.Errorf("%d numbers, want 9", n)
 	}
 }
 
@@ -481,7 +483,8 @@ func TestErrors(t *testing.T) {
 }
 
 // TestRaster renders PNG and PDF twice: the same bytes, a decodable PNG of
-// the scene's size at 96 dpi, a PDF header.
+// twice the scene's size (and of the size asked with WritePNGScale), a
+// PDF header.
 func TestRaster(t *testing.T) {
 	sys := system(t, "billiard", map[string]any{"q": 5})
 	sc, err := draw.Draw(sys, draw.Options{ShowQuorum: true, Quorum: 2, Labels: true})
@@ -504,8 +507,18 @@ func TestRaster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := img.Bounds().Dx(); math.Abs(float64(w)-sc.W*96/72) > 1 {
-		t.Errorf("PNG is %d pixels wide, want %v", w, sc.W*96/72)
+	if w := img.Bounds().Dx(); math.Abs(float64(w)-sc.W*2) > 1 {
+		t.Errorf("PNG is %d pixels wide, want %v", w, sc.W*2)
+	}
+	var p3 bytes.Buffer
+	if err := sc.WritePNGScale(&p3, 1); err != nil {
+		t.Fatal(err)
+	}
+	if img, err := png.Decode(&p3); err != nil || math.Abs(float64(img.Bounds().Dx())-sc.W) > 1 {
+		t.Errorf("PNG at scale 1: %v, err %v; want %v pixels wide", img.Bounds(), err, sc.W)
+	}
+	if err := sc.WritePNGScale(io.Discard, 0); err == nil {
+		t.Error("scale 0: no error")
 	}
 	if !bytes.HasPrefix(d1.Bytes(), []byte("%PDF-")) || !bytes.Contains(d1.Bytes(), []byte("D:20000101000000")) {
 		t.Error("PDF header or fixed date missing")

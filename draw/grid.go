@@ -3,15 +3,30 @@ package draw
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/coterie-dev/coterie/set"
 )
 
 // gridShape returns the rows and columns of a grid system (Maekawa's
 // Method 2): node i sits in row i / cols, column i mod cols.
+//
+// Cheung's grid protocol (cgrid) and the B-grid (bgrid, bands × band-rows
+// rows) number their nodes the same way; the M-grid (mgrid) is a square of
+// √n × √n.
 func gridShape(f *set.Family) (rows, cols int, ok bool) {
 	rows, ok1 := f.Params.Int("rows")
 	cols, ok2 := f.Params.Int("cols")
+	switch f.Kind {
+	case "bgrid":
+		bands, ok3 := f.Params.Int("bands")
+		br, ok4 := f.Params.Int("band-rows")
+		rows, ok1 = bands*br, ok3 && ok4 && bands > 0 && br > 0
+	case "mgrid":
+		n, ok3 := f.Params.Int("n")
+		side := int(math.Round(math.Sqrt(float64(n))))
+		rows, cols, ok1, ok2 = side, side, ok3 && side*side == n, ok3
+	}
 	if !ok1 || !ok2 || rows < 1 || cols < 1 || f.N > rows*cols || f.N <= (rows-1)*cols {
 		return 0, 0, false
 	}
@@ -23,7 +38,7 @@ func gridShape(f *set.Family) (rows, cols int, ok bool) {
 // quorum.
 func (d *drawing) lattice(pos []Point, edges [][2]int, lines [][]int, r float64) {
 	for _, e := range edges {
-		d.sc.add(Shape{Kind: Line, Role: "edge", Pts: []Point{pos[e[0]], pos[e[1]]}, Style: Style{Stroke: colFaint, Width: 1}})
+		d.sc.add(Shape{Kind: Line, Role: "edge", Pts: []Point{pos[e[0]], pos[e[1]]}, Style: Style{Stroke: d.c.faint, Width: 1}})
 	}
 	if d.quorum != nil {
 		for _, l := range lines {
@@ -33,7 +48,7 @@ func (d *drawing) lattice(pos []Point, edges [][2]int, lines [][]int, r float64)
 			}
 			if in {
 				d.sc.add(Shape{Kind: Line, Role: "quorum-line", Pts: []Point{pos[l[0]], pos[l[len(l)-1]]},
-					Style: Style{Stroke: colQuorum, Width: 4}, Quorum: d.sel + 1})
+					Style: Style{Stroke: d.c.quorum, Width: 4}, Quorum: d.sel + 1})
 			}
 		}
 	}
@@ -43,7 +58,8 @@ func (d *drawing) lattice(pos []Point, edges [][2]int, lines [][]int, r float64)
 }
 
 // grid draws a grid system: nodes at their lattice positions, 50 units
-// apart, with the chosen quorum's full rows and columns drawn thick.
+// apart, node 1 top left, with the chosen quorum's full rows and columns
+// drawn thick.
 func (d *drawing) grid() error {
 	rows, cols, ok := gridShape(d.f)
 	if !ok {
@@ -80,7 +96,7 @@ func (d *drawing) grid() error {
 		}
 		lines = append(lines, l)
 	}
-	d.lattice(pos, edges, lines, 8)
+	d.lattice(pos, edges, lines, 10)
 	return nil
 }
 
@@ -100,23 +116,27 @@ func cubeShape(f *set.Family) (a, k int, ok bool) {
 }
 
 // cube draws the (k+1)-cube k-arbiter of Manabe and Tajima for k ≤ 2: node
-// t is the tuple (x_1, ..., x_{k+1}) with t = Σ x_i·a^(i−1), drawn at x_1
-// across and x_2 up, and for k = 2 x_3 in depth (an oblique projection).
-// Edges join tuples one apart in one coordinate; the chosen quorum's
-// lattice lines are drawn thick.
+// t is the tuple (x_1, ..., x_{k+1}) with t = Σ x_i·a^(i−1), drawn as the
+// grid is, node 1 top left: x_1 across, x_2 down, and for k = 2 x_3 in
+// depth, each layer moved right and up by step/a from the one before, so
+// that no two nodes of different layers meet (they stay at least step·√2/a
+// apart). Edges join tuples one apart in one coordinate; the chosen
+// quorum's lattice lines are drawn thick.
 func (d *drawing) cube() error {
 	a, k, ok := cubeShape(d.f)
 	if !ok {
 		return fmt.Errorf("draw: cube layout: the system is not a (k+1)-cube k-arbiter over a^(k+1) nodes with k ≤ 2")
 	}
-	const step, margin = 60.0, 40.0
+	step, margin := 60.0, 40.0
 	depth := 0.0
 	if k == 2 {
-		depth = 0.45 * step
+		step = math.Max(math.Max(75, 26*float64(a)), 0.8*float64(a)*d.spacing(0))
+		depth = step / float64(a)
 	}
 	side := step * float64(a-1)
+	lift := depth * float64(a-1)
 	top := margin + 10
-	d.sc = &Scene{W: 2*margin + side + depth*float64(a-1), H: top + margin + side + depth*float64(a-1)}
+	d.sc = &Scene{W: 2*margin + side + lift, H: top + margin + side + lift}
 	d.title(caption(d.f))
 	n := d.f.N
 	dim := k + 1
@@ -133,7 +153,7 @@ func (d *drawing) cube() error {
 		if dim == 3 {
 			x3 = float64(coord(t, 2))
 		}
-		pos[t] = Point{margin + step*x1 + depth*x3, top + side - step*x2 + depth*(float64(a-1)-x3)}
+		pos[t] = Point{margin + step*x1 + depth*x3, top + lift + step*x2 - depth*x3}
 	}
 	var edges [][2]int
 	var lines [][]int
@@ -152,6 +172,6 @@ func (d *drawing) cube() error {
 		}
 		stride *= a
 	}
-	d.lattice(pos, edges, lines, 8)
+	d.lattice(pos, edges, lines, 10)
 	return nil
 }

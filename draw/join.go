@@ -29,8 +29,14 @@ func (d *drawing) join() error {
 	if !ok {
 		return fmt.Errorf("draw: join layout: the system has no join params (at, outer_n, inner_n)")
 	}
-	R := max(140, 9*float64(n1)/math.Pi)
-	r := max(55, 10*float64(n2)/math.Pi)
+	// Nodes big enough for their numbers; each ring long enough for its
+	// nodes; the joined circle clear of the outer nodes beside it.
+	nr, _, _ := ringSize(d.f.N, 0, 0)
+	r := max(55, float64(n2)*(2*nr+5)/(2*math.Pi)+nr+4)
+	R := max(140, float64(n1)*(2*nr+6)/(2*math.Pi))
+	if n1 > 1 {
+		R = max(R, (r+nr+8)/(2*math.Sin(math.Pi/float64(max(n1, 2)))))
+	}
 	margin := 30 + r
 	c := margin + R
 	top := 20.0
@@ -40,12 +46,11 @@ func (d *drawing) join() error {
 		a := -math.Pi/2 + 2*math.Pi*float64(u)/float64(n1)
 		return Point{c + R*math.Cos(a), top + c + R*math.Sin(a)}
 	}
-	d.sc.add(Shape{Kind: Circle, Role: "edge", X: c, Y: top + c, R: R, Style: Style{Stroke: colFaint, Width: 1}})
+	d.sc.add(Shape{Kind: Circle, Role: "edge", X: c, Y: top + c, R: R, Style: Style{Stroke: d.c.faint, Width: 1}})
 	hub := slot(x)
-	d.sc.add(Shape{Kind: Circle, Role: "joined", X: hub.X, Y: hub.Y, R: r, Style: Style{Fill: colPaper, Stroke: colInk, Width: 1, Dash: true}})
+	d.sc.add(Shape{Kind: Circle, Role: "joined", X: hub.X, Y: hub.Y, R: r, Style: Style{Fill: d.c.paper, Stroke: d.c.ink, Width: 1, Dash: true}})
 	d.sc.add(Shape{Kind: Text, Role: "label", X: hub.X, Y: hub.Y + 4, Text: fmt.Sprintf("node %d", x+1),
-		Style: Style{Fill: colFaint, FontSize: 11, Anchor: "middle"}})
-	nr := math.Max(3, math.Min(8, 200/float64(d.f.N)))
+		Style: Style{Fill: d.c.faint, FontSize: 11, Anchor: "middle"}})
 	for u := range n1 {
 		if u == x {
 			continue

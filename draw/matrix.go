@@ -1,6 +1,9 @@
 package draw
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // matrix draws the incidence matrix: a row per node, a column per quorum
 // (ordered as [sortedQuorums]), a filled cell where the node is in the
@@ -11,47 +14,53 @@ func (d *drawing) matrix() {
 	m := len(f.Quorums)
 	cell := 800 / float64(max(f.N, m, 1))
 	cell = min(max(cell, 3), 16)
-	left, top := 40.0, 30.0
-	if d.opts.Labels {
-		left = 70
+	top := 30.0
+	if d.sel >= 0 {
+		top = 46 // room for "quorum I" under the title
+	}
+	size := min(11, max(7, 0.9*cell))
+	// every is how many rows one label stands for: every row when the
+	// cells are tall enough for a label, else every second, third, ….
+	every := int(math.Ceil(1.1 * size / cell))
+	left := 40.0
+	for v := 0; v < f.N; v += every {
+		left = math.Max(left, TextWidth(d.f.Label(v), size)+12)
 	}
 	d.sc = &Scene{W: left + cell*float64(m) + 10, H: top + cell*float64(f.N) + 10}
 	d.title(caption(f))
 	d.sc.add(Shape{Kind: Rect, Role: "frame", X: left, Y: top, W: cell * float64(m), H: cell * float64(f.N),
-		Style: Style{Fill: colPaper, Stroke: colFaint, Width: 1}})
+		Style: Style{Fill: d.c.paper, Stroke: d.c.faint, Width: 1}})
 	order := sortedQuorums(f)
 	for col, qi := range order {
 		if d.sel == qi {
 			d.sc.add(Shape{Kind: Rect, Role: "cell", X: left + cell*float64(col), Y: top, W: cell, H: cell * float64(f.N),
-				Style: Style{Fill: colQuorumBg}, Quorum: qi + 1})
+				Style: Style{Fill: d.c.quorumBg}, Quorum: qi + 1})
 		}
 	}
 	for col, qi := range order {
 		for v := range f.Quorums[qi].All() {
-			fill := colInk
+			fill := d.c.ink
 			switch {
 			case d.marked[v]:
-				fill = colHighlight
+				fill = d.c.highlight
 			case d.sel == qi:
-				fill = colQuorum
+				fill = d.c.quorum
 			}
 			d.sc.add(Shape{Kind: Rect, Role: "incidence", X: left + cell*float64(col), Y: top + cell*float64(v),
-				W: cell, H: cell, Style: Style{Fill: fill}, Node: v + 1, Quorum: qi + 1})
+				W: cell, H: cell, Style: Style{Fill: fill}, Node: v + 1, Quorum: qi + 1,
+				Tip: fmt.Sprintf("node %d in quorum %d", v+1, qi+1)})
 		}
 	}
-	if d.opts.Labels || f.N <= 40 {
-		fs := min(cell, 11)
-		for v := range f.N {
-			fill := colInk
-			if d.marked[v] {
-				fill = colHighlight
-			}
-			d.sc.add(Shape{Kind: Text, Role: "label", X: left - 4, Y: top + cell*(float64(v)+0.8), Text: d.f.Label(v),
-				Style: Style{Fill: fill, FontSize: fs, Anchor: "end"}, Node: v + 1})
+	for v := 0; v < f.N; v += every {
+		fill := d.c.ink
+		if d.marked[v] {
+			fill = d.c.highlight
 		}
+		d.sc.add(Shape{Kind: Text, Role: "label", X: left - 4, Y: top + cell*float64(v) + cell/2 + size*0.35, Text: d.f.Label(v),
+			Style: Style{Fill: fill, FontSize: size, Anchor: "end"}, Node: v + 1, Tip: d.nodeTip(v)})
 	}
 	if d.sel >= 0 {
-		d.sc.add(Shape{Kind: Text, Role: "label", X: left, Y: top - 4, Text: fmt.Sprintf("quorum %d", d.sel+1),
-			Style: Style{Fill: colQuorum, FontSize: 11}})
+		d.sc.add(Shape{Kind: Text, Role: "label", X: left, Y: top - 6, Text: fmt.Sprintf("quorum %d", d.sel+1),
+			Style: Style{Fill: d.c.quorum, FontSize: 11}})
 	}
 }

@@ -2,6 +2,7 @@ package draw
 
 import (
 	"errors"
+	"fmt"
 	"math"
 
 	"github.com/coterie-dev/coterie/set"
@@ -52,9 +53,9 @@ func (d *drawing) plane() error {
 // lineStyle is the look of line qi: the chosen quorum thick and blue.
 func (d *drawing) lineStyle(qi int, width float64) Style {
 	if qi == d.sel {
-		return Style{Stroke: colQuorum, Width: 3.5}
+		return Style{Stroke: d.c.quorum, Width: 3.5}
 	}
-	return Style{Stroke: colInk, Width: width}
+	return Style{Stroke: d.c.ink, Width: width}
 }
 
 // fano draws the Fano plane: node 1 at the centre; the first line that
@@ -102,7 +103,8 @@ func (d *drawing) fano() {
 	}
 	draw := func(i int) {
 		if i == circle {
-			d.sc.add(Shape{Kind: Circle, Role: "line", X: cx, Y: cy, R: R / 2, Style: d.lineStyle(i, 1.5), Quorum: i + 1})
+			d.sc.add(Shape{Kind: Circle, Role: "line", X: cx, Y: cy, R: R / 2, Style: d.lineStyle(i, 1.5), Quorum: i + 1,
+				Tip: fmt.Sprintf("line %d: %s", i+1, shortNodes(f.Quorums[i].Elements(), 40))})
 			return
 		}
 		pts := f.Quorums[i].Elements()
@@ -114,7 +116,8 @@ func (d *drawing) fano() {
 				}
 			}
 		}
-		d.sc.add(Shape{Kind: Line, Role: "line", Pts: []Point{pos[best[0]], pos[best[1]]}, Style: d.lineStyle(i, 1.5), Quorum: i + 1})
+		d.sc.add(Shape{Kind: Line, Role: "line", Pts: []Point{pos[best[0]], pos[best[1]]}, Style: d.lineStyle(i, 1.5), Quorum: i + 1,
+			Tip: fmt.Sprintf("line %d: %s", i+1, shortNodes(f.Quorums[i].Elements(), 40))})
 	}
 	for i := range f.Quorums {
 		if i != d.sel {
@@ -134,8 +137,8 @@ func (d *drawing) fano() {
 // points, thin and in turn coloured, the chosen one on top.
 func (d *drawing) circular() {
 	f := d.f
-	R := max(120, 5*float64(f.N)/math.Pi)
-	const margin = 40.0
+	r, R, outside := ringSize(f.N, 120, d.ringLabelRoom())
+	margin := 2*r + 22
 	c := margin + R
 	top := 20.0
 	d.sc = &Scene{W: 2 * c, H: 2*c + top}
@@ -151,11 +154,12 @@ func (d *drawing) circular() {
 		for v := range f.Quorums[i].All() {
 			pts = append(pts, pos[v])
 		}
-		st := Style{Stroke: pathColours[i%len(pathColours)], Width: width}
+		st := d.pathStyle(i, width)
+		tip := fmt.Sprintf("line %d: %s", i+1, shortNodes(f.Quorums[i].Elements(), 40))
 		if i == d.sel {
-			st = Style{Stroke: colQuorum, Width: 3}
+			st = Style{Stroke: d.c.quorum, Width: 3}
 		}
-		d.sc.add(Shape{Kind: Polygon, Role: "line", Pts: pts, Style: st, Quorum: i + 1})
+		d.sc.add(Shape{Kind: Polygon, Role: "line", Pts: pts, Style: st, Quorum: i + 1, Tip: tip})
 	}
 	for i := range f.Quorums {
 		if i != d.sel {
@@ -165,8 +169,10 @@ func (d *drawing) circular() {
 	if d.sel >= 0 {
 		draw(d.sel)
 	}
-	r := math.Max(2, math.Min(8, 300/float64(f.N)))
+	angles, nodes := make([]float64, f.N), make([]int, f.N)
 	for v := range f.N {
 		d.node(v, pos[v], r)
+		angles[v], nodes[v] = -math.Pi/2+2*math.Pi*float64(v)/float64(f.N), v
 	}
+	d.ringNumbers(Point{c, top + c}, R, r, angles, nodes, outside)
 }

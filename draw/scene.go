@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -29,8 +30,12 @@ type Style struct {
 	Fill, Stroke string
 	Width        float64 // stroke width
 	Dash         bool
-	FontSize     float64 // text only
-	Anchor       string  // text only: "start", "middle" or "end"
+	// DashArray is an SVG dash pattern such as "6 3"; it overrides Dash.
+	DashArray string
+	// Opacity, when in (0, 1), makes the shape translucent.
+	Opacity  float64
+	FontSize float64 // text only
+	Anchor   string  // text only: "start", "middle" or "end"
 }
 
 // Shape is one element of a scene. Role says what it stands for, so that
@@ -52,14 +57,18 @@ type Shape struct {
 	Style  Style
 	Node   int // 1-based node this shape stands for, 0 if none
 	Quorum int // 1-based quorum this shape stands for, 0 if none
+	// Tip is the shape's tooltip, written as an SVG <title> child.
+	Tip string
 }
 
 // Scene is a drawing: shapes painted in order on a W × H canvas (in CSS
 // pixels for SVG, points for PDF and PNG).
 type Scene struct {
-	W, H   float64
-	Title  string
-	Shapes []Shape
+	W, H  float64
+	Title string
+	// Background, when set, is the colour of the paper under the shapes.
+	Background string
+	Shapes     []Shape
 }
 
 func (sc *Scene) add(s Shape) { sc.Shapes = append(sc.Shapes, s) }
@@ -108,6 +117,9 @@ func (sc *Scene) WriteSVGOptions(w io.Writer, o SVGOptions) error {
 		num(sc.W), num(sc.H), num(sc.W), num(sc.H))
 	if sc.Title != "" {
 		fmt.Fprintf(bw, "<title>%s</title>\n", escape(sc.Title))
+	}
+	if sc.Background != "" {
+		fmt.Fprintf(bw, `<rect class="paper" x="0" y="0" width="%s" height="%s" fill="%s"/>`+"\n", num(sc.W), num(sc.H), sc.Background)
 	}
 	for i := range sc.Shapes {
 		writeShape(bw, &sc.Shapes[i])
@@ -158,19 +170,44 @@ func writeShape(w *bufio.Writer, s *Shape) {
 	fmt.Fprintf(w, ` fill="%s"`, fill)
 	if st.Stroke != "" && st.Stroke != "none" && st.Width > 0 {
 		fmt.Fprintf(w, ` stroke="%s" stroke-width="%s"`, st.Stroke, num(st.Width))
-		if st.Dash {
-			w.WriteString(` stroke-dasharray="4 3"`)
+		if da := st.dashes(); da != "" {
+			fmt.Fprintf(w, ` stroke-dasharray="%s"`, da)
 		}
 	}
+
 	if s.Kind == Text {
 		fmt.Fprintf(w, ` font-size="%s"`, num(st.FontSize))
 		if st.Anchor != "" && st.Anchor != "start" {
 			fmt.Fprintf(w, ` text-anchor="%s"`, st.Anchor)
 		}
-		fmt.Fprintf(w, ">%s</text>\n", escape(s.Text))
+		fmt.Fprintf(w, ">%s", escape(s.Text))
+		if s.Tip != "" {
+			fmt.Fprintf(w, "<title>%s</title>", escape(s.Tip))
+		}
+		w.WriteString("</text>\n")
+		return
+	}
+	if s.Tip != "" {
+		fmt.Fprintf(w, "><title>%s</title></%s>\n", escape(s.Tip), tagOf(s.Kind))
 		return
 	}
 	w.WriteString("/>\n")
+}
+
+// tagOf is the SVG element of a shape kind.
+func tagOf(k Kind) string {
+	return [...]string{Circle: "circle", Line: "line", Polyline: "polyline", Polygon: "polygon", Rect: "rect", Text: "text"}[k]
+}
+
+// dashes is the SVG dash pattern of st, "" for a solid stroke.
+func (st Style) dashes() string {
+	if st.DashArray != "" {
+		return st.DashArray
+	}
+	if st.Dash {
+		return "4 3"
+	}
+	return ""
 }
 
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
@@ -185,4 +222,49 @@ func escape(s string) string {
 		return r
 	}, s)
 	return xmlEscaper.Replace(s)
+}
+
+// Beside puts scenes side by side, 30 units apart, each under its heading
+// (headings[i], when given), on one canvas with the background of the
+// first: the read and the write quorums of a read-write system, say.
+func Beside(title string, headings []string, scenes ...*Scene) *Scene {
+	out := &Scene{Title: title}
+	const gap, head = 30.0, 22.0
+	x := 0.0
+	for i, sc := range scenes {
+		if i == 0 {
+			out.Background = sc.Background
+		}
+		ink := "#333333"
+		if sc.Background != "" && sc.Background != "#ffffff" {
+			ink = "#e0e0e0"
+		}
+		if i < len(headings) && headings[i] != "" {
+			out.add(Shape{Kind: Text, Role: "heading", X: x + 10, Y: 18, Text: headings[i],
+				Style: Style{Fill: ink, FontSize: 14}})
+		}
+		for _, s := range sc.Shapes {
+			s.X += x
+			s.Y += head
+			if len(s.Pts) > 0 {
+				pts := make([]Point, len(s.Pts))
+				for j, p := range s.Pts {
+					pts[j] = Point{p.X + x, p.Y + head}
+				}
+				s.Pts = pts
+			}
+			out.add(s)
+		}
+		out.W = x + math.Max(sc.W, TextWidth(headingOf(headings, i), 14)+20)
+		out.H = math.Max(out.H, sc.H+head)
+		x = out.W + gap
+	}
+	return out
+}
+
+func headingOf(h []string, i int) string {
+	if i < len(h) {
+		return h[i]
+	}
+	return ""
 }

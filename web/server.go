@@ -99,6 +99,8 @@ func New(o Options) *Server {
 	s.mux.HandleFunc("GET /api/system/{id}", s.download)
 	s.mux.HandleFunc("GET /api/report", s.report)
 	s.mux.HandleFunc("POST /api/exact/{id}", s.exact)
+	s.mux.HandleFunc("GET /api/curve/{id}", s.curve)
+	s.mux.HandleFunc("POST /api/sides", s.sides)
 	return s
 }
 

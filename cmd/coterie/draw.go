@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,8 @@ type drawOptions struct {
 	quorum    int
 	highlight string
 	labels    bool
+	scale     float64
+	theme     string
 }
 
 func newDrawCmd(s *streams) *cobra.Command {
@@ -40,16 +43,27 @@ Layouts (--layout, default auto: chosen from the system's kind and structure):
   plane     the Fano plane as the triangle with its inscribed circle; larger
             projective planes with the points on a circle
   cube      the a^(k+1) lattice of a (k+1)-cube k-arbiter, k ≤ 2
+  tree      the tree of a tree system, root on top
+  hqc       hierarchical quorum consensus as nested groups
+  rows      a crumbling wall, the triangle or the wheel as its rows
 auto also draws a threshold system (majority) as its nodes on a circle, and
-Kuo's join as the outer system with the joined node expanded.
+Kuo's join as the outer system with the joined node expanded. Grid and cube
+share one orientation: node 1 top left, node 2 to its right.
 
---quorum I highlights the I-th quorum (1-based, in file order) and --highlight
-a set of nodes, such as the witness of 'domination --json' or a failure set.
+Every node carries its number (and a tooltip in SVG); --labels also writes
+the nodes' labels beside them, where they cover nothing. --quorum I fills
+the I-th quorum (1-based, in file order) in blue and --highlight the nodes
+given in red, such as the witness of 'domination --json' or a failure set;
+a legend under the drawing says which is which. Lines and paths take
+colours safe for colour-blind readers, and dash patterns once the colours
+run out. --theme dark draws light on dark.
+
 An (h,k)-arbiter is drawn by its lowest level. A read-write system
 (--reads EXPR [--writes EXPR], --nodes, or a read-write file) is drawn by one
-side: --side reads (default) or writes. The same input gives the same
-bytes.`,
-		Example: `  coterie generate fpp --q 2 -o fano.json && coterie draw fano.json -o fano.svg
+side: --side reads (default) or writes, or both side by side. PNG output is
+--scale pixels per unit (default 2). The same input gives the same bytes.`,
+		Example: `  coterie generate fpp --order 2 -o fano.json && coterie draw fano.json -o fano.svg
+  coterie draw --reads 'a*b*c + d*e*f' --side both --highlight a -o rw.svg
   coterie draw grid.json -o grid.png --quorum 5
   coterie draw plane.json -o witness.pdf --layout matrix --highlight 1,4,7 --labels`,
 		Args: fileOrRW,
@@ -59,11 +73,17 @@ bytes.`,
 	}
 	addSideInputFlags(cmd, &o.sideInput, "reads")
 	f := cmd.Flags()
+	f.Lookup("side").Usage = "for a read-write system, the side to draw: reads|writes|both (side by side)"
 	f.StringVarP(&o.out, "output", "o", "", "write the drawing to `OUT.svg`, OUT.png or OUT.pdf (default: SVG on standard output)")
 	f.StringVar(&o.layout, "layout", "auto", "layout: "+strings.Join(draw.Layouts, ", "))
 	f.IntVar(&o.quorum, "quorum", 0, "highlight quorum `I` (1-based position in the file)")
 	f.StringVar(&o.highlight, "highlight", "", "highlight the nodes `1,4,7` (numbers 1..n or labels)")
-	f.BoolVar(&o.labels, "labels", false, "write node labels")
+	f.BoolVar(&o.labels, "labels", false, "write node labels beside the nodes")
+	f.Float64Var(&o.scale, "scale", draw.DefaultPNGScale, "PNG pixels per drawing unit (0 < `S` ≤ 16)")
+	f.StringVar(&o.theme, "theme", "light", "colours: "+strings.Join(draw.Themes, " or "))
+	_ = cmd.RegisterFlagCompletionFunc("theme", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return draw.Themes, cobra.ShellCompDirectiveNoFileComp
+	})
 	_ = cmd.RegisterFlagCompletionFunc("layout", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return draw.Layouts, cobra.ShellCompDirectiveNoFileComp
 	})
@@ -87,30 +107,88 @@ func runDraw(s *streams, o drawOptions, path string) error {
 	if o.quorum < 0 {
 		return usageErrorf("--quorum must be a positive quorum number, not %d", o.quorum)
 	}
-	sys, err := readSystem(s, path, o.in)
-	if err != nil {
-		return err
+	if !slices.Contains(draw.Themes, o.theme) {
+		return usageErrorf("--theme must be one of %s, not %q", strings.Join(draw.Themes, ", "), o.theme)
 	}
-	nodes, err := parseNodeList(o.highlight, sys)
-	if err != nil {
-		return usageErrorf("--highlight: %v", err)
+	if !(o.scale > 0 && o.scale <= 16) {
+		return usageErrorf("--scale must be a number in (0, 16], not %v", o.scale)
 	}
-	sc, err := draw.Draw(sys, draw.Options{Layout: o.layout, ShowQuorum: o.quorum > 0, Quorum: o.quorum - 1, Highlight: nodes, Labels: o.labels})
-	if errors.Is(err, draw.ErrThresholdQuorum) {
-		err = errors.New("draw: a threshold system's quorums are not listed: --quorum needs --layout matrix")
+	var sides []set.System
+	var headings []string
+	if o.side.side == "both" {
+		if o.quorum > 0 {
+			return usageErrorf("--quorum numbers the quorums of one side: use --side reads or --side writes")
+		}
+		if !o.side.wanted(o.in.cmd, s, path) {
+			return usageErrorf("--side both is for a read-write system (--reads/--writes or a read-write file)")
+		}
+		var err error
+		if sides, err = readBothSides(s, o, path); err != nil {
+			return err
+		}
+		headings = []string{"read quorums", "write quorums"}
+	} else {
+		sys, err := readSystem(s, path, o.in)
+		if err != nil {
+			return err
+		}
+		sides = []set.System{sys}
 	}
-	if err != nil {
-		return &codeError{code: exitError, err: fmt.Errorf("%s: %w", displayName(path), err)}
+	var scenes []*draw.Scene
+	for _, sys := range sides {
+		nodes, err := parseNodeList(o.highlight, sys)
+		if err != nil {
+			return usageErrorf("--highlight: %v", err)
+		}
+		sc, err := draw.Draw(sys, draw.Options{Layout: o.layout, ShowQuorum: o.quorum > 0, Quorum: o.quorum - 1, Highlight: nodes,
+			Labels: o.labels, Theme: o.theme})
+		if errors.Is(err, draw.ErrThresholdQuorum) {
+			err = errors.New("draw: a threshold system's quorums are not listed: --quorum needs --layout matrix")
+		}
+		if err != nil {
+			return &codeError{code: exitError, err: fmt.Errorf("%s: %w", displayName(path), err)}
+		}
+		scenes = append(scenes, sc)
+	}
+	sc := scenes[0]
+	if len(scenes) > 1 {
+		sc = draw.Beside("read and write quorums", headings, scenes...)
 	}
 	return writeOutput(s, o.out, func(w io.Writer) error {
 		switch ext {
 		case "png":
-			return sc.WritePNG(w)
+			return sc.WritePNGScale(w, o.scale)
 		case "pdf":
 			return sc.WritePDF(w)
 		}
 		return sc.WriteSVG(w)
 	})
+}
+
+// readBothSides reads a read-write system once and lists its read and
+// write quorums.
+func readBothSides(s *streams, o drawOptions, path string) ([]set.System, error) {
+	ctx := context.Background()
+	if o.in.cmd != nil && o.in.cmd.Context() != nil {
+		ctx = o.in.cmd.Context()
+	}
+	var args []string
+	if path != "" {
+		args = []string{path}
+	}
+	sys, err := loadRW(ctx, s, o.side.rw, o.in, args)
+	if err != nil {
+		return nil, err
+	}
+	var out []set.System
+	for _, side := range []string{"reads", "writes"} {
+		f, err := listSide(sys, side, o.side.rw.limit)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, set.System{Family: f})
+	}
+	return out, nil
 }
 
 // parseNodeList reads "1,4,7": node numbers 1..n or labels, returned
