@@ -63,7 +63,7 @@ func runServe(ctx context.Context, s *streams, o serveOptions) error {
 		fmt.Fprintf(s.err, "coterie: warning: %s is reachable from other machines; the explorer has no authentication\n", o.addr)
 	}
 	srv := &http.Server{
-		Handler:           web.New(web.Options{MaxBody: o.maxBody, Budget: o.budget, Timeout: o.timeout}),
+		Handler:           web.New(web.Options{Addr: ln.Addr().String(), MaxBody: o.maxBody, Budget: o.budget, Timeout: o.timeout}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		IdleTimeout:       2 * time.Minute,

@@ -23,7 +23,7 @@ async function call(url, body) {
   };
   const tick = setInterval(show, 100);
   try {
-    const resp = await fetch(url + (url.includes("?") ? "&" : "?") + "stream=1", {method: "POST", body: body, signal: controller.signal});
+    const resp = await fetch(url + (url.includes("?") ? "&" : "?") + "stream=1", {method: "POST", headers: {"X-Coterie-Token": document.querySelector('meta[name="coterie-token"]').content}, body: body, signal: controller.signal});
     if (!resp.ok || !(resp.headers.get("Content-Type") || "").startsWith("application/x-ndjson")) {
       const data = await resp.json();
       throw new Error(data.error || resp.statusText);
