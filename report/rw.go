@@ -308,11 +308,11 @@ func WriteRWMarkdown(w io.Writer, systems []*RWSystem) error {
 	tableMD := func(t table) { writeTableMD(bw, t) }
 	p("# Read-write quorum systems\n")
 	for _, s := range systems {
-		p("\n## %s\n\nn = %d\n\n### Figures\n", s.Name, s.Sys.N)
+		p("\n## %s\n\nn = %d\n\n### Figures\n", md(s.Name), s.Sys.N)
 		figures, strategy := rwTables(s)
 		tableMD(figures)
 		if strategy.head != nil {
-			p("### Optimal strategy at read fraction %s\n", s.Figures.ReadFraction)
+			p("### Optimal strategy at read fraction %s\n", md(s.Figures.ReadFraction))
 			tableMD(strategy)
 		}
 	}
