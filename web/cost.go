@@ -82,6 +82,14 @@ func uploadCost(data []byte, f format.Format) (quorums, members int64) {
 // than MaxMemory.
 func (s *Server) checkCost(name string, data []byte, f format.Format) error {
 	q, m := uploadCost(data, f)
+	return s.checkMemory(name, q, m)
+}
+
+// checkMemory refuses a system of q quorums with m memberships in all
+// when its analysis is estimated to take more than MaxMemory. It is
+// asked again once a file is parsed or a construction built, with the
+// true counts.
+func (s *Server) checkMemory(name string, q, m int64) error {
 	need := q*bytesPerQuorum + m*bytesPerMembership
 	if need <= s.o.MaxMemory {
 		return nil

@@ -126,3 +126,23 @@ func TestMarkdownReportEscaped(t *testing.T) {
 		t.Errorf("content type %q", ct)
 	}
 }
+
+// TestConstructionMemoryEstimated: a construction whose analysis would
+// take more than MaxMemory is refused with 413 once built, before the
+// analysis: the 6^4 cube's 1296 quorums of 671 nodes (about 855 MB; its
+// analysis took 37 s and its answer 240 MB), while the 38×38 grid is
+// analysed.
+func TestConstructionMemoryEstimated(t *testing.T) {
+	h := web.New(web.Options{})
+	rec, v := post(t, h, "/api/generate", `{"kind":"cube","params":{"a":"6","k":"3"}}`)
+	want := "cube a=6 k=3: about 1296 quorums with 869616 nodes in all would take about 854 MB to analyse, more than the explorer's limit of 256 MB (use the command line)"
+	if rec.Code != http.StatusRequestEntityTooLarge || v["error"] != want {
+		t.Errorf("%d %v, want 413 %q", rec.Code, v, want)
+	}
+	small := web.New(web.Options{MaxMemory: 100 << 20})
+	rec, v = post(t, small, "/api/generate", `{"kind":"grid","params":{"rows":"38","cols":"38"}}`)
+	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(v["error"].(string), "1444 quorums with 108300 nodes in all would take about 111 MB") {
+		t.Errorf("grid 38×38 with 100 MB: %d %v", rec.Code, v)
+	}
+	generate(t, h, "grid", map[string]string{"rows": "38", "cols": "38"})
+}

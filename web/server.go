@@ -548,6 +548,17 @@ func (s *Server) analyzeAndReply(ctx context.Context, w http.ResponseWriter, r *
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, sys.N(), s.o.MaxNodes)
 		return
 	}
+	var q, m int64
+	for _, f := range sys.Families() {
+		if !f.IsThreshold() && !f.IsImplicit() {
+			q += int64(len(f.Quorums))
+			m += int64(memberships(f))
+		}
+	}
+	if err := s.checkMemory(name, q, m); err != nil {
+		fail(w, http.StatusRequestEntityTooLarge, "%v", err)
+		return
+	}
 	s.run(ctx, w, r, func(ctx context.Context, progress func(string)) (any, error) {
 		return s.analyze(ctx, name, sys, progress)
 	})
