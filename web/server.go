@@ -756,6 +756,11 @@ func (s *Server) analyze(ctx context.Context, name string, sys set.System, progr
 	if err != nil {
 		return nil, err
 	}
+	// The answer (the sections, the drawings) does not look at ctx: do
+	// not start it for a client that has gone.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var canon bytes.Buffer
 	if err := format.Write(&canon, sys, format.JSON, format.DefaultOptions()); err != nil {
 		return nil, err
