@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"context"
 	"iter"
 	"math/big"
 	"slices"
@@ -107,11 +108,23 @@ func (e *Expr) ReadOnce() bool {
 // far. The number of quorums can be exponential in the
 // size of e.
 func (e *Expr) MinimalQuorums() iter.Seq[*set.Set] {
+	return e.MinimalQuorumsContext(context.Background())
+}
+
+// MinimalQuorumsContext is [Expr.MinimalQuorums] under ctx: the sequence
+// ends early once ctx is done, which the caller tells from ctx.Err(). The
+// context is checked at every candidate, so that a formula whose
+// candidates are mostly not minimal (a product of many overlapping sums,
+// which yields nothing for a long time) still stops at once.
+func (e *Expr) MinimalQuorumsContext(ctx context.Context) iter.Seq[*set.Set] {
 	return func(yield func(*set.Set) bool) {
 		readOnce := e.ReadOnce()
 		seen := map[uint64][]*set.Set{}
 		probe := new(set.Set)
 		e.candidates(new(set.Set), func(q *set.Set) bool {
+			if ctx.Err() != nil {
+				return false
+			}
 			if !readOnce {
 				if !e.minimal(q, probe) {
 					return true
@@ -192,14 +205,24 @@ func product(args []*Expr, acc *set.Set, yield func(*set.Set) bool) bool {
 // nodes, in the order of [Expr.MinimalQuorums], or ok false if there are
 // more than limit (limit ≤ 0: no limit).
 func (e *Expr) Family(n, limit int) (f *set.Family, ok bool) {
+	f, ok, _ = e.FamilyContext(context.Background(), n, limit)
+	return f, ok
+}
+
+// FamilyContext is [Expr.Family] under ctx: it returns ctx's error as
+// soon as ctx is done (see [Expr.MinimalQuorumsContext]).
+func (e *Expr) FamilyContext(ctx context.Context, n, limit int) (f *set.Family, ok bool, err error) {
 	f = set.NewFamily(n)
-	for q := range e.MinimalQuorums() {
+	for q := range e.MinimalQuorumsContext(ctx) {
 		if limit > 0 && len(f.Quorums) == limit {
-			return nil, false
+			return nil, false, nil
 		}
 		f.Add(q, set.NoOwner)
 	}
-	return f, true
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	return f, true, nil
 }
 
 // MinQuorum returns a quorum of e of least total weight, with that weight,

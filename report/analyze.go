@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/coterie-dev/coterie/availability"
@@ -102,6 +103,15 @@ type System struct {
 	// FailDraw shows two quorums that do not meet, when verify found
 	// them: the first highlighted, the nodes of the second marked.
 	FailDraw *draw.Scene
+}
+
+// avError is err from the availability of system name, said once: the
+// availability package's errors name it already.
+func avError(name string, err error) error {
+	if strings.HasPrefix(err.Error(), "availability: ") {
+		return fmt.Errorf("report: %s: %w", name, err)
+	}
+	return fmt.Errorf("report: %s: availability: %w", name, err)
 }
 
 // within2 runs fn with a context that ends after d.
@@ -265,7 +275,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	stage("availability")
 	res, err := computeWithin(ctx, f, avBudget)
 	if err != nil && !outOfTime(err) {
-		return nil, fmt.Errorf("report: %s: availability: %w", name, err)
+		return nil, avError(name, err)
 	}
 	if outOfTime(err) {
 		res = nil
@@ -321,12 +331,12 @@ func (r *System) setAvailability(ctx context.Context, res *availability.Result, 
 	}
 	var err error
 	if r.Table, err = eval(r.points, o.Samples); err != nil {
-		return fmt.Errorf("report: %s: availability: %w", r.Name, err)
+		return avError(r.Name, err)
 	}
 	// The curve's estimates take a quarter of the samples: 28 points, each
 	// drawn, none read off as a number.
 	if r.Curve, err = eval(curvePoints, max(o.Samples/4, 1024)); err != nil {
-		return fmt.Errorf("report: %s: availability: %w", r.Name, err)
+		return avError(r.Name, err)
 	}
 	return nil
 }
@@ -340,7 +350,7 @@ func (s *System) WithExactAvailability(ctx context.Context, progress availabilit
 	f := s.Sys.Families()[0]
 	res, err := availability.Compute(ctx, f, availability.Options{Progress: progress})
 	if err != nil {
-		return nil, fmt.Errorf("report: %s: availability: %w", s.Name, err)
+		return nil, avError(s.Name, err)
 	}
 	c := *s
 	if err := c.setAvailability(ctx, res, 0, Options{Samples: s.samples}); err != nil {

@@ -181,11 +181,21 @@ func WriteHTML(w io.Writer, systems []*System) error {
 	return hw.Flush()
 }
 
+// mdEscaper backslash-escapes the characters that start Markdown's inline
+// constructs (emphasis, code, links, images, raw HTML, entities, tables,
+// strikethrough, math, a heading's closing #) and puts line breaks as
+// spaces, so that text a user gave (a name, a kind, labels, an
+// expression) reads as itself and cannot inject HTML or a new block.
+var mdEscaper = strings.NewReplacer(
+	"\\", "\\\\", "`", "\\`", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]",
+	"<", "\\<", ">", "\\>", "&", "\\&", "!", "\\!", "|", "\\|", "~", "\\~",
+	"$", "\\$", "#", "\\#", "\r\n", " ", "\n", " ", "\r", " ")
+
+// md escapes text for a Markdown paragraph, heading or table cell.
+func md(s string) string { return mdEscaper.Replace(s) }
+
 // mdCell escapes a Markdown table cell.
-func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
-}
+func mdCell(s string) string { return md(s) }
 
 // writeTableMD writes t as a GitHub Markdown table, with a blank line
 // before and after.
@@ -218,18 +228,18 @@ func WriteMarkdown(w io.Writer, systems []*System) error {
 	tableMD := func(t table) { writeTableMD(bw, t) }
 	p("# Quorum systems\n")
 	for _, s := range systems {
-		p("\n## %s\n\nn = %d, k = %d", s.Name, s.Sys.N(), s.Sys.K())
+		p("\n## %s\n\nn = %d, k = %d", md(s.Name), s.Sys.N(), s.Sys.K())
 		if k := s.Sys.Kind(); k != "" {
-			p(", kind %s", k)
+			p(", kind %s", md(k))
 		}
-		p("\n\n### Verification\n\n**%s**\n", Verdict(s.Sys, s.Verify))
+		p("\n\n### Verification\n\n**%s**\n", md(Verdict(s.Sys, s.Verify)))
 		tableMD(checksTable(s.Sys, s.Verify))
 		p("### Metrics\n")
 		for _, f := range s.Families {
 			tableMD(metricsTable(f))
 		}
-		p("### Domination\n\n%s\n\n", dominationText(s))
-		p("### Availability in nines\n\nAV(p): %s.\n", s.AvMethod)
+		p("### Domination\n\n%s\n\n", md(dominationText(s)))
+		p("### Availability in nines\n\nAV(p): %s.\n", md(s.AvMethod))
 		tableMD(availabilityTable(s))
 		p("### Messages per entry\n")
 		tableMD(messagesTable(s.Families[0]))

@@ -153,13 +153,16 @@ func AnalyzeRW(ctx context.Context, name string, sys *rw.System, o RWOptions) (*
 	if fig.Availability, err = rwAvailability(ctx, sys, o.Points, o.AvailabilityBudget); err != nil {
 		return nil, err
 	}
-	if rf, err := sys.Reads.Family(sys.N, maxDrawn); err == nil {
+	if rf, err := sys.Reads.FamilyContext(ctx, sys.N, maxDrawn); err == nil {
 		g := rf.Clone()
 		g.K, g.H, g.Labels = 1, 0, labels
 		out.ReadQuorums = g
 		if sc, err := draw.Draw(set.System{Family: g}, draw.Options{Layout: "auto"}); err == nil {
 			out.Drawing = sc
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("cancelled: %w", err)
 	}
 	return out, nil
 }
@@ -305,11 +308,11 @@ func WriteRWMarkdown(w io.Writer, systems []*RWSystem) error {
 	tableMD := func(t table) { writeTableMD(bw, t) }
 	p("# Read-write quorum systems\n")
 	for _, s := range systems {
-		p("\n## %s\n\nn = %d\n\n### Figures\n", s.Name, s.Sys.N)
+		p("\n## %s\n\nn = %d\n\n### Figures\n", md(s.Name), s.Sys.N)
 		figures, strategy := rwTables(s)
 		tableMD(figures)
 		if strategy.head != nil {
-			p("### Optimal strategy at read fraction %s\n", s.Figures.ReadFraction)
+			p("### Optimal strategy at read fraction %s\n", md(s.Figures.ReadFraction))
 			tableMD(strategy)
 		}
 	}

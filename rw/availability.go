@@ -52,7 +52,7 @@ func (s *System) AvailabilityAt(ctx context.Context, ps []float64, o Availabilit
 				})
 			}
 		} else {
-			fam, err := s.SideFamily(sd, o.Limit)
+			fam, err := s.sideFamily(ctx, sd, o.Limit)
 			if err != nil {
 				return nil, err
 			}
@@ -85,8 +85,12 @@ func (s *System) AvailabilityAt(ctx context.Context, ps []float64, o Availabilit
 // family when the side is "k of all the nodes", otherwise its minimal
 // quorums listed ([Side.Family], at most limit of them).
 func (s *System) SideFamily(sd *Side, limit int) (*set.Family, error) {
+	return s.sideFamily(context.Background(), sd, limit)
+}
+
+func (s *System) sideFamily(ctx context.Context, sd *Side, limit int) (*set.Family, error) {
 	if k, nodes, ok := sd.Expr.AsThreshold(); ok && len(nodes) == s.N {
 		return set.NewThreshold(s.N, k), nil
 	}
-	return sd.Family(s.N, limit)
+	return sd.FamilyContext(ctx, s.N, limit)
 }

@@ -256,7 +256,7 @@ func TestResilientSets(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := 1 + r.IntN(2)
-		sets, err := s.resilientSets(&s.Reads, f, 1000)
+		sets, err := s.resilientSets(context.Background(), &s.Reads, f, 1000)
 		if err != nil {
 			t.Fatal(err)
 		}

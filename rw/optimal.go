@@ -70,11 +70,11 @@ func (s *System) Optimal(ctx context.Context, opts Options) (*Strategy, *Metrics
 	if limit <= 0 {
 		limit = DefaultListLimit
 	}
-	ro, err := s.oracleFor(&s.Reads, opts.F, limit)
+	ro, err := s.oracleFor(ctx, &s.Reads, opts.F, limit)
 	if err != nil {
 		return nil, nil, err
 	}
-	wo, err := s.oracleFor(&s.Writes, opts.F, limit)
+	wo, err := s.oracleFor(ctx, &s.Writes, opts.F, limit)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -256,7 +256,7 @@ func (s *System) availability(ctx context.Context, p float64) (float64, error) {
 			fam = set.NewThreshold(s.N, k)
 		} else {
 			var err error
-			if fam, err = sd.Family(s.N, DefaultListLimit); err != nil {
+			if fam, err = sd.FamilyContext(ctx, s.N, DefaultListLimit); err != nil {
 				return 0, err
 			}
 		}

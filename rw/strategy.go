@@ -1,6 +1,7 @@
 package rw
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -245,12 +246,12 @@ func (o *exprOracle) best(weight []*big.Rat, latPrice *big.Rat) (*set.Set, *big.
 
 // oracleFor returns the pricing oracle of a side for f-resilient
 // strategies.
-func (s *System) oracleFor(side *Side, f, limit int) (oracle, error) {
+func (s *System) oracleFor(ctx context.Context, side *Side, f, limit int) (oracle, error) {
 	var sets []*set.Set
 	switch {
 	case f > 0:
 		var err error
-		if sets, err = s.resilientSets(side, f, limit); err != nil {
+		if sets, err = s.resilientSets(ctx, side, f, limit); err != nil {
 			return nil, err
 		}
 		if len(sets) == 0 {
@@ -268,7 +269,7 @@ func (s *System) oracleFor(side *Side, f, limit int) (oracle, error) {
 		slices.SortFunc(lats, func(a, b *big.Rat) int { return a.Cmp(b) })
 		return &exprOracle{s: s, side: side, lats: lats}, nil
 	default:
-		fam, err := side.Family(s.N, limit)
+		fam, err := side.FamilyContext(ctx, s.N, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -290,7 +291,7 @@ const maxResilientNodes = 22
 // hold a quorum after any f of their nodes fail. For choose(k, all n
 // nodes) they are the (k+f)-subsets; otherwise they are found among all
 // subsets, smallest first, so n is limited to maxResilientNodes.
-func (s *System) resilientSets(side *Side, f, limit int) ([]*set.Set, error) {
+func (s *System) resilientSets(ctx context.Context, side *Side, f, limit int) ([]*set.Set, error) {
 	if k, nodes, ok := side.Expr.AsThreshold(); ok && len(nodes) == s.N {
 		if k+f > s.N {
 			return nil, nil
@@ -316,7 +317,12 @@ func (s *System) resilientSets(side *Side, f, limit int) ([]*set.Set, error) {
 	}
 	slices.SortStableFunc(masks, func(a, b uint32) int { return popcount(a) - popcount(b) })
 	cur, probe := set.New(s.N), set.New(s.N)
-	for _, m := range masks {
+	for i, m := range masks {
+		if i%1024 == 1023 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		cur.Clear()
 		for v := range s.N {
 			if m&(1<<v) != 0 {

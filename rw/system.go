@@ -48,13 +48,22 @@ type Side struct {
 // Family returns the side's minimal quorums as an explicit family over n
 // nodes, refusing (with [set.ErrTooMany]) beyond limit quorums.
 func (sd *Side) Family(n, limit int) (*set.Family, error) {
+	return sd.FamilyContext(context.Background(), n, limit)
+}
+
+// FamilyContext is [Side.Family] under ctx: listing the quorums of a
+// formula stops with ctx's error as soon as ctx is done.
+func (sd *Side) FamilyContext(ctx context.Context, n, limit int) (*set.Family, error) {
 	if sd.List != nil {
 		if limit > 0 && len(sd.List.Quorums) > limit {
 			return nil, fmt.Errorf("rw: more than %d quorums: %w", limit, set.ErrTooMany)
 		}
 		return sd.List, nil
 	}
-	f, ok := sd.Expr.Family(n, limit)
+	f, ok, err := sd.Expr.FamilyContext(ctx, n, limit)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return nil, fmt.Errorf("rw: more than %d quorums: %w", limit, set.ErrTooMany)
 	}
@@ -87,6 +96,12 @@ const DefaultListLimit = 200000
 // (every other valid side is dominated by it). nodes may be nil for
 // default attributes.
 func New(n int, reads, writes *expr.Expr, nodes []Node) (*System, error) {
+	return NewContext(context.Background(), n, reads, writes, nodes)
+}
+
+// NewContext is [New] under ctx: listing the dual of a side that uses
+// some node twice stops with ctx's error as soon as ctx is done.
+func NewContext(ctx context.Context, n int, reads, writes *expr.Expr, nodes []Node) (*System, error) {
 	if reads == nil && writes == nil {
 		return nil, errors.New("rw: neither read nor write quorums given")
 	}
@@ -113,10 +128,14 @@ func New(n int, reads, writes *expr.Expr, nodes []Node) (*System, error) {
 	switch {
 	case writes == nil:
 		s.Reads.Expr, s.Writes.Expr, s.WritesDerived = reads, reads.Dual(), true
-		listDual(n, &s.Reads, &s.Writes)
+		if err := listDual(ctx, n, &s.Reads, &s.Writes); err != nil {
+			return nil, err
+		}
 	case reads == nil:
 		s.Reads.Expr, s.Writes.Expr, s.ReadsDerived = writes.Dual(), writes, true
-		listDual(n, &s.Writes, &s.Reads)
+		if err := listDual(ctx, n, &s.Writes, &s.Reads); err != nil {
+			return nil, err
+		}
 	default:
 		s.Reads.Expr, s.Writes.Expr = reads, writes
 	}
@@ -127,22 +146,23 @@ func New(n int, reads, writes *expr.Expr, nodes []Node) (*System, error) {
 // as a list of quorums written as a sum of products) by MMCS, up to
 // DefaultListLimit quorums on each side: listing it from the symbolic dual
 // would multiply out every product. A read-once side keeps its symbolic
-// dual, which is read-once too.
-func listDual(n int, given, dual *Side) {
+// dual, which is read-once too. The only error is ctx's.
+func listDual(ctx context.Context, n int, given, dual *Side) error {
 	if given.Expr.ReadOnce() {
-		return
+		return nil
 	}
-	f, ok := given.Expr.Family(n, DefaultListLimit)
-	if !ok {
-		return
+	f, ok, err := given.Expr.FamilyContext(ctx, n, DefaultListLimit)
+	if err != nil || !ok {
+		return err
 	}
-	t, err := transversals(context.Background(), f, DefaultListLimit)
+	t, err := transversals(ctx, f, DefaultListLimit)
 	if err != nil {
-		return
+		return ctx.Err()
 	}
 	if e := expr.FromFamily(t); e != nil {
 		given.List, dual.List, dual.Expr = f, t, e
 	}
+	return nil
 }
 
 // FromFamilies returns the system with read quorums r and write quorums w
@@ -281,7 +301,7 @@ func (s *System) meet(ctx context.Context, a, b *Side, limit int) (Intersection,
 		if swap {
 			list, test = a, b
 		}
-		fam, err := list.Family(s.N, limit)
+		fam, err := list.FamilyContext(ctx, s.N, limit)
 		if errors.Is(err, set.ErrTooMany) {
 			continue
 		}
@@ -363,7 +383,7 @@ func (s *System) resilience(ctx context.Context, side, other *Side, otherIsDual 
 		size, w := d.MinSize()
 		return Resilience{F: size - 1, Witness: w}, nil
 	}
-	f, err := side.Family(s.N, DefaultListLimit)
+	f, err := side.FamilyContext(ctx, s.N, DefaultListLimit)
 	if err != nil {
 		return Resilience{}, err
 	}

@@ -73,3 +73,10 @@ func (e *SyntaxError) Error() string {
 func syntaxErrorf(file string, line int, format string, args ...any) *SyntaxError {
 	return &SyntaxError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
+
+// IsConfig reports whether a file of this name and content is a
+// configuration one of the formats recognises.
+func IsConfig(name string, data []byte) bool {
+	_, ok := Sniff(name, data)
+	return ok
+}

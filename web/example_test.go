@@ -12,10 +12,13 @@ import (
 
 // Build a system through the explorer's API and read its analysis: the
 // projective plane of order 2 (the Fano plane), seven nodes and a valid
-// coterie.
+// coterie. A request must name the server's host and, when it changes
+// state, carry the server's token (the page reads it from its
+// <meta name="coterie-token"> element).
 func Example() {
-	h := web.New(web.Options{})
-	req := httptest.NewRequest(http.MethodPost, "/api/generate", strings.NewReader(`{"kind": "fpp", "params": {"order": "2"}}`))
+	h := web.New(web.Options{Addr: "127.0.0.1:8080"})
+	req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8080/api/generate", strings.NewReader(`{"kind": "fpp", "params": {"order": "2"}}`))
+	req.Header.Set(web.TokenHeader, h.Token())
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	var a web.Analysis

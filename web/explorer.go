@@ -125,7 +125,14 @@ func (s *Server) sides(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, f.N, s.o.MaxNodes)
 		return
 	}
-	s.work(w, r, func(ctx context.Context, _ func(string)) (any, error) {
+	release, ok := s.acquire(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
+	defer cancel()
+	s.run(ctx, w, r, func(ctx context.Context, _ func(string)) (any, error) {
 		sys, err := rwSystem(ctx, f)
 		if err != nil {
 			return nil, err

@@ -20,7 +20,7 @@ func TestCurve(t *testing.T) {
 	h := web.New(web.Options{})
 	a := generate(t, h, "majority", map[string]string{"n": "3"})
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/curve/"+a["id"].(string), nil))
+	h.ServeHTTP(rec, apiRequest(h, "GET", "/api/curve/"+a["id"].(string), nil))
 	if rec.Code != 200 {
 		t.Fatalf("curve: %d %s", rec.Code, rec.Body)
 	}
@@ -39,7 +39,7 @@ func TestCurve(t *testing.T) {
 		}
 	}
 	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/curve/nope", nil))
+	h.ServeHTTP(rec, apiRequest(h, "GET", "/api/curve/nope", nil))
 	if rec.Code != 404 {
 		t.Errorf("unknown id: %d", rec.Code)
 	}
@@ -103,7 +103,7 @@ func TestAssetsCSP(t *testing.T) {
 	h := web.New(web.Options{})
 	get := func(p string) string {
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		h.ServeHTTP(rec, apiRequest(h, "GET", p, nil))
 		return rec.Body.String()
 	}
 	page := get("/")

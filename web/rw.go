@@ -21,7 +21,8 @@ var defaultRWPoints = []float64{0.9, 0.99}
 // uploadRW answers an upload that holds a read-write system (a JSON
 // object with "reads" and/or "writes", or text with "# reads" sections).
 // The query may set read_fraction (default 1/2) and p (comma-separated).
-func (s *Server) uploadRW(w http.ResponseWriter, r *http.Request, name string, data []byte) {
+// The caller holds a worker; ctx bounds the work.
+func (s *Server) uploadRW(ctx context.Context, w http.ResponseWriter, r *http.Request, name string, data []byte) {
 	f, err := format.ReadRWAny(data)
 	if err != nil {
 		var fe *format.SyntaxError
@@ -32,11 +33,12 @@ func (s *Server) uploadRW(w http.ResponseWriter, r *http.Request, name string, d
 		}
 		return
 	}
-	s.uploadRWFile(w, r, name, f)
+	s.uploadRWFile(ctx, w, r, name, f)
 }
 
-// uploadRWFile answers an upload of the read-write system f.
-func (s *Server) uploadRWFile(w http.ResponseWriter, r *http.Request, name string, f *format.RWFile) {
+// uploadRWFile answers an upload of the read-write system f. The caller
+// holds a worker; ctx bounds the work.
+func (s *Server) uploadRWFile(ctx context.Context, w http.ResponseWriter, r *http.Request, name string, f *format.RWFile) {
 	q := r.URL.Query()
 	frac := q.Get("read_fraction")
 	if frac == "" {
@@ -68,7 +70,7 @@ func (s *Server) uploadRWFile(w http.ResponseWriter, r *http.Request, name strin
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, f.N, s.o.MaxNodes)
 		return
 	}
-	s.work(w, r, func(ctx context.Context, progress func(string)) (any, error) {
+	s.run(ctx, w, r, func(ctx context.Context, progress func(string)) (any, error) {
 		return s.analyzeRW(ctx, name, f, wl, ps, progress)
 	})
 }
@@ -85,7 +87,7 @@ func rwSystem(ctx context.Context, f *format.RWFile) (*rw.System, error) {
 		f.ReadList.Labels = u.Labels
 		return rw.FromFamilies(ctx, f.ReadList, f.WriteList, nodes)
 	}
-	sys, err := rw.New(u.N, f.Reads, f.Writes, nodes)
+	sys, err := rw.NewContext(ctx, u.N, f.Reads, f.Writes, nodes)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +131,7 @@ func (s *Server) analyzeRW(ctx context.Context, name string, f *format.RWFile, w
 		_ = rep.Drawing.WriteSVGOptions(&d, draw.SVGOptions{Inline: true, ID: "drawing"})
 		a.Drawing = d.String()
 	}
-	if g := rep.ReadQuorums; g != nil {
+	if g := rep.ReadQuorums; g != nil && memberships(g) <= maxListed {
 		for i := range g.Quorums {
 			q := g.Quorums[i].Elements()
 			for j := range q {

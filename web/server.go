@@ -1,9 +1,41 @@
 package web
 
+// How the server protects its user (for the page's code and for anyone
+// who calls the API):
+//
+//   - Every request must name the server in its Host header: the address
+//     it listens on (Options.Addr), or localhost, 127.0.0.1 or [::1],
+//     with its port. Others get 403, which defeats DNS rebinding.
+//   - A request to /api/ that the browser marks as coming from another
+//     site (Sec-Fetch-Site: cross-site or same-site) gets 403.
+//   - A state-changing request (any method but GET and HEAD) must come
+//     from the server's own origin (an Origin header, when sent, must be
+//     http://HOST) and carry the per-process token in the
+//     X-Coterie-Token header (TokenHeader). The server puts the token in
+//     the page it serves, as <meta name="coterie-token" content="...">
+//     right after <head>; the page's script reads it with
+//     document.querySelector('meta[name="coterie-token"]').content. A page
+//     of another origin cannot read it, and a custom header makes the
+//     browser ask first (a preflight, which the server never grants).
+//   - Every response carries ContentSecurityPolicy (no inline script:
+//     the page's script is a file), X-Frame-Options DENY, nosniff,
+//     Referrer-Policy no-referrer and same-origin opener and resource
+//     policies.
+//   - Cost: a body is at most MaxBody; an upload whose analysis is
+//     estimated, before parsing, to need more than MaxMemory gets 413; an
+//     answer larger than MaxResponse gets 422; a report holds at most
+//     MaxReportIDs systems, each once. Parsing and analysis take one of
+//     Workers; a request waits at most QueueWait for one (and at most
+//     MaxQueue wait at once), else 503 with Retry-After; Timeout counts
+//     from when the worker takes the request up, and a client that goes
+//     away cancels its work.
+
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"crypto/subtle"
 	"embed"
 	"encoding/hex"
 	"encoding/json"
@@ -11,11 +43,14 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"net"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coterie-dev/coterie/availability"
@@ -24,27 +59,65 @@ import (
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/report"
 	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/systems"
 )
 
 //go:embed assets
 var assets embed.FS
 
+// ContentSecurityPolicy is sent with every response: scripts and styles
+// only from the server's own files (styles may also be inline), no
+// framing, no plugins, and forms that post only to the server.
+const ContentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+// TokenHeader is the request header that carries the server's token
+// (see [Server.Token]).
+const TokenHeader = "X-Coterie-Token"
+
+// TokenMeta is the name of the <meta> element the server adds to the
+// page's <head> with the token as its content.
+const TokenMeta = "coterie-token"
+
 // Options configure a [Server]. Zero values take the defaults.
 type Options struct {
+	// Addr is the host:port the server listens on. A request must name
+	// it, or localhost, 127.0.0.1 or [::1] with its port, in its Host
+	// header (an IP address with the port when Addr's host is 0.0.0.0 or
+	// ::). Empty: localhost, 127.0.0.1 and [::1] with any port.
+	Addr string
+	// Token is the secret every state-changing request must carry in
+	// the TokenHeader header. Empty: a random one.
+	Token string
 	// MaxBody bounds a request body (an uploaded file); larger requests
 	// get 413. Default 4 MiB.
 	MaxBody int64
+	// MaxMemory bounds the memory an upload is estimated, before it is
+	// parsed, to take to analyse; larger uploads get 413. Default 256 MiB.
+	MaxMemory int64
+	// MaxResponse bounds an answer (an analysis, a report, a download);
+	// larger answers are refused with 422. Default 32 MiB.
+	MaxResponse int64
+	// MaxReportIDs bounds the systems of one report. Default 16.
+	MaxReportIDs int
 	// MaxNodes bounds the systems the explorer analyses. Default 1500
 	// (PG(2,37) has 1407 points).
 	MaxNodes int
 	// Budget bounds each long figure of an analysis (see report.Options);
-	// Timeout bounds a whole request. Defaults 2 s and 30 s.
+	// Timeout bounds the work of a request, from when a worker takes it
+	// up. Defaults 2 s and 30 s.
 	Budget, Timeout time.Duration
+	// QueueWait bounds the time a request waits for a worker; past it, or
+	// when more than MaxQueue requests wait already, it gets 503 with
+	// Retry-After. Defaults 5 s and 8 × Workers.
+	QueueWait time.Duration
+	MaxQueue  int
 	// AvailabilityBudget bounds the exact availability; past it the
 	// explorer shows a Monte Carlo estimate. Default 50 ms, so that a
 	// construction change is answered at once.
 	AvailabilityBudget time.Duration
-	// Workers is how many analyses may run at once. Default 2.
+	// Workers is how many analyses (parsing included) may run at once.
+	// Default 2.
 	Workers int
 	// Cache is how many analysed systems are kept for downloads. Default 64.
 	Cache int
@@ -52,12 +125,14 @@ type Options struct {
 
 // Server is the explorer's http.Handler.
 type Server struct {
-	o    Options
-	mux  *http.ServeMux
-	sem  chan struct{}
-	mu   sync.Mutex
-	keep map[string]*entry
-	fifo []string
+	o       Options
+	mux     *http.ServeMux
+	sem     chan struct{}
+	waiting atomic.Int64
+	index   []byte // the page, with the token
+	mu      sync.Mutex
+	keep    map[string]*entry
+	fifo    []string
 }
 
 // entry is an analysed system kept for downloads and reports.
@@ -72,6 +147,15 @@ func New(o Options) *Server {
 	if o.MaxBody <= 0 {
 		o.MaxBody = 4 << 20
 	}
+	if o.MaxMemory <= 0 {
+		o.MaxMemory = 256 << 20
+	}
+	if o.MaxResponse <= 0 {
+		o.MaxResponse = 32 << 20
+	}
+	if o.MaxReportIDs <= 0 {
+		o.MaxReportIDs = 16
+	}
 	if o.MaxNodes <= 0 {
 		o.MaxNodes = 1500
 	}
@@ -81,18 +165,33 @@ func New(o Options) *Server {
 	if o.Timeout <= 0 {
 		o.Timeout = 30 * time.Second
 	}
+	if o.QueueWait <= 0 {
+		o.QueueWait = 5 * time.Second
+	}
 	if o.AvailabilityBudget <= 0 {
 		o.AvailabilityBudget = 50 * time.Millisecond
 	}
 	if o.Workers <= 0 {
 		o.Workers = 2
 	}
+	if o.MaxQueue <= 0 {
+		o.MaxQueue = 8 * o.Workers
+	}
 	if o.Cache <= 0 {
 		o.Cache = 64
 	}
+	if o.Token == "" {
+		var b [16]byte
+		_, _ = rand.Read(b[:])
+		o.Token = hex.EncodeToString(b[:])
+	}
 	s := &Server{o: o, mux: http.NewServeMux(), sem: make(chan struct{}, o.Workers), keep: map[string]*entry{}}
+	page, _ := assets.ReadFile("assets/index.html")
+	meta := fmt.Sprintf("<head>\n<meta name=%q content=%q>", TokenMeta, o.Token)
+	s.index = []byte(strings.Replace(string(page), "<head>", meta, 1))
 	static, _ := fs.Sub(assets, "assets")
 	s.mux.Handle("GET /", http.FileServerFS(static))
+	s.mux.HandleFunc("GET /{$}", s.page)
 	s.mux.HandleFunc("GET /api/constructions", s.constructions)
 	s.mux.HandleFunc("POST /api/generate", s.generate)
 	s.mux.HandleFunc("POST /api/upload", s.upload)
@@ -104,13 +203,87 @@ func New(o Options) *Server {
 	return s
 }
 
-// ServeHTTP limits the body and the time of every request, then serves it.
+// Token is the secret a state-changing request must carry in the
+// TokenHeader header. The page finds it in its <meta name="coterie-token">
+// element; a page of another origin cannot read it.
+func (s *Server) Token() string { return s.o.Token }
+
+// page serves the explorer's page with the token in its head.
+func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, _ = w.Write(s.index)
+}
+
+// ServeHTTP sets the security headers, refuses requests that come from
+// another site or name another host, limits the body, then serves.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", ContentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	if err := s.checkOrigin(r); err != nil {
+		fail(w, http.StatusForbidden, "%v", err)
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.o.MaxBody)
-	ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
-	defer cancel()
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	s.mux.ServeHTTP(w, r.WithContext(ctx))
+	s.mux.ServeHTTP(w, r)
+}
+
+// checkOrigin refuses a Host that is not the server's (a DNS rebinding
+// attack names the attacker's domain), an API request that the browser
+// says comes from another site, and a state-changing request from
+// another origin or without the token.
+func (s *Server) checkOrigin(r *http.Request) error {
+	if !s.hostAllowed(r.Host) {
+		return fmt.Errorf("host %q is not this server's address", r.Host)
+	}
+	api := strings.HasPrefix(r.URL.Path, "/api/")
+	switch site := r.Header.Get("Sec-Fetch-Site"); {
+	case !api || site == "" || site == "same-origin" || site == "none":
+	default:
+		return fmt.Errorf("refused a %s request from another site (Sec-Fetch-Site: %s)", r.Method, site)
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		return nil
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !strings.EqualFold(origin, "http://"+r.Host) {
+		return fmt.Errorf("refused a %s request from origin %q", r.Method, origin)
+	}
+	if subtle.ConstantTimeCompare([]byte(r.Header.Get(TokenHeader)), []byte(s.o.Token)) != 1 {
+		return fmt.Errorf("refused a %s request without the page's token (reload the page)", r.Method)
+	}
+	return nil
+}
+
+// hostAllowed reports whether a request's Host names this server: the
+// address it listens on, or a loopback name, with its port.
+func (s *Server) hostAllowed(hostport string) bool {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host, port = hostport, ""
+	}
+	host = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	loopback := host == "localhost" || host == "127.0.0.1" || host == "::1"
+	if s.o.Addr == "" {
+		return loopback
+	}
+	bhost, bport, err := net.SplitHostPort(s.o.Addr)
+	if err != nil || port != bport {
+		return false
+	}
+	bhost = strings.ToLower(bhost)
+	if loopback || host == bhost {
+		return true
+	}
+	// Listening on every address: an IP address is as good as the
+	// bound one (a DNS rebinding attack needs a name).
+	ip := net.ParseIP(bhost)
+	return (bhost == "" || ip != nil && ip.IsUnspecified()) && net.ParseIP(host) != nil
 }
 
 // apiError is the JSON body of a failed request.
@@ -130,6 +303,15 @@ func fail(w http.ResponseWriter, code int, format string, args ...any) {
 	writeJSON(w, code, apiError{Error: fmt.Sprintf(format, args...)})
 }
 
+// megabytes prints a size in MB for a message: "4 MB", "0.5 MB".
+func megabytes(n int64) string {
+	x := float64(n) / (1 << 20)
+	if x >= 100 {
+		return strconv.FormatFloat(x, 'f', 0, 64) + " MB"
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64) + " MB"
+}
+
 // readBody reads a limited body; a body over the limit is answered with
 // 413 and false.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
@@ -137,7 +319,7 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	var mbe *http.MaxBytesError
 	switch {
 	case errors.As(err, &mbe):
-		fail(w, http.StatusRequestEntityTooLarge, "request body larger than %d bytes", mbe.Limit)
+		fail(w, http.StatusRequestEntityTooLarge, "the file is larger than %s, the explorer's limit (use the command line)", megabytes(mbe.Limit))
 		return nil, false
 	case err != nil:
 		fail(w, http.StatusBadRequest, "reading the request: %v", err)
@@ -241,12 +423,19 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
 	}
+	release, ok := s.acquire(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
+	defer cancel()
 	sys, err := spec.Build(args)
 	if err != nil {
 		fail(w, http.StatusBadRequest, "%s", construct.Describe(err, "", nil))
 		return
 	}
-	s.analyzeAndReply(w, r, spec.Name+" "+strings.Join(label, " "), sys)
+	s.analyzeAndReply(ctx, w, r, spec.Name+" "+strings.Join(label, " "), sys)
 }
 
 // checkSize refuses, before building, the constructions whose size a
@@ -287,16 +476,39 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "pasted"
 	}
-	if s.uploadConfig(w, r, name, data) {
-		return
-	}
-	if format.IsRWAny(data) {
-		s.uploadRW(w, r, name, data)
+	if systems.IsConfig(name, data) {
+		// A configuration is small: it is read inside a worker, with no
+		// estimate of a quorum list's cost.
+		release, ok := s.acquire(w, r)
+		if !ok {
+			return
+		}
+		defer release()
+		ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
+		defer cancel()
+		s.uploadConfig(ctx, w, r, name, data)
 		return
 	}
 	f, ok := format.Detect(name)
 	if !ok {
 		f = format.Sniff(data)
+	}
+	if err := s.checkCost(name, data, f); err != nil {
+		fail(w, http.StatusRequestEntityTooLarge, "%v", err)
+		return
+	}
+	// Parsing takes a worker too: it holds the file in memory several
+	// times over.
+	release, ok := s.acquire(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
+	defer cancel()
+	if format.IsRWAny(data) {
+		s.uploadRW(ctx, w, r, name, data)
+		return
 	}
 	opt := format.DefaultOptions()
 	opt.Name = name
@@ -312,7 +524,8 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	s.analyzeAndReply(w, r, name, sys)
+	data = nil
+	s.analyzeAndReply(ctx, w, r, name, sys)
 }
 
 // Analysis is the explorer's answer on one system.
@@ -346,28 +559,38 @@ type NinesRow struct {
 	Nines string  `json:"nines"`
 }
 
-func (s *Server) analyzeAndReply(w http.ResponseWriter, r *http.Request, name string, sys set.System) {
+func (s *Server) analyzeAndReply(ctx context.Context, w http.ResponseWriter, r *http.Request, name string, sys set.System) {
 	if sys.N() > s.o.MaxNodes {
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, sys.N(), s.o.MaxNodes)
 		return
 	}
-	s.work(w, r, func(ctx context.Context, progress func(string)) (any, error) {
+	var q, m int64
+	for _, f := range sys.Families() {
+		if !f.IsThreshold() && !f.IsImplicit() {
+			q += int64(len(f.Quorums))
+			m += int64(memberships(f))
+		}
+	}
+	if err := s.checkMemory(name, q, m); err != nil {
+		fail(w, http.StatusRequestEntityTooLarge, "%v", err)
+		return
+	}
+	s.run(ctx, w, r, func(ctx context.Context, progress func(string)) (any, error) {
 		return s.analyze(ctx, name, sys, progress)
 	})
 }
 
-// work answers r with what do makes once a worker is free, streaming its
-// progress when asked (see [streamer]).
-func (s *Server) work(w http.ResponseWriter, r *http.Request, do func(ctx context.Context, progress func(string)) (any, error)) {
-	ctx := r.Context()
-	progress, reply := streamer(w, r)
-	if !s.acquire(ctx, reply) {
+// run answers r with what do makes under ctx, streaming its progress when
+// asked (see [Server.streamer]). The caller holds a worker.
+func (s *Server) run(ctx context.Context, w http.ResponseWriter, r *http.Request, do func(ctx context.Context, progress func(string)) (any, error)) {
+	progress, reply := s.streamer(w, r)
+	if err := ctx.Err(); err != nil {
+		s.replyError(ctx, reply, err)
 		return
 	}
-	defer s.release()
 	a, err := do(ctx, progress)
 	if err != nil {
-		replyError(ctx, reply, err)
+		s.replyError(ctx, reply, err)
 		return
 	}
 	reply(http.StatusOK, a)
@@ -375,37 +598,90 @@ func (s *Server) work(w http.ResponseWriter, r *http.Request, do func(ctx contex
 
 // replyError answers with err: 503 when the request has gone (the client
 // left or its time ran out), otherwise 400.
-func replyError(ctx context.Context, reply func(code int, v any), err error) {
-	code := http.StatusBadRequest
-	if ctx.Err() != nil {
-		code = http.StatusServiceUnavailable
+func (s *Server) replyError(ctx context.Context, reply func(code int, v any), err error) {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		reply(http.StatusServiceUnavailable, apiError{Error: fmt.Sprintf("the analysis took longer than %s, the explorer's limit (use the command line)", s.o.Timeout)})
+	case ctx.Err() != nil:
+		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled"})
+	default:
+		reply(http.StatusBadRequest, apiError{Error: err.Error()})
 	}
-	reply(code, apiError{Error: err.Error()})
+}
+
+// acquire waits, at most QueueWait, for one of the workers; it answers
+// 503 with Retry-After when none comes free in time or too many requests
+// wait already, and 503 when the client leaves first. A true return must
+// be followed by release.
+func (s *Server) acquire(w http.ResponseWriter, r *http.Request) (release func(), ok bool) {
+	release = func() { <-s.sem }
+	select {
+	case s.sem <- struct{}{}:
+		return release, true
+	default:
+	}
+	if s.waiting.Add(1) > int64(s.o.MaxQueue) {
+		s.waiting.Add(-1)
+		s.busy(w)
+		return nil, false
+	}
+	defer s.waiting.Add(-1)
+	t := time.NewTimer(s.o.QueueWait)
+	defer t.Stop()
+	select {
+	case s.sem <- struct{}{}:
+		return release, true
+	case <-t.C:
+		s.busy(w)
+	case <-r.Context().Done():
+		fail(w, http.StatusServiceUnavailable, "cancelled while waiting for a worker")
+	}
+	return nil, false
+}
+
+// busy answers 503: every worker is taken.
+func (s *Server) busy(w http.ResponseWriter) {
+	secs := int(math.Ceil(s.o.QueueWait.Seconds()))
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	fail(w, http.StatusServiceUnavailable, "the explorer is busy with %d analyses and others waiting; try again in %d s", s.o.Workers, secs)
+}
+
+// encode is v as the JSON of an answer, or an error when it is larger
+// than MaxResponse.
+func (s *Server) encode(v any, indent string) ([]byte, error) {
+	var data []byte
+	var err error
+	if indent == "" {
+		data, err = json.Marshal(v)
+	} else {
+		data, err = json.MarshalIndent(v, "", indent)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > s.o.MaxResponse {
+		return nil, fmt.Errorf("the answer would take %s, more than the explorer's limit of %s (use the command line)", megabytes(int64(len(data))), megabytes(s.o.MaxResponse))
+	}
+	return append(data, '\n'), nil
 }
 
 // streamer sets up the answer to r: with ?stream=1 NDJSON, progress
 // lines {"progress": stage} as the work goes, then {"result": ...} or
 // {"error": ...}; otherwise one JSON value. progress is nil when not
-// streaming.
-// acquire waits for one of the analyses that may run at once; when ctx
-// ends first it replies 503 and reports false. A true return must be
-// followed by release.
-func (s *Server) acquire(ctx context.Context, reply func(code int, v any)) bool {
-	select {
-	case s.sem <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled while waiting: " + ctx.Err().Error()})
-		return false
-	}
-}
-
-// release ends an analysis begun by acquire.
-func (s *Server) release() { <-s.sem }
-
-func streamer(w http.ResponseWriter, r *http.Request) (progress func(string), reply func(code int, v any)) {
+// streaming. An answer larger than MaxResponse is replaced by an error
+// (422).
+func (s *Server) streamer(w http.ResponseWriter, r *http.Request) (progress func(string), reply func(code int, v any)) {
 	if r.URL.Query().Get("stream") != "1" {
-		return nil, func(code int, v any) { writeJSON(w, code, v) }
+		return nil, func(code int, v any) {
+			data, err := s.encode(v, " ")
+			if err != nil {
+				fail(w, http.StatusUnprocessableEntity, "%v", err)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+			w.WriteHeader(code)
+			_, _ = w.Write(data)
+		}
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.WriteHeader(http.StatusOK)
@@ -415,13 +691,17 @@ func streamer(w http.ResponseWriter, r *http.Request) (progress func(string), re
 		_ = enc.Encode(map[string]string{"progress": stage})
 		_ = rc.Flush()
 	}
-	progress("waiting for a worker")
 	reply = func(code int, v any) {
 		if e, ok := v.(apiError); ok {
 			_ = enc.Encode(e)
 			return
 		}
-		_ = enc.Encode(map[string]any{"result": v})
+		data, err := s.encode(map[string]any{"result": v}, "")
+		if err != nil {
+			_ = enc.Encode(apiError{Error: err.Error()})
+			return
+		}
+		_, _ = w.Write(data)
 	}
 	return progress, reply
 }
@@ -436,16 +716,18 @@ func (s *Server) exact(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusNotFound, "no such system (analyse it again)")
 		return
 	}
-	ctx := r.Context()
-	progress, reply := streamer(w, r)
-	if !s.acquire(ctx, reply) {
+	release, ok := s.acquire(w, r)
+	if !ok {
 		return
 	}
-	defer s.release()
+	defer release()
+	ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
+	defer cancel()
+	progress, reply := s.streamer(w, r)
 	if err := ctx.Err(); err != nil {
 		// The client has gone: do not start (the cheap exact methods do
 		// not look at the context).
-		reply(http.StatusServiceUnavailable, apiError{Error: "cancelled: " + err.Error()})
+		s.replyError(ctx, reply, err)
 		return
 	}
 	var avProgress availability.Progress
@@ -464,7 +746,7 @@ func (s *Server) exact(w http.ResponseWriter, r *http.Request) {
 	}
 	rep, err := e.rep.WithExactAvailability(ctx, avProgress)
 	if err != nil {
-		replyError(ctx, reply, err)
+		s.replyError(ctx, reply, err)
 		return
 	}
 	s.mu.Lock()
@@ -488,6 +770,11 @@ func (s *Server) analyze(ctx context.Context, name string, sys set.System, progr
 	rep, err := report.Analyze(ctx, name, sys, report.Options{Budget: s.o.Budget,
 		AvailabilityBudget: s.o.AvailabilityBudget, Progress: stageProgress(progress)})
 	if err != nil {
+		return nil, err
+	}
+	// The answer (the sections, the drawings) does not look at ctx: do
+	// not start it for a client that has gone.
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var canon bytes.Buffer
@@ -526,7 +813,7 @@ func answer(id, name string, sys set.System, rep *report.System) (*Analysis, err
 	f := sys.Families()[0]
 	if f.IsThreshold() {
 		a.Thresh = f.Threshold
-	} else if len(f.Quorums) <= 20000 {
+	} else if len(f.Quorums) <= 20000 && memberships(f) <= maxListed {
 		for i := range f.Quorums {
 			q := f.Quorums[i].Elements()
 			for j := range q {
@@ -544,6 +831,18 @@ func answer(id, name string, sys set.System, rep *report.System) (*Analysis, err
 		a.Nines = append(a.Nines, NinesRow{P: pt.P, AV: report.AVText(pt), Nines: report.NinesText(pt)})
 	}
 	return a, nil
+}
+
+// maxListed bounds the memberships of the quorums an answer lists.
+const maxListed = 1 << 20
+
+// memberships is the number of nodes in all f's quorums.
+func memberships(f *set.Family) int {
+	m := 0
+	for i := range f.Quorums {
+		m += f.Quorums[i].Len()
+	}
+	return m
 }
 
 func (s *Server) lookup(id string) (*entry, bool) {
@@ -569,8 +868,12 @@ func (s *Server) download(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	var buf bytes.Buffer
-	if err := format.Write(&buf, e.sys, f, format.DefaultOptions()); err != nil {
+	buf := &limitedBuffer{max: s.o.MaxResponse}
+	err = format.Write(buf, e.sys, f, format.DefaultOptions())
+	if s.tooLarge(w, buf) {
+		return
+	}
+	if err != nil {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
 	}
@@ -595,11 +898,22 @@ func fileName(name string) string {
 	return name
 }
 
-// report sends the report on the kept systems ids (comma-separated) as
-// HTML or Markdown.
+// report sends the report on the kept systems ids (comma-separated, at
+// most MaxReportIDs, each once) as HTML or Markdown.
 func (s *Server) report(w http.ResponseWriter, r *http.Request) {
+	ids := strings.Split(r.URL.Query().Get("ids"), ",")
+	if len(ids) > s.o.MaxReportIDs {
+		fail(w, http.StatusBadRequest, "%d systems asked for; a report holds at most %d", len(ids), s.o.MaxReportIDs)
+		return
+	}
 	var systems []*report.System
-	for _, id := range strings.Split(r.URL.Query().Get("ids"), ",") {
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			fail(w, http.StatusBadRequest, "system %q asked for twice", id)
+			return
+		}
+		seen[id] = true
 		e, ok := s.lookup(id)
 		if !ok {
 			fail(w, http.StatusNotFound, "no such system %q (analyse it again)", id)
@@ -607,23 +921,56 @@ func (s *Server) report(w http.ResponseWriter, r *http.Request) {
 		}
 		systems = append(systems, e.rep)
 	}
-	var buf bytes.Buffer
+	release, ok := s.acquire(w, r)
+	if !ok {
+		return
+	}
+	defer release()
+	buf := &limitedBuffer{max: s.o.MaxResponse}
 	var err error
-	ext := "html"
+	ext, ctype := "html", "text/html; charset=utf-8"
 	if r.URL.Query().Get("format") == "md" {
-		ext = "md"
-		err = report.WriteMarkdown(&buf, systems)
-		w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
+		ext, ctype = "md", "text/markdown; charset=utf-8"
+		err = report.WriteMarkdown(buf, systems)
 	} else {
-		err = report.WriteHTML(&buf, systems)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		err = report.WriteHTML(buf, systems)
+	}
+	if s.tooLarge(w, buf) {
+		return
 	}
 	if err != nil {
 		fail(w, http.StatusInternalServerError, "%v", err)
 		return
 	}
+	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Disposition", "attachment; filename=\"report."+ext+"\"")
 	_, _ = w.Write(buf.Bytes())
+}
+
+// limitedBuffer is a bytes.Buffer that refuses to grow past max bytes.
+type limitedBuffer struct {
+	bytes.Buffer
+	max  int64
+	over bool
+}
+
+var errTooLarge = errors.New("answer too large")
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.over || int64(b.Len()+len(p)) > b.max {
+		b.over = true
+		return 0, errTooLarge
+	}
+	return b.Buffer.Write(p)
+}
+
+// tooLarge answers 422 when b went past its limit.
+func (s *Server) tooLarge(w http.ResponseWriter, b *limitedBuffer) bool {
+	if !b.over {
+		return false
+	}
+	fail(w, http.StatusUnprocessableEntity, "the answer would take more than %s, the explorer's limit (use the command line)", megabytes(s.o.MaxResponse))
+	return true
 }
 
 // stageProgress tells progress the name of each stage a report starts;

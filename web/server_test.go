@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,10 +17,10 @@ import (
 	"github.com/coterie-dev/coterie/web"
 )
 
-func post(t testing.TB, h http.Handler, url, body string) (*httptest.ResponseRecorder, map[string]any) {
+func post(t testing.TB, h *web.Server, url, body string) (*httptest.ResponseRecorder, map[string]any) {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("POST", url, strings.NewReader(body)))
+	h.ServeHTTP(rec, apiRequest(h, "POST", url, strings.NewReader(body)))
 	var v map[string]any
 	if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
 		t.Fatalf("%s: not JSON: %v: %s", url, err, rec.Body.String())
@@ -27,7 +28,7 @@ func post(t testing.TB, h http.Handler, url, body string) (*httptest.ResponseRec
 	return rec, v
 }
 
-func generate(t testing.TB, h http.Handler, kind string, params map[string]string) map[string]any {
+func generate(t testing.TB, h *web.Server, kind string, params map[string]string) map[string]any {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"kind": kind, "params": params})
 	rec, v := post(t, h, "/api/generate", string(body))
@@ -49,7 +50,7 @@ func TestGenerateAndDownload(t *testing.T) {
 		t.Error("the drawing has no node 13")
 	}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/system/"+a["id"].(string)+"?format=json", nil))
+	h.ServeHTTP(rec, apiRequest(h, "GET", "/api/system/"+a["id"].(string)+"?format=json", nil))
 	if rec.Code != 200 {
 		t.Fatalf("download: %d %s", rec.Code, rec.Body)
 	}
@@ -71,7 +72,7 @@ func TestGenerateAndDownload(t *testing.T) {
 		}
 	}
 	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/report?ids="+a["id"].(string), nil))
+	h.ServeHTTP(rec, apiRequest(h, "GET", "/api/report?ids="+a["id"].(string), nil))
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "valid as a coterie") {
 		t.Errorf("report: %d", rec.Code)
 	}
@@ -124,7 +125,7 @@ func TestConcurrent(t *testing.T) {
 			rows := 2 + i%4
 			body := fmt.Sprintf(`{"kind":"grid","params":{"rows":"%d","cols":"3"}}`, rows)
 			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/generate", strings.NewReader(body)))
+			h.ServeHTTP(rec, apiRequest(h, "POST", "/api/generate", strings.NewReader(body)))
 			var a struct {
 				N       int    `json:"n"`
 				Verdict string `json:"verdict"`
@@ -151,7 +152,7 @@ func TestCancelled(t *testing.T) {
 	h := web.New(web.Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	req := httptest.NewRequest("POST", "/api/generate", strings.NewReader(`{"kind":"fpp","params":{"order":"2"}}`)).WithContext(ctx)
+	req := apiRequest(h, "POST", "/api/generate", strings.NewReader(`{"kind":"fpp","params":{"order":"2"}}`)).WithContext(ctx)
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), "cancel") {
@@ -161,7 +162,7 @@ func TestCancelled(t *testing.T) {
 	// must not have stored it before.
 	a := generate(t, h, "fpp", map[string]string{"order": "2"})
 	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/system/"+a["id"].(string), nil))
+	h.ServeHTTP(rec, apiRequest(h, "GET", "/api/system/"+a["id"].(string), nil))
 	if rec.Code != 200 {
 		t.Errorf("download after analysis: %d", rec.Code)
 	}
@@ -172,7 +173,7 @@ func TestStatic(t *testing.T) {
 	h := web.New(web.Options{})
 	for _, p := range []string{"/", "/app.js", "/app.css"} {
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		h.ServeHTTP(rec, apiRequest(h, "GET", p, nil))
 		if rec.Code != 200 || rec.Body.Len() == 0 {
 			t.Errorf("%s: %d", p, rec.Code)
 		}
@@ -181,7 +182,7 @@ func TestStatic(t *testing.T) {
 		}
 	}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/system/nope", nil))
+	h.ServeHTTP(rec, apiRequest(h, "GET", "/api/system/nope", nil))
 	if rec.Code != 404 {
 		t.Errorf("unknown system: %d", rec.Code)
 	}
@@ -194,7 +195,7 @@ func BenchmarkGeneratePG7(b *testing.B) {
 	h := web.New(web.Options{})
 	for b.Loop() {
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/generate", strings.NewReader(`{"kind":"fpp","params":{"order":"7"}}`)))
+		h.ServeHTTP(rec, apiRequest(h, "POST", "/api/generate", strings.NewReader(`{"kind":"fpp","params":{"order":"7"}}`)))
 		if rec.Code != 200 {
 			b.Fatal(rec.Body.String())
 		}
@@ -206,7 +207,7 @@ func BenchmarkGeneratePG7(b *testing.B) {
 func TestStream(t *testing.T) {
 	h := web.New(web.Options{})
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/generate?stream=1", strings.NewReader(`{"kind":"fpp","params":{"order":"2"}}`)))
+	h.ServeHTTP(rec, apiRequest(h, "POST", "/api/generate?stream=1", strings.NewReader(`{"kind":"fpp","params":{"order":"2"}}`)))
 	if ct := rec.Header().Get("Content-Type"); ct != "application/x-ndjson" {
 		t.Fatalf("content type %q", ct)
 	}
@@ -231,7 +232,7 @@ func TestStream(t *testing.T) {
 			t.Fatalf("error %q", msg.Error)
 		}
 	}
-	want := []string{"waiting for a worker", "drawing", "verify", "load", "resilience", "domination", "availability", "availability points"}
+	want := []string{"drawing", "verify", "load", "resilience", "domination", "availability", "availability points"}
 	if fmt.Sprint(stages) != fmt.Sprint(want) {
 		t.Errorf("stages %q, want %q", stages, want)
 	}
@@ -239,7 +240,7 @@ func TestStream(t *testing.T) {
 		t.Errorf("result %v", result)
 	}
 	rec = httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/upload?stream=1&name=bad.txt", strings.NewReader("1 x\n")))
+	h.ServeHTTP(rec, apiRequest(h, "POST", "/api/upload?stream=1&name=bad.txt", strings.NewReader("1 x\n")))
 	if rec.Code != 400 || !strings.Contains(rec.Body.String(), "bad.txt:1: ") {
 		t.Errorf("a bad file before the analysis: %d %s", rec.Code, rec.Body)
 	}
@@ -254,7 +255,7 @@ func TestExact(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/exact/"+id, nil).WithContext(ctx))
+	h.ServeHTTP(rec, apiRequest(h, "POST", "/api/exact/"+id, nil).WithContext(ctx))
 	if rec.Code != http.StatusServiceUnavailable {
 		t.Errorf("cancelled: %d %s", rec.Code, rec.Body)
 	}
@@ -271,4 +272,13 @@ func TestExact(t *testing.T) {
 	if rec.Code != 404 {
 		t.Errorf("unknown id: %d", rec.Code)
 	}
+}
+
+// apiRequest is a request as the page makes it: to localhost, with the
+// server's token.
+func apiRequest(h *web.Server, method, url string, body io.Reader) *http.Request {
+	r := httptest.NewRequest(method, url, body)
+	r.Host = "localhost"
+	r.Header.Set(web.TokenHeader, h.Token())
+	return r
 }

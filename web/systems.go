@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -16,47 +17,43 @@ const maxConfigQuorums = 100000
 
 // uploadConfig answers an upload that is a replicated system's
 // configuration (ZooKeeper, etcd, Cassandra, MongoDB, Flexible Paxos; see
-// package systems) and reports whether it was one: a coterie is analysed
+// package systems): a coterie is analysed
 // as a list of quorums, a configuration whose reads and writes differ as
 // a read-write system.
-func (s *Server) uploadConfig(w http.ResponseWriter, r *http.Request, name string, data []byte) bool {
-	sf, ok := systems.Sniff(name, data)
-	if !ok {
-		return false
-	}
+func (s *Server) uploadConfig(ctx context.Context, w http.ResponseWriter, r *http.Request, name string, data []byte) {
+	sf, _ := systems.Sniff(name, data)
 	cfg, err := sf.Parse(name, data)
 	if err != nil {
 		fail(w, http.StatusBadRequest, "%s", err.Error())
-		return true
+		return
 	}
 	if cfg.N() > s.o.MaxNodes {
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, cfg.N(), s.o.MaxNodes)
-		return true
+		return
 	}
 	if k, ok := cfg.Threshold(); ok {
 		f := set.NewThreshold(cfg.N(), k)
 		f.Labels = cfg.Labels
-		s.analyzeAndReply(w, r, name, set.System{Family: f})
-		return true
+		s.analyzeAndReply(ctx, w, r, name, set.System{Family: f})
+		return
 	}
 	if !cfg.IsCoterie() && cfg.ReadExpr != nil {
-		s.uploadRWFile(w, r, name, &format.RWFile{N: cfg.N(), Labels: cfg.Labels, Reads: cfg.ReadExpr, Writes: cfg.WriteExpr})
-		return true
+		s.uploadRWFile(ctx, w, r, name, &format.RWFile{N: cfg.N(), Labels: cfg.Labels, Reads: cfg.ReadExpr, Writes: cfg.WriteExpr})
+		return
 	}
-	reads, writes, err := cfg.Families(r.Context(), maxConfigQuorums)
+	reads, writes, err := cfg.Families(ctx, maxConfigQuorums)
 	if errors.Is(err, set.ErrTooMany) {
 		fail(w, http.StatusBadRequest, "%s: more than %d quorums to list (use the command line)", name, maxConfigQuorums)
-		return true
+		return
 	}
 	if err != nil {
 		fail(w, http.StatusBadRequest, "%s: %v", name, err)
-		return true
+		return
 	}
 	if cfg.IsCoterie() {
-		s.analyzeAndReply(w, r, name, set.System{Family: reads})
-		return true
+		s.analyzeAndReply(ctx, w, r, name, set.System{Family: reads})
+		return
 	}
-	s.uploadRWFile(w, r, name, &format.RWFile{N: cfg.N(), Labels: cfg.Labels,
+	s.uploadRWFile(ctx, w, r, name, &format.RWFile{N: cfg.N(), Labels: cfg.Labels,
 		Reads: expr.FromFamily(reads), Writes: expr.FromFamily(writes), ReadList: reads, WriteList: writes})
-	return true
 }

@@ -31,9 +31,13 @@ domination, availability and metrics; click nodes to fail them and see which
 quorums survive; compare systems side by side; download a system in any
 format and the report.
 
-The server writes nothing to disk, limits request bodies (--max-body) and the
-time of each figure (--budget) and request (--request-timeout); a closed tab
-cancels its work. It stops on Ctrl-C.`,
+The server writes nothing to disk, limits request bodies (--max-body), the
+memory an upload is estimated to need, the size of answers, and the time of
+each figure (--budget) and request (--request-timeout, counted from when a
+worker takes it up); a closed tab cancels its work. It answers only requests
+that name it (--addr, localhost or 127.0.0.1 with its port), refuses requests
+from other web sites, and asks the page's own requests for a token it puts in
+the page. It stops on Ctrl-C.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runServe(cmd.Context(), s, o)
@@ -63,7 +67,7 @@ func runServe(ctx context.Context, s *streams, o serveOptions) error {
 		fmt.Fprintf(s.err, "coterie: warning: %s is reachable from other machines; the explorer has no authentication\n", o.addr)
 	}
 	srv := &http.Server{
-		Handler:           web.New(web.Options{MaxBody: o.maxBody, Budget: o.budget, Timeout: o.timeout}),
+		Handler:           web.New(web.Options{Addr: ln.Addr().String(), MaxBody: o.maxBody, Budget: o.budget, Timeout: o.timeout}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		IdleTimeout:       2 * time.Minute,

@@ -37,7 +37,9 @@ func TestServeErrorsMatchCLI(t *testing.T) {
 		}
 		cli := strings.TrimSpace(strings.TrimPrefix(stderr, dir+string(filepath.Separator)))
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/upload?name="+name, strings.NewReader(body)))
+		req := httptest.NewRequest("POST", "http://localhost/api/upload?name="+name, strings.NewReader(body))
+		req.Header.Set(web.TokenHeader, h.Token())
+		h.ServeHTTP(rec, req)
 		var e struct{ Error string }
 		_ = json.Unmarshal(rec.Body.Bytes(), &e)
 		if rec.Code != 400 || e.Error != cli {
@@ -86,7 +88,13 @@ func TestServeHTTP(t *testing.T) {
 	if resp.StatusCode != 200 || !strings.Contains(string(page), "coterie explorer") {
 		t.Errorf("GET /: %d", resp.StatusCode)
 	}
-	resp, err = client.Post(base+"/api/generate", "application/json", strings.NewReader(`{"kind":"grid","params":{"n":"9"}}`))
+	token := regexp.MustCompile(`<meta name="coterie-token" content="([0-9a-f]+)">`).FindSubmatch(page)
+	if token == nil {
+		t.Fatal("the page has no token")
+	}
+	req, _ := http.NewRequest("POST", base+"/api/generate", strings.NewReader(`{"kind":"grid","params":{"n":"9"}}`))
+	req.Header.Set(web.TokenHeader, string(token[1]))
+	resp, err = client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
