@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,9 @@ import (
 // page, which reads the token from its <meta>, is served, and a request
 // of its own without the token is refused.
 func TestBrowserCrossOrigin(t *testing.T) {
+	if os.Getenv("COTERIE_BROWSER") != "require" {
+		t.Skip("the browser test runs with COTERIE_BROWSER=require (make test sets it)")
+	}
 	path, ok := chromiumPath()
 	if !ok {
 		t.Fatal("the browser test needs Chromium: install it with 'apt-get install -y chromium' " +
@@ -89,7 +93,7 @@ func TestBrowserCrossOrigin(t *testing.T) {
 		sctx, cancel := context.WithTimeout(bctx, time.Minute)
 		defer cancel()
 		if err := chromedp.Run(sctx, actions...); err != nil {
-			t.Fatalf("%s: %v (screenshot %s)", what, err, screenshot(t, bctx))
+			t.Fatalf("%s: %v (screenshot %s)", what, err, pageShot(t, bctx))
 		}
 	}
 
@@ -103,7 +107,7 @@ func TestBrowserCrossOrigin(t *testing.T) {
 		chromedp.Text("body", &answer, chromedp.ByQuery),
 	)
 	if !strings.Contains(answer, "refused a POST request from another site") || strings.Contains(answer, "verdict") {
-		t.Errorf("the cross-origin form post was answered %q (screenshot %s)", answer, screenshot(t, bctx))
+		t.Errorf("the cross-origin form post was answered %q (screenshot %s)", answer, pageShot(t, bctx))
 	}
 
 	// A fetch from the attacker's page that sends the token header
@@ -143,3 +147,27 @@ func TestBrowserCrossOrigin(t *testing.T) {
 // awaitPromise makes chromedp.Evaluate wait for the promise the script
 // returns.
 func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// pageShot saves a screenshot of the page in ctx for a failed test and
+// returns its path.
+func pageShot(t *testing.T, ctx context.Context) string {
+	dir := os.Getenv("COTERIE_ARTIFACTS")
+	if dir == "" {
+		d, err := os.MkdirTemp("", "coterie-browser-")
+		if err != nil {
+			return "not saved: " + err.Error()
+		}
+		dir = d
+	}
+	var png []byte
+	sctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Run(sctx, chromedp.FullScreenshot(&png, 100)); err != nil {
+		return "not taken: " + err.Error()
+	}
+	path := filepath.Join(dir, t.Name()+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		return "not saved: " + err.Error()
+	}
+	return path
+}
