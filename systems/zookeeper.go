@@ -247,6 +247,9 @@ func parseZooKeeper(name string, data []byte) (*Config, error) {
 		hierLine  int
 		peerNotes []Note
 	)
+	// ZooKeeper's dynamic file holds nothing but server, group, weight
+	// and version lines.
+	dynamicFile := strings.HasPrefix(path.Base(strings.ReplaceAll(name, "\\", "/")), "zoo.cfg.dynamic")
 	for i, raw := range strings.Split(string(data), "\n") {
 		ln := i + 1
 		line := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
@@ -320,6 +323,8 @@ func parseZooKeeper(name string, data []byte) (*Config, error) {
 			dynamic, dynLine = value, ln
 		case key == "peerType":
 			peerNotes = append(peerNotes, Note{Line: ln, Text: "peerType is the running server's own role; the server lines decide each server's role"})
+		case dynamicFile && key != "version":
+			return nil, syntaxErrorf(name, ln, "%q in a dynamic configuration file: ZooKeeper allows only server.N, group.G, weight.N and version there", zkClip(key))
 		case zkKnownSetting(key):
 			// A setting that does not bear on quorums.
 		default:

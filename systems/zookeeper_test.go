@@ -308,6 +308,11 @@ func TestZooKeeperErrors(t *testing.T) {
 			}
 		})
 	}
+	// The dynamic file holds only the quorum's lines.
+	_, err := zookeeperFormat.Parse("conf/zoo.cfg.dynamic.100000000", []byte("server.1=a:1:2\nversion=100000000\ntickTime=2000\n"))
+	if want := `conf/zoo.cfg.dynamic.100000000:3: "tickTime" in a dynamic configuration file`; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("err = %v, want %s", err, want)
+	}
 }
 
 func TestZooKeeperSniff(t *testing.T) {
