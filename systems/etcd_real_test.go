@@ -237,12 +237,8 @@ func TestRealEtcd(t *testing.T) {
 		if len(down) == 0 {
 			r.pattern = "none down"
 		}
-		r.did, r.took, r.why = c.tryPut(liveVoters, etcdWindow)
+		r.did, r.took, r.why = c.tryPut(liveVoters, realWindow(t))
 		rows = append(rows, r)
 	}
 	reportTable(t, "etcd, 5 voters and a learner", rows)
 }
-
-// etcdWindow is how long a pattern's put is tried; with a 500 ms
-// election timeout a new leader is in place within a second or two.
-const etcdWindow = 5 * time.Second
