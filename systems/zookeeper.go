@@ -312,8 +312,8 @@ func parseZooKeeper(name string, data []byte) (*Config, error) {
 				return nil, syntaxErrorf(name, ln, "weight.%d is given twice (first at line %d)", id, first)
 			}
 			w, err := strconv.ParseInt(value, 10, 64)
-			if err != nil || w < 0 || w > 1<<40 {
-				return nil, syntaxErrorf(name, ln, "weight.%d: %q is not a weight (want an integer from 0 to 2^40)", id, zkClip(value))
+			if err != nil || w < 0 || w > 1<<32 {
+				return nil, syntaxErrorf(name, ln, "weight.%d: %q is not a weight (want an integer from 0 to 2^32)", id, zkClip(value))
 			}
 			weights[id], wlines[id] = w, ln
 			if hierLine == 0 {

@@ -202,7 +202,7 @@ func zkFromParams(p set.Params, ids []int64) (*ZooKeeper, error) {
 // nodes in no minimal quorum go into a group of weight 0.
 func zkInfer(ctx context.Context, m *set.Family, ids []int64) (*ZooKeeper, bool) {
 	n := m.N
-	if n*n*len(m.Quorums) > 1<<26 {
+	if int64(n)*int64(n)*int64(len(m.Quorums)) > 1<<26 {
 		return nil, false
 	}
 	index := map[string]bool{}
