@@ -130,7 +130,7 @@ func raftNodes(vs []int) string {
 	return strings.Join(s, ",")
 }
 
-// Config returns the membership as a configuration.
+// config returns the membership as a configuration, with its notes.
 func (r *Raft) config() *Config {
 	rule := r.Rule()
 	c := &Config{System: "etcd", Labels: rule.NodeNames, Reads: rule, Writes: rule}
