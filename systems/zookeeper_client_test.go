@@ -110,6 +110,30 @@ func zkMode(addr string, timeout time.Duration) string {
 	return ""
 }
 
+// zkMembership asks the server at addr for its configuration with the conf
+// four-letter word and returns the membership it reports: its quorum
+// verifier written out (server, group, weight and version lines).
+func zkMembership(addr string, timeout time.Duration) (string, error) {
+	conn, err := net.DialTimeout("tcp", addr, timeout)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(timeout))
+	if _, err := conn.Write([]byte("conf")); err != nil {
+		return "", err
+	}
+	out, err := io.ReadAll(io.LimitReader(conn, 1<<20))
+	if err != nil {
+		return "", err
+	}
+	_, m, ok := strings.Cut(string(out), "membership: \n")
+	if !ok {
+		return "", fmt.Errorf("no membership in conf's answer:\n%s", out)
+	}
+	return m, nil
+}
+
 func put32(b *bytes.Buffer, v int32) { _ = binary.Write(b, binary.BigEndian, v) }
 func put64(b *bytes.Buffer, v int64) { _ = binary.Write(b, binary.BigEndian, v) }
 

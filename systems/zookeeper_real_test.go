@@ -233,7 +233,7 @@ func startZooKeeper(t *testing.T, servers []zkServerSpec, extra string) *zkEnsem
 	var b strings.Builder
 	// A fast clock: a leader that loses its quorum notices within
 	// syncLimit ticks, a follower that loses its leader likewise.
-	b.WriteString("tickTime=200\ninitLimit=25\nsyncLimit=5\nadmin.enableServer=false\n4lw.commands.whitelist=srvr\nstandaloneEnabled=false\nreconfigEnabled=false\nmaxClientCnxns=0\n")
+	b.WriteString("tickTime=200\ninitLimit=25\nsyncLimit=5\nadmin.enableServer=false\n4lw.commands.whitelist=srvr,conf\nstandaloneEnabled=false\nreconfigEnabled=false\nmaxClientCnxns=0\n")
 	for i, s := range servers {
 		role := "participant"
 		if s.observer {
@@ -312,6 +312,36 @@ func (z *zkEnsemble) healthy(limit time.Duration) {
 			z.t.Fatalf("the ZooKeeper ensemble is not serving after %v (modes %v):\n%s", limit, modes, strings.Join(logs, "\n"))
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// checkMembership asks every server for the membership it runs with (the
+// conf four-letter word prints its quorum verifier), reads each with
+// coterie's reader and checks that it decides every set of live servers
+// as the configuration coterie read does.
+func (z *zkEnsemble) checkMembership() {
+	z.t.Helper()
+	n := z.cfg.N()
+	for i, id := range z.ids {
+		m, err := zkMembership(z.client[id], 5*time.Second)
+		if err != nil {
+			z.t.Fatalf("server.%d: %v", id, err)
+		}
+		if i == 0 {
+			z.t.Logf("server.%d reports its membership:\n%s", id, m)
+		}
+		got, err := zookeeperFormat.Parse(fmt.Sprintf("server.%d's membership", id), []byte(m))
+		if err != nil {
+			z.t.Fatalf("coterie does not read the membership ZooKeeper reports: %v\n%s", err, m)
+		}
+		if strings.Join(got.Labels, ",") != strings.Join(z.cfg.Labels, ",") {
+			z.t.Fatalf("server.%d runs with participants %v, coterie read %v", id, got.Labels, z.cfg.Labels)
+		}
+		forEachSubset(n, func(live *set.Set, _ int) {
+			if got.Writes.HasQuorum(live) != z.cfg.Writes.HasQuorum(live) {
+				z.t.Fatalf("server.%d's membership decides %v otherwise than zoo.cfg:\n%s", id, live, m)
+			}
+		})
 	}
 }
 
@@ -426,6 +456,7 @@ func TestRealZooKeeper3x3(t *testing.T) {
 	}
 	z := startZooKeeper(t, specs, "group.1=1:2:3\ngroup.2=4:5:6\ngroup.3=7:8:9\n")
 	z.healthy(120 * time.Second)
+	z.checkMembership()
 	majority := func(live *set.Set) bool { return live.Len() >= 5 }
 	// Patterns on which both rules agree: all up, one down, a whole
 	// group down (a quorum), and a group and one more down (none).
@@ -454,6 +485,7 @@ func TestRealZooKeeperWeighted(t *testing.T) {
 	// Server 1 outweighs 2 and 3 together; group 3 (server 7) weighs 0.
 	z := startZooKeeper(t, specs, "group.1=1:2:3\ngroup.2=4:5:6\ngroup.3=7\nweight.1=3\nweight.7=0\n")
 	z.healthy(120 * time.Second)
+	z.checkMembership()
 	patterns := [][]int64{
 		{},        // everything up
 		{8},       // the observer never counts
