@@ -210,6 +210,44 @@ weight.7=0
 	}
 }
 
+// zkReported is the membership ZooKeeper 3.8.0 printed for the conf
+// four-letter word (its QuorumHierarchical written out) in a run of the
+// real-software suite: weights for the participants only, the observer in
+// no group, the version in hexadecimal.
+const zkReported = `server.1=127.0.0.1:41673:46801:participant;127.0.0.1:43139
+server.2=127.0.0.1:32847:42423:participant;127.0.0.1:43319
+server.3=127.0.0.1:38147:41977:participant;127.0.0.1:38065
+server.4=127.0.0.1:42023:44769:participant;127.0.0.1:45039
+server.5=127.0.0.1:35627:38069:participant;127.0.0.1:33573
+server.6=127.0.0.1:37933:44245:participant;127.0.0.1:44407
+server.7=127.0.0.1:33809:43999:participant;127.0.0.1:34861
+server.8=127.0.0.1:45767:37425:observer;127.0.0.1:38961
+group.1=1:2:3
+group.2=4:5:6
+group.3=7
+weight.1=3
+weight.2=1
+weight.3=1
+weight.4=1
+weight.5=1
+weight.6=1
+weight.7=0
+version=0`
+
+func TestZooKeeperReportedMembership(t *testing.T) {
+	c := mustParseZK(t, zkReported)
+	if got := strings.Join(c.Labels, ","); got != "server.1,server.2,server.3,server.4,server.5,server.6,server.7" {
+		t.Fatalf("labels %s", got)
+	}
+	groups := [][]int{{0, 1, 2}, {3, 4, 5}, {6}}
+	weight := []int64{3, 1, 1, 1, 1, 1, 0}
+	forEachSubset(7, func(live *set.Set, _ int) {
+		if got, want := c.Writes.HasQuorum(live), zkHand(groups, weight, live); got != want {
+			t.Errorf("%v: %v, want %v", live, got, want)
+		}
+	})
+}
+
 // TestZooKeeperRandom checks the rule against zkHand on random
 // hierarchical configurations, written out as files and read back.
 func TestZooKeeperRandom(t *testing.T) {
