@@ -487,16 +487,16 @@ func TestRealZooKeeperWeighted(t *testing.T) {
 	z.healthy(120 * time.Second)
 	z.checkMembership()
 	patterns := [][]int64{
-		{},        // everything up
-		{8},       // the observer never counts
-		{7, 8},    // nor does the zero-weight group
-		{2, 3},    // server 1 alone is group 1's majority
-		{1},       // six of seven participants, but group 1 has no majority
-		{4, 5},    // five of seven, but group 2 has no majority
-		{2, 3, 4}, // both groups still hold a majority
-		{2, 3, 4, 7},
-		{1, 7, 8},
-		{3, 6, 7, 8},
+		{},           // everything up
+		{8},          // the observer never counts
+		{7, 8},       // nor does the zero-weight group
+		{2, 3},       // server 1 alone is group 1's majority
+		{1},          // six of seven participants, but group 1 has no majority
+		{4, 5},       // five of seven, but group 2 has no majority
+		{2, 3, 4},    // both groups still hold a majority
+		{2, 3, 4, 7}, // three of seven participants, yet a quorum
+		{1, 7, 8},    // no majority in group 1
+		{3, 6, 7, 8}, // four of seven, and a majority in both groups
 	}
 	reportTable(t, "ZooKeeper, weighted groups, a zero-weight group and an observer", z.run(patterns, realWindow(t)))
 }
