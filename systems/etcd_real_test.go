@@ -24,7 +24,7 @@ type etcdCluster struct {
 	names   []string          // every member, the learner last
 	client  map[string]string // client URL
 	peer    map[string]string // peer URL
-	procs   map[string]*proc
+	procs   map[string]*realProc
 	learner string
 }
 
@@ -40,7 +40,7 @@ func (c *etcdCluster) ctl(timeout time.Duration, args ...string) (string, error)
 }
 
 func (c *etcdCluster) start(name, initialCluster, state string) {
-	c.procs[name] = startProc(c.t, c.dir, name, c.etcd,
+	c.procs[name] = startRealProc(c.t, c.dir, name, c.etcd,
 		"--name", name,
 		"--data-dir", filepath.Join(c.dir, name+".etcd"),
 		"--listen-peer-urls", c.peer[name],
@@ -59,7 +59,7 @@ func (c *etcdCluster) start(name, initialCluster, state string) {
 // startEtcd starts voters members, then adds and starts one learner.
 func startEtcd(t *testing.T, voters int) *etcdCluster {
 	t.Helper()
-	c := &etcdCluster{t: t, dir: t.TempDir(), client: map[string]string{}, peer: map[string]string{}, procs: map[string]*proc{}}
+	c := &etcdCluster{t: t, dir: t.TempDir(), client: map[string]string{}, peer: map[string]string{}, procs: map[string]*realProc{}}
 	var err error
 	if c.etcd, err = exec.LookPath("etcd"); err != nil {
 		t.Fatalf("etcd is missing (%v): install the Debian package etcd-server (make test-systems installs it with apt-get when run as root)", err)
@@ -67,7 +67,7 @@ func startEtcd(t *testing.T, voters int) *etcdCluster {
 	if c.etcdctl, err = exec.LookPath("etcdctl"); err != nil {
 		t.Fatalf("etcdctl is missing (%v): install the Debian package etcd-client (make test-systems installs it with apt-get when run as root)", err)
 	}
-	ports := freePorts(t, 2*(voters+1))
+	ports := realFreePorts(t, 2*(voters+1))
 	for i := range voters + 1 {
 		name := fmt.Sprintf("m%d", i+1)
 		c.names = append(c.names, name)
@@ -125,14 +125,14 @@ func (c *etcdCluster) tryPut(voters []string, window time.Duration) (bool, time.
 			if err == nil && strings.Contains(out, "OK") {
 				return true, time.Since(start), ""
 			}
-			why = fmt.Sprintf("%s: %s", name, lastLine(out))
+			why = fmt.Sprintf("%s: %s", name, etcdLastLine(out))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
 	return false, 0, why
 }
 
-func lastLine(s string) string {
+func etcdLastLine(s string) string {
 	ls := strings.Split(strings.TrimSpace(s), "\n")
 	return zkClip(ls[len(ls)-1])
 }

@@ -36,7 +36,7 @@ func TestEtcdMemberList(t *testing.T) {
 	if got := strings.Join(c.Labels, ","); got != "infra1,infra2,infra3,infra4,infra5" {
 		t.Fatalf("labels %s", got)
 	}
-	forEachSubset(5, func(live *set.Set, mask int) {
+	zkEachSubset(5, func(live *set.Set, mask int) {
 		k := 0
 		for v := range 5 {
 			k += mask >> v & 1
@@ -45,8 +45,8 @@ func TestEtcdMemberList(t *testing.T) {
 			t.Errorf("%v: %v, want %v", live, got, k >= 3)
 		}
 	})
-	if !strings.Contains(notesText(c), "learner1 is a learner") {
-		t.Errorf("notes:\n%s", notesText(c))
+	if !strings.Contains(zkNotesText(c), "learner1 is a learner") {
+		t.Errorf("notes:\n%s", zkNotesText(c))
 	}
 	// A member added but never started has no name: it is labelled by
 	// its ID in hexadecimal and still counts as a voter.
@@ -57,8 +57,8 @@ func TestEtcdMemberList(t *testing.T) {
 	if c.Writes.HasQuorum(set.Of(0, 1)) || !c.Writes.HasQuorum(set.Of(0, 1, 3)) {
 		t.Error("a majority of four is three")
 	}
-	if !strings.Contains(notesText(c), "member ff has no name") || !strings.Contains(notesText(c), "even number of voters (4)") {
-		t.Errorf("notes:\n%s", notesText(c))
+	if !strings.Contains(zkNotesText(c), "member ff has no name") || !strings.Contains(zkNotesText(c), "even number of voters (4)") {
+		t.Errorf("notes:\n%s", zkNotesText(c))
 	}
 }
 
@@ -91,7 +91,7 @@ func TestEtcdJoint(t *testing.T) {
 		return k
 	}
 	quorums := 0
-	forEachSubset(6, func(live *set.Set, _ int) {
+	zkEachSubset(6, func(live *set.Set, _ int) {
 		want := 2*count(old, live) > 3 && 2*count(nw, live) > 4
 		if got := c.Writes.HasQuorum(live); got != want {
 			t.Errorf("%v: %v, want %v", live, got, want)
@@ -208,7 +208,7 @@ func raftEqual(t *testing.T, a, b *Raft) {
 	if n > 12 {
 		return
 	}
-	forEachSubset(n, func(live *set.Set, _ int) {
+	zkEachSubset(n, func(live *set.Set, _ int) {
 		if a.Has(live) != b.Has(live) {
 			t.Fatalf("%v: verdict changed: %+v -> %+v", live, a, b)
 		}

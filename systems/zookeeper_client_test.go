@@ -35,16 +35,16 @@ func zkCreate(addr, prefix string, timeout time.Duration) error {
 	// ConnectRequest: protocolVersion, lastZxidSeen, timeOut, sessionId,
 	// passwd (a 16-byte buffer), readOnly.
 	var req bytes.Buffer
-	put32(&req, 0)
-	put64(&req, 0)
-	put32(&req, 4000)
-	put64(&req, 0)
-	putBuffer(&req, make([]byte, 16))
+	zkPut32(&req, 0)
+	zkPut64(&req, 0)
+	zkPut32(&req, 4000)
+	zkPut64(&req, 0)
+	zkPutBuffer(&req, make([]byte, 16))
 	req.WriteByte(0)
-	if err := writeFrame(conn, req.Bytes()); err != nil {
+	if err := zkWriteFrame(conn, req.Bytes()); err != nil {
 		return fmt.Errorf("connect request: %w", err)
 	}
-	resp, err := readFrame(r)
+	resp, err := zkReadFrame(r)
 	if err != nil {
 		return fmt.Errorf("no session (the server is not serving): %w", err)
 	}
@@ -58,20 +58,20 @@ func zkCreate(addr, prefix string, timeout time.Duration) error {
 	// RequestHeader{xid, type=create(1)}, CreateRequest{path, data, acl
 	// [world:anyone, all permissions], flags=PERSISTENT_SEQUENTIAL(2)}.
 	req.Reset()
-	put32(&req, 1)
-	put32(&req, 1)
-	putString(&req, prefix)
-	putBuffer(&req, []byte("coterie"))
-	put32(&req, 1)
-	put32(&req, 31)
-	putString(&req, "world")
-	putString(&req, "anyone")
-	put32(&req, 2)
-	if err := writeFrame(conn, req.Bytes()); err != nil {
+	zkPut32(&req, 1)
+	zkPut32(&req, 1)
+	zkPutString(&req, prefix)
+	zkPutBuffer(&req, []byte("coterie"))
+	zkPut32(&req, 1)
+	zkPut32(&req, 31)
+	zkPutString(&req, "world")
+	zkPutString(&req, "anyone")
+	zkPut32(&req, 2)
+	if err := zkWriteFrame(conn, req.Bytes()); err != nil {
 		return fmt.Errorf("create request: %w", err)
 	}
 	for {
-		resp, err := readFrame(r)
+		resp, err := zkReadFrame(r)
 		if err != nil {
 			return fmt.Errorf("no reply to the create: %w", err)
 		}
@@ -134,24 +134,24 @@ func zkMembership(addr string, timeout time.Duration) (string, error) {
 	return m, nil
 }
 
-func put32(b *bytes.Buffer, v int32) { _ = binary.Write(b, binary.BigEndian, v) }
-func put64(b *bytes.Buffer, v int64) { _ = binary.Write(b, binary.BigEndian, v) }
+func zkPut32(b *bytes.Buffer, v int32) { _ = binary.Write(b, binary.BigEndian, v) }
+func zkPut64(b *bytes.Buffer, v int64) { _ = binary.Write(b, binary.BigEndian, v) }
 
-func putBuffer(b *bytes.Buffer, p []byte) {
-	put32(b, int32(len(p)))
+func zkPutBuffer(b *bytes.Buffer, p []byte) {
+	zkPut32(b, int32(len(p)))
 	b.Write(p)
 }
 
-func putString(b *bytes.Buffer, s string) { putBuffer(b, []byte(s)) }
+func zkPutString(b *bytes.Buffer, s string) { zkPutBuffer(b, []byte(s)) }
 
-func writeFrame(w io.Writer, p []byte) error {
+func zkWriteFrame(w io.Writer, p []byte) error {
 	var head [4]byte
 	binary.BigEndian.PutUint32(head[:], uint32(len(p)))
 	_, err := w.Write(append(head[:], p...))
 	return err
 }
 
-func readFrame(r io.Reader) ([]byte, error) {
+func zkReadFrame(r io.Reader) ([]byte, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
 		return nil, err

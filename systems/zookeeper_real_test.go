@@ -33,17 +33,17 @@ func requireReal(t *testing.T) {
 	}
 }
 
-// needFile fails the test when path is missing, naming the package.
-func needFile(t *testing.T, path, pkg string) {
+// realNeedFile fails the test when path is missing, naming the package.
+func realNeedFile(t *testing.T, path, pkg string) {
 	t.Helper()
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("%s is missing (%v): install the Debian package %s (make test-systems installs it with apt-get when run as root)", path, err, pkg)
 	}
 }
 
-// freePorts returns n distinct ports on 127.0.0.1 that were free a moment
+// realFreePorts returns n distinct ports on 127.0.0.1 that were free a moment
 // ago.
-func freePorts(t *testing.T, n int) []int {
+func realFreePorts(t *testing.T, n int) []int {
 	t.Helper()
 	var ls []net.Listener
 	var ports []int
@@ -61,17 +61,17 @@ func freePorts(t *testing.T, n int) []int {
 	return ports
 }
 
-// proc is a server process the test started; it is stopped by its PID.
-type proc struct {
+// realProc is a server process the test started; it is stopped by its PID.
+type realProc struct {
 	name, log string
 	cmd       *exec.Cmd
 	frozen    bool
 	done      chan struct{}
 }
 
-// startProc starts name's process with its output in dir/name.log; the
+// startRealProc starts name's process with its output in dir/name.log; the
 // test's cleanup kills it.
-func startProc(t *testing.T, dir, name string, args ...string) *proc {
+func startRealProc(t *testing.T, dir, name string, args ...string) *realProc {
 	t.Helper()
 	logPath := filepath.Join(dir, name+".log")
 	out, err := os.Create(logPath)
@@ -88,7 +88,7 @@ func startProc(t *testing.T, dir, name string, args ...string) *proc {
 		out.Close()
 		t.Fatalf("%s does not start: %v", name, err)
 	}
-	p := &proc{name: name, log: logPath, cmd: cmd, done: make(chan struct{})}
+	p := &realProc{name: name, log: logPath, cmd: cmd, done: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		out.Close()
@@ -99,7 +99,7 @@ func startProc(t *testing.T, dir, name string, args ...string) *proc {
 }
 
 // freeze stops the process (SIGSTOP): to its peers it has failed.
-func (p *proc) freeze() {
+func (p *realProc) freeze() {
 	if !p.frozen {
 		_ = syscall.Kill(p.cmd.Process.Pid, syscall.SIGSTOP)
 		p.frozen = true
@@ -107,14 +107,14 @@ func (p *proc) freeze() {
 }
 
 // thaw lets a frozen process go on (SIGCONT).
-func (p *proc) thaw() {
+func (p *realProc) thaw() {
 	if p.frozen {
 		_ = syscall.Kill(p.cmd.Process.Pid, syscall.SIGCONT)
 		p.frozen = false
 	}
 }
 
-func (p *proc) exited() bool {
+func (p *realProc) exited() bool {
 	select {
 	case <-p.done:
 		return true
@@ -124,7 +124,7 @@ func (p *proc) exited() bool {
 }
 
 // kill ends the process by its PID and waits for it.
-func (p *proc) kill() {
+func (p *realProc) kill() {
 	if p.exited() {
 		return
 	}
@@ -137,7 +137,7 @@ func (p *proc) kill() {
 }
 
 // tail returns the last lines of the process's log.
-func (p *proc) tail(lines int) string {
+func (p *realProc) tail(lines int) string {
 	data, _ := os.ReadFile(p.log)
 	ls := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 	if len(ls) > lines {
@@ -154,14 +154,14 @@ type realRow struct {
 	why       string
 }
 
-func yesNo(b bool) string {
+func realYesNo(b bool) string {
 	if b {
 		return "quorum"
 	}
 	return "no quorum"
 }
 
-func didText(r realRow) string {
+func realDidText(r realRow) string {
 	if r.did {
 		return fmt.Sprintf("write ok (%.1fs)", r.took.Seconds())
 	}
@@ -183,7 +183,7 @@ func reportTable(t *testing.T, title string, rows []realRow) {
 		if r.says != r.did {
 			mark = "   <-- DISAGREE"
 		}
-		fmt.Fprintf(&b, "%-*s | %-12s | %s%s\n", w, r.pattern, yesNo(r.says), didText(r), mark)
+		fmt.Fprintf(&b, "%-*s | %-12s | %s%s\n", w, r.pattern, realYesNo(r.says), realDidText(r), mark)
 	}
 	var slowest time.Duration
 	for _, r := range rows {
@@ -195,7 +195,7 @@ func reportTable(t *testing.T, title string, rows []realRow) {
 	t.Log("\n" + b.String())
 	for _, r := range rows {
 		if r.says != r.did {
-			t.Errorf("%s: pattern %s: coterie says %s, but the software's write %s", title, r.pattern, yesNo(r.says), map[bool]string{true: "succeeded", false: "failed: " + r.why}[r.did])
+			t.Errorf("%s: pattern %s: coterie says %s, but the software's write %s", title, r.pattern, realYesNo(r.says), map[bool]string{true: "succeeded", false: "failed: " + r.why}[r.did])
 		}
 	}
 }
@@ -206,7 +206,7 @@ type zkEnsemble struct {
 	cfg    *Config
 	ids    []int64          // every server, participants and observers
 	client map[int64]string // client address
-	procs  map[int64]*proc
+	procs  map[int64]*realProc
 	node   map[int64]int // participant's node in cfg, -1 for an observer
 }
 
@@ -222,14 +222,14 @@ type zkServerSpec struct {
 func startZooKeeper(t *testing.T, servers []zkServerSpec, extra string) *zkEnsemble {
 	t.Helper()
 	const jar = "/usr/share/java/zookeeper.jar"
-	needFile(t, jar, "zookeeper")
+	realNeedFile(t, jar, "zookeeper")
 	java, err := exec.LookPath("java")
 	if err != nil {
 		t.Fatalf("java is missing: install the Debian package zookeeper, which depends on a Java runtime: %v", err)
 	}
 	dir := t.TempDir()
-	ports := freePorts(t, 3*len(servers))
-	z := &zkEnsemble{t: t, client: map[int64]string{}, procs: map[int64]*proc{}, node: map[int64]int{}}
+	ports := realFreePorts(t, 3*len(servers))
+	z := &zkEnsemble{t: t, client: map[int64]string{}, procs: map[int64]*realProc{}, node: map[int64]int{}}
 	var b strings.Builder
 	// A fast clock: a leader that loses its quorum notices within
 	// syncLimit ticks, a follower that loses its leader likewise.
@@ -268,7 +268,7 @@ func startZooKeeper(t *testing.T, servers []zkServerSpec, extra string) *zkEnsem
 		if _, err := os.Stat("/usr/share/java/slf4j-simple.jar"); err == nil {
 			cp += ":/usr/share/java/slf4j-simple.jar"
 		}
-		z.procs[id] = startProc(t, dir, fmt.Sprintf("server.%d", id), java,
+		z.procs[id] = startRealProc(t, dir, fmt.Sprintf("server.%d", id), java,
 			"-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
 			"-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
 			"-cp", cp, "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfgPath)
@@ -337,7 +337,7 @@ func (z *zkEnsemble) checkMembership() {
 		if strings.Join(got.Labels, ",") != strings.Join(z.cfg.Labels, ",") {
 			z.t.Fatalf("server.%d runs with participants %v, coterie read %v", id, got.Labels, z.cfg.Labels)
 		}
-		forEachSubset(n, func(live *set.Set, _ int) {
+		zkEachSubset(n, func(live *set.Set, _ int) {
 			if got.Writes.HasQuorum(live) != z.cfg.Writes.HasQuorum(live) {
 				z.t.Fatalf("server.%d's membership decides %v otherwise than zoo.cfg:\n%s", id, live, m)
 			}

@@ -14,8 +14,8 @@ import (
 	"github.com/coterie-dev/coterie/set"
 )
 
-// forEachSubset calls fn with every subset of n nodes.
-func forEachSubset(n int, fn func(live *set.Set, mask int)) {
+// zkEachSubset calls fn with every subset of n nodes.
+func zkEachSubset(n int, fn func(live *set.Set, mask int)) {
 	for mask := 0; mask < 1<<n; mask++ {
 		live := set.New(n)
 		for v := range n {
@@ -87,7 +87,7 @@ func TestZooKeeperDocumented3x3(t *testing.T) {
 		}
 		return groups >= 2
 	}
-	forEachSubset(9, func(live *set.Set, mask int) {
+	zkEachSubset(9, func(live *set.Set, mask int) {
 		if got := c.Writes.HasQuorum(live); got != hand(mask) {
 			t.Errorf("live %v: HasQuorum=%v, want %v", live, got, hand(mask))
 		}
@@ -128,25 +128,25 @@ version=100000000
 	if c.N() != 3 || strings.Join(c.Labels, ",") != "server.1,server.2,server.3" {
 		t.Fatalf("labels %v", c.Labels)
 	}
-	forEachSubset(3, func(live *set.Set, _ int) {
+	zkEachSubset(3, func(live *set.Set, _ int) {
 		if got := c.Writes.HasQuorum(live); got != (live.Len() >= 2) {
 			t.Errorf("%v: %v", live, got)
 		}
 	})
-	if !strings.Contains(notesText(c), "server.7 is an observer") || !strings.Contains(notesText(c), "server.9 is an observer") {
-		t.Errorf("notes: %s", notesText(c))
+	if !strings.Contains(zkNotesText(c), "server.7 is an observer") || !strings.Contains(zkNotesText(c), "server.9 is an observer") {
+		t.Errorf("notes: %s", zkNotesText(c))
 	}
 	// An even number: a majority of four is three.
 	c = mustParseZK(t, "server.1=a:1:2\nserver.2=a:3:4\nserver.3=a:5:6\nserver.4=a:7:8\n")
 	if c.Writes.HasQuorum(set.Of(0, 1)) || !c.Writes.HasQuorum(set.Of(0, 1, 3)) {
 		t.Error("majority of 4")
 	}
-	if !strings.Contains(notesText(c), "even number") {
-		t.Errorf("notes: %s", notesText(c))
+	if !strings.Contains(zkNotesText(c), "even number") {
+		t.Errorf("notes: %s", zkNotesText(c))
 	}
 }
 
-func notesText(c *Config) string {
+func zkNotesText(c *Config) string {
 	var b strings.Builder
 	for _, n := range c.Notes {
 		fmt.Fprintf(&b, "%d: %s\n", n.Line, n.Text)
@@ -195,7 +195,7 @@ weight.7=0
 `)
 	groups := [][]int{{0, 1, 2}, {3, 4, 5}, {6}}
 	weight := []int64{3, 1, 1, 1, 1, 1, 0}
-	forEachSubset(7, func(live *set.Set, _ int) {
+	zkEachSubset(7, func(live *set.Set, _ int) {
 		if got, want := c.Writes.HasQuorum(live), zkHand(groups, weight, live); got != want {
 			t.Errorf("%v: %v, want %v", live, got, want)
 		}
@@ -241,7 +241,7 @@ func TestZooKeeperReportedMembership(t *testing.T) {
 	}
 	groups := [][]int{{0, 1, 2}, {3, 4, 5}, {6}}
 	weight := []int64{3, 1, 1, 1, 1, 1, 0}
-	forEachSubset(7, func(live *set.Set, _ int) {
+	zkEachSubset(7, func(live *set.Set, _ int) {
 		if got, want := c.Writes.HasQuorum(live), zkHand(groups, weight, live); got != want {
 			t.Errorf("%v: %v, want %v", live, got, want)
 		}
@@ -298,7 +298,7 @@ func TestZooKeeperRandom(t *testing.T) {
 		if err != nil {
 			t.Fatalf("trial %d: %v\n%s", trial, err, b.String())
 		}
-		forEachSubset(n, func(live *set.Set, _ int) {
+		zkEachSubset(n, func(live *set.Set, _ int) {
 			if got, want := c.Writes.HasQuorum(live), zkHand(groups, weight, live); got != want {
 				t.Fatalf("trial %d: %v: %v, want %v\n%s", trial, live, got, want, b.String())
 			}
@@ -498,7 +498,7 @@ func FuzzZooKeeper(f *testing.F) {
 		if err != nil {
 			t.Fatalf("written file not read back: %v\n%s", err, b.String())
 		}
-		forEachSubset(n, func(live *set.Set, _ int) {
+		zkEachSubset(n, func(live *set.Set, _ int) {
 			if c.Writes.HasQuorum(live) != back.Writes.HasQuorum(live) {
 				t.Fatalf("%v: round trip changed the verdict\n%s", live, b.String())
 			}
