@@ -9,7 +9,7 @@ FUZZTIME ?= 1m
 BENCH    ?= .
 DEMO     := demo-out
 
-.PHONY: all build test test-long bench fuzz lint demo install clean browser-deps
+.PHONY: all build test test-long test-systems systems-deps bench fuzz lint demo install clean browser-deps
 
 all: build
 
@@ -29,6 +29,32 @@ test: lint browser-deps
 # Minutes of CPU; CONTRIBUTING.md gives the figures.
 test-long:
 	COTERIE_LONG=1 $(GO) test -timeout 0 -v -run 'TestPG7$$|TestPG7Columns' ./availability/
+
+# The real-software suite: real ZooKeeper and etcd servers on 127.0.0.1,
+# some of them stopped, and a write that must succeed exactly when coterie
+# says the live servers hold a quorum (systems/*_real_test.go). A few
+# minutes; it prints a table per ensemble.
+test-systems: systems-deps
+	COTERIE_SYSTEMS=require $(GO) test -count=1 -v -timeout 20m -run '^TestReal' ./systems/
+
+# ZooKeeper (with its Java runtime) and etcd for test-systems: installed
+# with apt-get when missing and running as root; otherwise a message says
+# how, and the target fails.
+systems-deps:
+	@missing=""; \
+	{ [ -f /usr/share/java/zookeeper.jar ] && command -v java >/dev/null 2>&1; } || missing="$$missing zookeeper"; \
+	command -v etcd >/dev/null 2>&1 || missing="$$missing etcd-server"; \
+	command -v etcdctl >/dev/null 2>&1 || missing="$$missing etcd-client"; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing$$missing for the real-software suite"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing || \
+			{ echo "apt-get could not install$$missing: the real-software suite cannot run"; exit 1; }; \
+	else \
+		echo "The real-software suite needs the Debian packages$$missing."; \
+		echo "Install them (Debian/Ubuntu: sudo apt-get install -y$$missing) and run make test-systems again."; \
+		exit 1; \
+	fi
 
 # Chromium for the browser test (cmd/coterie TestBrowser): installed with
 # apt-get when missing and running as root; otherwise a message says how.

@@ -10,6 +10,7 @@ type convertOptions struct {
 	in  inputOptions
 	out outputOptions
 	rw  rwOptions
+	to  string
 }
 
 func newConvertCmd(s *streams) *cobra.Command {
@@ -30,9 +31,13 @@ CSV and .dat hold one list of quorums and are refused (exit 2); list a side
 with 'coterie quorums --side reads|writes'.
 
   coterie convert plane.json -o plane.dat
-  coterie convert grid.txt --format csv`,
+  coterie convert grid.txt --format csv
+  coterie convert hqc.json --to zookeeper -o zoo.cfg.dynamic`,
 		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.to != "" {
+				return runConvertTo(cmd.Context(), s, cmd, o.to, o.in, o.out, args)
+			}
 			if rwWanted(cmd, s, args) {
 				return runRWConvert(cmd.Context(), s, o.rw, o.in, o.out, args)
 			}
@@ -49,6 +54,7 @@ with 'coterie quorums --side reads|writes'.
 	}
 	addInputFlags(cmd, &o.in)
 	addOutputFlags(cmd, &o.out)
+	addConvertToFlag(cmd, &o.to)
 	o.rw.limit = rw.DefaultListLimit
 	cmd.Flags().StringVar(&o.rw.reads, "reads", "", "read quorums as an expression (alone: the writes are its dual)")
 	cmd.Flags().StringVar(&o.rw.writes, "writes", "", "write quorums as an expression (alone: the reads are its dual)")
