@@ -354,30 +354,77 @@ func Lift(f *set.Family, t *domain.Tree, vars []int) (*set.Family, []int) {
 // Domains that are always up are left out. It stops with an error
 // wrapping [ErrBudget] past budget BDD nodes (0 means DefaultBudget).
 func LiftedAvailability(ctx context.Context, f *set.Family, m Model, budget int) (*big.Rat, error) {
-	if f.IsThreshold() {
-		return nil, errors.New("availability: domains: lifted BDD of a threshold family: use VoteAvailability")
-	}
 	if err := m.check(f.N); err != nil {
 		return nil, err
 	}
+	l, err := NewLifted(ctx, f, m.Tree, m.correlated(), budget)
+	if err != nil {
+		return nil, err
+	}
+	return l.At(ctx, m)
+}
+
+// Lifted is the BDD of a lifted family (see [LiftedAvailability]), built
+// once and evaluated under many models that share its tree and its
+// variable domains.
+type Lifted struct {
+	n    int
+	tree *domain.Tree
+	vars []int
+	bdd  *BDD
+}
+
+// NewLifted builds the BDD of f lifted by the domains vars of t (nil for
+// none), within budget nodes.
+func NewLifted(ctx context.Context, f *set.Family, t *domain.Tree, vars []int, budget int) (*Lifted, error) {
+	if f.IsThreshold() {
+		return nil, errors.New("availability: domains: lifted BDD of a threshold family: use VoteAvailability")
+	}
+	if t == nil {
+		t = domain.New(f.N)
+	}
+	l := &Lifted{n: f.N, tree: t, vars: slices.Clone(vars)}
 	if f.Len() == 0 {
-		return new(big.Rat), nil
+		return l, nil
 	}
-	tr := m.Tree
-	if tr == nil {
-		tr = domain.New(f.N)
-	}
-	vars := m.correlated()
-	lf, order := Lift(f, tr, vars)
+	lf, order := Lift(f, t, vars)
 	b, err := BuildBDD(ctx, lf, BDDOptions{Order: order, Budget: budget})
 	if err != nil {
 		return nil, err
 	}
-	probs := slices.Clone(m.P)
-	for _, d := range vars {
-		probs = append(probs, tr.P(d))
+	l.bdd = b
+	return l, nil
+}
+
+// At returns the availability under model m, whose tree must be the one
+// the BDD was built with (its probabilities may differ, but a domain left
+// out must still be always up).
+func (l *Lifted) At(ctx context.Context, m Model) (*big.Rat, error) {
+	if err := m.check(l.n); err != nil {
+		return nil, err
 	}
-	return b.exactProbability(ctx, probs)
+	if l.bdd == nil {
+		return new(big.Rat), nil
+	}
+	probs := slices.Clone(m.P)
+	in := map[int]bool{}
+	for _, d := range l.vars {
+		in[d] = true
+		probs = append(probs, l.treeP(m, d))
+	}
+	for _, d := range m.correlated() {
+		if !in[d] {
+			return nil, fmt.Errorf("availability: domains: domain %s can fail but is not a variable of the lifted BDD", l.tree.Path(d))
+		}
+	}
+	return l.bdd.exactProbability(ctx, probs)
+}
+
+func (l *Lifted) treeP(m Model, d int) *big.Rat {
+	if m.Tree == nil {
+		return big.NewRat(1, 1)
+	}
+	return m.Tree.P(d)
 }
 
 // exactProbability is [BDD.Probability] in exact arithmetic.

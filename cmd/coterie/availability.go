@@ -105,6 +105,7 @@ saves an exact search by BDD piece by piece and resumes it where it stopped.
 	}
 	addInputFlags(cmd, &o.in)
 	addRWSystemFlags(cmd, &o.rw)
+	addDownFlag(cmd, &o.rw)
 	f := cmd.Flags()
 	f.StringVar(&o.ps, "p", "", "probabilities to evaluate, comma-separated (default 0.5,0.6,0.7,0.8,0.9,0.95,0.99)")
 	f.StringVar(&o.rng, "range", "", "probabilities A, A+STEP, ... up to B, written `A:B:STEP`")

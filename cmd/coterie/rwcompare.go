@@ -26,6 +26,8 @@ func addCompareRWFlags(cmd *cobra.Command, o *compareRWOptions) {
 	cmd.Flags().StringArrayVar(&o.reads, "reads", nil, "a read-write system's read quorums as an expression (repeatable: one system each)")
 	cmd.Flags().StringArrayVar(&o.writes, "writes", nil, "its write quorums (repeatable; paired with the --reads in order; alone, the reads are the dual)")
 	cmd.Flags().StringVar(&o.rw.nodes, "nodes", "", "CSV of node attributes for the --reads/--writes systems")
+	addDomainsFlag(cmd, &o.rw)
+	addDownFlag(cmd, &o.rw)
 	cmd.Flags().StringVar(&o.rw.readFraction, "read-fraction", "", "compare load and capacity of read-write systems at this share of reads (or a distribution value:weight,...)")
 	cmd.Flags().IntVar(&o.rw.f, "f", 0, "with --read-fraction: use only f-resilient quorums")
 }
@@ -33,7 +35,7 @@ func addCompareRWFlags(cmd *cobra.Command, o *compareRWOptions) {
 // compareRWWanted reports whether compare takes the read-write path: a
 // read-write flag, or a read-write file among the arguments.
 func compareRWWanted(cmd *cobra.Command, s *streams, args []string) bool {
-	for _, name := range []string{"reads", "writes", "nodes", "read-fraction", "f"} {
+	for _, name := range []string{"reads", "writes", "nodes", "read-fraction", "f", "domains", "down"} {
 		if cmd.Flags().Changed(name) {
 			return true
 		}

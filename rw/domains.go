@@ -1,0 +1,148 @@
+package rw
+
+import (
+	"context"
+	"math/big"
+	"slices"
+
+	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/domain"
+	"github.com/coterie-dev/coterie/set"
+)
+
+// DomainEvaluator computes the exact availability of reads, of writes,
+// and of both at once, under failure domains, for many node
+// probabilities: the structures that do not depend on them (the lifted
+// BDDs) are built once.
+type DomainEvaluator struct {
+	s    *System
+	tree *domain.Tree
+	// Method is "domain-tree" when both sides are thresholds over one
+	// set of nodes (the generating function of the live count), else
+	// "lifted-bdd" (a threshold side alone still uses the generating
+	// function).
+	Method availability.Method
+	// shared thresholds
+	weights    []int
+	kr, kw     int
+	sharedVote bool
+	// per side: a vote (weights, k) or a lifted BDD
+	side   [2]sideEval
+	either *availability.Lifted
+}
+
+type sideEval struct {
+	weights []int
+	k       int
+	lifted  *availability.Lifted
+}
+
+// NewDomainEvaluator prepares the exact availability of s under the
+// domains of t (nil for none) whose probabilities are below 1: a side
+// that is "k of a set of nodes" is counted by the generating function of
+// the live count ([availability.VoteAvailability]); any other is listed
+// (at most limit quorums) and counted by its lifted BDD (at most budget
+// nodes), and "both" is P(R) + P(W) − P(R or W), the last by the lifted
+// BDD of all the quorums of both sides.
+func NewDomainEvaluator(ctx context.Context, s *System, t *domain.Tree, limit, budget int) (*DomainEvaluator, error) {
+	e := &DomainEvaluator{s: s, tree: t, Method: availability.MethodDomainTree}
+	var vars []int
+	if t != nil {
+		for d := range t.Len() {
+			if t.P(d).Cmp(big.NewRat(1, 1)) < 0 {
+				vars = append(vars, d)
+			}
+		}
+	}
+	kr, nr, okr := s.Reads.Expr.AsThreshold()
+	kw, nw, okw := s.Writes.Expr.AsThreshold()
+	if okr && okw && sameNodes(nr, nw) {
+		e.weights, e.kr, e.kw, e.sharedVote = weightsOf(s.N, nr), kr, kw, true
+		return e, nil
+	}
+	e.Method = availability.MethodLiftedBDD
+	fams := [2]*set.Family{}
+	for i, sd := range []*Side{&s.Reads, &s.Writes} {
+		if k, nodes, ok := sd.Expr.AsThreshold(); ok {
+			e.side[i] = sideEval{weights: weightsOf(s.N, nodes), k: k}
+		}
+		f, err := sd.Family(s.N, limit)
+		if err != nil {
+			if e.side[i].weights == nil {
+				return nil, err
+			}
+			continue
+		}
+		fams[i] = f
+		if e.side[i].weights == nil {
+			l, err := availability.NewLifted(ctx, f, t, vars, budget)
+			if err != nil {
+				return nil, err
+			}
+			e.side[i].lifted = l
+		}
+	}
+	if fams[0] == nil || fams[1] == nil {
+		return nil, set.ErrTooMany
+	}
+	u := set.NewFamily(s.N)
+	for _, f := range fams {
+		for _, q := range f.All() {
+			u.Add(q, set.NoOwner)
+		}
+	}
+	l, err := availability.NewLifted(ctx, u, t, vars, budget)
+	if err != nil {
+		return nil, err
+	}
+	e.either = l
+	return e, nil
+}
+
+func sameNodes(a, b []int) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+func weightsOf(n int, nodes []int) []int {
+	w := make([]int, n)
+	for _, v := range nodes {
+		w[v] = 1
+	}
+	return w
+}
+
+// At returns the exact probabilities that a read quorum, a write quorum,
+// and both are up when node v is up with probability p[v] (on its own)
+// and each domain of the tree with its probability.
+func (e *DomainEvaluator) At(ctx context.Context, p []*big.Rat) (reads, writes, both *big.Rat, err error) {
+	m := availability.Model{Tree: e.tree, P: p}
+	if e.sharedVote {
+		av, err := availability.VoteAvailability(ctx, e.weights, []int{e.kr, e.kw, max(e.kr, e.kw)}, m)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return av[0], av[1], av[2], nil
+	}
+	var out [2]*big.Rat
+	for i, sd := range e.side {
+		if sd.weights != nil {
+			av, err := availability.VoteAvailability(ctx, sd.weights, []int{sd.k}, m)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			out[i] = av[0]
+		} else if out[i], err = sd.lifted.At(ctx, m); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	either, err := e.either.At(ctx, m)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	both = new(big.Rat).Add(out[0], out[1])
+	both.Sub(both, either)
+	return out[0], out[1], both, nil
+}
