@@ -251,15 +251,6 @@ func (t *Tree) Check(labels []string) error {
 	if t.Empty() {
 		return nil
 	}
-	for v, d := range t.node {
-		if d < 0 {
-			name := strconv.Itoa(v + 1)
-			if v < len(labels) && labels[v] != "" {
-				name += " (" + labels[v] + ")"
-			}
-			return &NodeError{Node: v, Msg: fmt.Sprintf("node %s has no domain, while other nodes have one (give every node a domain)", name)}
-		}
-	}
 	names := map[string]bool{}
 	for _, l := range labels {
 		if l != "" {
@@ -272,6 +263,15 @@ func (t *Tree) Check(labels []string) error {
 		}
 		if names[p] {
 			return fmt.Errorf("domain %q is also a node's label", p)
+		}
+	}
+	for v, d := range t.node {
+		if d < 0 {
+			name := strconv.Itoa(v + 1)
+			if v < len(labels) && labels[v] != "" {
+				name += " (" + labels[v] + ")"
+			}
+			return &NodeError{Node: v, Msg: fmt.Sprintf("node %s has no domain, while other nodes have one (give every node a domain)", name)}
 		}
 	}
 	return nil
