@@ -146,3 +146,27 @@ func (e *DomainEvaluator) At(ctx context.Context, p []*big.Rat) (reads, writes, 
 	both.Sub(both, either)
 	return out[0], out[1], both, nil
 }
+
+// DomainResilience returns how many domains of level l of t may fail with
+// a read quorum left, and with a write quorum left, each with a smallest
+// killing set of domains (see [domain.Resilience]). A side that is "k of
+// a set of nodes" is solved greedily; any other is listed (at most limit
+// quorums) and solved by branch and bound. The resilience of both at once
+// is the smaller of the two, with that side's killing set.
+func (s *System) DomainResilience(ctx context.Context, t *domain.Tree, l, limit int) (read, write domain.Resilience, err error) {
+	var out [2]domain.Resilience
+	for i, sd := range []*Side{&s.Reads, &s.Writes} {
+		if k, nodes, ok := sd.Expr.AsThreshold(); ok {
+			out[i] = domain.ThresholdResilience(t, l, nodes, k)
+			continue
+		}
+		f, err := sd.Family(s.N, limit)
+		if err != nil {
+			return domain.Resilience{}, domain.Resilience{}, err
+		}
+		if out[i], err = domain.ListedResilience(ctx, t, l, f); err != nil {
+			return domain.Resilience{}, domain.Resilience{}, err
+		}
+	}
+	return out[0], out[1], nil
+}
