@@ -126,6 +126,10 @@ type RWFile struct {
 	Reads, Writes         *expr.Expr
 	ReadList, WriteList   *set.Family
 	ReadsLine, WritesLine int
+	// Nodes and Domains are the failure domains the file gives: its
+	// "nodes" (rwdomains.go) and "domains".
+	Nodes   []NodeAttrs
+	Domains []DomainP
 }
 
 // IsRW reports whether data is a JSON object with a top-level "reads" or
@@ -191,9 +195,9 @@ func ReadRW(data []byte) (*RWFile, error) {
 			if json.Unmarshal(raw, &f.Labels) != nil {
 				return nil, errorf(line(key), "labels must be a list of strings")
 			}
-		case "reads", "writes", "kind", "params":
+		case "reads", "writes", "kind", "params", "nodes", "domains":
 		default:
-			return nil, errorf(line(key), "unknown field %q in a read-write system (want format, n, labels, reads, writes)", key)
+			return nil, errorf(line(key), "unknown field %q in a read-write system (want format, n, labels, reads, writes, nodes, domains)", key)
 		}
 	}
 	if fixed && len(f.Labels) > f.N {
@@ -241,7 +245,14 @@ func ReadRW(data []byte) (*RWFile, error) {
 			return nil, errorf(sd.line, "%q must be an expression string, a list of quorums or {\"threshold\": k}", sd.key)
 		}
 	}
-	return buildRW(f.N, fixed, f.Labels, sides)
+	out, err := buildRW(f.N, fixed, f.Labels, sides)
+	if err != nil {
+		return nil, err
+	}
+	if err := readRWDomains(out, top, line); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // rawSide is one side of a read-write file as read, before binding.

@@ -52,12 +52,12 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 // loadRWDomains is [loadRW] that also returns the domains and the failed
 // parts.
 func loadRWDomains(ctx context.Context, s *streams, o rwOptions, in inputOptions, args []string) (*rwLoaded, error) {
-	sys, rows, err := loadRWRows(ctx, s, o, in, args)
+	sys, rows, src, err := loadRWRows(ctx, s, o, in, args)
 	if err != nil {
 		return nil, err
 	}
 	ld := &rwLoaded{sys: sys, full: sys}
-	if ld.tree, err = domainTree(s, o, sys, rows); err != nil {
+	if ld.tree, err = domainTree(s, o, sys, rows, src); err != nil {
 		return nil, err
 	}
 	if o.down == "" {
@@ -82,23 +82,37 @@ func loadRWDomains(ctx context.Context, s *streams, o rwOptions, in inputOptions
 
 // domainTree builds the failure domains from the nodes file's domain
 // column and --domains; nil when there are none.
-func domainTree(s *streams, o rwOptions, sys *rw.System, rows []format.NodeAttrs) (*domain.Tree, error) {
+func domainTree(s *streams, o rwOptions, sys *rw.System, rows []format.NodeAttrs, src *rwSource) (*domain.Tree, error) {
+	type sourced struct {
+		format.NodeAttrs
+		file string
+	}
+	var all []sourced
+	for _, r := range src.fileNodes {
+		all = append(all, sourced{r, src.fileName})
+	}
+	for _, r := range rows {
+		all = append(all, sourced{r, displayName(o.nodes)})
+	}
 	nodesName := displayName(o.nodes)
 	t := domain.New(sys.N)
-	lineOf := map[int]int{}
-	for _, r := range rows {
-		lineOf[r.Node] = r.Line
+	lineOf := map[int]sourced{}
+	for _, r := range all {
+		lineOf[r.Node] = r
 		if r.Domain == "" {
 			continue
 		}
 		if err := t.Place(r.Node, r.Domain); err != nil {
-			return nil, asInputError(nodesName, r.Line, err.Error())
+			return nil, asInputError(r.file, r.Line, err.Error())
 		}
 		if r.DomainLevels != nil {
 			t.SetLevelNames(r.DomainLevels)
 		}
 	}
 	if t.Empty() {
+		if len(src.fileDomains) > 0 {
+			return nil, asInputError(src.fileName, src.fileDomains[0].Line, "domains given, but no node has a domain")
+		}
 		if o.domains != "" {
 			return nil, usageErrorf("--domains: the nodes have no domains (give --nodes with a domain column)")
 		}
@@ -111,20 +125,29 @@ func domainTree(s *streams, o rwOptions, sys *rw.System, rows []format.NodeAttrs
 	if err := t.Check(labels); err != nil {
 		var ne *domain.NodeError
 		if errors.As(err, &ne) {
-			if line, ok := lineOf[ne.Node]; ok {
-				return nil, asInputError(nodesName, line, ne.Msg)
+			if r, ok := lineOf[ne.Node]; ok {
+				return nil, asInputError(r.file, r.Line, ne.Msg)
 			}
 			return nil, asInputError(nodesName, 0, ne.Msg+"; it has no row")
 		}
 		// A domain named like a node: the first row under it.
-		for _, r := range rows {
+		for _, r := range all {
 			for d := t.Node(r.Node); d >= 0 && r.Domain != ""; d = t.Parent(d) {
 				if strings.Contains(err.Error(), strconv.Quote(t.Path(d))) {
-					return nil, asInputError(nodesName, r.Line, strings.TrimPrefix(err.Error(), "domain: "))
+					return nil, asInputError(r.file, r.Line, strings.TrimPrefix(err.Error(), "domain: "))
 				}
 			}
 		}
 		return nil, asInputError(nodesName, 0, err.Error())
+	}
+	for _, dp := range src.fileDomains {
+		d, ok := t.Lookup(dp.Domain)
+		if !ok {
+			return nil, asInputError(src.fileName, dp.Line, fmt.Sprintf("domain %q is no node's domain nor above one", dp.Domain))
+		}
+		if err := t.SetP(d, dp.P); err != nil {
+			return nil, asInputError(src.fileName, dp.Line, err.Error())
+		}
 	}
 	if o.domains != "" {
 		name := displayName(o.domains)

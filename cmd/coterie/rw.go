@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -105,13 +106,13 @@ func exprError(flag, text string, err error) error {
 // loadRWRows reads the system of a read-write command: --reads/--writes,
 // or a file (a read-write JSON file, or any coterie file, taken as R = W),
 // with the attributes of --nodes, which it also returns row by row.
-func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, args []string) (*rw.System, []format.NodeAttrs, error) {
+func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, args []string) (*rw.System, []format.NodeAttrs, *rwSource, error) {
 	nodesName := displayName(o.nodes)
 	var nodesData []byte
 	if o.nodes != "" {
 		var err error
 		if nodesData, err = readArg(s, o.nodes); err != nil {
-			return nil, nil, asInputError(nodesName, 0, "cannot read: "+unwrapPath(err).Error())
+			return nil, nil, nil, asInputError(nodesName, 0, "cannot read: "+unwrapPath(err).Error())
 		}
 	}
 	nodesErr := func(err error) error {
@@ -126,20 +127,20 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 	switch {
 	case o.reads != "" || o.writes != "":
 		if len(args) > 0 {
-			return nil, nil, usageErrorf("give a system file or --reads/--writes, not both")
+			return nil, nil, nil, usageErrorf("give a system file or --reads/--writes, not both")
 		}
 		src, err = rwFromExprs(o, nodesData, nodesErr)
 	case len(args) == 1:
 		src, err = rwFromFile(s, args[0], in)
 	default:
-		return nil, nil, usageErrorf("give a system file or --reads EXPR [--writes EXPR]")
+		return nil, nil, nil, usageErrorf("give a system file or --reads EXPR [--writes EXPR]")
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	re, we, rl, wl, u := src.reads, src.writes, src.readList, src.writeList, src.u
 	if re == nil && we == nil {
-		return nil, nil, usageErrorf("no read or write quorums")
+		return nil, nil, nil, usageErrorf("no read or write quorums")
 	}
 	// Which nodes the quorums use: for expressions, a nodes-file row for
 	// any other node is an error (a file's nodes are 1..n).
@@ -156,14 +157,14 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 			return v, ok && (u.Fixed || used.Has(v))
 		})
 		if err != nil {
-			return nil, nil, nodesErr(err)
+			return nil, nil, nil, nodesErr(err)
 		}
 	}
 	n := u.N
 	if n > maxRWNodes {
-		return nil, nil, usageErrorf("%d nodes: read-write systems are limited to %d", n, maxRWNodes)
+		return nil, nil, nil, usageErrorf("%d nodes: read-write systems are limited to %d", n, maxRWNodes)
 	}
-	nodes := nodesWith(n, u.Labels, rows)
+	nodes := nodesWith(n, u.Labels, append(slices.Clone(src.fileNodes), rows...))
 	var sys *rw.System
 	if rl != nil && (wl != nil || we == nil) {
 		rl.Labels = u.Labels
@@ -180,9 +181,9 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 		}
 	}
 	if err != nil {
-		return nil, nil, usageErrorf("%v", err)
+		return nil, nil, nil, usageErrorf("%v", err)
 	}
-	return sys, rows, nil
+	return sys, rows, src, nil
 }
 
 // rwSource is a read-write system as given: its names of nodes, and its
@@ -191,6 +192,10 @@ type rwSource struct {
 	u                   *format.Universe
 	reads, writes       *expr.Expr
 	readList, writeList *set.Family
+	// The file's own "nodes" and "domains", and its name.
+	fileNodes   []format.NodeAttrs
+	fileDomains []format.DomainP
+	fileName    string
 }
 
 // readArg reads the file named by a command-line argument, "-" for
@@ -255,7 +260,8 @@ func rwFromFile(s *streams, arg string, in inputOptions) (*rwSource, error) {
 			return nil, asInputError(name, 0, err.Error())
 		}
 		return &rwSource{u: format.NewUniverse(f.N, f.Labels, true),
-			reads: f.Reads, writes: f.Writes, readList: f.ReadList, writeList: f.WriteList}, nil
+			reads: f.Reads, writes: f.Writes, readList: f.ReadList, writeList: f.WriteList,
+			fileNodes: f.Nodes, fileDomains: f.Domains, fileName: name}, nil
 	}
 	sys, err := readSystemData(name, data, arg, in)
 	if err != nil {
