@@ -78,6 +78,8 @@ type RWSystem struct {
 	// ReadQuorums lists the read side (nil when it has more than
 	// maxDrawn quorums).
 	ReadQuorums *set.Family
+	// Domains are the failure domains (domains.go), or nil.
+	Domains *RWDomains
 }
 
 // maxDrawn bounds the read quorums listed and drawn.
@@ -271,6 +273,15 @@ func (hw htmlWriter) rwBody(s *RWSystem) {
 		hw.p("<h3>Optimal strategy at read fraction %s</h3>\n", html.EscapeString(s.Figures.ReadFraction))
 		hw.table(strategy)
 	}
+	if s.Domains != nil {
+		tree, res, whatIf := domainTables(s)
+		hw.p("<h3>Failure domains</h3>\n")
+		hw.table(tree)
+		hw.p("<h3>Domain resilience</h3>\n")
+		hw.table(res)
+		hw.p("<h3>What if a top-level domain is down</h3>\n")
+		hw.table(whatIf)
+	}
 }
 
 // WriteRWHTML writes the report on read-write systems as one
@@ -311,6 +322,15 @@ func WriteRWMarkdown(w io.Writer, systems []*RWSystem) error {
 		if strategy.head != nil {
 			p("### Optimal strategy at read fraction %s\n", s.Figures.ReadFraction)
 			tableMD(strategy)
+		}
+		if s.Domains != nil {
+			tree, res, whatIf := domainTables(s)
+			p("### Failure domains\n")
+			tableMD(tree)
+			p("### Domain resilience\n")
+			tableMD(res)
+			p("### What if a top-level domain is down\n")
+			tableMD(whatIf)
 		}
 	}
 	return bw.Flush()

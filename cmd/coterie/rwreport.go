@@ -78,13 +78,19 @@ func runRWReport(ctx context.Context, s *streams, o reportOptions, ro reportRWOp
 	}
 	var systems []*report.RWSystem
 	for _, in := range inputs {
-		sys, err := loadRW(ctx, s, in.ro, o.in, in.args)
+		ld, err := loadRWDomains(ctx, s, in.ro, o.in, in.args)
 		if err != nil {
 			return err
 		}
+		sys := ld.sys
 		r, err := report.AnalyzeRW(ctx, in.label, sys, report.RWOptions{Workload: wl, Points: o.ps, Budget: o.budget, AvailabilityBudget: o.budget})
 		if err != nil {
 			return err
+		}
+		if ld.tree != nil {
+			if err := report.AnalyzeRWDomains(ctx, r, ld.tree, report.RWOptions{Workload: wl, Points: o.ps}); err != nil {
+				return err
+			}
 		}
 		systems = append(systems, r)
 	}

@@ -1,0 +1,189 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/domain"
+	"github.com/coterie-dev/coterie/rw"
+	"github.com/coterie-dev/coterie/set"
+)
+
+// RWDomains is what the report says of a read-write system's failure
+// domains: the tree, the resilience at each level, and what is left when
+// each top-level domain is down.
+type RWDomains struct {
+	Tree       *domain.Tree
+	Resilience [][2]domain.Resilience // per level: reads, writes
+	WhatIf     []RWWhatIf
+}
+
+// RWWhatIf is the system with one top-level domain down: whether a read
+// and a write quorum survive, the capacity of the optimal strategy on the
+// live nodes, and the availability of reads and writes at once.
+type RWWhatIf struct {
+	Domain        string
+	Survives      bool
+	CapacityExact string
+	Both          []RWAvailability // Reads holds "both"; Writes unused
+	Nines         []float64        // of Both, from the exact 1 − AV
+}
+
+// AnalyzeRWDomains adds the failure domains of t to r: the figures of
+// availability become those under the domains (exact, by
+// [rw.DomainEvaluator]), and r.Domains gets the tree, the resilience per
+// level and the what-if of each top-level domain down.
+func AnalyzeRWDomains(ctx context.Context, r *RWSystem, t *domain.Tree, o RWOptions) error {
+	sys := r.Sys
+	if len(o.Points) == 0 {
+		o.Points = defaultRWPoints
+	}
+	d := &RWDomains{Tree: t}
+	for l := 1; l <= t.Depth(); l++ {
+		rr, wr, err := sys.DomainResilience(ctx, t, l, rw.DefaultListLimit)
+		if err != nil {
+			return err
+		}
+		d.Resilience = append(d.Resilience, [2]domain.Resilience{rr, wr})
+	}
+	var nines []float64
+	both := func(s *rw.System) ([]RWAvailability, []RWAvailability, error) {
+		nines = nil
+		ev, err := rw.NewDomainEvaluator(ctx, s, t, rw.DefaultListLimit, availability.DefaultBudget)
+		if err != nil {
+			return nil, nil, err
+		}
+		var sides, b []RWAvailability
+		for _, p := range o.Points {
+			probs := make([]*big.Rat, s.N)
+			for v := range probs {
+				if x := s.Nodes[v].P; x != nil {
+					probs[v] = x
+				} else {
+					probs[v] = availability.DecimalRat(p)
+				}
+			}
+			pr, pw, pb, err := ev.At(ctx, probs)
+			if err != nil {
+				return nil, nil, err
+			}
+			fr, _ := pr.Float64()
+			fw, _ := pw.Float64()
+			fb, _ := pb.Float64()
+			sides = append(sides, RWAvailability{P: p, Reads: fr, Writes: fw, Exact: true})
+			b = append(b, RWAvailability{P: p, Reads: fb, Exact: true})
+			nines = append(nines, availability.Exact{AV: pb}.Nines())
+		}
+		return sides, b, nil
+	}
+	sides, _, err := both(sys)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		r.Figures.Notes = append(r.Figures.Notes, "availability under the failure domains not computed: "+err.Error())
+	} else {
+		r.Figures.Availability = sides
+		r.Figures.Notes = append(r.Figures.Notes, "availability: under the failure domains, exactly")
+	}
+	for _, top := range t.Roots() {
+		w := RWWhatIf{Domain: t.Path(top)}
+		dead := t.Under(top)
+		deadSet := set.New(sys.N)
+		for _, v := range dead {
+			deadSet.Add(v)
+		}
+		left, err := sys.Without(deadSet)
+		if err == nil {
+			w.Survives = true
+			if o.Workload != nil {
+				if _, m, err := left.Optimal(ctx, rw.Options{Workload: o.Workload}); err == nil {
+					w.CapacityExact = m.Capacity.RatString()
+				} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+					return err
+				}
+			}
+			if _, b, err := both(left); err == nil {
+				w.Both, w.Nines = b, nines
+			}
+		} else if !errors.Is(err, rw.ErrNoQuorum) {
+			return err
+		}
+		d.WhatIf = append(d.WhatIf, w)
+	}
+	r.Domains = d
+	return nil
+}
+
+// domainTables are the report's tables on the failure domains: the tree,
+// the resilience per level, and the what-if of each top-level domain.
+func domainTables(s *RWSystem) (tree, res, whatIf table) {
+	d := s.Domains
+	t := d.Tree
+	tree.head = []string{"domain", "level", "nodes", "p up"}
+	for l := 1; l <= t.Depth(); l++ {
+		for _, x := range t.AtLevel(l) {
+			var names []string
+			for _, v := range t.Under(x) {
+				names = append(names, s.Sys.Label(v))
+			}
+			tree.rows = append(tree.rows, []string{t.Path(x), t.LevelName(l), strings.Join(names, ", "), domain.RatString(t.P(x))})
+		}
+	}
+	res.head = []string{"level", "domains", "read resilience", "write resilience", "resilience", "smallest killing set"}
+	kill := func(r domain.Resilience) []string {
+		var out []string
+		for _, x := range r.Killing {
+			out = append(out, t.Path(x))
+		}
+		return out
+	}
+	for i, lv := range d.Resilience {
+		k := lv[0]
+		if lv[0].Killing == nil || (lv[1].Killing != nil && len(lv[1].Killing) < len(lv[0].Killing)) {
+			k = lv[1]
+		}
+		ks := "none"
+		if k.Killing != nil {
+			ks = "{" + strings.Join(kill(k), ", ") + "}"
+		}
+		res.rows = append(res.rows, []string{t.LevelName(i + 1), strconv.Itoa(lv[0].Domains), strconv.Itoa(lv[0].K), strconv.Itoa(lv[1].K), strconv.Itoa(min(lv[0].K, lv[1].K)), ks})
+	}
+	whatIf.head = []string{"down", "a quorum survives", "capacity"}
+	var ps []float64
+	for _, w := range d.WhatIf {
+		for _, b := range w.Both {
+			ps = append(ps, b.P)
+		}
+		if ps != nil {
+			break
+		}
+	}
+	for _, p := range ps {
+		whatIf.head = append(whatIf.head, "reads and writes available at p = "+fl(p), "nines")
+	}
+	for _, w := range d.WhatIf {
+		row := []string{w.Domain, strconv.FormatBool(w.Survives), exactText(w.CapacityExact)}
+		if !w.Survives {
+			row[2] = "none"
+		}
+		for i := range ps {
+			if i >= len(w.Both) {
+				row = append(row, "0", "0")
+				continue
+			}
+			n := "∞"
+			if !math.IsInf(w.Nines[i], 1) {
+				n = strconv.FormatFloat(w.Nines[i], 'f', 2, 64)
+			}
+			row = append(row, strconv.FormatFloat(w.Both[i].Reads, 'f', 6, 64), n)
+		}
+		whatIf.rows = append(whatIf.rows, row)
+	}
+	return tree, res, whatIf
+}
