@@ -86,9 +86,13 @@ func AnalyzeRWDomains(ctx context.Context, r *RWSystem, t *domain.Tree, o RWOpti
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
+		r.Figures.Exact = nil
 		r.Figures.Notes = append(r.Figures.Notes, "availability under the failure domains not computed: "+err.Error())
 	} else {
 		r.Figures.Availability = sides
+		if r.Figures.Exact, err = rwExact(ctx, sys, t, o.Points, availability.DefaultBudget); err != nil {
+			return err
+		}
 		r.Figures.Notes = append(r.Figures.Notes, "availability: under the failure domains, exactly")
 	}
 	for _, top := range t.Roots() {
@@ -186,4 +190,97 @@ func domainTables(s *RWSystem) (tree, res, whatIf table) {
 		whatIf.rows = append(whatIf.rows, row)
 	}
 	return tree, res, whatIf
+}
+
+// exactBudget is the BDD budget of the exact figures of a system without
+// domains, which only add 1 − AV and "both" to the report's figures.
+const exactBudget = 2_000_000
+
+// RWExactPoint holds, at one p, the exact 1 − AV of reads, of writes and
+// of both at once, with their nines and downtime per year (seconds of a
+// year of 365.25 days).
+type RWExactPoint struct {
+	P    float64          `json:"p"`
+	Side [3]RWUnavailable `json:"-"` // reads, writes, both
+}
+
+// RWUnavailable is one exact unavailability.
+type RWUnavailable struct {
+	AV              float64
+	U               *big.Float // 1 − AV, exact to 256 bits
+	Nines, Downtime float64
+}
+
+// rwExact computes the exact figures of reads, writes and both at each p,
+// under t (nil for independent nodes); an error when no exact method fits
+// within the budget.
+func rwExact(ctx context.Context, sys *rw.System, t *domain.Tree, ps []float64, budget int) ([]RWExactPoint, error) {
+	ev, err := rw.NewDomainEvaluator(ctx, sys, t, rw.DefaultListLimit, budget)
+	if err != nil {
+		return nil, err
+	}
+	var out []RWExactPoint
+	for _, p := range ps {
+		probs := make([]*big.Rat, sys.N)
+		for v := range probs {
+			if x := sys.Nodes[v].P; x != nil {
+				probs[v] = x
+			} else {
+				probs[v] = availability.DecimalRat(p)
+			}
+		}
+		r, w, b, err := ev.At(ctx, probs)
+		if err != nil {
+			return nil, err
+		}
+		pt := RWExactPoint{P: p}
+		for i, av := range []*big.Rat{r, w, b} {
+			e := availability.Exact{AV: av}
+			f, _ := av.Float64()
+			pt.Side[i] = RWUnavailable{AV: f, U: new(big.Float).SetPrec(256).SetRat(e.Unavailability()), Nines: e.Nines(), Downtime: e.Downtime()}
+		}
+		out = append(out, pt)
+	}
+	return out, nil
+}
+
+// exactRows are the figures' rows of the exact points: each side's
+// availability (never rounded to 1), 1 − AV, nines and downtime.
+func exactRows(pts []RWExactPoint) [][]string {
+	var rows [][]string
+	names := []string{"reads", "writes", "reads and writes"}
+	for _, pt := range pts {
+		pv := fl(pt.P)
+		for i, u := range pt.Side {
+			n := "∞"
+			if !math.IsInf(u.Nines, 1) {
+				n = strconv.FormatFloat(u.Nines, 'f', 2, 64)
+			}
+			rows = append(rows, []string{names[i] + " available at p = " + pv,
+				avText(u) + " (1 − AV = " + uText(u.U) + ", " + n + " nines, down " + Seconds(u.Downtime) + " a year)"})
+		}
+	}
+	return rows
+}
+
+// avText prints AV with six decimals, or with as many as it takes not to
+// round it to 1.
+func avText(u RWUnavailable) string {
+	s := strconv.FormatFloat(u.AV, 'f', 6, 64)
+	if u.U.Sign() == 0 || s != "1.000000" {
+		return s
+	}
+	d := int(math.Floor(u.Nines)) + 3
+	if d > 60 {
+		return "1 − " + uText(u.U)
+	}
+	one := new(big.Float).SetPrec(256).SetInt64(1)
+	return strings.TrimRight(one.Sub(one, u.U).Text('f', d), "0")
+}
+
+func uText(u *big.Float) string {
+	if u.Sign() == 0 {
+		return "0"
+	}
+	return u.Text('g', 3)
 }

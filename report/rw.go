@@ -54,7 +54,10 @@ type RWFigures struct {
 	// Availability holds, at each p, the probability that some read
 	// quorum and that some write quorum is up.
 	Availability []RWAvailability `json:"availability"`
-	Notes        []string         `json:"notes,omitempty"`
+	// Exact holds the exact 1 − AV of reads, writes and both at each p,
+	// when an exact method fits (domains.go).
+	Exact []RWExactPoint `json:"-"`
+	Notes []string       `json:"notes,omitempty"`
 }
 
 // RWAvailability is the availability of reads and of writes at one p.
@@ -155,6 +158,7 @@ func AnalyzeRW(ctx context.Context, name string, sys *rw.System, o RWOptions) (*
 	if fig.Availability, err = rwAvailability(ctx, sys, o.Points, o.AvailabilityBudget); err != nil {
 		return nil, err
 	}
+	fig.Exact, _ = rwExact(ctx, sys, nil, o.Points, exactBudget) // too large: the figures above stand alone
 	if rf, err := sys.Reads.Family(sys.N, maxDrawn); err == nil {
 		g := rf.Clone()
 		g.K, g.H, g.Labels = 1, 0, labels
@@ -224,7 +228,13 @@ func rwTables(s *RWSystem) (figures, strategy table) {
 	if fig.CapacityExact != "" {
 		row("capacity at read fraction "+fig.ReadFraction, exactText(fig.CapacityExact))
 	}
+	if fig.Exact != nil {
+		figures.rows = append(figures.rows, exactRows(fig.Exact)...)
+	}
 	for _, a := range fig.Availability {
+		if fig.Exact != nil {
+			break
+		}
 		mark := ""
 		if !a.Exact {
 			mark = "≈"
