@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/coterie-dev/coterie/domain"
 )
 
 func TestReadNodesDomains(t *testing.T) {
@@ -84,6 +86,33 @@ func FuzzReadRWDomains(f *testing.F) {
 		var fe *Error
 		if err != nil && (!errors.As(err, &fe) || fe.Line < 1) {
 			t.Fatalf("error without a line: %v", err)
+		}
+	})
+}
+
+// FuzzReadNodesDomains: a nodes file with domain columns never makes the
+// reader panic; every error names a line, and every domain it returns is
+// a valid path.
+func FuzzReadNodesDomains(f *testing.F) {
+	f.Add([]byte("node,domain\na,eu/az-a/r1\nb,eu/az-b\n"))
+	f.Add([]byte("node,region,zone,rack\na,eu,az-a,r1\nb,eu,,r2\n"))
+	f.Add([]byte("node,domain,zone\na,x,y\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rows, err := ReadNodes(data, func(name string) (int, bool) { return len(name) % 5, name != "" })
+		if err != nil {
+			var fe *Error
+			if !errors.As(err, &fe) || fe.Line < 1 {
+				t.Fatalf("error without a line: %v", err)
+			}
+			return
+		}
+		for _, r := range rows {
+			if r.Domain == "" {
+				continue
+			}
+			if _, err := domain.ParsePath(r.Domain); err != nil {
+				t.Fatalf("row %d: domain %q: %v", r.Line, r.Domain, err)
+			}
 		}
 	})
 }

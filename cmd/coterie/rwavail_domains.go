@@ -82,8 +82,18 @@ func addRWExactFigures(ctx context.Context, rep *rwAvReport, ld *rwLoaded, ps []
 		if withDomains {
 			return usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", err)
 		}
+		uniform := true
+		for _, nd := range sys.Nodes {
+			uniform = uniform && nd.P == nil
+		}
 		for _, side := range []*rwAvSide{&rep.Reads, &rep.Writes} {
+			poly := polyOf(side.Coefficients)
 			for i := range side.Points {
+				if poly != nil && uniform && side.Exact {
+					// Exact: from the coefficients, not from a rounded AV.
+					side.Points[i].setFigures(poly.Unavailability(side.Points[i].P))
+					continue
+				}
 				side.Points[i].setFigures(big.NewFloat(math.Max(0, 1-side.Points[i].Availability)))
 			}
 		}
@@ -189,4 +199,19 @@ func rwAvRow(rep *rwAvReport, i, digits int, csv bool) []string {
 		}
 	}
 	return row
+}
+
+// polyOf is the availability polynomial of decimal coefficients A_0..A_n,
+// or nil.
+func polyOf(coef []string) *availability.Polynomial {
+	if len(coef) == 0 {
+		return nil
+	}
+	p := availability.NewPolynomial(len(coef) - 1)
+	for i, c := range coef {
+		if _, ok := p.A[i].SetString(c, 10); !ok {
+			return nil
+		}
+	}
+	return p
 }
