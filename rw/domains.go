@@ -2,11 +2,13 @@ package rw
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"slices"
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
+	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -40,10 +42,10 @@ type sideEval struct {
 // NewDomainEvaluator prepares the exact availability of s under the
 // domains of t (nil for none) whose probabilities are below 1: a side
 // that is "k of a set of nodes" is counted by the generating function of
-// the live count ([availability.VoteAvailability]); any other is listed
-// (at most limit quorums) and counted by its lifted BDD (at most budget
-// nodes), and "both" is P(R) + P(W) − P(R or W), the last by the lifted
-// BDD of all the quorums of both sides.
+// the live count ([availability.VoteAvailability]); any other by the BDD
+// of its lifted formula ([availability.NewLiftedFormula], at most budget
+// nodes), or, past the budget, of its listed quorums (at most limit);
+// "both" is P(R) + P(W) − P(R or W), the last from the formula R + W.
 func NewDomainEvaluator(ctx context.Context, s *System, t *domain.Tree, limit, budget int) (*DomainEvaluator, error) {
 	e := &DomainEvaluator{s: s, tree: t, Method: availability.MethodDomainTree}
 	var vars []int
@@ -61,42 +63,54 @@ func NewDomainEvaluator(ctx context.Context, s *System, t *domain.Tree, limit, b
 		return e, nil
 	}
 	e.Method = availability.MethodLiftedBDD
-	fams := [2]*set.Family{}
 	for i, sd := range []*Side{&s.Reads, &s.Writes} {
 		if k, nodes, ok := sd.Expr.AsThreshold(); ok {
 			e.side[i] = sideEval{weights: weightsOf(s.N, nodes), k: k}
-		}
-		f, err := sd.Family(s.N, limit)
-		if err != nil {
-			if e.side[i].weights == nil {
-				return nil, err
-			}
 			continue
 		}
-		fams[i] = f
-		if e.side[i].weights == nil {
-			l, err := availability.NewLifted(ctx, f, t, vars, budget)
-			if err != nil {
+		l, err := lifted(ctx, s, sd.Expr, sd, t, vars, limit, budget)
+		if err != nil {
+			return nil, err
+		}
+		e.side[i].lifted = l
+	}
+	either := expr.NewOr(s.Reads.Expr, s.Writes.Expr)
+	l, err := availability.NewLiftedFormula(ctx, either, s.N, t, vars, budget)
+	if errors.Is(err, availability.ErrBudget) {
+		// The quorums of both sides, listed.
+		fams := [2]*set.Family{}
+		for i, sd := range []*Side{&s.Reads, &s.Writes} {
+			if fams[i], err = sd.Family(s.N, limit); err != nil {
 				return nil, err
 			}
-			e.side[i].lifted = l
 		}
-	}
-	if fams[0] == nil || fams[1] == nil {
-		return nil, set.ErrTooMany
-	}
-	u := set.NewFamily(s.N)
-	for _, f := range fams {
-		for _, q := range f.All() {
-			u.Add(q, set.NoOwner)
+		u := set.NewFamily(s.N)
+		for _, f := range fams {
+			for _, q := range f.All() {
+				u.Add(q, set.NoOwner)
+			}
 		}
+		l, err = availability.NewLifted(ctx, u, t, vars, budget)
 	}
-	l, err := availability.NewLifted(ctx, u, t, vars, budget)
 	if err != nil {
 		return nil, err
 	}
 	e.either = l
 	return e, nil
+}
+
+// lifted is the lifted BDD of one side: from its formula, or, past the
+// budget, from its listed quorums.
+func lifted(ctx context.Context, s *System, e *expr.Expr, sd *Side, t *domain.Tree, vars []int, limit, budget int) (*availability.Lifted, error) {
+	l, err := availability.NewLiftedFormula(ctx, e, s.N, t, vars, budget)
+	if !errors.Is(err, availability.ErrBudget) {
+		return l, err
+	}
+	f, ferr := sd.Family(s.N, limit)
+	if ferr != nil {
+		return nil, err
+	}
+	return availability.NewLifted(ctx, f, t, vars, budget)
 }
 
 func sameNodes(a, b []int) bool {
