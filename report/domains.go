@@ -46,8 +46,13 @@ func AnalyzeRWDomains(ctx context.Context, r *RWSystem, t *domain.Tree, o RWOpti
 	d := &RWDomains{Tree: t}
 	for l := 1; l <= t.Depth(); l++ {
 		rr, wr, err := sys.DomainResilience(ctx, t, l, rw.DefaultListLimit)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		if err != nil {
-			return err
+			r.Figures.Notes = append(r.Figures.Notes, "domain resilience at level "+t.LevelName(l)+" not computed: "+err.Error())
+			d.Resilience = append(d.Resilience, [2]domain.Resilience{{Level: l, K: -2}, {Level: l, K: -2}})
+			continue
 		}
 		d.Resilience = append(d.Resilience, [2]domain.Resilience{rr, wr})
 	}
@@ -148,6 +153,9 @@ func domainTables(s *RWSystem) (tree, res, whatIf table) {
 		return out
 	}
 	for i, lv := range d.Resilience {
+		if lv[0].K == -2 {
+			continue // not computed: see the notes
+		}
 		k := lv[0]
 		if lv[0].Killing == nil || (lv[1].Killing != nil && len(lv[1].Killing) < len(lv[0].Killing)) {
 			k = lv[1]

@@ -27,13 +27,20 @@ type domainResJSON struct {
 	Killing         []string `json:"killing"`
 }
 
-// domainResilience is the resilience of sys at every level of t.
-func domainResilience(ctx context.Context, sys *rw.System, t *domain.Tree, limit int) ([]domainResJSON, error) {
+// domainResilience is the resilience of sys at every level of t. A level
+// it cannot compute (a side too large to list) is left out, with a note;
+// only the context's end is an error.
+func domainResilience(ctx context.Context, sys *rw.System, t *domain.Tree, limit int) ([]domainResJSON, []string, error) {
 	var out []domainResJSON
+	var notes []string
 	for l := 1; l <= t.Depth(); l++ {
 		r, w, err := sys.DomainResilience(ctx, t, l, limit)
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
 		if err != nil {
-			return nil, fmt.Errorf("domain resilience at level %s: %w", t.LevelName(l), err)
+			notes = append(notes, fmt.Sprintf("domain resilience at level %s not computed: %v (raise --limit)", t.LevelName(l), err))
+			continue
 		}
 		name := t.LevelName(l)
 		if name == strconv.Itoa(l) {
@@ -50,7 +57,7 @@ func domainResilience(ctx context.Context, sys *rw.System, t *domain.Tree, limit
 		}
 		out = append(out, j)
 	}
-	return out, nil
+	return out, notes, nil
 }
 
 func paths(t *domain.Tree, ds []int) []string {

@@ -16,8 +16,8 @@ func addCompareDomains(ctx context.Context, row *rwCompareRow, ld *rwLoaded, ps 
 	row.Down = ld.downNames
 	if ld.tree != nil {
 		var err error
-		if row.DomainResilience, err = domainResilience(ctx, ld.sys, ld.tree, limit); err != nil {
-			return usageErrorf("%v", err)
+		if row.DomainResilience, _, err = domainResilience(ctx, ld.sys, ld.tree, limit); err != nil {
+			return err // a level too large to list is left out
 		}
 	}
 	if noAV || len(row.Availability) == 0 {

@@ -217,9 +217,11 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 	rep.rwResilienceJSON = newRWResilience(rr.F, wr.F)
 	rep.ReadFailures, rep.WriteFailures = ids(rr.Witness), ids(wr.Witness)
 	if ld.tree != nil {
-		if rep.DomainResilience, err = domainResilience(ctx, sys, ld.tree, o.limit); err != nil {
-			return usageErrorf("%v", err)
+		var notes []string
+		if rep.DomainResilience, notes, err = domainResilience(ctx, sys, ld.tree, o.limit); err != nil {
+			return err
 		}
+		rep.Notes = append(rep.Notes, notes...)
 	}
 	if !sys.WritesDerived && !sys.ReadsDerived {
 		res, err := sys.ReadWrite(ctx, o.limit)
