@@ -30,6 +30,7 @@ type RWWhatIf struct {
 	Domain        string
 	Survives      bool
 	CapacityExact string
+	CapacityNote  string // why the capacity is missing
 	Both          []RWAvailability // Reads holds "both"; Writes unused
 	Nines         []float64        // of Both, from the exact 1 − AV
 }
@@ -111,10 +112,21 @@ func AnalyzeRWDomains(ctx context.Context, r *RWSystem, t *domain.Tree, o RWOpti
 		if err == nil {
 			w.Survives = true
 			if o.Workload != nil {
-				if _, m, err := left.Optimal(ctx, rw.Options{Workload: o.Workload}); err == nil {
+				lctx, cancel := ctx, context.CancelFunc(func() {})
+				if o.Budget > 0 {
+					lctx, cancel = context.WithTimeout(ctx, o.Budget)
+				}
+				_, m, err := left.Optimal(lctx, rw.Options{Workload: o.Workload, ListLimit: rw.DefaultListLimit})
+				cancel()
+				switch {
+				case err == nil:
 					w.CapacityExact = m.Capacity.RatString()
-				} else if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-					return err
+				case ctx.Err() != nil:
+					return ctx.Err()
+				case errors.Is(err, context.DeadlineExceeded):
+					w.CapacityNote = "not computed within the budget"
+				default:
+					w.CapacityNote = "not computed: " + err.Error()
 				}
 			}
 			if _, b, err := both(left); err == nil {
@@ -181,8 +193,11 @@ func domainTables(s *RWSystem) (tree, res, whatIf table) {
 	}
 	for _, w := range d.WhatIf {
 		row := []string{w.Domain, strconv.FormatBool(w.Survives), exactText(w.CapacityExact)}
-		if !w.Survives {
+		switch {
+		case !w.Survives:
 			row[2] = "none"
+		case w.CapacityNote != "":
+			row[2] = w.CapacityNote
 		}
 		for i := range ps {
 			if i >= len(w.Both) {

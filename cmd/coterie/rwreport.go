@@ -88,7 +88,7 @@ func runRWReport(ctx context.Context, s *streams, o reportOptions, ro reportRWOp
 			return err
 		}
 		if ld.tree != nil {
-			if err := report.AnalyzeRWDomains(ctx, r, ld.tree, report.RWOptions{Workload: wl, Points: o.ps}); err != nil {
+			if err := report.AnalyzeRWDomains(ctx, r, ld.tree, report.RWOptions{Workload: wl, Points: o.ps, Budget: o.budget}); err != nil {
 				return err
 			}
 		}
