@@ -30,7 +30,7 @@ type RWWhatIf struct {
 	Domain        string
 	Survives      bool
 	CapacityExact string
-	CapacityNote  string // why the capacity is missing
+	CapacityNote  string           // why the capacity is missing
 	Both          []RWAvailability // Reads holds "both"; Writes unused
 	Nines         []float64        // of Both, from the exact 1 − AV
 }
