@@ -3,6 +3,7 @@ package availability
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/coterie-dev/coterie/domain"
@@ -154,49 +155,110 @@ func NewLiftedFormula(ctx context.Context, e *expr.Expr, n int, t *domain.Tree, 
 		leafMemo[v] = u
 		return u
 	}
-	var build func(e *expr.Expr) uint32
-	build = func(e *expr.Expr) uint32 {
-		if fb.err != nil {
-			return bddFalse
-		}
-		switch e.Op {
-		case expr.Leaf:
-			if e.Node < 0 || e.Node >= n {
-				fb.err = fmt.Errorf("availability: formula bdd: node %d is not in 1..%d", e.Node+1, n)
-				return bddFalse
-			}
-			return leaf(e.Node)
-		case expr.And, expr.Or:
-			op := opAnd
-			if e.Op == expr.Or {
-				op = opOr
-			}
-			r := build(e.Args[0])
-			for _, a := range e.Args[1:] {
-				r = fb.apply(op, r, build(a))
-			}
-			return r
-		}
-		// choose(k, E1..Em): at[j] is "at least j of the arguments seen
-		// so far (from the last) hold".
-		k := e.K
-		at := make([]uint32, k+1)
-		at[0] = bddTrue
-		for j := 1; j <= k; j++ {
-			at[j] = bddFalse
-		}
-		for i := len(e.Args) - 1; i >= 0; i-- {
-			x := build(e.Args[i])
-			for j := k; j >= 1; j-- {
-				at[j] = fb.apply(opOr, at[j], fb.apply(opAnd, x, at[j-1]))
-			}
-		}
-		return at[k]
-	}
-	root := build(e)
+	root := fb.build(e, n, leaf)
 	if fb.err != nil {
 		return nil, fb.err
 	}
 	b := &BDD{n: nv, order: order, root: root, nodes: slices.Clip(fb.nodes)}
 	return &Lifted{n: n, tree: t, vars: slices.Clone(vars), bdd: b}, nil
+}
+
+// build makes the BDD of e, leaf(v) standing for node v.
+func (fb *formulaBuilder) build(e *expr.Expr, n int, leaf func(v int) uint32) uint32 {
+	if fb.err != nil {
+		return bddFalse
+	}
+	switch e.Op {
+	case expr.Leaf:
+		if e.Node < 0 || e.Node >= n {
+			fb.err = fmt.Errorf("availability: formula bdd: node %d is not in 1..%d", e.Node+1, n)
+			return bddFalse
+		}
+		return leaf(e.Node)
+	case expr.And, expr.Or:
+		op := opAnd
+		if e.Op == expr.Or {
+			op = opOr
+		}
+		r := fb.build(e.Args[0], n, leaf)
+		for _, a := range e.Args[1:] {
+			r = fb.apply(op, r, fb.build(a, n, leaf))
+		}
+		return r
+	}
+	// choose(k, E1..Em): at[j] is "at least j of the arguments seen so
+	// far (from the last) hold".
+	k := e.K
+	at := make([]uint32, k+1)
+	at[0] = bddTrue
+	for j := 1; j <= k; j++ {
+		at[j] = bddFalse
+	}
+	for i := len(e.Args) - 1; i >= 0; i-- {
+		x := fb.build(e.Args[i], n, leaf)
+		for j := k; j >= 1; j-- {
+			at[j] = fb.apply(opOr, at[j], fb.apply(opAnd, x, at[j-1]))
+		}
+	}
+	return at[k]
+}
+
+// DomainKill returns a smallest set of the domains ds (all of one level
+// of t) whose failure makes the bound expression e over n nodes false, as
+// indices into ds, and false when no failure of them does. The BDD of e
+// with each leaf replaced by the variable of its node's domain in ds (a
+// node in none of them never fails) has one variable per domain; a
+// smallest killing set is a cheapest path to false, a down branch
+// costing 1 and an up branch (or a skipped domain) nothing. It stops
+// with an error wrapping [ErrBudget] past budget nodes (0 means
+// DefaultBudget).
+func DomainKill(ctx context.Context, e *expr.Expr, n int, t *domain.Tree, ds []int, budget int) ([]int, bool, error) {
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	m := len(ds)
+	fb := &formulaBuilder{ctx: ctx, budget: budget, unique: map[bddNode]uint32{}, cache: map[[3]uint32]uint32{},
+		nodes: []bddNode{{level: int32(m)}, {level: int32(m)}}}
+	of := map[int]int{}
+	for i, d := range ds {
+		of[d] = i
+	}
+	leaf := func(v int) uint32 {
+		for _, d := range t.Above(v) {
+			if i, ok := of[d]; ok {
+				return fb.mk(int32(i), bddFalse, bddTrue)
+			}
+		}
+		return bddTrue
+	}
+	root := fb.build(e, n, leaf)
+	if fb.err != nil {
+		return nil, false, fb.err
+	}
+	const inf = math.MaxInt32
+	cost := make([]int32, len(fb.nodes))
+	down := make([]bool, len(fb.nodes))
+	cost[bddFalse], cost[bddTrue] = 0, inf
+	for u := 2; u < len(fb.nodes); u++ {
+		nd := fb.nodes[u]
+		c := cost[nd.hi]
+		if lo := cost[nd.lo]; lo != inf && lo+1 < c {
+			c, down[u] = lo+1, true
+		}
+		cost[u] = c
+	}
+	if cost[root] == inf {
+		return nil, false, nil
+	}
+	var kill []int
+	for u := root; u > bddTrue; {
+		nd := fb.nodes[u]
+		if down[u] {
+			kill = append(kill, int(nd.level))
+			u = nd.lo
+		} else {
+			u = nd.hi
+		}
+	}
+	return kill, true, nil
 }

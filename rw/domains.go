@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
@@ -161,10 +162,16 @@ func (e *DomainEvaluator) At(ctx context.Context, p []*big.Rat) (reads, writes, 
 	return out[0], out[1], both, nil
 }
 
+// killBudget bounds the BDD over the domains of one level that
+// [System.DomainResilience] makes before it lists the quorums instead.
+const killBudget = 1 << 22
+
 // DomainResilience returns how many domains of level l of t may fail with
 // a read quorum left, and with a write quorum left, each with a smallest
 // killing set of domains (see [domain.Resilience]). A side that is "k of
-// a set of nodes" is solved greedily; any other is listed (at most limit
+// a set of nodes" is solved greedily; any other by the cheapest path to
+// false in the BDD of its formula over the level's domains
+// ([availability.DomainKill]), or, past its budget, listed (at most limit
 // quorums) and solved by branch and bound. The resilience of both at once
 // is the smaller of the two, with that side's killing set.
 func (s *System) DomainResilience(ctx context.Context, t *domain.Tree, l, limit int) (read, write domain.Resilience, err error) {
@@ -173,6 +180,25 @@ func (s *System) DomainResilience(ctx context.Context, t *domain.Tree, l, limit 
 		if k, nodes, ok := sd.Expr.AsThreshold(); ok {
 			out[i] = domain.ThresholdResilience(t, l, nodes, k)
 			continue
+		}
+		// The formula's BDD over the level's domains first: no quorum
+		// is listed.
+		ds := t.AtLevel(l)
+		kill, ok, err := availability.DomainKill(ctx, sd.Expr, s.N, t, ds, killBudget)
+		if err == nil {
+			out[i] = domain.Resilience{Level: l, Domains: len(ds), K: len(ds)}
+			if ok {
+				out[i].Killing = []int{}
+				for _, x := range kill {
+					out[i].Killing = append(out[i].Killing, ds[x])
+				}
+				slices.SortFunc(out[i].Killing, func(a, b int) int { return strings.Compare(t.Path(a), t.Path(b)) })
+				out[i].K = len(kill) - 1
+			}
+			continue
+		}
+		if !errors.Is(err, availability.ErrBudget) {
+			return domain.Resilience{}, domain.Resilience{}, err
 		}
 		f, err := sd.Family(s.N, limit)
 		if err != nil {
