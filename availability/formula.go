@@ -209,7 +209,8 @@ func (fb *formulaBuilder) build(e *expr.Expr, n int, leaf func(v int) uint32) ui
 // with each leaf replaced by the variable of its node's domain in ds (a
 // node in none of them never fails) has one variable per domain; a
 // smallest killing set is a cheapest path to false, a down branch
-// costing 1 and an up branch (or a skipped domain) nothing. It stops
+// costing 1 and an up branch (or a skipped domain) nothing; among
+// cheapest paths it fails the earliest domains of ds. It stops
 // with an error wrapping [ErrBudget] past budget nodes (0 means
 // DefaultBudget).
 func DomainKill(ctx context.Context, e *expr.Expr, n int, t *domain.Tree, ds []int, budget int) ([]int, bool, error) {
@@ -242,7 +243,7 @@ func DomainKill(ctx context.Context, e *expr.Expr, n int, t *domain.Tree, ds []i
 	for u := 2; u < len(fb.nodes); u++ {
 		nd := fb.nodes[u]
 		c := cost[nd.hi]
-		if lo := cost[nd.lo]; lo != inf && lo+1 < c {
+		if lo := cost[nd.lo]; lo != inf && lo+1 <= c {
 			c, down[u] = lo+1, true
 		}
 		cost[u] = c
