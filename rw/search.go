@@ -246,8 +246,7 @@ func evaluate(ctx context.Context, nodes []Node, reads *expr.Expr, source string
 	}
 	c := &Candidate{Reads: s.Reads.Expr, Writes: s.Writes.Expr, Source: source, Strategy: st, Metrics: m,
 		ReadResilience: rr.F, WriteResilience: wr.F, DomainResilience: dres}
-	c.Availability, err = s.availability(ctx, opts.P)
-	if err != nil {
+	if c.Availability, err = searchAvailability(ctx, s, opts); err != nil {
 		return nil, err
 	}
 	return c, nil

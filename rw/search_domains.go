@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/expr"
 )
@@ -90,4 +91,42 @@ func surviveDomains(ctx context.Context, s *System, opts SearchOptions) (bool, [
 		}
 	}
 	return ok, out, nil
+}
+
+// searchAvailability is the smaller of the read and the write
+// availability of a candidate: under the failure domains when some can
+// fail (exactly, by [DomainEvaluator]), else with independent nodes.
+func searchAvailability(ctx context.Context, s *System, opts SearchOptions) (float64, error) {
+	t := opts.Domains
+	correlated := false
+	if t != nil {
+		for d := range t.Len() {
+			correlated = correlated || t.P(d).Cmp(big.NewRat(1, 1)) < 0
+		}
+	}
+	if !correlated {
+		return s.availability(ctx, opts.P)
+	}
+	ev, err := NewDomainEvaluator(ctx, s, t, DefaultListLimit, 0)
+	if err != nil {
+		return 0, err
+	}
+	probs := make([]*big.Rat, s.N)
+	for v, nd := range s.Nodes {
+		if nd.P != nil {
+			probs[v] = nd.P
+		} else {
+			probs[v] = availability.DecimalRat(opts.P)
+		}
+	}
+	r, w, _, err := ev.At(ctx, probs)
+	if err != nil {
+		return 0, err
+	}
+	least := r
+	if w.Cmp(r) < 0 {
+		least = w
+	}
+	f, _ := least.Float64()
+	return f, nil
 }

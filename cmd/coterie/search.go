@@ -60,6 +60,7 @@ options and seed give the same answer.`,
 	cmd.Flags().IntVar(&o.n, "n", 0, "search over N identical nodes instead of a nodes file")
 	addWorkloadFlags(cmd, &o.rw)
 	cmd.Flags().IntVar(&o.resilience, "resilience", 1, "least overall resilience a system must have (how many node failures it survives; 0 allows systems that one failure stops)")
+	addDomainsFlag(cmd, &o.rw)
 	cmd.Flags().StringVar(&o.survive, "survive", "", "keep only systems that survive any K domains of a level failing: `LEVEL:K` (zone:1, or 2:1 with levels numbered from 1, the outermost); the domains are the domain column of --nodes")
 	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "seed of the random node orders tried for grids")
 	cmd.Flags().IntVar(&o.shuffles, "shuffles", 2, "random node orders tried per grid shape")

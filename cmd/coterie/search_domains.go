@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,9 @@ func searchDomains(o searchOptions, nodes []rw.Node, rows []format.NodeAttrs) (*
 		}
 	}
 	if t.Empty() {
+		if o.rw.domains != "" {
+			return nil, 0, 0, usageErrorf("--domains: the nodes have no domains (give --nodes with a domain column)")
+		}
 		if o.survive != "" {
 			return nil, 0, 0, usageErrorf("--survive: the nodes have no domains (give --nodes with a domain column)")
 		}
@@ -42,6 +46,19 @@ func searchDomains(o searchOptions, nodes []rw.Node, rows []format.NodeAttrs) (*
 			return nil, 0, 0, asInputError(name, lineOf[ne.Node], ne.Msg)
 		}
 		return nil, 0, 0, asInputError(name, 0, strings.TrimPrefix(err.Error(), "domain: "))
+	}
+	if o.rw.domains != "" {
+		dname := displayName(o.rw.domains)
+		data, err := os.ReadFile(o.rw.domains)
+		if err != nil {
+			return nil, 0, 0, asInputError(dname, 0, "cannot read: "+unwrapPath(err).Error())
+		}
+		if err := domain.ReadCSV(data, t); err != nil {
+			if le, ok := err.(*domain.LineError); ok {
+				return nil, 0, 0, asInputError(dname, le.Line, le.Msg)
+			}
+			return nil, 0, 0, asInputError(dname, 0, err.Error())
+		}
 	}
 	if o.survive == "" {
 		return t, 0, 0, nil
