@@ -82,6 +82,43 @@ func TestLiftedFormulaBrute(t *testing.T) {
 	}
 }
 
+// hqc300 is the expression of BenchmarkDomainHQC300.
+func hqc300(b testing.TB) *expr.Expr {
+	var regions []string
+	for g := range 3 {
+		var zones []string
+		for z := range 3 {
+			var racks []string
+			for k := range 4 {
+				rack := g*12 + z*4 + k
+				var ids []string
+				for v := rack; v < 300; v += 36 {
+					ids = append(ids, strconv.Itoa(v+1))
+				}
+				racks = append(racks, fmt.Sprintf("choose(%d, %s)", len(ids)/2+1, joinComma(ids)))
+			}
+			zones = append(zones, "choose(3, "+joinComma(racks)+")")
+		}
+		regions = append(regions, "choose(2, "+joinComma(zones)+")")
+	}
+	return bindIDs(b, "choose(2, "+joinComma(regions)+")")
+}
+
+// BenchmarkDomainKillHQC300: the smallest killing set of regions, zones
+// and racks of the hierarchical system of BenchmarkDomainHQC300, from its
+// formula's BDD over each level's domains.
+func BenchmarkDomainKillHQC300(b *testing.B) {
+	tr := tree300(b)
+	e := hqc300(b)
+	for b.Loop() {
+		for l := 1; l <= 3; l++ {
+			if _, ok, err := DomainKill(context.Background(), e, 300, tr, tr.AtLevel(l), 0); err != nil || !ok {
+				b.Fatal(err, ok)
+			}
+		}
+	}
+}
+
 // BenchmarkDomainHQC300: hierarchical quorum consensus along tree300's
 // own shape — majority of 3 regions, of 3 zones each, of 4 racks each, of
 // the 8 or 9 nodes of each rack — at p = 0.999, by the formula BDD.
