@@ -98,6 +98,7 @@ saves an exact search by BDD piece by piece and resumes it where it stopped.
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if rwWanted(cmd, s, args) {
+				o.rw.anyK = true // a k-arbiter's availability is that of R = W
 				return runRWAvailability(cmd.Context(), s, o, o.rw, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
 			}
 			return runAvailability(cmd.Context(), s, o, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))

@@ -23,6 +23,9 @@ import (
 type rwOptions struct {
 	reads, writes, nodes string
 	domains, down        string // failure domains: domainflags.go
+	// anyK lets a k-arbiter's file in as R = W, for availability, whose
+	// definition is the same for every k.
+	anyK bool
 	readFraction         string
 	f                    int
 	optimize             string
@@ -131,7 +134,7 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 		}
 		src, err = rwFromExprs(o, nodesData, nodesErr)
 	case len(args) == 1:
-		src, err = rwFromFile(s, args[0], in)
+		src, err = rwFromFile(s, args[0], in, o.anyK)
 	default:
 		return nil, nil, nil, usageErrorf("give a system file or --reads EXPR [--writes EXPR]")
 	}
@@ -244,7 +247,7 @@ func rwFromExprs(o rwOptions, nodesData []byte, nodesErr func(error) error) (*rw
 
 // rwFromFile reads a read-write system file, or a coterie's file, whose
 // quorums are then both its reads and its writes.
-func rwFromFile(s *streams, arg string, in inputOptions) (*rwSource, error) {
+func rwFromFile(s *streams, arg string, in inputOptions, anyK bool) (*rwSource, error) {
 	name := displayName(arg)
 	data, err := readArg(s, arg)
 	if err != nil {
@@ -267,7 +270,7 @@ func rwFromFile(s *streams, arg string, in inputOptions) (*rwSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sys.Family == nil || sys.Family.K != 1 {
+	if sys.Family == nil || sys.Family.K != 1 && !anyK {
 		return nil, usageErrorf("%s: read-write figures are for coteries (k = 1) and read-write systems", name)
 	}
 	f := sys.Family
