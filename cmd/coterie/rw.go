@@ -25,15 +25,15 @@ type rwOptions struct {
 	domains, down        string // failure domains: domainflags.go
 	// anyK lets a k-arbiter's file in as R = W, for availability, whose
 	// definition is the same for every k.
-	anyK bool
-	readFraction         string
-	f                    int
-	optimize             string
-	loadLimit            string
-	latencyLimit         string
-	networkLimit         string
-	requireWW            bool
-	limit                int
+	anyK         bool
+	readFraction string
+	f            int
+	optimize     string
+	loadLimit    string
+	latencyLimit string
+	networkLimit string
+	requireWW    bool
+	limit        int
 }
 
 // maxRWNodes bounds the nodes of a read-write system (each carries its
