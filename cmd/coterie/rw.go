@@ -23,17 +23,18 @@ import (
 type rwOptions struct {
 	reads, writes, nodes string
 	domains, down        string // failure domains: domainflags.go
+	readFraction         string
+	f                    int
+	optimize             string
+	loadLimit            string
+	latencyLimit         string
+	networkLimit         string
+	requireWW            bool
+	limit                int
+
 	// anyK lets a k-arbiter's file in as R = W, for availability, whose
 	// definition is the same for every k.
-	anyK         bool
-	readFraction string
-	f            int
-	optimize     string
-	loadLimit    string
-	latencyLimit string
-	networkLimit string
-	requireWW    bool
-	limit        int
+	anyK bool
 }
 
 // maxRWNodes bounds the nodes of a read-write system (each carries its
