@@ -105,12 +105,15 @@ func (fb *formulaBuilder) apply(op, a, b uint32) uint32 {
 // order that puts each domain before what lies below it. No quorum is
 // listed, so systems with astronomically many quorums but a compact
 // structure (hierarchical quorum consensus along the domains, grids)
-// fit. It stops with an error wrapping [ErrBudget] past budget nodes (0
-// means DefaultBudget).
+// fit. Its tables are hash maps, about four times the memory of the
+// apply construction's per node, so it keeps at most a quarter of budget
+// nodes (0 means DefaultBudget) and past them stops with an error
+// wrapping [ErrBudget].
 func NewLiftedFormula(ctx context.Context, e *expr.Expr, n int, t *domain.Tree, vars []int, budget int) (*Lifted, error) {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
+	budget = max(budget/4, 16)
 	if t == nil {
 		t = domain.New(n)
 	}
