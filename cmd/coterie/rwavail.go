@@ -76,9 +76,6 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 		return err
 	}
 	sys := ld.sys
-	if o.plot != "" && correlated(ld.tree) {
-		return usageErrorf("--plot does not draw availability under failure domains yet; leave out --domains, or --plot")
-	}
 	chart := avChart("Availability of reads and writes", false)
 	override := map[int]float64{}
 	for v, nd := range sys.Nodes {
@@ -149,6 +146,12 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 	}
 	if err := addRWExactFigures(ctx, rep, ld, ps, ro.limit, o.maxNodes); err != nil {
 		return err
+	}
+	if o.plot != "" && correlated(ld.tree) {
+		// The curves under the domains replace the independent ones.
+		if chart.Series, err = domainCurves(ctx, ld, xs, ro.limit, o.maxNodes); err != nil {
+			return err
+		}
 	}
 	if o.plot != "" {
 		if err := writeOutput(s, o.plot, func(w io.Writer) error {

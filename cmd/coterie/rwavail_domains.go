@@ -9,6 +9,7 @@ import (
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
+	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/rw"
 )
 
@@ -214,4 +215,37 @@ func polyOf(coef []string) *availability.Polynomial {
 		}
 	}
 	return p
+}
+
+// domainCurves are the curves of reads, writes and both under the failure
+// domains of ld, exact at each p of xs.
+func domainCurves(ctx context.Context, ld *rwLoaded, xs []float64, limit, budget int) ([]draw.Series, error) {
+	ev, err := rw.NewDomainEvaluator(ctx, ld.sys, ld.tree, limit, budget)
+	if err != nil {
+		return nil, usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", err)
+	}
+	var pts [3][]availability.Point
+	for _, p := range xs {
+		probs := make([]*big.Rat, ld.sys.N)
+		for v := range probs {
+			if x := ld.sys.Nodes[v].P; x != nil {
+				probs[v] = x
+			} else {
+				probs[v] = availability.DecimalRat(p)
+			}
+		}
+		r, w, b, err := ev.At(ctx, probs)
+		if err != nil {
+			return nil, err
+		}
+		for i, x := range []*big.Rat{r, w, b} {
+			f, _ := x.Float64()
+			pts[i] = append(pts[i], availability.Point{P: p, AV: f, Exact: true})
+		}
+	}
+	var out []draw.Series
+	for i, name := range []string{"reads", "writes", "both"} {
+		out = append(out, avSeries(name, pts[i], func(pt availability.Point) float64 { return pt.AV }))
+	}
+	return out, nil
 }
