@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -125,6 +126,10 @@ type RWFile struct {
 	Reads, Writes         *expr.Expr
 	ReadList, WriteList   *set.Family
 	ReadsLine, WritesLine int
+	// Nodes and Domains are the failure domains the file gives: its
+	// "nodes" (rwdomains.go) and "domains".
+	Nodes   []NodeAttrs
+	Domains []DomainP
 }
 
 // IsRW reports whether data is a JSON object with a top-level "reads" or
@@ -190,9 +195,9 @@ func ReadRW(data []byte) (*RWFile, error) {
 			if json.Unmarshal(raw, &f.Labels) != nil {
 				return nil, errorf(line(key), "labels must be a list of strings")
 			}
-		case "reads", "writes", "kind", "params":
+		case "reads", "writes", "kind", "params", "nodes", "domains":
 		default:
-			return nil, errorf(line(key), "unknown field %q in a read-write system (want format, n, labels, reads, writes)", key)
+			return nil, errorf(line(key), "unknown field %q in a read-write system (want format, n, labels, reads, writes, nodes, domains)", key)
 		}
 	}
 	if fixed && len(f.Labels) > f.N {
@@ -240,7 +245,14 @@ func ReadRW(data []byte) (*RWFile, error) {
 			return nil, errorf(sd.line, "%q must be an expression string, a list of quorums or {\"threshold\": k}", sd.key)
 		}
 	}
-	return buildRW(f.N, fixed, f.Labels, sides)
+	out, err := buildRW(f.N, fixed, f.Labels, sides)
+	if err != nil {
+		return nil, err
+	}
+	if err := readRWDomains(out, top, line); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // rawSide is one side of a read-write file as read, before binding.
@@ -437,14 +449,27 @@ type NodeAttrs struct {
 	Line                                              int
 	Label                                             string
 	Capacity, ReadCapacity, WriteCapacity, Latency, P *big.Rat
+	// Domain is the node's failure-domain path, outermost first
+	// ("eu-west/az-b/rack-7"); empty when not given.
+	Domain string
+	// DomainLevels names the levels of Domain when the file gave them as
+	// separate columns (region, zone, rack); nil otherwise.
+	DomainLevels []string
 }
 
+// domainColumns are the separate columns a nodes file may give a
+// domain path in, outermost first, instead of one domain column.
+var domainColumns = []string{"region", "zone", "rack"}
+
 // nodeColumns are the columns a nodes file may have.
-var nodeColumns = []string{"node", "label", "capacity", "read_capacity", "write_capacity", "latency", "p"}
+var nodeColumns = []string{"node", "label", "capacity", "read_capacity", "write_capacity", "latency", "p", "domain", "region", "zone", "rack"}
 
 // ReadNodes reads a nodes file: CSV with a header naming any of the
-// columns node, label, capacity, read_capacity, write_capacity, latency, p
-// (node required; the others optional, and cells may be empty). node is a
+// columns node, label, capacity, read_capacity, write_capacity, latency, p,
+// domain (node required; the others optional, and cells may be empty).
+// domain is a failure-domain path checked by [domain.ParsePath]; the
+// columns region, zone and rack (any of them, instead of domain) build
+// the same path from their non-empty cells, outermost first. node is a
 // label or an id that resolve knows. Capacities must be positive, latency
 // non-negative (seconds), p in [0, 1]; numbers are read exactly ("0.1" is
 // 1/10). Errors are *[Error] with the line.
@@ -473,6 +498,15 @@ func ReadNodes(data []byte, resolve func(name string) (int, bool)) ([]NodeAttrs,
 	}
 	if _, ok := col["node"]; !ok {
 		return nil, errorf(hline, "no \"node\" column")
+	}
+	var levels []string
+	for _, c := range domainColumns {
+		if _, ok := col[c]; ok {
+			levels = append(levels, c)
+		}
+	}
+	if _, ok := col["domain"]; ok && levels != nil {
+		return nil, errorf(hline, "give the domain column or the %s columns, not both", strings.Join(levels, ", "))
 	}
 	var out []NodeAttrs
 	seen := map[int]int{}
@@ -506,7 +540,26 @@ func ReadNodes(data []byte, resolve func(name string) (int, bool)) ([]NodeAttrs,
 			return nil, errorf(line, "node %s already described on line %d", name, prev)
 		}
 		seen[v] = line
-		a := NodeAttrs{Node: v, Line: line, Label: cell("label")}
+		a := NodeAttrs{Node: v, Line: line, Label: cell("label"), Domain: cell("domain"), DomainLevels: levels}
+		if levels != nil {
+			var parts []string
+			for i, c := range levels {
+				x := cell(c)
+				if x == "" {
+					continue
+				}
+				if len(parts) < i {
+					return nil, errorf(line, "node %s: %s %q without a %s", name, c, x, levels[len(parts)])
+				}
+				parts = append(parts, x)
+			}
+			a.Domain = strings.Join(parts, "/")
+		}
+		if a.Domain != "" {
+			if _, err := domain.ParsePath(a.Domain); err != nil {
+				return nil, errorf(line, "node %s: %v", name, err)
+			}
+		}
 		for _, fld := range []struct {
 			name string
 			dst  **big.Rat

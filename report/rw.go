@@ -54,7 +54,10 @@ type RWFigures struct {
 	// Availability holds, at each p, the probability that some read
 	// quorum and that some write quorum is up.
 	Availability []RWAvailability `json:"availability"`
-	Notes        []string         `json:"notes,omitempty"`
+	// Exact holds the exact 1 − AV of reads, writes and both at each p,
+	// when an exact method fits (domains.go).
+	Exact []RWExactPoint `json:"-"`
+	Notes []string       `json:"notes,omitempty"`
 }
 
 // RWAvailability is the availability of reads and of writes at one p.
@@ -78,6 +81,8 @@ type RWSystem struct {
 	// ReadQuorums lists the read side (nil when it has more than
 	// maxDrawn quorums).
 	ReadQuorums *set.Family
+	// Domains are the failure domains (domains.go), or nil.
+	Domains *RWDomains
 }
 
 // maxDrawn bounds the read quorums listed and drawn.
@@ -153,6 +158,7 @@ func AnalyzeRW(ctx context.Context, name string, sys *rw.System, o RWOptions) (*
 	if fig.Availability, err = rwAvailability(ctx, sys, o.Points, o.AvailabilityBudget); err != nil {
 		return nil, err
 	}
+	fig.Exact, _ = rwExact(ctx, sys, nil, o.Points, exactBudget) // too large: the figures above stand alone
 	if rf, err := sys.Reads.FamilyContext(ctx, sys.N, maxDrawn); err == nil {
 		g := rf.Clone()
 		g.K, g.H, g.Labels = 1, 0, labels
@@ -225,7 +231,13 @@ func rwTables(s *RWSystem) (figures, strategy table) {
 	if fig.CapacityExact != "" {
 		row("capacity at read fraction "+fig.ReadFraction, exactText(fig.CapacityExact))
 	}
+	if fig.Exact != nil {
+		figures.rows = append(figures.rows, exactRows(fig.Exact)...)
+	}
 	for _, a := range fig.Availability {
+		if fig.Exact != nil {
+			break
+		}
 		mark := ""
 		if !a.Exact {
 			mark = "≈"
@@ -274,6 +286,15 @@ func (hw htmlWriter) rwBody(s *RWSystem) {
 		hw.p("<h3>Optimal strategy at read fraction %s</h3>\n", html.EscapeString(s.Figures.ReadFraction))
 		hw.table(strategy)
 	}
+	if s.Domains != nil {
+		tree, res, whatIf := domainTables(s)
+		hw.p("<h3>Failure domains</h3>\n")
+		hw.table(tree)
+		hw.p("<h3>Domain resilience</h3>\n")
+		hw.table(res)
+		hw.p("<h3>What if a top-level domain is down</h3>\n")
+		hw.table(whatIf)
+	}
 }
 
 // WriteRWHTML writes the report on read-write systems as one
@@ -314,6 +335,15 @@ func WriteRWMarkdown(w io.Writer, systems []*RWSystem) error {
 		if strategy.head != nil {
 			p("### Optimal strategy at read fraction %s\n", md(s.Figures.ReadFraction))
 			tableMD(strategy)
+		}
+		if s.Domains != nil {
+			tree, res, whatIf := domainTables(s)
+			p("### Failure domains\n")
+			tableMD(tree)
+			p("### Domain resilience\n")
+			tableMD(res)
+			p("### What if a top-level domain is down\n")
+			tableMD(whatIf)
 		}
 	}
 	return bw.Flush()

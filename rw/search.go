@@ -11,6 +11,7 @@ import (
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -30,6 +31,12 @@ type SearchOptions struct {
 	// MaxPartitionNodes bounds the systems over partitions of the nodes
 	// (quoracle's two-level expressions), which number Bell(n); 0 means 7.
 	MaxPartitionNodes int
+	// Domains, if not nil, are the nodes' failure domains: candidates
+	// with the domains of each level as groups are tried too, and every
+	// candidate's domain resilience is given. A candidate must survive
+	// any SurviveK domains of level SurviveLevel failing (search_domains.go).
+	Domains                *domain.Tree
+	SurviveLevel, SurviveK int
 }
 
 // Candidate is one system the search evaluated.
@@ -41,6 +48,9 @@ type Candidate struct {
 	Strategy                        *Strategy
 	Metrics                         *Metrics
 	ReadResilience, WriteResilience int
+	// DomainResilience is the resilience at each level of the domains
+	// (reads, writes), when the search has domains.
+	DomainResilience [][2]domain.Resilience
 	// Availability is the least of the read and write availability at
 	// the nodes' probabilities.
 	Availability float64
@@ -125,6 +135,7 @@ func Search(ctx context.Context, nodes []Node, opts SearchOptions) (*SearchResul
 		{"threshold", func(y func(*expr.Expr, string) bool) bool { return thresholds(n, y) }},
 		{"grid", func(y func(*expr.Expr, string) bool) bool { return grids(nodes, opts, y) }},
 		{"construction", func(y func(*expr.Expr, string) bool) bool { return constructions(n, y) }},
+		{"domains", func(y func(*expr.Expr, string) bool) bool { return domainCandidates(opts.Domains, y) }},
 		{"two-level", func(y func(*expr.Expr, string) bool) bool {
 			if n > opts.MaxPartitionNodes {
 				return true
@@ -222,14 +233,20 @@ func evaluate(ctx context.Context, nodes []Node, reads *expr.Expr, source string
 	if min(rr.F, wr.F) < opts.Resilience {
 		return nil, ErrNoStrategy
 	}
+	survives, dres, err := surviveDomains(ctx, s, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !survives {
+		return nil, ErrNoStrategy
+	}
 	st, m, err := s.Optimal(ctx, opts.Options)
 	if err != nil {
 		return nil, err
 	}
 	c := &Candidate{Reads: s.Reads.Expr, Writes: s.Writes.Expr, Source: source, Strategy: st, Metrics: m,
-		ReadResilience: rr.F, WriteResilience: wr.F}
-	c.Availability, err = s.availability(ctx, opts.P)
-	if err != nil {
+		ReadResilience: rr.F, WriteResilience: wr.F, DomainResilience: dres}
+	if c.Availability, err = searchAvailability(ctx, s, opts); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -98,6 +98,7 @@ saves an exact search by BDD piece by piece and resumes it where it stopped.
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if rwWanted(cmd, s, args) {
+				o.rw.anyK = true // a k-arbiter's availability is that of R = W
 				return runRWAvailability(cmd.Context(), s, o, o.rw, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
 			}
 			return runAvailability(cmd.Context(), s, o, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
@@ -105,6 +106,7 @@ saves an exact search by BDD piece by piece and resumes it where it stopped.
 	}
 	addInputFlags(cmd, &o.in)
 	addRWSystemFlags(cmd, &o.rw)
+	addDownFlag(cmd, &o.rw)
 	f := cmd.Flags()
 	f.StringVar(&o.ps, "p", "", "probabilities to evaluate, comma-separated (default 0.5,0.6,0.7,0.8,0.9,0.95,0.99)")
 	f.StringVar(&o.rng, "range", "", "probabilities A, A+STEP, ... up to B, written `A:B:STEP`")

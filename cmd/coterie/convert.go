@@ -59,5 +59,6 @@ with 'coterie quorums --side reads|writes'.
 	cmd.Flags().StringVar(&o.rw.reads, "reads", "", "read quorums as an expression (alone: the writes are its dual)")
 	cmd.Flags().StringVar(&o.rw.writes, "writes", "", "write quorums as an expression (alone: the reads are its dual)")
 	cmd.Flags().StringVar(&o.rw.nodes, "nodes", "", "CSV of node attributes (its labels number the nodes)")
+	addDomainsFlag(cmd, &o.rw)
 	return cmd
 }

@@ -106,6 +106,7 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 	cmd.Flags().StringVar(&o.strategy, "strategy", "", "also print an optimal access strategy (the quorums' probabilities); --strategy=FILE evaluates a saved read-write strategy under --read-fraction")
 	cmd.Flags().Lookup("strategy").NoOptDefVal = "print"
 	addRWSystemFlags(cmd, &o.rw)
+	addDownFlag(cmd, &o.rw)
 	addWorkloadFlags(cmd, &o.rw)
 	cmd.Flags().BoolVar(&o.rw.requireWW, "require-ww", false, "read-write systems: report whether every two write quorums meet")
 	addFigureFlagsBudget(cmd, &o.figures, 0)

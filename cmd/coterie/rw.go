@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,6 +22,7 @@ import (
 // workload its strategies serve.
 type rwOptions struct {
 	reads, writes, nodes string
+	domains, down        string // failure domains: domainflags.go
 	readFraction         string
 	f                    int
 	optimize             string
@@ -29,6 +31,10 @@ type rwOptions struct {
 	networkLimit         string
 	requireWW            bool
 	limit                int
+
+	// anyK lets a k-arbiter's file in as R = W, for availability, whose
+	// definition is the same for every k.
+	anyK bool
 }
 
 // maxRWNodes bounds the nodes of a read-write system (each carries its
@@ -55,6 +61,7 @@ func addRWSystemFlags(cmd *cobra.Command, o *rwOptions) {
 	cmd.Flags().StringVar(&o.writes, "writes", "", "write quorums as an expression (alone: the reads are its dual)")
 	cmd.Flags().StringVar(&o.nodes, "nodes", "", "CSV of node attributes: node,label,capacity,read_capacity,write_capacity,latency,p (any column but node optional)")
 	cmd.Flags().IntVar(&o.limit, "limit", rw.DefaultListLimit, "most quorums to list where a side must be listed")
+	addDomainsFlag(cmd, o)
 }
 
 // addWorkloadFlags adds the strategy flags: workload, f, objective, limits.
@@ -73,7 +80,7 @@ func addWorkloadFlags(cmd *cobra.Command, o *rwOptions) {
 // rwWanted reports whether a command should take the read-write path: a
 // read-write flag was given, or the file holds "reads"/"writes".
 func rwWanted(cmd *cobra.Command, s *streams, args []string) bool {
-	for _, name := range []string{"reads", "writes", "nodes", "read-fraction", "f", "optimize", "load-limit", "latency-limit", "network-limit", "require-ww"} {
+	for _, name := range []string{"reads", "writes", "nodes", "read-fraction", "f", "optimize", "load-limit", "latency-limit", "network-limit", "require-ww", "domains", "down"} {
 		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
 			return true
 		}
@@ -103,16 +110,16 @@ func exprError(flag, text string, err error) error {
 	return usageErrorf("--%s: %v", flag, err)
 }
 
-// loadRW reads the system of a read-write command: --reads/--writes, or a
-// file (a read-write JSON file, or any coterie file, taken as R = W), with
-// the attributes of --nodes.
-func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args []string) (*rw.System, error) {
+// loadRWRows reads the system of a read-write command: --reads/--writes,
+// or a file (a read-write JSON file, or any coterie file, taken as R = W),
+// with the attributes of --nodes, which it also returns row by row.
+func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, args []string) (*rw.System, []format.NodeAttrs, *rwSource, error) {
 	nodesName := displayName(o.nodes)
 	var nodesData []byte
 	if o.nodes != "" {
 		var err error
 		if nodesData, err = readArg(s, o.nodes); err != nil {
-			return nil, asInputError(nodesName, 0, "cannot read: "+unwrapPath(err).Error())
+			return nil, nil, nil, asInputError(nodesName, 0, "cannot read: "+unwrapPath(err).Error())
 		}
 	}
 	nodesErr := func(err error) error {
@@ -127,20 +134,20 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 	switch {
 	case o.reads != "" || o.writes != "":
 		if len(args) > 0 {
-			return nil, usageErrorf("give a system file or --reads/--writes, not both")
+			return nil, nil, nil, usageErrorf("give a system file or --reads/--writes, not both")
 		}
 		src, err = rwFromExprs(o, nodesData, nodesErr)
 	case len(args) == 1:
-		src, err = rwFromFile(s, args[0], in)
+		src, err = rwFromFile(s, args[0], in, o.anyK)
 	default:
-		return nil, usageErrorf("give a system file or --reads EXPR [--writes EXPR]")
+		return nil, nil, nil, usageErrorf("give a system file or --reads EXPR [--writes EXPR]")
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	re, we, rl, wl, u := src.reads, src.writes, src.readList, src.writeList, src.u
 	if re == nil && we == nil {
-		return nil, usageErrorf("no read or write quorums")
+		return nil, nil, nil, usageErrorf("no read or write quorums")
 	}
 	// Which nodes the quorums use: for expressions, a nodes-file row for
 	// any other node is an error (a file's nodes are 1..n).
@@ -157,14 +164,14 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 			return v, ok && (u.Fixed || used.Has(v))
 		})
 		if err != nil {
-			return nil, nodesErr(err)
+			return nil, nil, nil, nodesErr(err)
 		}
 	}
 	n := u.N
 	if n > maxRWNodes {
-		return nil, usageErrorf("%d nodes: read-write systems are limited to %d", n, maxRWNodes)
+		return nil, nil, nil, usageErrorf("%d nodes: read-write systems are limited to %d", n, maxRWNodes)
 	}
-	nodes := nodesWith(n, u.Labels, rows)
+	nodes := nodesWith(n, u.Labels, append(slices.Clone(src.fileNodes), rows...))
 	var sys *rw.System
 	if rl != nil && (wl != nil || we == nil) {
 		rl.Labels = u.Labels
@@ -181,9 +188,9 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 		}
 	}
 	if err != nil {
-		return nil, usageErrorf("%v", err)
+		return nil, nil, nil, usageErrorf("%v", err)
 	}
-	return sys, nil
+	return sys, rows, src, nil
 }
 
 // rwSource is a read-write system as given: its names of nodes, and its
@@ -192,6 +199,10 @@ type rwSource struct {
 	u                   *format.Universe
 	reads, writes       *expr.Expr
 	readList, writeList *set.Family
+	// The file's own "nodes" and "domains", and its name.
+	fileNodes   []format.NodeAttrs
+	fileDomains []format.DomainP
+	fileName    string
 }
 
 // readArg reads the file named by a command-line argument, "-" for
@@ -240,7 +251,7 @@ func rwFromExprs(o rwOptions, nodesData []byte, nodesErr func(error) error) (*rw
 
 // rwFromFile reads a read-write system file, or a coterie's file, whose
 // quorums are then both its reads and its writes.
-func rwFromFile(s *streams, arg string, in inputOptions) (*rwSource, error) {
+func rwFromFile(s *streams, arg string, in inputOptions, anyK bool) (*rwSource, error) {
 	name := displayName(arg)
 	data, err := readArg(s, arg)
 	if err != nil {
@@ -259,13 +270,14 @@ func rwFromFile(s *streams, arg string, in inputOptions) (*rwSource, error) {
 			return nil, asInputError(name, 0, err.Error())
 		}
 		return &rwSource{u: format.NewUniverse(f.N, f.Labels, true),
-			reads: f.Reads, writes: f.Writes, readList: f.ReadList, writeList: f.WriteList}, nil
+			reads: f.Reads, writes: f.Writes, readList: f.ReadList, writeList: f.WriteList,
+			fileNodes: f.Nodes, fileDomains: f.Domains, fileName: name}, nil
 	}
 	sys, err := readSystemData(name, data, arg, in)
 	if err != nil {
 		return nil, err
 	}
-	if sys.Family == nil || sys.Family.K != 1 {
+	if sys.Family == nil || sys.Family.K != 1 && !anyK {
 		return nil, usageErrorf("%s: read-write figures are for coteries (k = 1) and read-write systems", name)
 	}
 	f := sys.Family

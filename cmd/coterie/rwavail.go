@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/rw"
@@ -23,12 +25,23 @@ type rwAvSide struct {
 type avPointJ struct {
 	P            float64 `json:"p"`
 	Availability float64 `json:"availability"`
+	// 1 − AV, its nines and the downtime per year in seconds (of
+	// 365.25 days): see rwavail_domains.go.
+	Unavailability  json.Number  `json:"unavailability,omitempty"`
+	Nines           *json.Number `json:"nines,omitempty"`
+	DowntimePerYear json.Number  `json:"downtime_per_year,omitempty"`
+	u               *big.Float
 }
 
 type rwAvReport struct {
 	N      int      `json:"n"`
 	Reads  rwAvSide `json:"reads"`
 	Writes rwAvSide `json:"writes"`
+	// Both is the probability that a read and a write quorum are up at
+	// once; Domains the failure domains and Down what --down failed.
+	Both    *rwAvSide      `json:"both,omitempty"`
+	Domains []rwDomainJSON `json:"domains,omitempty"`
+	Down    []string       `json:"down,omitempty"`
 }
 
 // runRWAvailability is `coterie availability` on a read-write system: the
@@ -58,10 +71,11 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 			return err
 		}
 	}
-	sys, err := loadRW(ctx, s, ro, o.in, args)
+	ld, err := loadRWDomains(ctx, s, ro, o.in, args)
 	if err != nil {
 		return err
 	}
+	sys := ld.sys
 	chart := avChart("Availability of reads and writes", false)
 	override := map[int]float64{}
 	for v, nd := range sys.Nodes {
@@ -130,6 +144,15 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 			side.dst.Points = append(side.dst.Points, avPointJ{P: pt.P, Availability: pt.AV})
 		}
 	}
+	if err := addRWExactFigures(ctx, rep, ld, ps, ro.limit, o.maxNodes); err != nil {
+		return err
+	}
+	if o.plot != "" && correlated(ld.tree) {
+		// The curves under the domains replace the independent ones.
+		if chart.Series, err = domainCurves(ctx, ld, xs, ro.limit, o.maxNodes); err != nil {
+			return err
+		}
+	}
 	if o.plot != "" {
 		if err := writeOutput(s, o.plot, func(w io.Writer) error {
 			return chart.Write(w, plotFormat)
@@ -142,19 +165,19 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 		case "json":
 			return writeJSON(w, rep)
 		case "csv":
-			if _, err := fmt.Fprintln(w, "p,reads,writes"); err != nil {
+			if _, err := fmt.Fprintln(w, strings.Join(rwAvColumns(rep, true), ",")); err != nil {
 				return err
 			}
 			for i := range rep.Reads.Points {
-				fmt.Fprintf(w, "%s,%s,%s\n", fmtG(rep.Reads.Points[i].P, o.digits), fmtG(rep.Reads.Points[i].Availability, o.digits), fmtG(rep.Writes.Points[i].Availability, o.digits))
+				fmt.Fprintln(w, strings.Join(rwAvRow(rep, i, o.digits, true), ","))
 			}
 			return nil
 		}
 		var rows [][]string
 		for i := range rep.Reads.Points {
-			rows = append(rows, []string{fmtG(rep.Reads.Points[i].P, o.digits), fmtG(rep.Reads.Points[i].Availability, o.digits), fmtG(rep.Writes.Points[i].Availability, o.digits)})
+			rows = append(rows, rwAvRow(rep, i, o.digits, false))
 		}
-		return renderTable(w, []string{"p", "reads", "writes"}, rows)
+		return renderTable(w, rwAvColumns(rep, false), rows)
 	})
 }
 

@@ -26,6 +26,8 @@ func addCompareRWFlags(cmd *cobra.Command, o *compareRWOptions) {
 	cmd.Flags().StringArrayVar(&o.reads, "reads", nil, "a read-write system's read quorums as an expression (repeatable: one system each)")
 	cmd.Flags().StringArrayVar(&o.writes, "writes", nil, "its write quorums (repeatable; paired with the --reads in order; alone, the reads are the dual)")
 	cmd.Flags().StringVar(&o.rw.nodes, "nodes", "", "CSV of node attributes for the --reads/--writes systems")
+	addDomainsFlag(cmd, &o.rw)
+	addDownFlag(cmd, &o.rw)
 	cmd.Flags().StringVar(&o.rw.readFraction, "read-fraction", "", "compare load and capacity of read-write systems at this share of reads (or a distribution value:weight,...)")
 	cmd.Flags().IntVar(&o.rw.f, "f", 0, "with --read-fraction: use only f-resilient quorums")
 }
@@ -33,7 +35,7 @@ func addCompareRWFlags(cmd *cobra.Command, o *compareRWOptions) {
 // compareRWWanted reports whether compare takes the read-write path: a
 // read-write flag, or a read-write file among the arguments.
 func compareRWWanted(cmd *cobra.Command, s *streams, args []string) bool {
-	for _, name := range []string{"reads", "writes", "nodes", "read-fraction", "f"} {
+	for _, name := range []string{"reads", "writes", "nodes", "read-fraction", "f", "domains", "down"} {
 		if cmd.Flags().Changed(name) {
 			return true
 		}
@@ -64,6 +66,10 @@ type rwCompareRow struct {
 	ReadFraction string `json:"read_fraction,omitempty"`
 	rwLoadJSON
 	Availability []rwAvPoint `json:"availability,omitempty"`
+	// Figures, DomainResilience and Down: rwcompare_domains.go.
+	Figures          *rwAvReport     `json:"availability_figures,omitempty"`
+	DomainResilience []domainResJSON `json:"domain_resilience,omitempty"`
+	Down             []string        `json:"down,omitempty"`
 }
 
 // runRWCompare is `coterie compare` with read-write systems: every system,
@@ -78,14 +84,14 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 	}
 	type input struct {
 		label string
-		load  func() (*rw.System, error)
+		load  func() (*rwLoaded, error)
 	}
 	var inputs []input
 	for _, path := range args {
-		inputs = append(inputs, input{displayName(path), func() (*rw.System, error) {
+		inputs = append(inputs, input{displayName(path), func() (*rwLoaded, error) {
 			ro := o.rw
 			ro.nodes = ""
-			return loadRW(ctx, s, ro, co.in, []string{path})
+			return loadRWDomains(ctx, s, ro, co.in, []string{path})
 		}})
 	}
 	for i := range max(len(o.reads), len(o.writes)) {
@@ -100,14 +106,15 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 				label = "writes " + o.writes[i]
 			}
 		}
-		inputs = append(inputs, input{label, func() (*rw.System, error) { return loadRW(ctx, s, ro, co.in, nil) }})
+		inputs = append(inputs, input{label, func() (*rwLoaded, error) { return loadRWDomains(ctx, s, ro, co.in, nil) }})
 	}
 	var rows []rwCompareRow
 	for _, in := range inputs {
-		sys, err := in.load()
+		ld, err := in.load()
 		if err != nil {
 			return err
 		}
+		sys := ld.sys
 		row := rwCompareRow{File: in.label, N: sys.N, Reads: shortExpr(sys, &sys.Reads, "reads"), Writes: shortExpr(sys, &sys.Writes, "writes")}
 		rr, err := sys.ReadResilience(ctx)
 		if err != nil {
@@ -131,6 +138,9 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 				return err
 			}
 		}
+		if err := addCompareDomains(ctx, &row, ld, co.ps, o.rw.limit, co.noAV); err != nil {
+			return fmt.Errorf("%s: %w", in.label, err)
+		}
 		rows = append(rows, row)
 	}
 	return writeOutput(s, "", func(w io.Writer) error {
@@ -149,6 +159,7 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 				header = append(header, "reads AV("+v+")", "writes AV("+v+")")
 			}
 		}
+		header = append(header, compareDomainHeader(rows, co.ps)...)
 		var cells [][]string
 		for _, r := range rows {
 			c := []string{r.File, strconv.Itoa(r.N), strconv.Itoa(r.ReadResilience), strconv.Itoa(r.WriteResilience), strconv.Itoa(r.Resilience)}
@@ -162,6 +173,7 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 				}
 				c = append(c, mark+strconv.FormatFloat(a.Reads, 'f', 6, 64), mark+strconv.FormatFloat(a.Writes, 'f', 6, 64))
 			}
+			c = append(c, compareDomainCells(rows, r)...)
 			cells = append(cells, c)
 		}
 		if form == "csv" {

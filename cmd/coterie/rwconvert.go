@@ -42,9 +42,13 @@ func runRWConvert(ctx context.Context, s *streams, ro rwOptions, in inputOptions
 	default:
 		return usageErrorf("--format %q: want json or text for a read-write system", kind)
 	}
-	sys, err := loadRW(ctx, s, ro, in, args)
+	ld, err := loadRWDomains(ctx, s, ro, in, args)
 	if err != nil {
 		return err
+	}
+	sys := ld.sys
+	if ld.tree != nil && kind == "text" {
+		return usageErrorf("the text format cannot hold failure domains: write JSON (.json), which keeps them as \"nodes\" and \"domains\"")
 	}
 	labels := rwLabels(sys)
 	names := make([]string, sys.N)
@@ -98,8 +102,12 @@ func runRWConvert(ctx context.Context, s *streams, ro rwOptions, in inputOptions
 			Labels []string `json:"labels,omitempty"`
 			Reads  any      `json:"reads,omitempty"`
 			Writes any      `json:"writes,omitempty"`
+			// Failure domains: rwconvert_domains.go.
+			Nodes   []nodeDomainJSON `json:"nodes,omitempty"`
+			Domains []domainPJSON    `json:"domains,omitempty"`
 		}
 		f := fileJSON{Format: "coterie/1", N: sys.N, Labels: labels}
+		f.Nodes, f.Domains = domainsFileJSON(ld.tree)
 		for _, so := range sides {
 			if so.skip {
 				continue

@@ -32,6 +32,10 @@ type rwInfoReport struct {
 	WriteFailures []int `json:"write_failures"`
 	Intersection  *bool `json:"intersection,omitempty"`
 	WriteWrite    *bool `json:"write_write_intersection,omitempty"`
+	// DomainResilience gives, per level of the failure domains, how many
+	// domains may fail (domainres.go); Down what --down failed.
+	DomainResilience []domainResJSON `json:"domain_resilience,omitempty"`
+	Down             []string        `json:"down,omitempty"`
 
 	ReadFraction string `json:"read_fraction,omitempty"`
 	F            int    `json:"f,omitempty"`
@@ -176,11 +180,12 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 	if strategyFile != "" && len(args) == 1 && o.reads == "" && o.writes == "" && !fileExists(args[0]) {
 		return asInputError(args[0], 0, "cannot read: no such file")
 	}
-	sys, err := loadRW(ctx, s, o, in, args)
+	ld, err := loadRWDomains(ctx, s, o, in, args)
 	if err != nil {
 		return err
 	}
-	rep := &rwInfoReport{N: sys.N, Reads: shortExpr(sys, &sys.Reads, "reads"), Writes: shortExpr(sys, &sys.Writes, "writes"),
+	sys := ld.sys
+	rep := &rwInfoReport{N: sys.N, Down: ld.downNames, Reads: shortExpr(sys, &sys.Reads, "reads"), Writes: shortExpr(sys, &sys.Writes, "writes"),
 		WritesDerived: sys.WritesDerived, ReadsDerived: sys.ReadsDerived}
 	for v := range sys.N {
 		if sys.Nodes[v].Label != "" {
@@ -211,6 +216,13 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 	}
 	rep.rwResilienceJSON = newRWResilience(rr.F, wr.F)
 	rep.ReadFailures, rep.WriteFailures = ids(rr.Witness), ids(wr.Witness)
+	if ld.tree != nil {
+		var notes []string
+		if rep.DomainResilience, notes, err = domainResilience(ctx, sys, ld.tree, o.limit); err != nil {
+			return err
+		}
+		rep.Notes = append(rep.Notes, notes...)
+	}
 	if !sys.WritesDerived && !sys.ReadsDerived {
 		res, err := sys.ReadWrite(ctx, o.limit)
 		if err == nil {
@@ -298,6 +310,12 @@ func (rep *rwInfoReport) table(w io.Writer) error {
 	}
 	add("read resilience", fmt.Sprintf("%d (%s fail: no read quorum)", rep.ReadResilience, names(rep.ReadFailures)))
 	add("write resilience", fmt.Sprintf("%d (%s fail: no write quorum)", rep.WriteResilience, names(rep.WriteFailures)))
+	for _, j := range rep.DomainResilience {
+		add(domainResLabel(j), domainResText(j))
+	}
+	if rep.Down != nil {
+		add("down", strings.Join(rep.Down, ", "))
+	}
 	add("resilience", fmt.Sprint(rep.Resilience))
 	if rep.Intersection != nil {
 		add("reads meet writes", fmt.Sprint(*rep.Intersection))

@@ -22,12 +22,14 @@ func addReportRWFlags(cmd *cobra.Command, o *reportRWOptions) {
 	cmd.Flags().StringArrayVar(&o.reads, "reads", nil, "a read-write system's read quorums as an expression (repeatable: one system each; the writes are the dual)")
 	cmd.Flags().StringVar(&o.rw.writes, "writes", "", "the write quorums of a single --reads system (alone: the reads are the dual)")
 	cmd.Flags().StringVar(&o.rw.nodes, "nodes", "", "CSV of node attributes for the --reads/--writes systems")
+	addDomainsFlag(cmd, &o.rw)
+	addDownFlag(cmd, &o.rw)
 	cmd.Flags().StringVar(&o.rw.readFraction, "read-fraction", "", "read-write systems: the optimal strategy and its load at this share of reads (default 1/2)")
 }
 
 // reportRWWanted reports whether report takes the read-write path.
 func reportRWWanted(cmd *cobra.Command, s *streams, args []string) bool {
-	for _, name := range []string{"reads", "writes", "nodes", "read-fraction"} {
+	for _, name := range []string{"reads", "writes", "nodes", "read-fraction", "domains", "down"} {
 		if cmd.Flags().Changed(name) {
 			return true
 		}
@@ -76,13 +78,19 @@ func runRWReport(ctx context.Context, s *streams, o reportOptions, ro reportRWOp
 	}
 	var systems []*report.RWSystem
 	for _, in := range inputs {
-		sys, err := loadRW(ctx, s, in.ro, o.in, in.args)
+		ld, err := loadRWDomains(ctx, s, in.ro, o.in, in.args)
 		if err != nil {
 			return err
 		}
+		sys := ld.sys
 		r, err := report.AnalyzeRW(ctx, in.label, sys, report.RWOptions{Workload: wl, Points: o.ps, Budget: o.budget, AvailabilityBudget: o.budget})
 		if err != nil {
 			return err
+		}
+		if ld.tree != nil {
+			if err := report.AnalyzeRWDomains(ctx, r, ld.tree, report.RWOptions{Workload: wl, Points: o.ps, Budget: o.budget}); err != nil {
+				return err
+			}
 		}
 		systems = append(systems, r)
 	}

@@ -25,6 +25,7 @@ type searchOptions struct {
 	p          float64
 	partitions int
 	asJSON     bool
+	survive    string // search_domains.go
 }
 
 func newSearchCmd(s *streams) *cobra.Command {
@@ -58,7 +59,9 @@ options and seed give the same answer.`,
 	cmd.Flags().StringVar(&o.rw.nodes, "nodes", "", "CSV of the nodes: node,label,capacity,read_capacity,write_capacity,latency,p")
 	cmd.Flags().IntVar(&o.n, "n", 0, "search over N identical nodes instead of a nodes file")
 	addWorkloadFlags(cmd, &o.rw)
-	cmd.Flags().IntVar(&o.resilience, "resilience", 0, "least overall resilience a system must have")
+	cmd.Flags().IntVar(&o.resilience, "resilience", 1, "least overall resilience a system must have (how many node failures it survives; 0 allows systems that one failure stops)")
+	addDomainsFlag(cmd, &o.rw)
+	cmd.Flags().StringVar(&o.survive, "survive", "", "keep only systems that survive any K domains of a level failing: `LEVEL:K` (zone:1, or 2:1 with levels numbered from 1, the outermost); the domains are the domain column of --nodes")
 	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "seed of the random node orders tried for grids")
 	cmd.Flags().IntVar(&o.shuffles, "shuffles", 2, "random node orders tried per grid shape")
 	cmd.Flags().DurationVar(&o.budget, "budget", 30*time.Second, "time allowed for the search (0 = no limit)")
@@ -77,6 +80,8 @@ type candidateJSON struct {
 	rwMetricsJSON
 	Availability float64       `json:"availability"`
 	Strategy     *strategyJSON `json:"strategy,omitempty"`
+	// DomainResilience is given when the nodes have failure domains.
+	DomainResilience []domainResJSON `json:"domain_resilience,omitempty"`
 }
 
 type searchReport struct {
@@ -110,12 +115,17 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 		return usageErrorf("search needs --read-fraction")
 	}
 	var nodes []rw.Node
+	var rows []format.NodeAttrs
 	if o.n > 0 {
 		nodes = rw.DefaultNodes(o.n)
 	} else {
-		if nodes, err = searchNodes(o.rw.nodes); err != nil {
+		if nodes, rows, err = searchNodes(o.rw.nodes); err != nil {
 			return err
 		}
+	}
+	tree, level, k, err := searchDomains(o, nodes, rows)
+	if err != nil {
+		return err
 	}
 	sctx := ctx
 	if o.budget > 0 {
@@ -124,7 +134,7 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 		defer cancel()
 	}
 	res, err := rw.Search(sctx, nodes, rw.SearchOptions{Options: opts, Resilience: o.resilience, Seed: o.seed,
-		Shuffles: o.shuffles, P: o.p, MaxPartitionNodes: o.partitions})
+		Shuffles: o.shuffles, P: o.p, MaxPartitionNodes: o.partitions, Domains: tree, SurviveLevel: level, SurviveK: k})
 	interrupted := ctx.Err() != nil
 	if err != nil && !interrupted && !errors.Is(err, context.DeadlineExceeded) {
 		if errors.Is(err, rw.ErrNoStrategy) {
@@ -143,11 +153,14 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 	rep := &searchReport{N: len(nodes), Tried: res.Tried, Feasible: res.Feasible, TriedBy: res.TriedBy, FeasibleBy: res.FeasibleBy, Complete: res.Complete, Partial: interrupted, Pareto: []candidateJSON{}}
 	if res.Best != nil {
 		b := toCandidateJSON(res.Best, labels)
+		b.DomainResilience = candidateDomains(tree, res.Best)
 		b.Strategy = toStrategyJSON(res.Best.Strategy)
 		rep.Best = &b
 	}
 	for _, c := range res.Pareto {
-		rep.Pareto = append(rep.Pareto, toCandidateJSON(c, labels))
+		cj := toCandidateJSON(c, labels)
+		cj.DomainResilience = candidateDomains(tree, c)
+		rep.Pareto = append(rep.Pareto, cj)
 	}
 	if werr := writeOutput(s, "", func(w io.Writer) error {
 		if o.asJSON {
@@ -169,11 +182,11 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 
 // searchNodes reads the nodes file of a search: it defines the nodes, in
 // its order.
-func searchNodes(path string) ([]rw.Node, error) {
+func searchNodes(path string) ([]rw.Node, []format.NodeAttrs, error) {
 	name := displayName(path)
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+		return nil, nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
 	}
 	u := format.NewUniverse(0, nil, false)
 	rows, err := format.ReadNodes(data, func(name string) (int, bool) {
@@ -186,18 +199,18 @@ func searchNodes(path string) ([]rw.Node, error) {
 	if err != nil {
 		var fe *format.SyntaxError
 		if errors.As(err, &fe) {
-			return nil, asInputError(name, fe.Line, fe.Msg)
+			return nil, nil, asInputError(name, fe.Line, fe.Msg)
 		}
-		return nil, asInputError(name, 0, err.Error())
+		return nil, nil, asInputError(name, 0, err.Error())
 	}
 	if u.N == 0 {
-		return nil, asInputError(name, 0, "no nodes")
+		return nil, nil, asInputError(name, 0, "no nodes")
 	}
 	if u.N > 64 {
-		return nil, asInputError(name, 0, fmt.Sprintf("%d nodes; search handles at most 64", u.N))
+		return nil, nil, asInputError(name, 0, fmt.Sprintf("%d nodes; search handles at most 64", u.N))
 	}
 	nodes := nodesWith(u.N, u.Labels, rows)
-	return nodes, nil
+	return nodes, rows, nil
 }
 
 func toCandidateJSON(c *rw.Candidate, labels []string) candidateJSON {
@@ -220,9 +233,13 @@ func (rep *searchReport) table(w io.Writer) error {
 		if c.Latency != nil {
 			lat = c.LatencyExact
 		}
-		rows = append(rows, []string{c.Reads, c.LoadExact, c.CapacityExact, lat, c.NetworkLoadExact, fmt.Sprintf("%.6g", c.Availability), fmt.Sprint(c.Resilience)})
+		rows = append(rows, append([]string{c.Reads, c.LoadExact, c.CapacityExact, lat, c.NetworkLoadExact, fmt.Sprintf("%.10g", c.Availability), fmt.Sprint(c.Resilience)}, domainSummary(c.DomainResilience)...))
 	}
-	if err := renderTable(w, []string{"Pareto front: reads", "load", "capacity", "latency", "network", "availability", "resilience"}, rows); err != nil {
+	head := []string{"Pareto front: reads", "load", "capacity", "latency", "network", "availability (min of reads, writes)", "resilience"}
+	if len(rep.Pareto) > 0 && rep.Pareto[0].DomainResilience != nil {
+		head = append(head, "domain resilience")
+	}
+	if err := renderTable(w, head, rows); err != nil {
 		return err
 	}
 	state := "complete"
@@ -232,7 +249,7 @@ func (rep *searchReport) table(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "%d systems tried, %d feasible; search %s\n", rep.Tried, rep.Feasible, state); err != nil {
 		return err
 	}
-	for _, f := range []string{"threshold", "grid", "construction", "two-level"} {
+	for _, f := range []string{"threshold", "grid", "construction", "domains", "two-level"} {
 		if rep.TriedBy[f] > 0 {
 			fmt.Fprintf(w, "  %-13s %d tried, %d feasible\n", f, rep.TriedBy[f], rep.FeasibleBy[f])
 		}

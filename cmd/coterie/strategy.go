@@ -72,6 +72,7 @@ the limits cannot be met.`,
 		},
 	}
 	addRWInputFlags(cmd, &o.rwInput)
+	addDownFlag(cmd, &o.rw)
 	addWorkloadFlags(cmd, &o.rw)
 	cmd.Flags().StringVarP(&o.out, "output", "o", "", "write the strategy to FILE (format by extension: .json, .csv, else a table)")
 	cmd.Flags().StringVar(&o.format, "format", "", "table|json|csv (default: by -o's extension, else table)")

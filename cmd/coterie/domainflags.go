@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/coterie-dev/coterie/domain"
+	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/rw"
+	"github.com/coterie-dev/coterie/set"
+)
+
+// addDomainsFlag adds --domains, the probabilities of the failure domains
+// that the nodes file's domain column names.
+func addDomainsFlag(cmd *cobra.Command, o *rwOptions) {
+	cmd.Flags().StringVar(&o.domains, "domains", "", "CSV `FILE` of failure domains: domain,p (the probability that the domain is up; a domain not listed is always up); the domains are those of the domain column of --nodes")
+}
+
+// addDownFlag adds --down, the parts of the system to analyse as failed.
+func addDownFlag(cmd *cobra.Command, o *rwOptions) {
+	cmd.Flags().StringVar(&o.down, "down", "", "analyse the system with these parts failed: `NODES_OR_DOMAINS`, comma-separated node ids, node labels or domain paths (eu-west/az-b)")
+}
+
+// rwLoaded is a read-write system as read, with its failure domains and
+// what --down failed.
+type rwLoaded struct {
+	sys  *rw.System // with --down applied
+	full *rw.System // before --down
+	tree *domain.Tree
+	// down holds the failed nodes (nil without --down); downNames the
+	// parts as --down named them.
+	down      *set.Set
+	downNames []string
+}
+
+// loadRW reads the system of a read-write command (see [loadRWRows]), its
+// failure domains, and applies --down: the system left when those parts
+// fail. No surviving read or write quorum exits 1.
+func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args []string) (*rw.System, error) {
+	ld, err := loadRWDomains(ctx, s, o, in, args)
+	if err != nil {
+		return nil, err
+	}
+	return ld.sys, nil
+}
+
+// loadRWDomains is [loadRW] that also returns the domains and the failed
+// parts.
+func loadRWDomains(ctx context.Context, s *streams, o rwOptions, in inputOptions, args []string) (*rwLoaded, error) {
+	sys, rows, src, err := loadRWRows(ctx, s, o, in, args)
+	if err != nil {
+		return nil, err
+	}
+	ld := &rwLoaded{sys: sys, full: sys}
+	if ld.tree, err = domainTree(s, o, sys, rows, src); err != nil {
+		return nil, err
+	}
+	if o.down == "" {
+		return ld, nil
+	}
+	if ld.down, ld.downNames, err = parseDown(o.down, sys, ld.tree); err != nil {
+		return nil, err
+	}
+	ld.sys, err = sys.Without(ld.down)
+	if errors.Is(err, rw.ErrNoQuorum) {
+		side := "read"
+		if sys.Reads.Expr.Without(ld.down) != nil {
+			side = "write"
+		}
+		return nil, &codeError{code: exitFailed, err: fmt.Errorf("with %s down, no %s quorum survives", strings.Join(ld.downNames, ", "), side)}
+	}
+	if err != nil {
+		return nil, usageErrorf("%v", err)
+	}
+	return ld, nil
+}
+
+// domainTree builds the failure domains from the nodes file's domain
+// column and --domains; nil when there are none.
+func domainTree(s *streams, o rwOptions, sys *rw.System, rows []format.NodeAttrs, src *rwSource) (*domain.Tree, error) {
+	type sourced struct {
+		format.NodeAttrs
+		file string
+	}
+	var all []sourced
+	for _, r := range src.fileNodes {
+		all = append(all, sourced{r, src.fileName})
+	}
+	for _, r := range rows {
+		all = append(all, sourced{r, displayName(o.nodes)})
+	}
+	nodesName := displayName(o.nodes)
+	t := domain.New(sys.N)
+	lineOf := map[int]sourced{}
+	for _, r := range all {
+		lineOf[r.Node] = r
+		if r.Domain == "" {
+			continue
+		}
+		if err := t.Place(r.Node, r.Domain); err != nil {
+			return nil, asInputError(r.file, r.Line, err.Error())
+		}
+		if r.DomainLevels != nil {
+			t.SetLevelNames(r.DomainLevels)
+		}
+	}
+	if t.Empty() {
+		if len(src.fileDomains) > 0 {
+			return nil, asInputError(src.fileName, src.fileDomains[0].Line, "domains given, but no node has a domain")
+		}
+		if o.domains != "" {
+			return nil, usageErrorf("--domains: the nodes have no domains (give --nodes with a domain column)")
+		}
+		return nil, nil
+	}
+	labels := make([]string, sys.N)
+	for v := range sys.N {
+		labels[v] = sys.Nodes[v].Label
+	}
+	if err := t.Check(labels); err != nil {
+		var ne *domain.NodeError
+		if errors.As(err, &ne) {
+			if r, ok := lineOf[ne.Node]; ok {
+				return nil, asInputError(r.file, r.Line, ne.Msg)
+			}
+			return nil, asInputError(nodesName, 0, ne.Msg+"; it has no row")
+		}
+		// A domain named like a node: the first row under it.
+		for _, r := range all {
+			for d := t.Node(r.Node); d >= 0 && r.Domain != ""; d = t.Parent(d) {
+				if strings.Contains(err.Error(), strconv.Quote(t.Path(d))) {
+					return nil, asInputError(r.file, r.Line, strings.TrimPrefix(err.Error(), "domain: "))
+				}
+			}
+		}
+		return nil, asInputError(nodesName, 0, err.Error())
+	}
+	for _, dp := range src.fileDomains {
+		d, ok := t.Lookup(dp.Domain)
+		if !ok {
+			return nil, asInputError(src.fileName, dp.Line, fmt.Sprintf("domain %q is no node's domain nor above one", dp.Domain))
+		}
+		if err := t.SetP(d, dp.P); err != nil {
+			return nil, asInputError(src.fileName, dp.Line, err.Error())
+		}
+	}
+	if o.domains != "" {
+		name := displayName(o.domains)
+		data, err := readArg(s, o.domains)
+		if err != nil {
+			return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+		}
+		if err := domain.ReadCSV(data, t); err != nil {
+			var le *domain.LineError
+			if errors.As(err, &le) {
+				return nil, asInputError(name, le.Line, le.Msg)
+			}
+			return nil, asInputError(name, 0, err.Error())
+		}
+	}
+	return t, nil
+}
+
+// parseDown reads --down: node ids (1..n), node labels and domain paths.
+func parseDown(spec string, sys *rw.System, t *domain.Tree) (*set.Set, []string, error) {
+	dead := set.New(sys.N)
+	var names []string
+	for item := range strings.SplitSeq(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			return nil, nil, usageErrorf("--down: an empty item in %q", spec)
+		}
+		names = append(names, item)
+		if t != nil {
+			if d, ok := t.Lookup(item); ok {
+				for _, v := range t.Under(d) {
+					dead.Add(v)
+				}
+				continue
+			}
+		}
+		if v, err := strconv.Atoi(item); err == nil {
+			if v < 1 || v > sys.N {
+				return nil, nil, usageErrorf("--down: node %d is not in 1..%d", v, sys.N)
+			}
+			dead.Add(v - 1)
+			continue
+		}
+		found := false
+		for v := range sys.N {
+			if sys.Nodes[v].Label == item {
+				dead.Add(v)
+				found = true
+				break
+			}
+		}
+		if !found {
+			what := "a node id (1.." + strconv.Itoa(sys.N) + ") or a node label"
+			if t != nil {
+				what += " or a domain"
+			}
+			return nil, nil, usageErrorf("--down: %q is not %s", item, what)
+		}
+	}
+	return dead, names, nil
+}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/coterie-dev/coterie/domain"
+	"github.com/coterie-dev/coterie/rw"
+)
+
+// domainResJSON is the resilience of a read-write system to failures of
+// whole domains of one level: how many of them may fail with a read
+// quorum, a write quorum, and both left, with a smallest set of domains
+// whose failure stops reads (writes, either) as the witness; a witness is
+// null when no failure of domains of the level stops that side.
+type domainResJSON struct {
+	Level           int      `json:"level"`
+	Name            string   `json:"name,omitempty"`
+	Domains         int      `json:"domains"`
+	ReadResilience  int      `json:"read_resilience"`
+	WriteResilience int      `json:"write_resilience"`
+	Resilience      int      `json:"resilience"`
+	ReadKilling     []string `json:"read_killing"`
+	WriteKilling    []string `json:"write_killing"`
+	Killing         []string `json:"killing"`
+}
+
+// domainResilience is the resilience of sys at every level of t. A level
+// it cannot compute (a side too large to list) is left out, with a note;
+// only the context's end is an error.
+func domainResilience(ctx context.Context, sys *rw.System, t *domain.Tree, limit int) ([]domainResJSON, []string, error) {
+	var out []domainResJSON
+	var notes []string
+	for l := 1; l <= t.Depth(); l++ {
+		r, w, err := sys.DomainResilience(ctx, t, l, limit)
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("domain resilience at level %s not computed: %v (raise --limit)", t.LevelName(l), err))
+			continue
+		}
+		name := t.LevelName(l)
+		if name == strconv.Itoa(l) {
+			name = "" // levels without names are numbered
+		}
+		j := domainResJSON{Level: l, Name: name, Domains: r.Domains,
+			ReadResilience: r.K, WriteResilience: w.K, Resilience: min(r.K, w.K),
+			ReadKilling: paths(t, r.Killing), WriteKilling: paths(t, w.Killing)}
+		switch {
+		case r.Killing != nil && (w.Killing == nil || len(r.Killing) <= len(w.Killing)):
+			j.Killing = j.ReadKilling
+		case w.Killing != nil:
+			j.Killing = j.WriteKilling
+		}
+		out = append(out, j)
+	}
+	return out, notes, nil
+}
+
+func paths(t *domain.Tree, ds []int) []string {
+	if ds == nil {
+		return nil
+	}
+	out := []string{}
+	for _, d := range ds {
+		out = append(out, t.Path(d))
+	}
+	return out
+}
+
+// domainResText says one level's resilience in a table cell.
+func domainResText(j domainResJSON) string {
+	side := func(k int, kill []string, what string) string {
+		if kill == nil {
+			return fmt.Sprintf("%d of %d (no failure of these stops %s)", k, j.Domains, what)
+		}
+		return fmt.Sprintf("%d of %d ({%s} fail: no %s quorum)", k, j.Domains, strings.Join(kill, ", "), what)
+	}
+	if fmt.Sprint(j.ReadKilling) == fmt.Sprint(j.WriteKilling) {
+		return side(j.Resilience, j.Killing, "read or write")
+	}
+	return side(j.ReadResilience, j.ReadKilling, "read") + "; " + side(j.WriteResilience, j.WriteKilling, "write")
+}
+
+// domainResLabel names a level's row in a table.
+func domainResLabel(j domainResJSON) string {
+	if j.Name != "" {
+		return "domain resilience, " + j.Name
+	}
+	return "domain resilience, level " + strconv.Itoa(j.Level)
+}
