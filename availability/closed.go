@@ -1,6 +1,7 @@
 package availability
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"slices"
@@ -311,8 +312,13 @@ func Compose(g1, g0, inner *Polynomial) (*Polynomial, error) {
 // Restrict returns the two restrictions of f at node x as families over the
 // other n−1 nodes (renumbered: nodes above x move down by one): g1 = {Q ∖
 // {x}} for every quorum Q (x up), g0 = {Q : x ∉ Q} (x down). g0 may be
-// empty.
+// empty. An implicit family is listed first; one with too many quorums to
+// list gives nil, nil.
 func Restrict(f *set.Family, x int) (g1, g0 *set.Family) {
+	f, err := explicitFamily(context.Background(), f)
+	if err != nil {
+		return nil, nil
+	}
 	n := f.N - 1
 	g1, g0 = set.NewFamily(n), set.NewFamily(n)
 	g1.K, g0.K = f.K, f.K

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -125,6 +126,11 @@ type Spec struct {
 	// stops it, and each range starts again from the first quorum. Invalid
 	// arguments are reported by the error, before any quorum.
 	Stream func(a Args) (meta *set.Family, quorums iter.Seq2[*set.Set, int], err error)
+	// Typed, if not nil, returns the construction as a typed system
+	// without listing its quorums: what reading an implicit family
+	// rebuilds (see [Typed]). Its value implements the capabilities of
+	// package quorum that the construction can answer.
+	Typed func(a Args) (quorum.System, error)
 }
 
 // specs lists every construction, sorted by name.

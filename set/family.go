@@ -419,10 +419,15 @@ func (f *Family) MinimalizeContext(ctx context.Context) (int, error) {
 }
 
 // Degrees returns, for each node, the number of quorums that contain it. It
-// panics on a threshold family, whose degrees are all C(N-1, w-1).
+// panics on a threshold family, whose degrees are all C(N-1, w-1). For an
+// implicit family it returns nil: [Family.Stats] gives its degrees' range
+// when its construction lists it.
 func (f *Family) Degrees() []int {
-	if f.IsThreshold() || f.IsImplicit() {
-		panic("set: Degrees of a threshold or implicit family")
+	if f.IsThreshold() {
+		panic("set: Degrees of a threshold family")
+	}
+	if f.IsImplicit() {
+		return nil
 	}
 	d := make([]int, f.N)
 	for i := range f.Quorums {
