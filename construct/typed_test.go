@@ -143,3 +143,69 @@ func TestTypedImplicit(t *testing.T) {
 		t.Fatalf("Explicit with a cancelled context: %v", err)
 	}
 }
+
+// TestSlabSystem checks the typed grid and cube against their lists.
+func TestSlabSystem(t *testing.T) {
+	for _, c := range []struct {
+		kind   string
+		params set.Params
+		dims   []int
+	}{
+		{"grid", set.Params{"rows": 2, "cols": 3}, []int{3, 2}},
+		{"grid", set.Params{"rows": 3, "cols": 3}, []int{3, 3}},
+		{"cube", set.Params{"a": 2, "k": 2}, []int{2, 2, 2}},
+	} {
+		spec, _ := construct.Lookup(c.kind)
+		f := setN(t, spec, c.params, &set.Family{Kind: c.kind, Params: c.params})
+		sys, ok := construct.Claimed(f)
+		if !ok {
+			t.Fatalf("%s %v: no typed form", c.kind, c.params)
+		}
+		if d := sys.(quorum.SlabGrid).SlabDims(); !slicesEqual(d, c.dims) {
+			t.Fatalf("%s %v: dims %v, want %v", c.kind, c.params, d, c.dims)
+		}
+		list, err := sys.Family(context.Background(), 1<<10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := sys.N()
+		live := set.New(n)
+		for mask := range 1 << n {
+			live.Clear()
+			for v := range n {
+				if mask>>v&1 == 1 {
+					live.Add(v)
+				}
+			}
+			want := false
+			for _, q := range list.All() {
+				want = want || set.Subset(q, live)
+			}
+			if got := sys.HasQuorum(live); got != want {
+				t.Fatalf("%s %v: HasQuorum(%v) = %v, the list says %v", c.kind, c.params, live, got, want)
+			}
+		}
+		if cnt, _ := sys.(quorum.Counter).QuorumCount(); cnt.Int64() != int64(len(list.Quorums)) {
+			t.Errorf("%s %v: count %s, list %d", c.kind, c.params, cnt, len(list.Quorums))
+		}
+	}
+	// A degenerate grid claims no slab structure.
+	f := setN(t, mustSpec("grid"), set.Params{"n": 7}, &set.Family{Kind: "grid", Params: set.Params{"rows": 3, "cols": 3, "n": 7}})
+	if sys, ok := construct.Claimed(f); ok {
+		t.Fatalf("degenerate grid typed as %#v", sys)
+	}
+}
+
+func mustSpec(kind string) construct.Spec { s, _ := construct.Lookup(kind); return s }
+
+func slicesEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

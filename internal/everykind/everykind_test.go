@@ -91,12 +91,6 @@ func ans(v any, err error) string {
 	return fmt.Sprint(v)
 }
 
-func setStr(s *set.Set) string {
-	if s == nil {
-		return "<nil>"
-	}
-	return s.String()
-}
 
 func bySize(m map[int]*big.Int) string {
 	keys := make([]int, 0, len(m))
