@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"strings"
 
 	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
@@ -135,6 +136,21 @@ type Spec struct {
 
 // specs lists every construction, sorted by name.
 var specs = []Spec{bgridSpec, billiardSpec, boostFPPSpec, byzantineSpec, cgridSpec, cubeSpec, fppSpec, gridSpec, hqcSpec, maekawaSpec, majoritySpec, mgridSpec, treeSpec, triangleSpec, uniformSpec, voteSpec, wallSpec, wheelSpec}
+
+// register adds a construction to the registry, keeping it sorted by
+// name. A construction kept in a file of its own registers itself from
+// that file's init function, so that adding one touches nothing else; it
+// panics on a name already taken, which is a programming error caught by
+// the first test that loads the package.
+func register(s Spec) {
+	i, found := slices.BinarySearchFunc(specs, s.Name, func(x Spec, name string) int {
+		return strings.Compare(x.Name, name)
+	})
+	if found {
+		panic("construct: two constructions called " + s.Name)
+	}
+	specs = slices.Insert(specs, i, s)
+}
 
 // Specs returns every registered construction, sorted by name.
 func Specs() []Spec { return slices.Clone(specs) }

@@ -31,6 +31,7 @@ var instances = map[string]map[string]any{
 	"maekawa":   {"n": 7},
 	"majority":  {"n": 5},
 	"mgrid":     {"n": 9},
+	"nucleus":   {"r": 3},
 	"tree":      {"degree": 2, "height": 2},
 	"triangle":  {"rows": 3},
 	"uniform":   {"n": 5, "k": 2},
@@ -90,7 +91,6 @@ func ans(v any, err error) string {
 	}
 	return fmt.Sprint(v)
 }
-
 
 func bySize(m map[int]*big.Int) string {
 	keys := make([]int, 0, len(m))
