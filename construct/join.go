@@ -327,3 +327,23 @@ func joinLabels(outer, inner *set.Family, x int) []string {
 	}
 	return labels
 }
+
+// JoinClaim returns where the inner system of a join lies, as f's kind
+// and params claim it when f was built by [Join]: node ranges [lo, hi)
+// (0-based), the likeliest first — the inner system's nodes placed last,
+// then at the junction. It is a claim to check on the quorums, nil when f
+// does not make it.
+func JoinClaim(f *set.Family) [][2]int {
+	if f.Kind != "join" {
+		return nil
+	}
+	n := f.N
+	var cands [][2]int
+	if n2, ok := f.Params.Int("inner_n"); ok && n2 >= 2 && n2 < n {
+		cands = append(cands, [2]int{n - n2, n})
+		if x, ok := f.Params.Int("at"); ok && x >= 1 && x-1+n2 <= n {
+			cands = append(cands, [2]int{x - 1, x - 1 + n2})
+		}
+	}
+	return cands
+}
