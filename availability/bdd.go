@@ -372,6 +372,10 @@ const DefaultBudget = 40_000_000
 // wrapping [ErrBudget] if the diagram needs more nodes than the budget, and
 // with the context's error if ctx is cancelled.
 func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	b, _, _, err := buildBDD(ctx, f, opts, nil)
 	return b, err
 }

@@ -23,6 +23,10 @@ const MaxBruteNodes = 30
 // Cost: n·2^n/64 word operations and 2^n/8 bytes. It is the oracle the
 // tests hold every faster method to.
 func Brute(ctx context.Context, f *set.Family) (*Polynomial, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	tab, err := bruteTable(ctx, f)
 	if err != nil {
 		return nil, err
@@ -74,6 +78,10 @@ func Brute(ctx context.Context, f *set.Family) (*Polynomial, error) {
 // table as [Brute]: the sum of the probabilities of the subsets that
 // contain a quorum.
 func BruteProbability(ctx context.Context, f *set.Family, p []float64) (float64, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return 0, err
+	}
 	tab, err := bruteTable(ctx, f)
 	if err != nil {
 		return 0, err

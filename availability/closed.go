@@ -1,10 +1,13 @@
 package availability
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"slices"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -172,11 +175,12 @@ func productQuorums(dims []int) (n int, qs map[string]bool) {
 }
 
 // productDims returns dims such that f is exactly the slab system of
-// [Product] in the numbering of productQuorums, trying the structure the
-// construction claims first (Kind "grid" with rows and cols, Kind "cube"
-// with a and k) and then every factorisation of n into 2 factors or into
-// equal factors whose sizes and count fit. The quorums are always compared
-// in full: Kind alone is never trusted.
+// [Product] in the numbering of productQuorums, trying first the
+// dimensions of the slab system the file's construction claims to be (a
+// [quorum.SlabGrid]: Maekawa's full grid, the (k+1)-cube) and then every
+// factorisation of n into 2 factors or into equal factors whose sizes and
+// count fit. The quorums are always compared in full: the claim alone is
+// never trusted.
 func productDims(f *set.Family) ([]int, bool) {
 	if f.IsThreshold() || len(f.Quorums) == 0 || len(f.Quorums) > 1<<16 {
 		return nil, false
@@ -184,15 +188,12 @@ func productDims(f *set.Family) ([]int, bool) {
 	n := f.N
 	size := f.Quorums[0].Len()
 	var cands [][]int
-	if r, c := paramInt(f, "rows"), paramInt(f, "cols"); f.Kind == "grid" && r > 0 && c > 0 {
-		cands = append(cands, []int{c, r}, []int{r, c})
-	}
-	if a, k := paramInt(f, "a"), paramInt(f, "k"); f.Kind == "cube" && a > 0 && k > 0 {
-		d := make([]int, k+1)
-		for j := range d {
-			d[j] = a
-		}
+	if d, ok := claimedSlabs(f); ok {
 		cands = append(cands, d)
+		if r := slices.Clone(d); len(r) == 2 && r[0] != r[1] {
+			slices.Reverse(r)
+			cands = append(cands, r)
+		}
 	}
 	for r := 1; r <= n; r++ {
 		if n%r == 0 {
@@ -263,6 +264,20 @@ func sameQuorums(f *set.Family, dims []int) bool {
 	return len(got) == len(want)
 }
 
+// claimedSlabs returns the dimensions of the slab system that f's
+// construction claims to be, if it claims one.
+func claimedSlabs(f *set.Family) ([]int, bool) {
+	sys, ok := construct.Claimed(f)
+	if !ok {
+		return nil, false
+	}
+	s, ok := sys.(quorum.SlabGrid)
+	if !ok {
+		return nil, false
+	}
+	return s.SlabDims(), true
+}
+
 // paramInt returns an integer parameter of f, or 0.
 func paramInt(f *set.Family, name string) int {
 	v, _ := f.Params.Int(name)
@@ -311,8 +326,13 @@ func Compose(g1, g0, inner *Polynomial) (*Polynomial, error) {
 // Restrict returns the two restrictions of f at node x as families over the
 // other n−1 nodes (renumbered: nodes above x move down by one): g1 = {Q ∖
 // {x}} for every quorum Q (x up), g0 = {Q : x ∉ Q} (x down). g0 may be
-// empty.
+// empty. An implicit family is listed first; one with too many quorums to
+// list gives nil, nil.
 func Restrict(f *set.Family, x int) (g1, g0 *set.Family) {
+	f, err := explicitFamily(context.Background(), f)
+	if err != nil {
+		return nil, nil
+	}
 	n := f.N - 1
 	g1, g0 = set.NewFamily(n), set.NewFamily(n)
 	g1.K, g0.K = f.K, f.K

@@ -348,7 +348,7 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 	// first is seldom a poor one.
 	probe, first := min(1<<10, budget), min(1<<14, budget)
 	const probeOrders = 2
-	if makers != nil && (f.Kind == "grid" || f.Kind == "cube") {
+	if _, slabs := claimedSlabs(f); makers != nil && slabs {
 		// The constructions number a grid or a cube row by row, the
 		// natural order, which goes first: no need to rank the others
 		// first. (Only a hint for the order: the diagram is exact

@@ -78,6 +78,10 @@ func EstimateAV(ctx context.Context, f *set.Family, p []float64, samples int, se
 // [MergeEstimates] of the shares of every shard is EstimateAV's result,
 // exactly.
 func EstimateShare(ctx context.Context, f *set.Family, p []float64, samples int, seed uint64, shard, shards int) (Estimate, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return Estimate{}, err
+	}
 	if len(p) != f.N {
 		return Estimate{}, fmt.Errorf("availability: estimate: %d probabilities for %d nodes", len(p), f.N)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -41,4 +42,20 @@ func computeImplicit(ctx context.Context, f *set.Family, opts Options) (*Result,
 		return nil, fmt.Errorf("availability: implicit %s family: the recurrence has %d nodes, the family %d", f.Kind, p.N, f.N)
 	}
 	return &Result{N: f.N, f: f, Exact: true, Method: MethodRecurrence, Poly: p}, nil
+}
+
+// explicitFamily returns f with its quorums listed: f itself unless it is
+// implicit, else its construction's quorums when there are at most
+// construct.ListLimit (a *construct.ListError, wrapping set.ErrTooMany,
+// when more). Every function of this package but [Compute], which has
+// the recurrences, lists an implicit family this way first.
+func explicitFamily(ctx context.Context, f *set.Family) (*set.Family, error) {
+	if !f.IsImplicit() {
+		return f, nil
+	}
+	g, err := construct.Explicit(ctx, f, construct.ListLimit)
+	if err != nil {
+		return nil, fmt.Errorf("availability: %w", err)
+	}
+	return g, nil
 }

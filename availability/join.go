@@ -3,6 +3,7 @@ package availability
 import (
 	"slices"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -20,26 +21,19 @@ type joinSplit struct {
 // quorum meeting M is R ∪ I with I ⊆ M and R ∩ M = ∅, and the quorums
 // meeting M are exactly all the pairs R ∪ I of the parts that occur. Then
 // f = C1 ⊕x C2 with C2 = {I} and C1 = {Q : Q ∩ M = ∅} ∪ {R ∪ {x}}. The
-// candidates for M are the node ranges a construction's parameters name
-// (Kind "join": inner nodes after the outer ones, or in place of x), then
-// every contiguous range of nodes while that search stays cheap. Kind is a
-// hint only: a candidate is accepted only if the quorums really factor.
+// candidates for M are the node ranges the file's construction claims
+// (construct.JoinClaim: inner nodes after the outer ones, or in place of
+// x), then every contiguous range of nodes while that search stays cheap.
+// The claim is a hint only: a candidate is accepted only if the quorums
+// really factor.
 func findJoin(f *set.Family) (*joinSplit, bool) {
 	if f.IsThreshold() || len(f.Quorums) < 2 {
 		return nil, false
 	}
 	n := f.N
 	var cands [][2]int // [lo, hi) ranges
-	// The parameters construct.Join records: the inner system's size and
-	// the junction x (1-based).
-	if f.Kind == "join" {
-		if n2, ok := f.Params.Int("inner_n"); ok && n2 >= 2 && n2 < n {
-			cands = append(cands, [2]int{n - n2, n})
-			if x, ok := f.Params.Int("at"); ok && x >= 1 && x-1+n2 <= n {
-				cands = append(cands, [2]int{x - 1, x - 1 + n2})
-			}
-		}
-	}
+	// Where the file's construction says the inner system lies, first.
+	cands = append(cands, construct.JoinClaim(f)...)
 	work := 0
 	for i := range f.Quorums {
 		work += f.Quorums[i].Len()

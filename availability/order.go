@@ -1,6 +1,7 @@
 package availability
 
 import (
+	"context"
 	"slices"
 	"sort"
 
@@ -14,6 +15,11 @@ import (
 // quorums until the total span of the quorums stops shrinking. Nodes that
 // are in no quorum go last. The result is deterministic.
 func ChooseOrder(f *set.Family) []int {
+	g, err := explicitFamily(context.Background(), f)
+	if err != nil {
+		return naturalOrder(f.N)
+	}
+	f = g
 	return forceOrder(f, naturalOrder(f.N))
 }
 
@@ -23,6 +29,11 @@ func ChooseOrder(f *set.Family) []int {
 // appearance along a greedy chain of overlapping quorums (which follows
 // the diagonals of a billiard), then FORCE from the natural order.
 func OrderCandidates(f *set.Family) [][]int {
+	if g, err := explicitFamily(context.Background(), f); err != nil {
+		return [][]int{naturalOrder(f.N)}
+	} else {
+		f = g
+	}
 	var out [][]int
 	for _, mk := range orderMakers(f) {
 		c := mk()

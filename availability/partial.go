@@ -44,7 +44,21 @@ type Partial struct {
 const partialWork = 60_000_000
 
 // NewPartial works out the provable coefficients of f (see [Partial]).
+// For an implicit family with too many quorums to list it knows only that
+// no set holds a quorum and the set of all nodes does (A_0 = 0, A_n = 1).
 func NewPartial(ctx context.Context, f *set.Family) *Partial {
+	if g, err := explicitFamily(ctx, f); err == nil {
+		f = g
+	} else {
+		n := f.N
+		pp := &Partial{N: n, Known: make([]bool, n+1), A: make([]*big.Int, n+1), MinQuorum: 1}
+		for i := range pp.A {
+			pp.A[i] = new(big.Int)
+		}
+		pp.Known[0], pp.Known[n] = true, true
+		pp.A[n].SetInt64(1)
+		return pp
+	}
 	n := f.N
 	g := f.Clone()
 	// Once ctx is done g stays as it is, and the searches below, which

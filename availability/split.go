@@ -43,6 +43,10 @@ type Split struct {
 // is the same on every machine: every shard and every resumed run cuts the
 // same pieces.
 func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	if f.IsThreshold() {
 		return nil, errors.New("availability: pieces: threshold family: use the closed form")
 	}
@@ -84,6 +88,10 @@ func SplitBits(n, shards int) int {
 // fits, or PG(2,8), whose sweep takes hours). The other closed forms take
 // seconds at most and are not split.
 func Splittable(f *set.Family, m Method) bool {
+	f, err := explicitFamily(context.Background(), f)
+	if err != nil {
+		return false
+	}
 	if f.IsThreshold() || len(f.Quorums) == 0 || f.N < 2 {
 		return false
 	}
@@ -157,6 +165,10 @@ func (sp *Split) restrict(f *set.Family, j int) (*set.Family, bool) {
 // split [NewSplit](f, b) to the coefficient vector of the explicit family
 // f; see [Split.Piece]. A run of many pieces makes the split once.
 func ComputePiece(ctx context.Context, f *set.Family, b, j int, opts Options) (*Polynomial, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	sp, err := NewSplit(ctx, f, b)
 	if err != nil {
 		return nil, err
@@ -249,6 +261,10 @@ type PieceState struct {
 // of ctx or save that stopped it: a later call with that state (and a
 // larger budget) resumes there.
 func RunPieces(ctx context.Context, f *set.Family, bits int, owns func(j int) bool, state *PieceState, opts Options, save func(*PieceState) error) (*PieceState, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	if state == nil {
 		state = &PieceState{Bits: bits, Sum: NewPolynomial(f.N)}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -134,6 +135,45 @@ var cgridSpec = Spec{
 		{Name: "cols", Usage: "number of columns", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 	},
 	Build: func(a Args) (set.System, error) { return system(CGrid(a.Int("rows"), a.Int("cols"))) },
+	Typed: func(a Args) (quorum.System, error) {
+		r, c := a.Int("rows"), a.Int("cols")
+		if r < 1 || c < 1 || r > set.MaxNodes/c {
+			return nil, errorf("cgrid", "%d×%d: out of range", r, c)
+		}
+		return &CGridSystem{implicitBase{kind: "cgrid", params: set.Params{"rows": r, "cols": c}, n: r * c}, r, c}, nil
+	},
+}
+
+// CGridSystem is [CGrid] as a typed construction: node row·cols + col;
+// live when some column is all up and every column has a node up.
+type CGridSystem struct {
+	implicitBase
+	Rows, Cols int
+}
+
+// HasQuorum reports whether some column is all in live and every column
+// meets live.
+func (g *CGridSystem) HasQuorum(live *set.Set) bool {
+	someFull := false
+	for col := range g.Cols {
+		full, ne := true, false
+		for row := range g.Rows {
+			h := live.Has(row*g.Cols + col)
+			full, ne = full && h, ne || h
+		}
+		if !ne {
+			return false
+		}
+		someFull = someFull || full
+	}
+	return someFull
+}
+
+// QuorumCount returns cols · rows^(cols−1): a full column, and one node of
+// each other column.
+func (g *CGridSystem) QuorumCount() (*big.Int, bool) {
+	c := new(big.Int).Exp(big.NewInt(int64(g.Rows)), big.NewInt(int64(g.Cols-1)), nil)
+	return c.Mul(c, big.NewInt(int64(g.Cols))), true
 }
 
 var bgridSpec = Spec{
@@ -148,4 +188,54 @@ var bgridSpec = Spec{
 	Build: func(a Args) (set.System, error) {
 		return system(BGrid(a.Int("cols"), a.Int("bands"), a.Int("band-rows")))
 	},
+	Typed: func(a Args) (quorum.System, error) {
+		c, b, r := a.Int("cols"), a.Int("bands"), a.Int("band-rows")
+		if c < 1 || b < 1 || r < 1 || c > set.MaxNodes/b || c*b > set.MaxNodes/r {
+			return nil, errorf("bgrid", "%d columns, %d bands of %d rows: out of range", c, b, r)
+		}
+		params := set.Params{"cols": c, "bands": b, "band-rows": r}
+		return &BGridSystem{implicitBase{kind: "bgrid", params: params, n: c * b * r}, c, b, r}, nil
+	},
+}
+
+// BGridSystem is [BGrid] as a typed construction: node (band·bandRows +
+// i)·cols + col; live when every band has a mini-column all up and some
+// band has a node up in each of its mini-columns.
+type BGridSystem struct {
+	implicitBase
+	Cols, Bands, BandRows int
+}
+
+// HasQuorum reports whether every band has a full mini-column in live and
+// some band meets every one of its mini-columns.
+func (g *BGridSystem) HasQuorum(live *set.Set) bool {
+	covered := false
+	for band := range g.Bands {
+		full, cov := false, true
+		for col := range g.Cols {
+			all, any := true, false
+			for i := range g.BandRows {
+				h := live.Has((band*g.BandRows+i)*g.Cols + col)
+				all, any = all && h, any || h
+			}
+			full, cov = full || all, cov && any
+		}
+		if !full {
+			return false
+		}
+		covered = covered || cov
+	}
+	return covered
+}
+
+// QuorumCount returns bands · cols^bands · bandRows^(cols−1): a
+// mini-column per band, and one band's representatives. ok is false below
+// two columns or two rows per band, where quorums coincide.
+func (g *BGridSystem) QuorumCount() (*big.Int, bool) {
+	if g.Cols < 2 || g.BandRows < 2 {
+		return nil, false
+	}
+	c := new(big.Int).Exp(big.NewInt(int64(g.Cols)), big.NewInt(int64(g.Bands)), nil)
+	c.Mul(c, big.NewInt(int64(g.Bands)))
+	return c.Mul(c, new(big.Int).Exp(big.NewInt(int64(g.BandRows)), big.NewInt(int64(g.Cols-1)), nil)), true
 }

@@ -3,6 +3,7 @@ package construct
 import (
 	"fmt"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -292,6 +293,23 @@ var cubeSpec = Spec{
 		{Name: "n", Usage: "number of nodes, (a−1)^(k+1) < n ≤ a^(k+1) (default a^(k+1))", Type: Int, Default: 0, Min: 1, Max: set.MaxNodes},
 		{Name: "h", Usage: "build level h (1..k) of the (h,k)-arbiter", Type: Int, Default: 0, Min: 1, Max: 63},
 		{Name: "hk", Usage: "build the whole (h,k)-arbiter, levels 1..k", Type: Bool, Default: false},
+	},
+	Typed: func(ar Args) (quorum.System, error) {
+		a, k, n, err := cubeSpecArgs(ar)
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			n = cubePow(a, k+1)
+		}
+		if n != cubePow(a, k+1) || ar.IsSet("h") || ar.Bool("hk") {
+			return nil, errorf("cube", "only the full (k+1)-cube k-arbiter has a typed form")
+		}
+		dims := make([]int, k+1)
+		for j := range dims {
+			dims[j] = a
+		}
+		return newSlabSystem("cube", cubeParams(a, k, n, 0), dims, k)
 	},
 	Build: func(ar Args) (set.System, error) {
 		a, k, n, err := cubeSpecArgs(ar)

@@ -3,7 +3,10 @@ package construct
 import (
 	"fmt"
 	"iter"
+	"math/big"
+	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -162,6 +165,66 @@ func gridArgs(a Args) (rows, cols, n int, err error) {
 	return rows, cols, n, nil
 }
 
+// SlabSystem is the slab system over the grid [a_1] × … × [a_d] as a
+// typed construction: node Σ x_j·(a_1⋯a_{j−1}) (the first coordinate
+// varies fastest), and a quorum is one full slab {x : x_j = b} per
+// dimension. Maekawa's full grid of rows × cols is the slab system over
+// (cols, rows); the (k+1)-cube k-arbiter over a^(k+1) nodes the one over
+// (a, …, a), with K = k.
+type SlabSystem struct {
+	implicitBase
+	Dims []int
+	k    int
+}
+
+func newSlabSystem(kind string, params set.Params, dims []int, k int) (*SlabSystem, error) {
+	n := 1
+	for _, a := range dims {
+		if a < 1 || n > set.MaxNodes/a {
+			return nil, errorf(kind, "dimensions %v: out of range", dims)
+		}
+		n *= a
+	}
+	return &SlabSystem{implicitBase{kind: kind, params: params, n: n}, slices.Clone(dims), k}, nil
+}
+
+// K returns the k of the k-arbiter (1 for the grid).
+func (s *SlabSystem) K() int { return s.k }
+
+// HasQuorum reports whether live holds a full slab in every dimension.
+func (s *SlabSystem) HasQuorum(live *set.Set) bool {
+	stride := 1
+	for _, a := range s.Dims {
+		found := false
+		for b := 0; b < a && !found; b++ {
+			full := true
+			for v := 0; v < s.n && full; v++ {
+				if (v/stride)%a == b && !live.Has(v) {
+					full = false
+				}
+			}
+			found = full
+		}
+		if !found {
+			return false
+		}
+		stride *= a
+	}
+	return true
+}
+
+// QuorumCount returns Π a_j: one slab per dimension.
+func (s *SlabSystem) QuorumCount() (*big.Int, bool) {
+	c := big.NewInt(1)
+	for _, a := range s.Dims {
+		c.Mul(c, big.NewInt(int64(a)))
+	}
+	return c, true
+}
+
+// SlabDims returns the dimensions, the first varying fastest.
+func (s *SlabSystem) SlabDims() []int { return slices.Clone(s.Dims) }
+
 var gridSpec = Spec{
 	Name:    "grid",
 	Summary: "Maekawa's grid: each node's row and column; a short last row when n is not rows·cols",
@@ -179,6 +242,16 @@ var gridSpec = Spec{
 		}
 		f, err := Grid(rows, cols, n)
 		return set.System{Family: f}, err
+	},
+	Typed: func(a Args) (quorum.System, error) {
+		rows, cols, n, err := gridArgs(a)
+		if err != nil {
+			return nil, err
+		}
+		if n != 0 && n != rows*cols {
+			return nil, errorf("grid", "%d nodes on %d×%d: a degenerate grid has no typed form", n, rows, cols)
+		}
+		return newSlabSystem("grid", set.Params{"rows": rows, "cols": cols}, []int{cols, rows}, 1)
 	},
 	Stream: func(a Args) (*set.Family, iter.Seq2[*set.Set, int], error) {
 		rows, cols, n, err := gridArgs(a)

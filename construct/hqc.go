@@ -3,7 +3,9 @@ package construct
 import (
 	"fmt"
 	"math/big"
+	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -95,4 +97,76 @@ var hqcSpec = Spec{
 		}
 		return system(HQC(levels))
 	},
+	Typed: func(a Args) (quorum.System, error) {
+		levels, err := ParseInts("hqc", "levels", a.String("levels"), 1)
+		if err != nil {
+			return nil, err
+		}
+		return NewHQCSystem(levels)
+	},
+}
+
+// HQCSystem is [HQC] as a typed construction.
+type HQCSystem struct {
+	implicitBase
+	Levels []int
+}
+
+// NewHQCSystem returns Kumar's hierarchical quorum consensus with group
+// sizes levels.
+func NewHQCSystem(levels []int) (*HQCSystem, error) {
+	if len(levels) == 0 {
+		return nil, fmt.Errorf("construct: hqc: no levels")
+	}
+	n := 1
+	for _, g := range levels {
+		if g < 1 {
+			return nil, fmt.Errorf("construct: hqc: group size %d: must be at least 1", g)
+		}
+		n *= g
+		if n > set.MaxNodes {
+			return nil, paramErrorf("hqc", "levels", joinInts(levels), "makes more than %d nodes", set.MaxNodes)
+		}
+	}
+	return &HQCSystem{implicitBase{kind: "hqc", params: set.Params{"levels": joinInts(levels)}, n: n}, slices.Clone(levels)}, nil
+}
+
+// HasQuorum reports whether a majority of the top groups are live, each
+// by a majority of its subgroups, down to the nodes.
+func (s *HQCSystem) HasQuorum(live *set.Set) bool {
+	var rec func(level, lo, size int) bool
+	rec = func(level, lo, size int) bool {
+		if level == len(s.Levels) {
+			return live.Has(lo)
+		}
+		g, up := s.Levels[level], 0
+		sub := size / g
+		for j := range g {
+			if rec(level+1, lo+j*sub, sub) {
+				up++
+				if 2*up > g {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return rec(0, 0, s.n)
+}
+
+// QuorumCount returns [HQCCount].
+func (s *HQCSystem) QuorumCount() (*big.Int, bool) { return HQCCount(s.Levels), true }
+
+// QuorumSizes returns Π(⌊g_i/2⌋+1) twice: every quorum has that size.
+func (s *HQCSystem) QuorumSizes() (int, int) {
+	size := 1
+	for _, g := range s.Levels {
+		size *= g/2 + 1
+	}
+	return size, size
+}
+
+// IntersectionProof cites why two quorums meet.
+func (s *HQCSystem) IntersectionProof() string {
+	return "Kumar 1991: two majorities of the same groups share a group, level by level down to a node"
 }

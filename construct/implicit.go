@@ -152,6 +152,23 @@ func implicitParse(kind string, params set.Params) (Spec, Args, shape, error) {
 		return Spec{}, Args{}, shape{}, errorf("", "%s cannot be stored implicitly (the implicit kinds are %v)", kind, implicitKinds)
 	}
 	spec, _ := Lookup(kind)
+	a, err := argsFromParams(spec, params)
+	if err != nil {
+		return Spec{}, Args{}, shape{}, err
+	}
+	sh, err := implicitShape(kind, a)
+	var pe *ParamError
+	if err != nil && !errors.As(err, &pe) {
+		// A combination of values no single flag is to blame for.
+		err = &ParamError{Kind: kind, Param: "params", Reason: "are refused: " + reason(err), Err: err}
+	}
+	return spec, a, sh, err
+}
+
+// argsFromParams returns the arguments of spec that a file's params
+// record: numbers come as int, int64 or float64, and an Int parameter
+// takes any of them when it is a whole number.
+func argsFromParams(spec Spec, params set.Params) (Args, error) {
 	vals := make(map[string]any, len(params))
 	for name, v := range params {
 		i := slices.IndexFunc(spec.Params, func(p Param) bool { return p.Name == name })
@@ -167,17 +184,7 @@ func implicitParse(kind string, params set.Params) (Spec, Args, shape, error) {
 		}
 		vals[name] = v
 	}
-	a, err := NewArgs(spec, vals)
-	if err != nil {
-		return Spec{}, Args{}, shape{}, err
-	}
-	sh, err := implicitShape(kind, a)
-	var pe *ParamError
-	if err != nil && !errors.As(err, &pe) {
-		// A combination of values no single flag is to blame for.
-		err = &ParamError{Kind: kind, Param: "params", Reason: "are refused: " + reason(err), Err: err}
-	}
-	return spec, a, sh, err
+	return NewArgs(spec, vals)
 }
 
 // Parameter returns the name of the parameter at fault, so that a reader

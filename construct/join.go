@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -189,6 +190,15 @@ func (e *JoinLimitError) Unwrap() error { return set.ErrTooMany }
 // binomials beyond the limit), and wrapping [set.ErrTooMany] when they
 // would take more than 1 GiB.
 func Join(outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
+	return JoinContext(context.Background(), outer, inner, x, limit)
+}
+
+// JoinContext is [Join] watching ctx: once ctx is done it stops building
+// and returns ctx's error.
+func JoinContext(ctx context.Context, outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if outer == nil || inner == nil {
 		return nil, errorf("join", "nil system")
 	}
@@ -232,12 +242,18 @@ func Join(outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
 	// enumerating a threshold input within limit cannot fail.
 	c1, c2 := outer, inner
 	if outer.IsThreshold() {
-		if c1, err = outer.Enumerate(limit); err != nil {
+		if c1, err = outer.EnumerateContext(ctx, limit); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, errorf("join", "outer system: %w", err)
 		}
 	}
 	if inner.IsThreshold() {
-		if c2, err = inner.Enumerate(limit); err != nil {
+		if c2, err = inner.EnumerateContext(ctx, limit); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, errorf("join", "inner system: %w", err)
 		}
 	}
@@ -253,7 +269,11 @@ func Join(outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
 	f = set.NewFamily(n3)
 	f.K = outer.K
 	var r set.Set
+	made := 0
 	for i := range c1.Quorums {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		r.Clear()
 		r.Grow(n3)
 		hasX := false
@@ -272,12 +292,20 @@ func Join(outer, inner *set.Family, x, limit int) (f *set.Family, err error) {
 			continue
 		}
 		for j := range shifted {
+			if made++; made&4095 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			q := set.New(n3)
 			q.Union(&r, &shifted[j]) // Type-I
 			f.Quorums = append(f.Quorums, *q)
 		}
 	}
 	f.Canonical()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	f.Kind = "join"
 	f.Labels = joinLabels(outer, inner, x)
 	f.Params = set.Params{"at": x + 1, "outer_n": n1, "inner_n": n2}
@@ -326,4 +354,24 @@ func joinLabels(outer, inner *set.Family, x int) []string {
 		labels = append(labels, l)
 	}
 	return labels
+}
+
+// JoinClaim returns where the inner system of a join lies, as f's kind
+// and params claim it when f was built by [Join]: node ranges [lo, hi)
+// (0-based), the likeliest first — the inner system's nodes placed last,
+// then at the junction. It is a claim to check on the quorums, nil when f
+// does not make it.
+func JoinClaim(f *set.Family) [][2]int {
+	if f.Kind != "join" {
+		return nil
+	}
+	n := f.N
+	var cands [][2]int
+	if n2, ok := f.Params.Int("inner_n"); ok && n2 >= 2 && n2 < n {
+		cands = append(cands, [2]int{n - n2, n})
+		if x, ok := f.Params.Int("at"); ok && x >= 1 && x-1+n2 <= n {
+			cands = append(cands, [2]int{x - 1, x - 1 + n2})
+		}
+	}
+	return cands
 }

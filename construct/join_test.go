@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -417,4 +418,49 @@ func TestJoinCounting(t *testing.T) {
 	if !errors.As(err, &le) || !strings.HasPrefix(le.Count, "about ") || !errors.Is(err, set.ErrTooMany) {
 		t.Fatalf("error %v", err)
 	}
+}
+
+// TestJoinContext checks that a join stops when its context is done, at
+// once or while it builds, and equals Join otherwise.
+func TestJoinContext(t *testing.T) {
+	outer, err := Grid(4, 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, err := Grid(4, 4, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := JoinContext(ctx, outer, inner, 0, 1<<20); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+	stop := &stopAfterCalls{Context: context.Background(), left: 2}
+	if _, err := JoinContext(stop, outer, inner, 0, 1<<20); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled while building: %v", err)
+	}
+	a, err := JoinContext(context.Background(), outer, inner, 0, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Join(outer, inner, 0, 1<<20)
+	if err != nil || a.String() != b.String() {
+		t.Fatalf("JoinContext and Join differ: %v", err)
+	}
+}
+
+// stopAfterCalls is a context whose Err is nil for left calls, then
+// context.Canceled: a cancellation in the middle of the work.
+type stopAfterCalls struct {
+	context.Context
+	left int
+}
+
+func (c *stopAfterCalls) Err() error {
+	if c.left == 0 {
+		return context.Canceled
+	}
+	c.left--
+	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"strings"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -125,10 +127,30 @@ type Spec struct {
 	// stops it, and each range starts again from the first quorum. Invalid
 	// arguments are reported by the error, before any quorum.
 	Stream func(a Args) (meta *set.Family, quorums iter.Seq2[*set.Set, int], err error)
+	// Typed, if not nil, returns the construction as a typed system
+	// without listing its quorums: what reading an implicit family
+	// rebuilds (see [Typed]). Its value implements the capabilities of
+	// package quorum that the construction can answer.
+	Typed func(a Args) (quorum.System, error)
 }
 
 // specs lists every construction, sorted by name.
 var specs = []Spec{bgridSpec, billiardSpec, boostFPPSpec, byzantineSpec, cgridSpec, cubeSpec, fppSpec, gridSpec, hqcSpec, maekawaSpec, majoritySpec, mgridSpec, treeSpec, triangleSpec, uniformSpec, voteSpec, wallSpec, wheelSpec}
+
+// register adds a construction to the registry, keeping it sorted by
+// name. A construction kept in a file of its own registers itself from
+// that file's init function, so that adding one touches nothing else; it
+// panics on a name already taken, which is a programming error caught by
+// the first test that loads the package.
+func register(s Spec) {
+	i, found := slices.BinarySearchFunc(specs, s.Name, func(x Spec, name string) int {
+		return strings.Compare(x.Name, name)
+	})
+	if found {
+		panic("construct: two constructions called " + s.Name)
+	}
+	specs = slices.Insert(specs, i, s)
+}
 
 // Specs returns every registered construction, sorted by name.
 func Specs() []Spec { return slices.Clone(specs) }

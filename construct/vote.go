@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -131,4 +132,65 @@ var voteSpec = Spec{
 		}
 		return system(Vote(weights, a.Int("threshold")))
 	},
+	Typed: func(a Args) (quorum.System, error) {
+		weights, err := ParseInts("vote", "weights", a.String("weights"), 0)
+		if err != nil {
+			return nil, err
+		}
+		return NewVoteSystem(weights, a.Int("threshold"))
+	},
+}
+
+// VoteSystem is [Vote] as a typed construction: the sets holding at least
+// Threshold of the votes.
+type VoteSystem struct {
+	implicitBase
+	Weights   []int
+	Threshold int
+}
+
+// NewVoteSystem returns weighted voting with these weights and threshold
+// t (0: more than half of the votes).
+func NewVoteSystem(weights []int, t int) (*VoteSystem, error) {
+	t, err := VoteThreshold(weights, t)
+	if err != nil {
+		return nil, err
+	}
+	params := set.Params{"weights": joinInts(weights), "threshold": t}
+	return &VoteSystem{implicitBase{kind: "vote", params: params, n: len(weights)}, slices.Clone(weights), t}, nil
+}
+
+// HasQuorum reports whether live holds at least Threshold votes.
+func (s *VoteSystem) HasQuorum(live *set.Set) bool {
+	votes := 0
+	for v := range live.All() {
+		if v < len(s.Weights) {
+			votes += s.Weights[v]
+			if votes >= s.Threshold {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IntersectionProof cites why two quorums meet.
+func (s *VoteSystem) IntersectionProof() string {
+	return "Gifford 1979: two sets of at least t > W/2 votes hold more than W votes together, so they share a node"
+}
+
+// NondominatedByTheorem applies when the total of the votes is odd and a
+// quorum needs a majority of them.
+func (s *VoteSystem) NondominatedByTheorem() (string, bool) {
+	total := 0
+	for _, w := range s.Weights {
+		total += w
+	}
+	if total%2 == 1 && s.Threshold == total/2+1 {
+		// Of a set and its complement, exactly one holds more than half
+		// of an odd total, so it holds a quorum: the coterie is
+		// self-dual, hence nondominated.
+		return "Garcia-Molina and Barbara 1985: majority voting with an odd total of votes is nondominated (of every set and its complement, one holds a majority)", true
+	}
+	return "", false
 }

@@ -3,7 +3,9 @@ package construct
 import (
 	"fmt"
 	"math/big"
+	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -191,6 +193,125 @@ var wallSpec = Spec{
 		}
 		return system(Wall(widths))
 	},
+	Typed: func(a Args) (quorum.System, error) {
+		widths, params, err := wallShape("wall", a)
+		if err != nil {
+			return nil, err
+		}
+		return newWallSystem("wall", params, widths)
+	},
+}
+
+// WallSystem is a crumbling wall ([Wall], [Triangle], [CWlog]) as a typed
+// construction.
+type WallSystem struct {
+	implicitBase
+	Widths []int // row widths from the top
+}
+
+// NewWallSystem returns the crumbling wall with these row widths.
+func NewWallSystem(widths []int) (*WallSystem, error) {
+	return newWallSystem("wall", set.Params{"widths": joinInts(widths)}, widths)
+}
+
+func newWallSystem(kind string, params set.Params, widths []int) (*WallSystem, error) {
+	n, err := checkWidths(widths)
+	if err != nil {
+		return nil, err
+	}
+	return &WallSystem{implicitBase{kind: kind, params: params, n: n}, slices.Clone(widths)}, nil
+}
+
+// HasQuorum reports whether some row is all in live with every row below
+// it meeting live.
+func (w *WallSystem) HasQuorum(live *set.Set) bool {
+	end := w.n
+	nonemptyBelow := true
+	for i := len(w.Widths) - 1; i >= 0 && nonemptyBelow; i-- {
+		start := end - w.Widths[i]
+		full, ne := true, false
+		for v := start; v < end; v++ {
+			h := live.Has(v)
+			full, ne = full && h, ne || h
+		}
+		if full {
+			return true
+		}
+		nonemptyBelow = ne
+		end = start
+	}
+	return false
+}
+
+// QuorumCount returns [WallCount].
+func (w *WallSystem) QuorumCount() (*big.Int, bool) { return WallCount(w.Widths), true }
+
+// QuorumSizes returns the smallest and largest of n_i + (d − i), the size
+// of a quorum with top row i.
+func (w *WallSystem) QuorumSizes() (int, int) {
+	lo, hi := w.n, 0
+	for i, x := range w.Widths {
+		s := x + len(w.Widths) - 1 - i
+		lo, hi = min(lo, s), max(hi, s)
+	}
+	return lo, hi
+}
+
+// IntersectionProof cites why two quorums meet.
+func (w *WallSystem) IntersectionProof() string {
+	return "Peleg and Wool 1997: two quorums with top rows i ≤ j meet in row j, which one holds whole and the other touches"
+}
+
+// NondominatedByTheorem applies to a wall whose top row has one node and
+// every other row at least two.
+func (w *WallSystem) NondominatedByTheorem() (string, bool) {
+	if len(w.Widths) > 0 && w.Widths[0] == 1 && !slices.ContainsFunc(w.Widths[1:], func(x int) bool { return x < 2 }) {
+		return "Peleg and Wool 1997: a crumbling wall whose top row has one node and every other row at least two is nondominated", true
+	}
+	return "", false
+}
+
+// ClosedFormLoad returns [WallLoad].
+func (w *WallSystem) ClosedFormLoad() (*big.Rat, bool) { return WallLoad(w.Widths) }
+
+// WallLoad returns the load of the crumbling wall with rows of widths
+// n_1, …, n_d from the top, 1 / Σ_{i=1..d} Π_{k>i} (1 − 1/n_k), when ok:
+// when the balanced strategy of [WallStrategy] exists, which holds
+// whenever the widths below the top row do not decrease (the triangle,
+// CWlog, the wheel). Package measure proves it.
+func WallLoad(widths []int) (load *big.Rat, ok bool) {
+	l, pi := WallStrategy(widths)
+	return l, pi != nil
+}
+
+// WallStrategy returns the lower bound L = 1 / Σ_{i} Π_{k>i} (1 − 1/n_k)
+// on the load of the wall with these row widths, and the balanced
+// strategy's probabilities of the top rows, π_i = L − P_{i−1}/n_i
+// (P_i = π_1 + … + π_i), or nil when one is negative (L is then not the
+// load). L is nil for no rows or a row of width < 1.
+func WallStrategy(widths []int) (*big.Rat, []*big.Rat) {
+	if len(widths) == 0 {
+		return nil, nil
+	}
+	c, prod := new(big.Rat), big.NewRat(1, 1)
+	for i := len(widths) - 1; i >= 0; i-- {
+		if widths[i] < 1 {
+			return nil, nil
+		}
+		c.Add(c, prod)
+		prod.Mul(prod, big.NewRat(int64(widths[i]-1), int64(widths[i])))
+	}
+	l := new(big.Rat).Inv(c)
+	pi := make([]*big.Rat, len(widths))
+	p := new(big.Rat)
+	for i, w := range widths {
+		pi[i] = new(big.Rat).Sub(l, new(big.Rat).Quo(p, big.NewRat(int64(w), 1)))
+		if pi[i].Sign() < 0 {
+			return l, nil
+		}
+		p.Add(p, pi[i])
+	}
+	return l, pi
 }
 
 var triangleSpec = Spec{
@@ -201,6 +322,13 @@ var triangleSpec = Spec{
 		{Name: "rows", Usage: "number of rows d", Type: Int, Required: true, Min: 1, Max: 5792},
 	},
 	Build: func(a Args) (set.System, error) { return system(Triangle(a.Int("rows"))) },
+	Typed: func(a Args) (quorum.System, error) {
+		widths, params, err := wallShape("triangle", a)
+		if err != nil {
+			return nil, err
+		}
+		return newWallSystem("triangle", params, widths)
+	},
 }
 
 var wheelSpec = Spec{
@@ -211,4 +339,68 @@ var wheelSpec = Spec{
 		{Name: "n", Usage: "number of nodes (the hub and n−1 rim nodes)", Type: Int, Required: true, Min: 3, Max: set.MaxNodes},
 	},
 	Build: func(a Args) (set.System, error) { return system(Wheel(a.Int("n"))) },
+	Typed: func(a Args) (quorum.System, error) {
+		n := a.Int("n")
+		return newWallSystem("wheel", set.Params{"n": n}, []int{1, n - 1})
+	},
+}
+
+// LoadCertificate returns [WallLoad] with the balanced strategy of
+// [WallStrategy] and the node weights that prove it (measure.WallLoad
+// gives the argument), on the row-by-row numbering of [Wall]; ok is false
+// when the balanced strategy does not exist.
+func (w *WallSystem) LoadCertificate() (*big.Rat, func(*set.Set) *big.Rat, []*big.Rat, bool) {
+	n, widths := w.n, w.Widths
+	l, pi := WallStrategy(widths)
+	if pi == nil {
+		return nil, nil, nil, false
+	}
+	start := make([]int, len(widths)+1)
+	for i, w := range widths {
+		start[i+1] = start[i] + w
+	}
+	if start[len(widths)] != n {
+		return nil, nil, nil, false
+	}
+	// Node weights: L·w_j/n_j with w_j = Π_{k>j}(1 − 1/n_k).
+	y := make([]*big.Rat, n)
+	wj := big.NewRat(1, 1)
+	for j := len(widths) - 1; j >= 0; j-- {
+		per := new(big.Rat).Mul(l, wj)
+		per.Quo(per, big.NewRat(int64(widths[j]), 1))
+		for v := start[j]; v < start[j+1]; v++ {
+			y[v] = per
+		}
+		wj = new(big.Rat).Mul(wj, big.NewRat(int64(widths[j]-1), int64(widths[j])))
+	}
+	weight := func(q *set.Set) *big.Rat {
+		top := -1
+		for i := range widths {
+			full, count := true, 0
+			for v := start[i]; v < start[i+1]; v++ {
+				if q.Has(v) {
+					count++
+				} else {
+					full = false
+				}
+			}
+			switch {
+			case top < 0 && full:
+				top = i
+			case top < 0 && count > 0:
+				return nil // a partial row above the full one
+			case top >= 0 && count != 1:
+				return nil
+			}
+		}
+		if top < 0 {
+			return nil
+		}
+		wq := new(big.Rat).Set(pi[top])
+		for j := top + 1; j < len(widths); j++ {
+			wq.Quo(wq, big.NewRat(int64(widths[j]), 1))
+		}
+		return wq
+	}
+	return l, weight, y, true
 }

@@ -40,6 +40,9 @@ type Result struct {
 	// Inner, with [StructureJoin], is the node set M on which the system
 	// splits as Kuo's join C1 ⊕x C2: C2's nodes.
 	Inner *set.Set
+	// Theorem, when not empty, cites the theorem that gave the verdict
+	// on an implicit family too large to list (see [ByTheorem]).
+	Theorem string
 	// LowerBound, from [DecideSmallest], is a proved lower bound on the
 	// size of every witness: Witness.Len() when Smallest is set.
 	LowerBound int
@@ -78,6 +81,9 @@ func Decide(ctx context.Context, f *set.Family) (*Result, error) {
 
 // decideWith is Decide with the engines in use.
 func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error) {
+	if f.IsImplicit() {
+		return decideImplicit(ctx, f, use)
+	}
 	if err := decidable(f); err != nil {
 		return nil, err
 	}
@@ -310,6 +316,10 @@ func colour(ctx context.Context, f *set.Family) (*set.Set, error) {
 // quorums (P2, through [verify.FindDisjoint] on the quorums cut down to h).
 // It returns nil or an error naming the quorums that fail (1-based).
 func CheckWitness(ctx context.Context, f *set.Family, h *set.Set) error {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return err
+	}
 	if f.IsThreshold() {
 		n, w, k := f.N, f.Threshold, f.K
 		c := 0

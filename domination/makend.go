@@ -22,6 +22,10 @@ import (
 // f must be an explicit coterie (k-arbiter); a threshold family must be
 // enumerated first. Each step is a SAT search; ctx cancels them.
 func MakeND(ctx context.Context, f *set.Family) (*set.Family, int, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, 0, err
+	}
 	if f.IsThreshold() {
 		return nil, 0, errors.New("domination: make nondominated: a threshold family must be listed first (it is dominated iff (k+1)·w ≥ k·n + 2)")
 	}

@@ -45,6 +45,9 @@ func MinTransversal(ctx context.Context, f *set.Family) (*set.Set, error) {
 // transversal (the bound at the root: degrees and disjoint quorums); when
 // it finishes, lower = t.Len().
 func MinTransversalBounded(ctx context.Context, f *set.Family, maxNodes uint64) (t *set.Set, lower int, err error) {
+	if f, err = explicitFamily(ctx, f); err != nil {
+		return nil, 0, err
+	}
 	if f.IsThreshold() {
 		if f.Threshold > f.N {
 			return nil, 0, fmt.Errorf("domination: threshold %d exceeds n = %d", f.Threshold, f.N)

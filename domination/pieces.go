@@ -70,6 +70,10 @@ func splitPieces(ctx context.Context, h *hyper) ([]mmcsTask, error) {
 // is cancelled (or save fails) it returns the state so far with the error;
 // a piece cut short is not counted.
 func CountTransversalPieces(ctx context.Context, f *set.Family, owns func(piece int) bool, st *PieceCount, o Options, save func(*PieceCount) error) (*PieceCount, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	if err := checkTransversable(f); err != nil {
 		return nil, err
 	}

@@ -67,6 +67,10 @@ func BruenBound(q int) int {
 //
 // The cost is exponential at worst; ctx cancels it, solver included.
 func DecideSmallest(ctx context.Context, f *set.Family) (*Result, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	return decideSmallest(ctx, f, true, allEngines)
 }
 
@@ -549,6 +553,10 @@ func cube(nodes []int, c int) (in, out []int) {
 // that owns the pieces p with owns(p) (see [SmallestPart]). A shard that
 // ctx stops returns the error and no part.
 func SmallestShard(ctx context.Context, f *set.Family, owns func(p int) bool) (*SmallestPart, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	return smallestShard(ctx, f, owns, true, allEngines, nil, nil)
 }
 
@@ -559,6 +567,10 @@ func SmallestShard(ctx context.Context, f *set.Family, owns func(p int) bool) (*
 // far with the error, so that the caller can save it (nil if it stopped
 // before the split was known).
 func SmallestShardFrom(ctx context.Context, f *set.Family, owns func(p int) bool, known []SizeAnswer, save func(*SmallestPart) error) (*SmallestPart, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	return smallestShard(ctx, f, owns, true, allEngines, known, save)
 }
 
@@ -657,6 +669,10 @@ func SmallestProved(parts []*SmallestPart) (best *set.Set, lower int) {
 // the smallest size, which has one. It refuses parts that do not fit
 // together.
 func MergeSmallest(ctx context.Context, f *set.Family, parts []*SmallestPart) (*Result, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	if len(parts) == 0 {
 		return nil, errors.New("domination: merge: no parts")
 	}

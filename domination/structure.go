@@ -101,6 +101,10 @@ func supportThresholdResult(n int, sup []int, w, k int) *Result {
 // Such a family is a k-arbiter iff (k+1)·w > k·|nodes|, and is decided by
 // [ThresholdDominated] on |nodes| nodes.
 func ThresholdSupport(f *set.Family) (nodes []int, w int, ok bool) {
+	f, err := explicitFamily(context.Background(), f)
+	if err != nil {
+		return nil, 0, false
+	}
 	return thresholdOnSupport(f)
 }
 

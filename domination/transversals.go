@@ -25,6 +25,11 @@ import (
 // lexicographically.
 func MinimalTransversals(ctx context.Context, f *set.Family, o Options) iter.Seq2[*set.Set, error] {
 	return func(yield func(*set.Set, error) bool) {
+		f, lerr := explicitFamily(ctx, f)
+		if lerr != nil {
+			yield(nil, lerr)
+			return
+		}
 		if err := checkTransversable(f); err != nil {
 			yield(nil, err)
 			return
@@ -139,6 +144,10 @@ func CountTransversalsProgress(ctx context.Context, f *set.Family, progress set.
 // When the search stops early (ctx cancelled, or the memory budget) it
 // returns the count so far, marked Partial, together with the error.
 func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*TransversalCount, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	if err := checkTransversable(f); err != nil {
 		return nil, err
 	}

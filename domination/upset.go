@@ -115,6 +115,9 @@ func (u *upset) witness(ctx context.Context, n int, smallest bool) (*set.Set, er
 // decided = true, or decided = false when the support is too large for
 // the table.
 func DisjointPair(ctx context.Context, f *set.Family) (pair []int, decided bool, err error) {
+	if f, err = explicitFamily(ctx, f); err != nil {
+		return nil, false, err
+	}
 	if f.IsThreshold() {
 		return nil, false, nil
 	}

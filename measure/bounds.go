@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/big"
 
@@ -26,6 +27,17 @@ const boundRounds = 4000
 // upper bound. Both are evaluated exactly, in rationals. strategy is that
 // strategy, as integer counts over the rounds.
 func LoadBounds(ctx context.Context, f *set.Family) (lower, upper *big.Rat, err error) {
+	if f, err = explicitFamily(ctx, f); err != nil {
+		return nil, nil, err
+	}
+	if f.IsThreshold() {
+		// Every node is in the same share of the w-subsets: w/n exactly.
+		l := big.NewRat(int64(f.Threshold), int64(f.N))
+		return l, new(big.Rat).Set(l), nil
+	}
+	if len(f.Quorums) == 0 {
+		return nil, nil, errors.New("measure: load bounds of a family without quorums")
+	}
 	lower, upper, _, err = loadBounds(ctx, f)
 	return lower, upper, err
 }
@@ -128,7 +140,7 @@ func boundedLoad(ctx context.Context, f *set.Family) (*Load, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Load{Method: "bounds", Lower: lower, Upper: upper}
+	l := &Load{Method: MethodBounds, Lower: lower, Upper: upper}
 	l.Value, _ = upper.Float64()
 	net := new(big.Rat)
 	for q, c := range picks {

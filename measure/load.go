@@ -33,9 +33,9 @@ type Load struct {
 	// Exact is the load as a fraction when it is proved (closed form, or an
 	// LP optimum certified by a dual solution of equal value); nil if not.
 	Exact *big.Rat
-	// Method says how the value was found: "threshold", "regular",
-	// "closed-form" (see [MethodClosedForm]) or "lp".
-	Method string
+	// Method says how the value was found: [MethodThreshold],
+	// [MethodRegular], [MethodClosedForm], [MethodLP] or [MethodBounds].
+	Method LoadMethod
 	// Strategy is an optimal strategy (quorums with positive weight), nil
 	// for a threshold family (where it is uniform over all w-subsets).
 	Strategy []Weight
@@ -131,9 +131,20 @@ func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (float
 // duality and Exact is set. The LP is solved in its packing form by a
 // sparse revised simplex method whose final basis is then solved exactly
 // (see [packing] and [solveBasis]); gonum's dense simplex is the fallback.
+//
+// An implicit family is listed by its construction when it has at most
+// construct.ListLimit quorums; past that its construction's closed form
+// gives the load (Exact, with no Strategy), or the error says why not.
 func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) {
+	if f.IsImplicit() {
+		g, err := explicitFamily(ctx, f)
+		if err != nil {
+			return implicitLoad(f, err)
+		}
+		f = g
+	}
 	if f.IsThreshold() {
-		l := &Load{Exact: big.NewRat(int64(f.Threshold), int64(f.N)), Method: "threshold"}
+		l := &Load{Exact: big.NewRat(int64(f.Threshold), int64(f.N)), Method: MethodThreshold}
 		l.Value, _ = l.Exact.Float64()
 		l.NetworkLoad, l.NetworkLoadExact = float64(f.Threshold), big.NewRat(int64(f.Threshold), 1)
 		return l, nil
@@ -144,7 +155,7 @@ func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	}
 	for q := range f.Quorums {
 		if f.Quorums[q].IsEmpty() { // the empty quorum loads nobody
-			l := &Load{Exact: new(big.Rat), Method: "lp", NetworkLoadExact: new(big.Rat)}
+			l := &Load{Exact: new(big.Rat), Method: MethodLP, NetworkLoadExact: new(big.Rat)}
 			l.Strategy = []Weight{{Quorum: q, W: 1, Exact: big.NewRat(1, 1)}}
 			return l, nil
 		}
@@ -181,7 +192,7 @@ func regularLoad(f *set.Family) *Load {
 		used++
 	}
 	m := len(f.Quorums)
-	l := &Load{Exact: big.NewRat(int64(c), int64(used)), Method: "regular"}
+	l := &Load{Exact: big.NewRat(int64(c), int64(used)), Method: MethodRegular}
 	l.Value, _ = l.Exact.Float64()
 	w := big.NewRat(1, int64(m))
 	wf, _ := w.Float64()
@@ -279,7 +290,7 @@ func denseLoad(ctx context.Context, f *set.Family, members [][]int) (*Load, erro
 		return nil, errorf("load LP: %w: %w", ErrLP, err)
 	}
 	weights := x[:m]
-	l := &Load{Value: best, Method: "lp"}
+	l := &Load{Value: best, Method: MethodLP}
 	exactW, exactL := certify(ctx, f, members, weights)
 	if exactL != nil {
 		l.Exact = exactL

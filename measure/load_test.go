@@ -64,7 +64,7 @@ func TestLoadByHand(t *testing.T) {
 		name   string
 		f      *set.Family
 		want   string // exact load
-		method string
+		method LoadMethod
 	}{
 		{"Fano plane", fano(), "3/7", "regular"},
 		{"majority of 5", set.NewThreshold(5, 3), "3/5", "threshold"},

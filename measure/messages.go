@@ -82,12 +82,21 @@ type Messages struct {
 	HKBest, HKWorst *big.Rat
 	// RicartAgrawala is [RicartAgrawala]: 2(N−1), the baseline.
 	RicartAgrawala *big.Rat
+	// Err, when not nil, says why the counts are missing: an implicit
+	// family with too many quorums to list (it wraps set.ErrTooMany).
+	Err error
 }
 
 // MessagesOf counts the messages per entry on f (one level of an
 // (h,k)-arbiter when f.H > 0).
+//
+// For an implicit family too large to list, every count is nil and Err
+// says why (see [set.Stats]).
 func MessagesOf(f *set.Family) Messages {
 	st := f.Stats()
+	if st.Err != nil {
+		return Messages{Err: st.Err}
+	}
 	mean := st.MeanSize()
 	remote := new(big.Rat).Sub(mean, big.NewRat(1, 1)) // K − 1
 	m := Messages{

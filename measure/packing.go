@@ -419,7 +419,7 @@ func (p *packing) prove(ctx context.Context, maxWork float64) (*Load, error) {
 	if sumZ.Cmp(sumY) != 0 || sumZ.Sign() == 0 {
 		return nil, nil
 	}
-	l := &Load{Exact: new(big.Rat).SetFrac(sol.Det, sumZ), Method: "lp"}
+	l := &Load{Exact: new(big.Rat).SetFrac(sol.Det, sumZ), Method: MethodLP}
 	l.Value, _ = l.Exact.Float64()
 	net := new(big.Rat)
 	for q, v := range z {

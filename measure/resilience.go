@@ -51,6 +51,10 @@ type ResilienceOptions struct {
 
 // ResilienceWithin is [ResilienceBounded] with options.
 func ResilienceWithin(ctx context.Context, f *set.Family, o ResilienceOptions) (*Resilience, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	maxNodes := o.MaxNodes
 	if maxNodes == 0 {
 		maxNodes = DefaultResilienceWork
@@ -71,7 +75,7 @@ func ResilienceWithin(ctx context.Context, f *set.Family, o ResilienceOptions) (
 	upper := (*big.Rat)(nil)
 	if l != nil {
 		upper = l.Exact
-		if l.Method == "bounds" {
+		if l.Method == MethodBounds {
 			upper = l.Upper
 		}
 	}
@@ -93,6 +97,10 @@ func ResilienceWithin(ctx context.Context, f *set.Family, o ResilienceOptions) (
 // transversal (domination.MinTransversal, exponential in the worst case and
 // cancelled by ctx).
 func ResilienceOf(ctx context.Context, f *set.Family) (*Resilience, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	t, err := domination.MinTransversal(ctx, f)
 	if err != nil {
 		return nil, err

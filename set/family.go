@@ -139,6 +139,15 @@ var ErrImplicit = errors.New("implicit family")
 // refuses, wrapping [ErrTooMany], if that would be more than limit quorums,
 // and refuses an implicit family, wrapping [ErrImplicit].
 func (f *Family) Enumerate(limit int) (*Family, error) {
+	return f.EnumerateContext(context.Background(), limit)
+}
+
+// EnumerateContext is [Family.Enumerate] watching ctx: once ctx is done it
+// stops listing and returns ctx's error.
+func (f *Family) EnumerateContext(ctx context.Context, limit int) (*Family, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if f.IsImplicit() {
 		return nil, fmt.Errorf("set: %s: its construction lists the quorums (construct.Materialize): %w", f.Kind, ErrImplicit)
 	}
@@ -158,7 +167,12 @@ func (f *Family) Enumerate(limit int) (*Family, error) {
 	}
 	g.Threshold = 0
 	g.Quorums = make([]Set, 0, c.Int64())
-	for _, q := range f.All() {
+	for i, q := range f.All() {
+		if i&4095 == 4095 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		g.Quorums = append(g.Quorums, *q.Clone())
 	}
 	return g, nil
@@ -419,10 +433,15 @@ func (f *Family) MinimalizeContext(ctx context.Context) (int, error) {
 }
 
 // Degrees returns, for each node, the number of quorums that contain it. It
-// panics on a threshold family, whose degrees are all C(N-1, w-1).
+// panics on a threshold family, whose degrees are all C(N-1, w-1). For an
+// implicit family it returns nil: [Family.Stats] gives its degrees' range
+// when its construction lists it.
 func (f *Family) Degrees() []int {
-	if f.IsThreshold() || f.IsImplicit() {
-		panic("set: Degrees of a threshold or implicit family")
+	if f.IsThreshold() {
+		panic("set: Degrees of a threshold family")
+	}
+	if f.IsImplicit() {
+		return nil
 	}
 	d := make([]int, f.N)
 	for i := range f.Quorums {

@@ -187,3 +187,22 @@ func TestHKLevels(t *testing.T) {
 }
 
 func sprint(v any) string { return fmt.Sprint(v) }
+
+// TestEnumerateContext checks that listing a threshold family stops when
+// its context is done, and lists the same quorums as Enumerate otherwise.
+func TestEnumerateContext(t *testing.T) {
+	f := set.NewThreshold(20, 10) // 184,756 quorums
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := f.EnumerateContext(ctx, 1<<20); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+	stop := &testsys.StopAfter{Context: context.Background(), Left: 3}
+	if _, err := f.EnumerateContext(stop, 1<<20); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled while listing: %v", err)
+	}
+	g, err := set.NewThreshold(8, 3).EnumerateContext(context.Background(), 100)
+	if err != nil || len(g.Quorums) != 56 {
+		t.Fatalf("C(8,3): %v, %v", g, err)
+	}
+}

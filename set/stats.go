@@ -18,11 +18,23 @@ type Stats struct {
 	// OwnersInQuorums is Maekawa's property (b): every owned quorum holds
 	// its owner.
 	OwnersInQuorums bool
+	// Err, for an implicit family, says why the figures could not all be
+	// computed (too many quorums to list: it wraps [ErrTooMany]). Then
+	// Quorums (when the construction counts them, else 0), MinSize and
+	// MaxSize (when it knows them, else 0) are its construction's, and
+	// the other figures are zero.
+	Err error
 }
 
 // Stats computes f's figures in one pass over the quorums (in closed form
-// for a threshold family).
+// for a threshold family). An implicit family's quorums are listed by its
+// construction (package construct, which every program holding an
+// implicit family links) when there are few enough; otherwise see
+// [Stats.Err].
 func (f *Family) Stats() Stats {
+	if f.IsImplicit() {
+		return implicitStats(f)
+	}
 	st := Stats{N: f.N, SizeSum: new(big.Int)}
 	if f.IsThreshold() {
 		w := f.Threshold

@@ -41,6 +41,9 @@ func ByzantineNeed(b int, masking bool) int {
 // intersections of bitsets for m explicit quorums; a threshold family is
 // max(2w − n, 0) by counting.
 func MinIntersection(ctx context.Context, f *set.Family) (size, i, j int, sets [][]int, err error) {
+	if f, err = explicitFamily(ctx, f); err != nil {
+		return 0, 0, 0, nil, err
+	}
 	if f.IsThreshold() {
 		n, w := f.N, f.Threshold
 		lo, hi := make([]int, w), make([]int, w)
@@ -85,6 +88,10 @@ const maxTransversalSteps = 1 << 24
 // branches for quorums of s nodes; past 2^24 steps it returns an error
 // wrapping [ErrSearchLimit].
 func SmallTransversal(ctx context.Context, f *set.Family, b int) ([]int, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	if b < 0 {
 		return nil, nil
 	}
@@ -161,6 +168,10 @@ func SmallTransversal(ctx context.Context, f *set.Family, b int) ([]int, error) 
 // most b nodes meeting every quorum. See [MinIntersection] and
 // [SmallTransversal] for the cost.
 func Byzantine(ctx context.Context, f *set.Family, b int, masking bool) ([]Check, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	if b < 0 {
 		return nil, errorf("byzantine: b = %d must be at least 0", b)
 	}
@@ -233,6 +244,9 @@ func MaxByzantine(ctx context.Context, f *set.Family, masking bool) (int, error)
 // returns an error wrapping [ErrSearchLimit] when it is too large; finding
 // I costs m²/2 intersections for m explicit quorums.
 func ByzantineMax(ctx context.Context, f *set.Family) (masking, dissemination int, err error) {
+	if f, err = explicitFamily(ctx, f); err != nil {
+		return 0, 0, err
+	}
 	if !f.IsThreshold() && len(f.Quorums) == 0 {
 		return -1, -1, nil
 	}

@@ -103,6 +103,9 @@ func constructorParams(short bool) map[string][]map[string]any {
 	for _, qb := range [][2]int{{1, 1}, {2, 0}, {2, 1}, {3, 1}} {
 		ps["boostfpp"] = append(ps["boostfpp"], map[string]any{"order": qb[0], "b": qb[1]})
 	}
+	for r := 2; r <= 6; r++ {
+		ps["nucleus"] = append(ps["nucleus"], map[string]any{"r": r})
+	}
 	for _, nb := range [][2]int{{1, 0}, {9, 0}, {16, 1}, {25, 2}, {36, 3}} {
 		ps["mgrid"] = append(ps["mgrid"], map[string]any{"n": nb[0], "b": nb[1]})
 	}

@@ -26,6 +26,10 @@ import (
 // It returns an error if f is a threshold family (use the counting of
 // [Verify]) or t < 1.
 func FindDisjoint(ctx context.Context, f *set.Family, t int) ([]int, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	return findDisjoint(ctx, f, t, nil)
 }
 

@@ -121,6 +121,13 @@ type Options struct {
 	// is the check's name ("intersection", "minimality"), and the units
 	// of work are tasks, chunks, patterns or choices.
 	Progress set.Progress
+	// ListLimit is the most quorums of an implicit family (a construction
+	// stored by its kind and params) that Verify lists to check them;
+	// 0 means construct.ListLimit. Past it the construction's proof
+	// answers. LimitName names the limit in the report's detail ("the
+	// limit" when empty), so that a caller can name its own setting.
+	ListLimit int
+	LimitName string
 }
 
 func (o Options) progress(check string) func(done, total int) {

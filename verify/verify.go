@@ -31,6 +31,9 @@ func Verify(ctx context.Context, sys set.System, opts Options) (*Report, error) 
 	if sys.HK != nil {
 		return verifyHK(ctx, sys.HK, opts)
 	}
+	if sys.Family.IsImplicit() {
+		return verifyImplicit(ctx, sys.Family, opts)
+	}
 	return verifyFamily(ctx, sys.Family, opts)
 }
 

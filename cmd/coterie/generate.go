@@ -104,7 +104,7 @@ func enumerateThresholds(ctx context.Context, sys *set.System, limit int) error 
 		if !fam.IsThreshold() {
 			continue
 		}
-		g, err := abandonable(ctx, func() (*set.Family, error) { return fam.Enumerate(limit) })
+		g, err := fam.EnumerateContext(ctx, limit)
 		if errors.Is(err, set.ErrTooMany) {
 			return usageErrorf("%s quorums (all %d-subsets of %d nodes) are more than --limit %d: raise --limit, or keep the threshold form, which every command handles",
 				approxCount(fam.Count()), fam.Threshold, fam.N, limit)

@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/measure"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
 )
@@ -41,16 +43,6 @@ func implicitLimit(cmd *cobra.Command) int {
 
 // implicitCommands are the commands that read an implicit family.
 var implicitCommands = []string{"availability", "convert", "domination", "info", "verify"}
-
-// implicitProofs says why each implicit construction is a coterie: any two
-// quorums meet, and the quorums are minimal.
-var implicitProofs = map[string]string{
-	"tree":     "Agrawal and El Abbadi 1991: two quorums of a subtree meet at its root or inside a child subtree that both use",
-	"hqc":      "Kumar 1991: two majorities of the same groups share a group, level by level down to a node",
-	"wall":     "Peleg and Wool 1997: two quorums with top rows i ≤ j meet in row j, which one holds whole and the other touches",
-	"triangle": "Peleg and Wool 1997: two quorums with top rows i ≤ j meet in row j, which one holds whole and the other touches",
-	"vote":     "Gifford 1979: two sets of at least t > W/2 votes hold more than W votes together, so they share a node",
-}
 
 // checkImplicitInput refuses an implicit family for a command that needs
 // its quorums listed.
@@ -128,10 +120,18 @@ func implicitNote(s *streams, name string, f *set.Family) {
 }
 
 // constructionCheck is verify's informational check naming the proof that
-// the construction is a coterie.
-func constructionCheck(kind string) verify.Check {
-	return verify.Check{Name: "construction", OK: true, Info: true,
-		Detail: fmt.Sprintf("valid by construction (%s): %s", kind, implicitProofs[kind])}
+// the construction of the implicit family f is a coterie; ok is false when
+// its construction has none.
+func constructionCheck(f *set.Family) (verify.Check, bool) {
+	sys, err := construct.Typed(f)
+	if err != nil {
+		return verify.Check{}, false
+	}
+	p, ok := sys.(quorum.Prover)
+	if !ok {
+		return verify.Check{}, false
+	}
+	return verify.ConstructionCheck(f.Kind, p), true
 }
 
 // implicitVerify prepares verify's input: an implicit family with at most
@@ -158,41 +158,18 @@ func implicitVerify(ctx context.Context, cmd *cobra.Command, s *streams, name st
 	if byzantine {
 		return nil, false, usageErrorf("%s: --byzantine needs the quorums, and this implicit %s family has more than --limit %d (%s)", name, f.Kind, limit, implicitCount(f))
 	}
-	c, _ := construct.Count(f)
-	why := fmt.Sprintf("by construction; not checked on the quorums (%s, more than --limit %d)", implicitCount(f), limit)
-	return &verify.Report{Valid: true, N: f.N, K: f.K, Quorums: c, Checks: []verify.Check{
-		{Name: "intersection", OK: true, Detail: why},
-		{Name: "minimality", OK: true, Detail: why},
-		constructionCheck(f.Kind),
-	}}, false, nil
+	rep, err = verify.ByConstruction(f, verify.Options{ListLimit: limit, LimitName: "--limit"})
+	if err != nil {
+		return nil, false, err
+	}
+	return rep, false, nil
 }
 
 // implicitDomination returns the verdict on an implicit family too large to
 // list, where a theorem gives it.
 func implicitDomination(name string, f *set.Family) (*dominationReport, string, error) {
-	switch f.Kind {
-	case "triangle":
-		return &dominationReport{Nondominated: true, K: 1, Proof: "theorem"},
-			"Peleg and Wool 1997: a crumbling wall whose top row has one node and every other row at least two is nondominated", nil
-	case "wall":
-		widths, _ := f.Params.Ints("widths")
-		if len(widths) > 0 && widths[0] == 1 && !slices.ContainsFunc(widths[1:], func(w int) bool { return w < 2 }) {
-			return &dominationReport{Nondominated: true, K: 1, Proof: "theorem"},
-				"Peleg and Wool 1997: a crumbling wall whose top row has one node and every other row at least two is nondominated", nil
-		}
-	case "vote":
-		weights, _ := f.Params.Ints("weights")
-		total := 0
-		for _, w := range weights {
-			total += w
-		}
-		if t, _ := f.Params["threshold"].(int); total%2 == 1 && t == total/2+1 {
-			// Of a set and its complement, exactly one holds more than
-			// half of an odd total, so it holds a quorum: the coterie is
-			// self-dual, hence nondominated.
-			return &dominationReport{Nondominated: true, K: 1, Proof: "theorem"},
-				"Garcia-Molina and Barbara 1985: majority voting with an odd total of votes is nondominated (of every set and its complement, one holds a majority)", nil
-		}
+	if r, ok := domination.ByTheorem(f); ok {
+		return &dominationReport{Nondominated: r.Nondominated, K: r.K, Proof: "theorem"}, r.Theorem, nil
 	}
 	return nil, "", usageErrorf("%s: an implicit %s family with %s: no theorem gives its domination verdict here, and listing it for the algorithm exceeds the limit of %d quorums",
 		name, f.Kind, implicitCount(f), implicitCheckLimit)
@@ -228,43 +205,21 @@ func newImplicitInfo(f *set.Family, limit int) *implicitInfo {
 		r.Quorums = number{c}
 	}
 	var load *big.Rat
-	switch f.Kind {
-	case "tree":
-		d, h := intParam(f, "degree"), intParam(f, "height")
-		// A path has h+1 nodes; replacing every inner node gives all
-		// d^h leaves, which is never smaller.
-		r.QuorumSize = &sizeRange{Min: h + 1, Max: f.N - (f.N-1)/d}
-		load = measure.TreeLoad(d, h)
-	case "wall", "triangle":
-		var widths []int
-		if f.Kind == "triangle" {
-			for i := 1; i <= intParam(f, "rows"); i++ {
-				widths = append(widths, i)
+	if sys, err := construct.Typed(f); err == nil {
+		if s, ok := sys.(quorum.Sizer); ok {
+			lo, hi := s.QuorumSizes()
+			r.QuorumSize = &sizeRange{Min: lo, Max: hi}
+		}
+		if c, ok := sys.(quorum.LoadFormula); ok {
+			if l, ok := c.ClosedFormLoad(); ok {
+				load = l
 			}
-		} else {
-			widths, _ = f.Params.Ints("widths")
 		}
-		sz := &sizeRange{Min: f.N}
-		for i, w := range widths {
-			s := w + len(widths) - 1 - i
-			sz.Min, sz.Max = min(sz.Min, s), max(sz.Max, s)
-		}
-		r.QuorumSize = sz
-		if l, ok := measure.WallLoad(widths); ok {
-			load = l
-		}
-	case "hqc":
-		size := 1
-		levels, _ := f.Params.Ints("levels")
-		for _, g := range levels {
-			size *= g/2 + 1
-		}
-		r.QuorumSize = &sizeRange{Min: size, Max: size}
 	}
 	if load != nil {
 		l, _ := load.Float64()
 		c, _ := new(big.Rat).Inv(load).Float64()
-		r.Load, r.LoadExact, r.LoadMethod = &l, load.RatString(), "closed-form"
+		r.Load, r.LoadExact, r.LoadMethod = &l, load.RatString(), string(measure.MethodClosedForm)
 		r.Capacity, r.CapacityExact = &c, new(big.Rat).Inv(load).RatString()
 	} else {
 		r.Notes = append(r.Notes, "load: no closed form for this construction, and the linear program needs the quorums")
@@ -272,11 +227,6 @@ func newImplicitInfo(f *set.Family, limit int) *implicitInfo {
 	r.Notes = append(r.Notes,
 		fmt.Sprintf("an implicit family with more than --limit %d quorums: figures come from the construction; node degrees, messages and resilience need the quorums and are not computed", limit))
 	return r
-}
-
-func intParam(f *set.Family, key string) int {
-	v, _ := f.Params.Int(key)
-	return v
 }
 
 // table writes the report for people.

@@ -304,16 +304,16 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 				return err
 			}
 			load = l
-			if l.Method == "bounds" {
+			if l.Method == measure.MethodBounds {
 				lo, _ := l.Lower.Float64()
 				up, _ := l.Upper.Float64()
-				fi.LoadMethod = l.Method
+				fi.LoadMethod = string(l.Method)
 				fi.LoadLower, fi.LoadUpper = &lo, &up
 				fi.LoadLowerExact, fi.LoadUpperExact = l.Lower.RatString(), l.Upper.RatString()
 				fi.Notes = append(fi.Notes, "load: the exact linear program is beyond the work limit; proved bounds only, from a strategy (upper) and a distribution on the nodes (lower)")
 				return nil
 			}
-			fi.Load, fi.LoadMethod, fi.loadExact = &l.Value, l.Method, l.Exact
+			fi.Load, fi.LoadMethod, fi.loadExact = &l.Value, string(l.Method), l.Exact
 			cv, ce := l.Capacity()
 			fi.Capacity, fi.NetworkLoad = &cv, &l.NetworkLoad
 			if l.Exact != nil {

@@ -77,7 +77,7 @@ func runJoin(ctx context.Context, s *streams, o joinOptions, outerPath, innerPat
 	if err != nil {
 		return err
 	}
-	j, err := abandonable(ctx, func() (*set.Family, error) { return construct.Join(outer, inner, x, o.limit) })
+	j, err := construct.JoinContext(ctx, outer, inner, x, o.limit)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

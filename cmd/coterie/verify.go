@@ -103,7 +103,7 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 	if err != nil {
 		return err
 	}
-	kind := sys.Kind()
+	implicitFam := sys.Family
 	implicitRep, listed, err := implicitVerify(ctx, o.in.cmd, s, displayName(path), &sys, o.byz.given != nil && o.byz.given(), kGiven && o.k != 1)
 	if err != nil {
 		return err
@@ -134,7 +134,9 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 		return &codeError{code: exitError, err: err}
 	}
 	if listed {
-		rep.Checks = append(rep.Checks, constructionCheck(kind))
+		if c, ok := constructionCheck(implicitFam); ok {
+			rep.Checks = append(rep.Checks, c)
+		}
 	}
 	if err := o.byz.check(ctx, sys, rep); err != nil {
 		return err
