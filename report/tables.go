@@ -22,14 +22,23 @@ type table struct {
 // fl formats a float as encoding/json does for the values of `info --json`.
 func fl(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// rat formats an exact value as its float (as `info --json` does) with
-// the fraction when it is not an integer: "3/7 = 0.42857142857142855".
+// short formats a figure the way the explorer does: an integer whole, any
+// other value to four significant digits ("2.833", "0.3077").
+func short(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// rat formats an exact value: the integer, or the fraction with a short
+// decimal when it is not one: "4/13 ≈ 0.3077".
 func rat(r *big.Rat) string {
 	v, _ := r.Float64()
 	if r.IsInt() {
 		return r.Num().String()
 	}
-	return r.RatString() + " ≈ " + fl(v)
+	return r.RatString() + " ≈ " + short(v)
 }
 
 // nodes formats 0-based nodes 1-based: "{1 2 3}".
@@ -167,7 +176,7 @@ func metricsTable(f Family) table {
 	if f.F.Threshold > 0 {
 		add("threshold", strconv.Itoa(f.F.Threshold))
 	}
-	mean := func(r *big.Rat) string { v, _ := r.Float64(); return fl(v) }
+	mean := func(r *big.Rat) string { v, _ := r.Float64(); return short(v) }
 	add("quorum size (min / mean / max)", fmt.Sprintf("%d / %s / %d", st.MinSize, mean(st.MeanSize()), st.MaxSize))
 	add("degree (min / mean / max)", fmt.Sprintf("%s / %s / %s", st.MinDegree, mean(st.MeanDegree()), st.MaxDegree))
 	add("messages per entry", mean(measure.MessagesOf(f.F).MaekawaLight))
@@ -177,10 +186,10 @@ func metricsTable(f Family) table {
 			add("load", rat(l.Exact))
 			add("capacity", rat(ce))
 		} else {
-			add("load", fl(l.Value))
-			add("capacity", fl(cv))
+			add("load", short(l.Value))
+			add("capacity", short(cv))
 		}
-		add("network load", fl(l.NetworkLoad))
+		add("network load", short(l.NetworkLoad))
 	}
 	if r := f.Resilience; r != nil {
 		add("resilience", strconv.Itoa(r.F))
@@ -198,7 +207,7 @@ func metricsTable(f Family) table {
 // protocol (measure.Messages).
 func messagesTable(f Family) table {
 	m := f.Messages
-	v := func(r *big.Rat) string { x, _ := r.Float64(); return fl(x) }
+	v := func(r *big.Rat) string { x, _ := r.Float64(); return short(x) }
 	t := table{head: []string{"protocol", "messages per entry"}}
 	t.rows = append(t.rows,
 		[]string{"Maekawa, light demand: 3(K−1)", v(m.MaekawaLight)},
@@ -307,7 +316,7 @@ func comparisonTable(systems []*System) table {
 		msg, _ := measure.MessagesOf(f.F).MaekawaLight.Float64()
 		load, res := "–", "–"
 		if f.Load != nil {
-			load = fl(f.Load.Value)
+			load = short(f.Load.Value)
 			if f.Load.Exact != nil {
 				load = rat(f.Load.Exact)
 			}
@@ -316,7 +325,7 @@ func comparisonTable(systems []*System) table {
 			res = strconv.Itoa(f.Resilience.F)
 		}
 		row := []string{s.Name, strconv.Itoa(s.Sys.N()), strconv.Itoa(s.Sys.K()), f.Stats.Quorums.String(),
-			fl(mean), fl(msg), load, res}
+			short(mean), short(msg), load, res}
 		for i := range ps {
 			if i < len(s.Table) {
 				row = append(row, AVText(s.Table[i]), NinesText(s.Table[i]))

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -57,8 +59,8 @@ func TestReportMarkdownMatchesInfo(t *testing.T) {
 				"quorums":                        fmt.Sprint(rep["quorums"]),
 				"quorum size (min / mean / max)": spread("quorum_size"),
 				"degree (min / mean / max)":      spread("degree"),
-				"messages per entry":             fmt.Sprint(rep["messages_per_entry"]),
-				"network load":                   fmt.Sprint(rep["network_load"]),
+				"messages per entry":             shortOf(rep["messages_per_entry"]),
+				"network load":                   shortOf(rep["network_load"]),
 				"resilience":                     fmt.Sprint(rep["resilience"]),
 				"load":                           exactOr(rep, "load"),
 				"capacity":                       exactOr(rep, "capacity"),
@@ -79,14 +81,28 @@ func TestReportMarkdownMatchesInfo(t *testing.T) {
 	}
 }
 
-// exactOr is the report's cell for a figure of info --json: "3/7 ≈ 0.43"
-// when the exact value is a fraction, else the number.
+// exactOr is the report's cell for a figure of info --json: "3/7 ≈ 0.4286"
+// when the exact value is a fraction, else the number, to four
+// significant digits.
 func exactOr(rep map[string]any, key string) string {
-	v := fmt.Sprint(rep[key])
+	v := shortOf(rep[key])
 	if e, ok := rep[key+"_exact"].(string); ok && strings.Contains(e, "/") {
 		return e + " ≈ " + v
 	}
 	return v
+}
+
+// shortOf writes a JSON number as the report does: an integer whole,
+// anything else to four significant digits.
+func shortOf(v any) string {
+	x, err := strconv.ParseFloat(fmt.Sprint(v), 64)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if x == math.Trunc(x) {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
 }
 
 // TestReportHTMLFile: report -o writes an HTML page; a bad extension is a

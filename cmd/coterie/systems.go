@@ -106,16 +106,25 @@ func configRWSource(ctx context.Context, name string, data []byte, f systems.For
 	if err != nil {
 		return nil, err
 	}
+	// The configuration's datacentres (or groups) are its nodes' failure
+	// domains, as a nodes file's domain column gives them.
+	var placed []format.NodeAttrs
+	if cfg.Domains != nil {
+		for v, d := range cfg.Domains {
+			placed = append(placed, format.NodeAttrs{Node: v, Label: cfg.Labels[v], Domain: d})
+		}
+	}
 	u := format.NewUniverse(cfg.N(), cfg.Labels, true)
 	if cfg.ReadExpr != nil {
-		return &rwSource{u: u, reads: cfg.ReadExpr, writes: cfg.WriteExpr}, nil
+		return &rwSource{u: u, reads: cfg.ReadExpr, writes: cfg.WriteExpr, fileNodes: placed, fileName: name}, nil
 	}
 	reads, writes, err := configFamilies(ctx, name, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return &rwSource{u: format.NewUniverse(reads.N, cfg.Labels, true),
-		reads: expr.FromFamily(reads), writes: expr.FromFamily(writes), readList: reads, writeList: writes}, nil
+		reads: expr.FromFamily(reads), writes: expr.FromFamily(writes), readList: reads, writeList: writes,
+		fileNodes: placed, fileName: name}, nil
 }
 
 // configIsRW reports whether a command's one file is a configuration whose
