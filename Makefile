@@ -9,7 +9,7 @@ FUZZTIME ?= 1m
 BENCH    ?= .
 DEMO     := demo-out
 
-.PHONY: all build test test-long bench fuzz lint demo install clean browser-deps
+.PHONY: all build test test-long test-cluster bench bench-commands fuzz lint demo install clean browser-deps
 
 all: build
 
@@ -29,6 +29,13 @@ test: lint browser-deps
 # Minutes of CPU; CONTRIBUTING.md gives the figures.
 test-long:
 	COTERIE_LONG=1 $(GO) test -timeout 0 -v -run 'TestPG7$$|TestPG7Columns' ./availability/
+
+# deploy/slurm-array.sh on a real single-node Slurm cluster started here
+# (as root; slurm-wlm and munge are installed with apt-get when missing):
+# split runs merge to the unsplit results byte for byte, also after a
+# task is cancelled and resubmitted. About a minute and a half.
+test-cluster:
+	./scripts/test-cluster.sh
 
 # Chromium for the browser test (cmd/coterie TestBrowser): installed with
 # apt-get when missing and running as root; otherwise a message says how.
