@@ -9,7 +9,7 @@ FUZZTIME ?= 1m
 BENCH    ?= .
 DEMO     := demo-out
 
-.PHONY: all build test test-long test-cluster bench bench-commands fuzz lint demo install clean browser-deps
+.PHONY: all build test test-long test-cluster bench bench-commands fuzz lint demo install clean browser-deps image
 
 all: build
 
@@ -78,6 +78,13 @@ bench:
 # Every fuzz target for FUZZTIME each (make fuzz FUZZTIME=10m).
 fuzz:
 	./scripts/fuzz.sh $(FUZZTIME)
+
+# The container image (deploy/Dockerfile): static binary, distroless,
+# non-root. DOCKER=podman works too.
+DOCKER ?= docker
+IMAGE  ?= coterie:latest
+image:
+	$(DOCKER) build -f deploy/Dockerfile --build-arg VERSION=$(VERSION) -t $(IMAGE) .
 
 install:
 	CGO_ENABLED=0 $(GO) install -ldflags "$(LDFLAGS)" ./cmd/coterie
