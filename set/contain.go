@@ -1,0 +1,177 @@
+package set
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+)
+
+// tableSupport is the most nodes in use for which [Family.Redundant]
+// decides containment with a table of one bit per subset (2^26 bits, 8 MiB,
+// two of them).
+const tableSupport = 26
+
+// Redundant reports, for each quorum of the explicit family f, whether it
+// is redundant: it contains another quorum properly, or it equals an
+// earlier quorum of the list. The quorums that are not redundant are the
+// minimal ones, each once (the first of equal ones): what
+// [Family.Minimalize] keeps. Owners play no part. It returns ctx's error
+// once ctx is done.
+//
+// Cost, with m quorums on u nodes in use: when u ≤ 26 (and the table is
+// worth it), a table of the 2^u subsets closed upwards, u·2^u/64 word
+// operations, then |Q| look-ups for each quorum Q; otherwise equal quorums
+// are found by hashing, and each quorum Q is compared only with the
+// strictly smaller quorums filed under its nodes, so a list of quorums of
+// one size (a threshold written out) costs a pass. Lists of many sizes
+// over many nodes still cost O(m²) word operations at worst.
+func (f *Family) Redundant(ctx context.Context) ([]bool, error) {
+	if f.IsThreshold() || f.IsImplicit() {
+		panic("set: Redundant of a threshold or implicit family")
+	}
+	m := len(f.Quorums)
+	red := make([]bool, m)
+	if m < 2 {
+		return red, ctx.Err()
+	}
+	var used Set
+	for i := range f.Quorums {
+		used.Union(&used, &f.Quorums[i])
+	}
+	sup := used.Elements()
+	u := len(sup)
+	if u <= tableSupport && (u <= 16 || m >= 1<<(u-12)) {
+		return red, redundantByTable(ctx, f.Quorums, sup, red)
+	}
+	return red, redundantBySize(ctx, f.Quorums, red)
+}
+
+// redundantByTable marks red[i] with the subset tables: seen holds the
+// quorums met so far (equal ones are redundant after the first), up the
+// upward closure of all quorums; Q is a proper superset of a quorum iff
+// Q minus one of its nodes is in up.
+func redundantByTable(ctx context.Context, qs []Set, sup []int, red []bool) error {
+	u := len(sup)
+	index := make(map[int]uint32, u)
+	for i, v := range sup {
+		index[v] = uint32(i)
+	}
+	nw := max(1, (1<<u)/64)
+	codes := make([]uint32, len(qs))
+	seen := make([]uint64, nw)
+	up := make([]uint64, nw)
+	for i := range qs {
+		if i&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		var c uint32
+		for v := range qs[i].All() {
+			c |= 1 << index[v]
+		}
+		codes[i] = c
+		if seen[c>>6]&(1<<(c&63)) != 0 {
+			red[i] = true
+		}
+		seen[c>>6] |= 1 << (c & 63)
+	}
+	copy(up, seen)
+	// Upward closure, one node at a time: every set with bit b gets what
+	// the set without it has. Within a word by shifts, across words by
+	// whole words.
+	low := [6]uint64{0x5555555555555555, 0x3333333333333333, 0x0f0f0f0f0f0f0f0f,
+		0x00ff00ff00ff00ff, 0x0000ffff0000ffff, 0x00000000ffffffff}
+	for b := 0; b < min(u, 6); b++ {
+		for i, x := range up {
+			up[i] = x | (x&low[b])<<(1<<b)
+		}
+	}
+	for b := 6; b < u; b++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		stride := 1 << (b - 6)
+		for i := range up {
+			if i&stride == 0 {
+				up[i|stride] |= up[i]
+			}
+		}
+	}
+	for i, c := range codes {
+		if red[i] {
+			continue
+		}
+		for r := c; r != 0; r &= r - 1 {
+			d := c &^ (1 << bits.TrailingZeros32(r))
+			if up[d>>6]&(1<<(d&63)) != 0 {
+				red[i] = true
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// redundantBySize marks red[i] without a table: equal quorums by hash,
+// proper containment by comparing each quorum with the strictly smaller
+// minimal quorums filed under its smallest node.
+func redundantBySize(ctx context.Context, qs []Set, red []bool) error {
+	m := len(qs)
+	size := make([]int, m)
+	order := make([]int, m)
+	for i := range qs {
+		size[i] = qs[i].Len()
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return size[a] - size[b] })
+	first := make(map[uint64][]int, m) // hash -> quorums met with it
+	byMin := make(map[int][]int)       // smallest node -> minimal quorums of smaller sizes
+	var pending []int                  // minimal quorums of the current size
+	for k, i := range order {
+		if k&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if k > 0 && size[i] != size[order[k-1]] {
+			for _, j := range pending {
+				if v, ok := qs[j].Min(); ok {
+					byMin[v] = append(byMin[v], j)
+				}
+			}
+			pending = pending[:0]
+		}
+		q := &qs[i]
+		h := q.Hash()
+		dup := false
+		for _, j := range first[h] {
+			if Equal(&qs[j], q) {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			red[i] = true
+			continue
+		}
+		first[h] = append(first[h], i)
+		if len(byMin) > 0 {
+			for v := range q.All() {
+				for _, j := range byMin[v] {
+					if Subset(&qs[j], q) {
+						red[i] = true
+						break
+					}
+				}
+				if red[i] {
+					break
+				}
+			}
+		}
+		if !red[i] {
+			pending = append(pending, i)
+		}
+	}
+	return nil
+}
