@@ -175,3 +175,57 @@ func redundantBySize(ctx context.Context, qs []Set, red []bool) error {
 	}
 	return nil
 }
+
+// EverySubset reports whether the explicit family f is exactly the set of
+// all w-subsets of the nodes its quorums use (a threshold written out),
+// and returns those nodes, increasing, and w. It is checked, never
+// assumed: every quorum has w nodes, no two are equal, and there are
+// C(|nodes|, w) of them, so they are all the w-subsets. One pass, with a
+// hash of each quorum.
+func (f *Family) EverySubset() (nodes []int, w int, ok bool) {
+	if f.IsThreshold() || f.IsImplicit() || len(f.Quorums) == 0 {
+		return nil, 0, false
+	}
+	w = f.Quorums[0].Len()
+	var used Set
+	for i := range f.Quorums {
+		if f.Quorums[i].Len() != w {
+			return nil, 0, false
+		}
+		used.Union(&used, &f.Quorums[i])
+	}
+	nodes = used.Elements()
+	if !binomialIs(len(nodes), w, len(f.Quorums)) {
+		return nil, 0, false
+	}
+	seen := make(map[uint64][]int32, len(f.Quorums))
+	for i := range f.Quorums {
+		q := &f.Quorums[i]
+		h := q.Hash()
+		for _, j := range seen[h] {
+			if Equal(&f.Quorums[j], q) {
+				return nil, 0, false
+			}
+		}
+		seen[h] = append(seen[h], int32(i))
+	}
+	return nodes, w, true
+}
+
+// binomialIs reports whether C(n, r) = m, without overflow.
+func binomialIs(n, r, m int) bool {
+	if r < 0 || r > n {
+		return m == 0
+	}
+	r = min(r, n-r)
+	b := 1
+	for i := 1; i <= r; i++ {
+		// b·(n−r+i)/i is C(n−r+i, i), an integer; the sequence only
+		// grows, so stop once it passes m.
+		b = b * (n - r + i) / i
+		if b > m {
+			return false
+		}
+	}
+	return b == m
+}
