@@ -70,10 +70,18 @@ lint: $(STATICCHECK)
 	if [ -n "$$out" ]; then echo "gofmt needs to run on:"; echo "$$out"; exit 1; fi
 	$(STATICCHECK) ./...
 
-# Benchmarks; compare two runs with benchstat (BENCH selects, e.g.
-# make bench BENCH=Large).
+# Benchmarks: the whole commands (bench-commands), then the Go
+# benchmarks; compare two runs of these with benchstat (BENCH selects,
+# e.g. make bench BENCH=Large).
 bench:
-	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...
+	@status=0; ./scripts/bench-commands.sh || status=$$?; \
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./... && exit $$status
+
+# The whole-command suite alone: coterie timed by hyperfine, start to
+# exit, on big explicit lists against their targets (scripts/bench-commands.sh;
+# RUNS=5, BENCH_DIR=... to keep the inputs).
+bench-commands:
+	./scripts/bench-commands.sh
 
 # Every fuzz target for FUZZTIME each (make fuzz FUZZTIME=10m).
 fuzz:
