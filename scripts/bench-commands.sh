@@ -36,7 +36,7 @@ mkdir -p "$dir"
 bin=$dir/coterie
 CGO_ENABLED=0 go build -o "$bin" ./cmd/coterie
 
-[ -s "$dir/t11of21.dat" ] || "$bin" generate majority --n 21 --enumerate -o "$dir/t11of21.dat"
+[ -s "$dir/t11of21.dat" ] || "$bin" generate majority --n 21 --enumerate --limit 400000 -o "$dir/t11of21.dat"
 [ -s "$dir/tree4.dat" ] || "$bin" generate tree --degree 2 --height 4 -o "$dir/tree4.dat" 2>/dev/null
 [ -s "$dir/rand-small.dat" ] || go run ./scripts/benchgen 1000000 200 2 20 1 >"$dir/rand-small.dat"
 [ -s "$dir/rand-major.dat" ] || go run ./scripts/benchgen 1000000 200 101 120 1 >"$dir/rand-major.dat"
