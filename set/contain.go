@@ -3,7 +3,10 @@ package set
 import (
 	"context"
 	"math/bits"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 )
 
 // tableSupport is the most nodes in use for which [Family.Redundant]
@@ -42,6 +45,15 @@ func (f *Family) Redundant(ctx context.Context) ([]bool, error) {
 	u := len(sup)
 	if u <= tableSupport && (u <= 16 || m >= 1<<(u-12)) {
 		return red, redundantByTable(ctx, f.Quorums, sup, red)
+	}
+	if m >= 1<<12 && u >= 2*probeBits {
+		total := 0
+		for i := range f.Quorums {
+			total += f.Quorums[i].Len()
+		}
+		if 8*total >= m*u { // dense: a quorum holds an eighth of the nodes or more
+			return red, redundantByProbes(ctx, f.Quorums, f.N, red)
+		}
 	}
 	return red, redundantBySize(ctx, f.Quorums, red)
 }
@@ -108,6 +120,142 @@ func redundantByTable(ctx context.Context, qs []Set, sup []int, red []bool) erro
 				red[i] = true
 				break
 			}
+		}
+	}
+	return nil
+}
+
+// probeBits is the number of probe nodes whose values key the buckets of
+// redundantByProbes: a quorum Q looks up the 2^|Q ∩ probes| buckets of
+// the subsets of its probe pattern.
+const probeBits = 18
+
+// redundantByProbes marks red[i] for lists of dense quorums over many
+// nodes, where filing a quorum under one of its nodes prunes nothing.
+// A quorum P can lie in Q only if P's pattern on a few probe nodes lies in
+// Q's: the quorums are filed in buckets by their pattern on probeBits
+// probes, and Q looks only in the buckets of the sub-patterns of its own;
+// a second pattern, on 64 more probes, rejects most candidates in one
+// word before the subset test. The probes are the nodes that split the
+// quorums most evenly (a node in half of them rejects a quarter of the
+// pairs). Equal quorums are found by hash; then each quorum is checked on
+// its own, so the quorums are shared out to all cores.
+func redundantByProbes(ctx context.Context, qs []Set, n int, red []bool) error {
+	m := len(qs)
+	deg := make([]int, n)
+	size := make([]int32, m)
+	for i := range qs {
+		for v := range qs[i].All() {
+			deg[v]++
+		}
+		size[i] = int32(qs[i].Len())
+	}
+	nodes := make([]int, n)
+	for v := range nodes {
+		nodes[v] = v
+	}
+	// Most even first: largest deg·(m − deg); ties by node.
+	slices.SortStableFunc(nodes, func(a, b int) int {
+		ea, eb := int64(deg[a])*int64(m-deg[a]), int64(deg[b])*int64(m-deg[b])
+		switch {
+		case ea > eb:
+			return -1
+		case ea < eb:
+			return 1
+		}
+		return 0
+	})
+	pb := min(probeBits, n)
+	key := make([]uint32, m)
+	sig := make([]uint64, m)
+	for i := range qs {
+		for b, v := range nodes[:pb] {
+			if qs[i].Has(v) {
+				key[i] |= 1 << b
+			}
+		}
+		for b, v := range nodes[pb:min(n, pb+64)] {
+			if qs[i].Has(v) {
+				sig[i] |= 1 << b
+			}
+		}
+	}
+	// The buckets, as one array sorted by key (counting sort).
+	start := make([]int32, 1<<pb+1)
+	for _, k := range key {
+		start[k+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	filed := make([]int32, m)
+	fill := slices.Clone(start[:1<<pb])
+	for i, k := range key {
+		filed[fill[k]] = int32(i)
+		fill[k]++
+	}
+	if err := markRepeats(ctx, qs, red); err != nil {
+		return err
+	}
+	workers := runtime.GOMAXPROCS(0)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	const chunk = 256
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= m || ctx.Err() != nil {
+					return
+				}
+				for i := lo; i < min(lo+chunk, m); i++ {
+					if red[i] {
+						continue
+					}
+					kq, sq, zq := key[i], sig[i], size[i]
+					q := &qs[i]
+					// Every sub-pattern s of kq, kq first.
+				sub:
+					for s := kq; ; s = (s - 1) & kq {
+						for _, j := range filed[start[s]:start[s+1]] {
+							if size[j] < zq && sig[j]&^sq == 0 && Subset(&qs[j], q) {
+								red[i] = true
+								break sub
+							}
+						}
+						if s == 0 {
+							break
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// markRepeats marks red[i] when quorum i equals an earlier one.
+func markRepeats(ctx context.Context, qs []Set, red []bool) error {
+	first := make(map[uint64][]int32, len(qs))
+	for i := range qs {
+		if i&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		q := &qs[i]
+		h := q.Hash()
+		for _, j := range first[h] {
+			if Equal(&qs[j], q) {
+				red[i] = true
+				break
+			}
+		}
+		if !red[i] {
+			first[h] = append(first[h], int32(i))
 		}
 	}
 	return nil

@@ -24,15 +24,15 @@ func redundantBrute(qs []Set) []bool {
 	return red
 }
 
-// Both engines of Redundant (the subset table and the size-sorted
-// comparison) agree with the definition on random lists with repeats and
-// containments, over universes of 1 to 22 and of 27 to 30 nodes.
+// The engines of Redundant (the subset table, the probe buckets and the
+// size-sorted comparison) agree with the definition on random lists with repeats and
+// containments, over universes of 1 to 22 and of 27 to 86 nodes.
 func TestRedundantEngines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 1))
 	for trial := 0; trial < 400; trial++ {
 		n := 1 + rng.IntN(22)
 		if trial%10 == 0 {
-			n = 27 + rng.IntN(4) // past the table: the size-sorted engine alone
+			n = 27 + rng.IntN(60) // past the table
 		}
 		m := 1 + rng.IntN(60)
 		qs := make([]Set, m)
@@ -62,6 +62,13 @@ func TestRedundantEngines(t *testing.T) {
 			if !slices.Equal(byTable, want) {
 				t.Fatalf("n=%d m=%d: table %v, want %v", n, m, byTable, want)
 			}
+		}
+		byProbes := make([]bool, m)
+		if err := redundantByProbes(context.Background(), qs, n, byProbes); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(byProbes, want) {
+			t.Fatalf("n=%d m=%d: by probes %v, want %v", n, m, byProbes, want)
 		}
 		bySize := make([]bool, m)
 		if err := redundantBySize(context.Background(), qs, bySize); err != nil {
@@ -124,4 +131,47 @@ func popcount(c uint32) int {
 		n++
 	}
 	return n
+}
+
+// On a list of dense quorums big enough for Redundant to take the probe
+// buckets, with planted repeats and supersets, it agrees with the
+// size-sorted comparison.
+func TestRedundantDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 5))
+	const n, m = 64, 6000
+	qs := make([]Set, m)
+	for i := range qs {
+		switch {
+		case i > 10 && i%97 == 0:
+			qs[i].Copy(&qs[rng.IntN(i)]) // a repeat
+		case i > 10 && i%89 == 0:
+			qs[i].Copy(&qs[rng.IntN(i)]) // a superset
+			qs[i].Add(rng.IntN(n))
+			qs[i].Add(rng.IntN(n))
+		default:
+			for v := range n {
+				if rng.IntN(2) == 0 {
+					qs[i].Add(v)
+				}
+			}
+		}
+	}
+	f := &Family{N: n, K: 1, Quorums: qs}
+	got, err := f.Redundant(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]bool, m)
+	if err := redundantBySize(context.Background(), qs, want); err != nil {
+		t.Fatal(err)
+	}
+	marked := 0
+	for i := range want {
+		if want[i] {
+			marked++
+		}
+	}
+	if !slices.Equal(got, want) || marked < 60 {
+		t.Fatalf("probe buckets and size-sorted comparison differ (%d redundant)", marked)
+	}
 }
