@@ -2,6 +2,7 @@ package set
 
 import (
 	"context"
+	"math"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -125,10 +126,25 @@ func redundantByTable(ctx context.Context, qs []Set, sup []int, red []bool) erro
 	return nil
 }
 
-// probeBits is the number of probe nodes whose values key the buckets of
-// redundantByProbes: a quorum Q looks up the 2^|Q ∩ probes| buckets of
-// the subsets of its probe pattern.
+// probeBits is the least number of nodes redundantByProbes needs beyond
+// its probes for the probes to be worth it, and its fewest probes.
 const probeBits = 18
+
+// probeCount returns how many probe nodes key the buckets of
+// redundantByProbes, for m quorums over n nodes, the best probe lying in
+// d of them (density p = d/m). A quorum looks up the 2^(p·t) buckets of
+// the sub-patterns of its pattern on t probes, and finds in them about
+// m·(1 − p(1−p))^t candidates; the two are equal at
+// t = ln m / (p·ln 2 − ln(1 − p(1−p))), which is taken, between
+// probeBits and 24.
+func probeCount(d, m, n int) int {
+	p := float64(d) / float64(m)
+	t := probeBits
+	if den := p*math.Ln2 - math.Log(1-p*(1-p)); den > 0 {
+		t = int(math.Ceil(math.Log(float64(m)) / den))
+	}
+	return min(max(t, probeBits), 24, n)
+}
 
 // redundantByProbes marks red[i] for lists of dense quorums over many
 // nodes, where filing a quorum under one of its nodes prunes nothing.
@@ -165,7 +181,7 @@ func redundantByProbes(ctx context.Context, qs []Set, n int, red []bool) error {
 		}
 		return 0
 	})
-	pb := min(probeBits, n)
+	pb := probeCount(deg[nodes[0]], m, n)
 	key := make([]uint32, m)
 	sig := make([]uint64, m)
 	for i := range qs {
@@ -188,10 +204,15 @@ func redundantByProbes(ctx context.Context, qs []Set, n int, red []bool) error {
 	for k := 1; k < len(start); k++ {
 		start[k] += start[k-1]
 	}
+	// filed, and each quorum's size and second pattern beside it, in
+	// bucket order: a bucket is scanned in one sequential sweep.
 	filed := make([]int32, m)
+	fsize := make([]int32, m)
+	fsig := make([]uint64, m)
 	fill := slices.Clone(start[:1<<pb])
 	for i, k := range key {
-		filed[fill[k]] = int32(i)
+		at := fill[k]
+		filed[at], fsize[at], fsig[at] = int32(i), size[i], sig[i]
 		fill[k]++
 	}
 	if err := markRepeats(ctx, qs, red); err != nil {
@@ -219,8 +240,8 @@ func redundantByProbes(ctx context.Context, qs []Set, n int, red []bool) error {
 					// Every sub-pattern s of kq, kq first.
 				sub:
 					for s := kq; ; s = (s - 1) & kq {
-						for _, j := range filed[start[s]:start[s+1]] {
-							if size[j] < zq && sig[j]&^sq == 0 && Subset(&qs[j], q) {
+						for at := start[s]; at < start[s+1]; at++ {
+							if fsize[at] < zq && fsig[at]&^sq == 0 && Subset(&qs[filed[at]], q) {
 								red[i] = true
 								break sub
 							}
