@@ -9,7 +9,7 @@ FUZZTIME ?= 1m
 BENCH    ?= .
 DEMO     := demo-out
 
-.PHONY: all build test test-long test-systems systems-deps bench fuzz lint demo install clean browser-deps
+.PHONY: all build test test-long test-systems systems-deps test-cluster bench bench-commands fuzz lint demo install clean browser-deps image
 
 all: build
 
@@ -56,6 +56,13 @@ systems-deps:
 		exit 1; \
 	fi
 
+# deploy/slurm-array.sh on a real single-node Slurm cluster started here
+# (as root; slurm-wlm and munge are installed with apt-get when missing):
+# split runs merge to the unsplit results byte for byte, also after a
+# task is cancelled and resubmitted. About a minute and a half.
+test-cluster:
+	./scripts/test-cluster.sh
+
 # Chromium for the browser test (cmd/coterie TestBrowser): installed with
 # apt-get when missing and running as root; otherwise a message says how.
 # COTERIE_CHROMIUM may name another Chromium binary.
@@ -89,14 +96,29 @@ lint: $(STATICCHECK)
 	if [ -n "$$out" ]; then echo "gofmt needs to run on:"; echo "$$out"; exit 1; fi
 	$(STATICCHECK) ./...
 
-# Benchmarks; compare two runs with benchstat (BENCH selects, e.g.
-# make bench BENCH=Large).
+# Benchmarks: the whole commands (bench-commands), then the Go
+# benchmarks; compare two runs of these with benchstat (BENCH selects,
+# e.g. make bench BENCH=Large).
 bench:
-	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...
+	@status=0; ./scripts/bench-commands.sh || status=$$?; \
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./... && exit $$status
+
+# The whole-command suite alone: coterie timed by hyperfine, start to
+# exit, on big explicit lists against their targets (scripts/bench-commands.sh;
+# RUNS=5, BENCH_DIR=... to keep the inputs).
+bench-commands:
+	./scripts/bench-commands.sh
 
 # Every fuzz target for FUZZTIME each (make fuzz FUZZTIME=10m).
 fuzz:
 	./scripts/fuzz.sh $(FUZZTIME)
+
+# The container image (deploy/Dockerfile): static binary, distroless,
+# non-root. DOCKER=podman works too.
+DOCKER ?= docker
+IMAGE  ?= coterie:latest
+image:
+	$(DOCKER) build -f deploy/Dockerfile --build-arg VERSION=$(VERSION) -t $(IMAGE) .
 
 install:
 	CGO_ENABLED=0 $(GO) install -ldflags "$(LDFLAGS)" ./cmd/coterie

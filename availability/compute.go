@@ -272,6 +272,16 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 		bctx, cancel = context.WithTimeout(ctx, opts.Time)
 		defer cancel()
 	}
+	if sup, w, ok := f.EverySubset(); ok {
+		// A threshold written out: its diagram is known, w·(u−w+1) nodes.
+		d := thresholdBDD(f.N, sup, w)
+		p, err := d.Count(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d
+		return r, nil
+	}
 	d, p, err := searchBDD(bctx, f, nil, opts, progress)
 	if err == nil {
 		r.Exact, r.Method, r.Poly, r.bdd = true, MethodBDD, p, d

@@ -159,13 +159,20 @@ func chainOrder(f *set.Family) []int {
 			of[v] = append(of[v], int32(i))
 		}
 	}
-	for range qs {
+	// A quorum whose nodes are all placed adds nothing to the order
+	// wherever the sequence takes it: it is dropped, so that every step
+	// places a node and the whole costs at most n passes, not m.
+	for range n {
 		bi, bOld, bNew := -1, -1, 0
 		for i, q := range qs {
 			if used[i] {
 				continue
 			}
 			nw := len(q) - old[i]
+			if nw == 0 {
+				used[i] = true
+				continue
+			}
 			if bi < 0 || old[i] > bOld || old[i] == bOld && nw < bNew {
 				bi, bOld, bNew = i, old[i], nw
 			}

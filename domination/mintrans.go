@@ -63,6 +63,16 @@ func MinTransversalBounded(ctx context.Context, f *set.Family, maxNodes uint64) 
 			return nil, 0, fmt.Errorf("domination: quorum %d is empty: nothing meets it", i+1)
 		}
 	}
+	if sup, w, ok := thresholdOnSupport(f); ok {
+		// Every w-subset of the u nodes in use: a set meets them all iff it
+		// leaves out fewer than w of those nodes, so the smallest hold
+		// u−w+1 of them.
+		t := set.New(f.N)
+		for _, v := range sup[:len(sup)-w+1] {
+			t.Add(v)
+		}
+		return t, t.Len(), nil
+	}
 	h := newHyper(f)
 	b := newMinSearch(ctx, h)
 	b.maxNodes = maxNodes

@@ -2,7 +2,6 @@ package domination
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 
 	"github.com/coterie-dev/coterie/set"
@@ -26,38 +25,7 @@ func support(f *set.Family) []int {
 // family that misses one w-subset, repeats one, or has one of another
 // size is not recognised.
 func thresholdOnSupport(f *set.Family) (sup []int, w int, ok bool) {
-	if f.IsThreshold() || len(f.Quorums) == 0 {
-		return nil, 0, false
-	}
-	w = f.Quorums[0].Len()
-	for i := range f.Quorums {
-		if f.Quorums[i].Len() != w {
-			return nil, 0, false
-		}
-	}
-	sup = support(f)
-	if !binomialEquals(len(sup), w, len(f.Quorums)) {
-		return nil, 0, false
-	}
-	// Distinct quorums, by their packed bits.
-	nw := set.WordsFor(f.N)
-	seen := make(map[string]struct{}, len(f.Quorums))
-	key := make([]byte, 8*nw)
-	packed := make(set.Words, nw)
-	for i := range f.Quorums {
-		clear(packed)
-		for v := range f.Quorums[i].All() {
-			packed.Add(v)
-		}
-		for j, x := range packed {
-			binary.LittleEndian.PutUint64(key[8*j:], x)
-		}
-		if _, dup := seen[string(key)]; dup {
-			return nil, 0, false
-		}
-		seen[string(key)] = struct{}{}
-	}
-	return sup, w, true
+	return f.EverySubset()
 }
 
 // binomialEquals reports whether C(n, r) = m, without overflow.

@@ -129,7 +129,9 @@ type TransversalCount struct {
 // CountTransversals counts the minimal transversals of f by size, with
 // MMCS on every core (the top of the search tree is cut into subtrees that
 // the cores take in turn). A threshold family is counted by closed form:
-// C(n, n−w+1), all of size n−w+1. ctx cancels the count.
+// C(n, n−w+1), all of size n−w+1; so is an explicit list that is every
+// w-subset of the u nodes it uses (checked in one pass: C(u, u−w+1)).
+// ctx cancels the count.
 func CountTransversals(ctx context.Context, f *set.Family) (*TransversalCount, error) {
 	return CountTransversalsProgress(ctx, f, nil)
 }
@@ -155,6 +157,15 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 	if f.IsThreshold() {
 		size := f.N - f.Threshold + 1
 		c.Total.Binomial(int64(f.N), int64(size))
+		c.BySize[size] = new(big.Int).Set(c.Total)
+		c.Smallest = size
+		return c, nil
+	}
+	if sup, w, ok := thresholdOnSupport(f); ok {
+		// All w-subsets of the u nodes in use, written out: the minimal
+		// transversals are the (u−w+1)-subsets of those nodes.
+		size := len(sup) - w + 1
+		c.Total.Binomial(int64(len(sup)), int64(size))
 		c.BySize[size] = new(big.Int).Set(c.Total)
 		c.Smallest = size
 		return c, nil

@@ -358,9 +358,7 @@ func (f *Family) Canonical() {
 // (of two equal quorums the first stays), keeping the order of the rest, and
 // returns how many it removed. The removed quorums' owners go with them.
 //
-// Cost: for each quorum Q, the kept quorums whose smallest node lies in Q
-// are tested for inclusion — near linear for the structured systems coterie
-// builds, O(m²) word operations at worst. [Family.MinimalizeContext] can be
+// Cost: that of [Family.Redundant]. [Family.MinimalizeContext] can be
 // stopped.
 func (f *Family) Minimalize() int {
 	n, _ := f.MinimalizeContext(context.Background())
@@ -373,45 +371,15 @@ func (f *Family) MinimalizeContext(ctx context.Context) (int, error) {
 	if f.IsThreshold() || f.IsImplicit() || len(f.Quorums) < 2 {
 		return 0, ctx.Err()
 	}
-	m := len(f.Quorums)
-	size := make([]int, m)
-	order := make([]int, m)
-	for i := range m {
-		size[i] = f.Quorums[i].Len()
-		order[i] = i
+	drop, err := f.Redundant(ctx)
+	if err != nil {
+		return 0, err
 	}
-	// Smaller quorums first, so that any subset of Q is kept before Q is
-	// examined; equal quorums in input order.
-	sort.SliceStable(order, func(x, y int) bool { return size[order[x]] < size[order[y]] })
-	byMin := make(map[int][]int) // smallest node -> kept quorums
-	drop := make([]bool, m)
+	m := len(f.Quorums)
 	dropped := 0
-	for k, i := range order {
-		if k%16 == 0 {
-			if err := ctx.Err(); err != nil {
-				return 0, err
-			}
-		}
-		q := &f.Quorums[i]
-		contained := false
-		for v := range q.All() {
-			for _, j := range byMin[v] {
-				if Subset(&f.Quorums[j], q) {
-					contained = true
-					break
-				}
-			}
-			if contained {
-				break
-			}
-		}
-		if contained {
-			drop[i] = true
+	for _, d := range drop {
+		if d {
 			dropped++
-			continue
-		}
-		if v, ok := q.Min(); ok {
-			byMin[v] = append(byMin[v], i)
 		}
 	}
 	if dropped == 0 {

@@ -65,9 +65,9 @@ func (s Spec) Owns(p int) bool { return p%s.Count == s.Index-1 }
 
 // Environment variables that give a shard its index when the batch
 // scheduler starts it (coterie's --shard auto), in this order: the
-// 0-based index of a Kubernetes Indexed Job and the index of a Slurm job
-// array task (whose numbering the script chooses; the one in deploy/
-// runs 1..N).
+// 0-based index of a Kubernetes Indexed Job and the id of a Slurm job
+// array task (0- or 1-based, as the array was submitted; Slurm also says
+// the array's first and last ids).
 const (
 	EnvKubernetes = "JOB_COMPLETION_INDEX"
 	EnvSlurm      = "SLURM_ARRAY_TASK_ID"

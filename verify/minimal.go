@@ -21,6 +21,9 @@ func findContained(ctx context.Context, f *set.Family) (int, int, error) {
 	if m < 2 {
 		return -1, -1, nil
 	}
+	if m >= bigList {
+		return findContainedBig(ctx, f)
+	}
 	deg := f.Degrees()
 	elems := make([][]int, m)
 	size := make([]int, m)
@@ -77,6 +80,50 @@ func findContained(ctx context.Context, f *set.Family) (int, int, error) {
 		}
 		if best >= 0 {
 			return best, j, nil
+		}
+	}
+	return -1, -1, nil
+}
+
+// bigList is the number of quorums from which findContained asks
+// [set.Family.Redundant] which quorums hold another (subset tables, or
+// comparisons with strictly smaller quorums only) instead of comparing
+// quorums filed under shared nodes, which is quadratic when the nodes are
+// evenly loaded (a threshold written out).
+const bigList = 4096
+
+// findContainedBig is findContained by [set.Family.Redundant]: the first
+// redundant quorum j in order that holds a quorum i by findContained's
+// rules (an equal pair with different owners does not count), and the
+// first such i.
+func findContainedBig(ctx context.Context, f *set.Family) (int, int, error) {
+	red, err := f.Redundant(ctx)
+	if err != nil {
+		return -1, -1, err
+	}
+	for j, r := range red {
+		if !r {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return -1, -1, err
+		}
+		q := &f.Quorums[j]
+		size := q.Len()
+		for i := range f.Quorums {
+			p := &f.Quorums[i]
+			if i == j || !set.Subset(p, q) {
+				continue
+			}
+			if p.Len() == size {
+				if i > j {
+					continue
+				}
+				if oi, oj := f.Owner(i), f.Owner(j); oi != set.NoOwner && oj != set.NoOwner && oi != oj {
+					continue
+				}
+			}
+			return i, j, nil
 		}
 	}
 	return -1, -1, nil

@@ -85,12 +85,15 @@ func intersectionCheck(ctx context.Context, f *set.Family, opts Options) (Check,
 		w   []int
 		err error
 	)
-	if opts.Method == Brute {
+	switch {
+	case opts.Method != Brute && pigeonhole(g, k):
+		// w = nil: no k+1 quorums are disjoint.
+	case opts.Method == Brute:
 		if err := bruteFeasible(m, k+1); err != nil {
 			return c, nil, err
 		}
 		w, err = bruteDisjoint(ctx, g, k+1, opts.progress("intersection"))
-	} else {
+	default:
 		w, err = findDisjoint(ctx, g, k+1, opts.progress("intersection"))
 	}
 	if err != nil {
@@ -128,6 +131,28 @@ func intersectionCheck(ctx context.Context, f *set.Family, opts Options) (Check,
 		pair = w
 	}
 	return c, pair, nil
+}
+
+// pigeonhole proves that every k+1 quorums of the explicit family f share
+// a node by counting alone: if each quorum holds at least least of the
+// used nodes in some quorum, k+1 quorums leave out at most (k+1)·(used −
+// least) of them, fewer than used, so some node is in all of them. One
+// pass over the quorums; majorities and thresholds written out are
+// decided here.
+func pigeonhole(f *set.Family, k int) bool {
+	if len(f.Quorums) == 0 {
+		return false
+	}
+	var u set.Set
+	least := -1
+	for i := range f.Quorums {
+		u.Union(&u, &f.Quorums[i])
+		if l := f.Quorums[i].Len(); least < 0 || l < least {
+			least = l
+		}
+	}
+	used := u.Len()
+	return least > 0 && int64(k+1)*int64(used-least) < int64(used)
 }
 
 // bruteQuorumLimit caps the enumeration of a threshold family for the

@@ -42,7 +42,7 @@ type availabilityOptions struct {
 	digits     int
 	log        bool
 	shard      string
-	shards     int
+	shards     string
 	checkpoint string
 }
 
@@ -123,7 +123,7 @@ saves an exact search by BDD piece by piece and resumes it where it stopped.
 	f.IntVar(&o.digits, "digits", 10, "significant digits of the values printed")
 	f.BoolVar(&o.log, "log", false, "with --plot, draw the unavailability 1−AV on a log scale")
 	f.StringVar(&o.shard, "shard", "", "do shard `I/N` of the work (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
-	f.IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
+	f.StringVar(&o.shards, "shards", "", shardsUsage)
 	f.StringVar(&o.checkpoint, "checkpoint", "", "save the exact search by BDD piece by piece in `FILE`, and resume from it")
 	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"table", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp

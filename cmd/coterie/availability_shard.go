@@ -92,7 +92,7 @@ type avPartPoint struct {
 // avShardSpec reads --shard, --shards: the zero Spec when not split.
 func avShardSpec(o availabilityOptions) (shard.Spec, error) {
 	if o.shard == "" {
-		if o.shards != 0 {
+		if o.shards != "" {
 			return shard.Spec{}, usageErrorf("--shards goes with --shard auto")
 		}
 		return shard.Spec{}, nil

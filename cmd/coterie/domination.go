@@ -24,7 +24,7 @@ type dominationOptions struct {
 	makeND   bool
 	// --shard, --shards, --checkpoint (with --smallest): domination_shard.go.
 	shard      string
-	shards     int
+	shards     string
 	checkpoint string
 }
 
@@ -91,7 +91,7 @@ nondominated. Read and write quorums that do not meet: exit status 1.
 	cmd.Flags().BoolVar(&o.smallest, "smallest", false, "find a witness of minimum size, proved minimum (slow for large systems)")
 	cmd.Flags().BoolVar(&o.makeND, "make-nd", false, "write a nondominated system that dominates this one to -o FILE")
 	cmd.Flags().StringVar(&o.shard, "shard", "", "with --smallest, answer shard `I/N` of the candidate sizes (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
-	cmd.Flags().IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
+	cmd.Flags().StringVar(&o.shards, "shards", "", shardsUsage)
 	cmd.Flags().StringVar(&o.checkpoint, "checkpoint", "", "with --smallest, save the solver's answers size by size in `FILE`, and resume from it")
 	addOutputFlags(cmd, &o.out)
 	return cmd

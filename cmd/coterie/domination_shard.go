@@ -78,7 +78,7 @@ func smallestShardSpec(o *dominationOptions) (shard.Spec, error) {
 		return shard.Spec{}, usageErrorf("--checkpoint saves --smallest (without --make-nd)")
 	}
 	if o.shard == "" {
-		if o.shards != 0 {
+		if o.shards != "" {
 			return shard.Spec{}, usageErrorf("--shards goes with --shard auto")
 		}
 		return shard.Spec{}, nil

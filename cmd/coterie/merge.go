@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -11,7 +13,10 @@ import (
 )
 
 func newMergeCmd(s *streams) *cobra.Command {
-	var asJSON bool
+	var (
+		asJSON bool
+		output string
+	)
 	cmd := &cobra.Command{
 		Use:   "merge PART...",
 		Short: "Put together the partial results of a run split with --shard",
@@ -33,14 +38,35 @@ smallest witness).
 The project's deploy/ folder has a Kubernetes Indexed Job and a Slurm array
 that run the shards and the merge.`,
 		Example: `  for i in 1 2 3; do coterie availability big.json --shard $i/3 > part-$i.json; done
-  coterie merge part-*.json`,
+  coterie merge part-*.json
+  coterie merge part-*.json --json -o result.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMerge(cmd.Context(), s, args, asJSON)
+			return runMergeTo(cmd.Context(), s, args, asJSON, output)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the merged result as JSON")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write the merged result to `FILE` (replaced only when the merge succeeds)")
 	return cmd
+}
+
+// runMergeTo merges into the file output ("" or "-": standard output).
+// The file is written only once the whole merge has succeeded, so a
+// refused merge leaves an old result untouched.
+func runMergeTo(ctx context.Context, s *streams, paths []string, asJSON bool, output string) error {
+	if output == "" || output == "-" {
+		return runMerge(ctx, s, paths, asJSON)
+	}
+	var buf bytes.Buffer
+	to := *s
+	to.out, to.outTerminal = &buf, false
+	if err := runMerge(ctx, &to, paths, asJSON); err != nil {
+		return err
+	}
+	return writeOutput(s, output, func(w io.Writer) error {
+		_, err := buf.WriteTo(w)
+		return err
+	})
 }
 
 func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) error {

@@ -258,3 +258,33 @@ func TestCheckpointResume(t *testing.T) {
 		t.Errorf("checkpoint of another input: exit %d, %s", code, errs)
 	}
 }
+
+// merge -o writes the merged result only when the merge succeeds: a
+// refused merge (a missing part, parts of two differently split runs)
+// leaves the old file as it was.
+func TestMergeOutput(t *testing.T) {
+	dir := t.TempDir()
+	b7 := avGenerate(t, dir, "b7.json", "billiard", "--q", "7")
+	three := avSplit(t, dir, b7, 3)
+	two := avSplit(t, dir, b7, 2)
+	out := filepath.Join(dir, "result.json")
+	if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, parts := range [][]string{three[:2], {three[0], three[1], two[1]}} {
+		code, stdout, errs := runAvailabilityCmd(t, append([]string{"merge", "--json", "-o", out}, parts...)...)
+		if code != 2 || stdout != "" || errs == "" {
+			t.Errorf("merge %v: exit %d, stdout %q, stderr %q; want exit 2", parts, code, stdout, errs)
+		}
+		if got, _ := os.ReadFile(out); string(got) != "old\n" {
+			t.Errorf("merge %v refused, but %s now holds %q", parts, out, got)
+		}
+	}
+	_, want, _ := runAvailabilityCmd(t, "availability", b7, "--json")
+	if code, stdout, errs := runAvailabilityCmd(t, append([]string{"merge", "--json", "-o", out}, three...)...); code != 0 || stdout != "" {
+		t.Fatalf("merge -o: exit %d, stdout %q, %s", code, stdout, errs)
+	}
+	if got, _ := os.ReadFile(out); string(got) != want {
+		t.Errorf("merge -o wrote\n%s\nwant the unsplit report\n%s", got, want)
+	}
+}

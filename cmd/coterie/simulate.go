@@ -38,7 +38,7 @@ type simulateOptions struct {
 	// --shard, --shards (with --explore): simulate_shard.go;
 	// --checkpoint: simulate_checkpoint.go.
 	shard      string
-	shards     int
+	shards     string
 	checkpoint string
 }
 
@@ -122,7 +122,7 @@ same, and refused otherwise (exit 2).`,
 			if o.explore {
 				return runExplore(cmd.Context(), s, o, args)
 			}
-			if o.shard != "" || o.shards != 0 || o.checkpoint != "" {
+			if o.shard != "" || o.shards != "" || o.checkpoint != "" {
 				return usageErrorf("--shard, --shards and --checkpoint go with --explore")
 			}
 			return runSimulate(cmd.Context(), s, o, args)
@@ -148,7 +148,7 @@ same, and refused otherwise (exit 2).`,
 	f.IntVar(&o.maxStates, "max-states", 4_000_000, "with --explore: stop after this many states")
 	f.IntVar(&o.maxDepth, "max-depth", 0, "with --explore: explore executions up to this many steps (0: all)")
 	f.StringVar(&o.shard, "shard", "", "with --explore: explore shard `I/N` of the state space (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
-	f.IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
+	f.StringVar(&o.shards, "shards", "", shardsUsage)
 	f.StringVar(&o.checkpoint, "checkpoint", "", "with --explore, save the search as it goes in `FILE`, and resume from it")
 	_ = cmd.RegisterFlagCompletionFunc("protocol", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return protocol.Names(), cobra.ShellCompDirectiveNoFileComp
@@ -532,7 +532,7 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 	if o.checkpoint != "" {
 		return runExploreCheckpointed(ctx, s, o, args)
 	}
-	if o.shard != "" || o.shards != 0 {
+	if o.shard != "" || o.shards != "" {
 		return runExploreShard(ctx, s, o, args)
 	}
 	ins, err := readSimInputs(s, o, args)

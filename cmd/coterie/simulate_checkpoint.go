@@ -160,7 +160,7 @@ func (v *exSaver) save(sn *protocol.ExploreSnapshot) error {
 // it from there; it prints the report of the whole search (exactly that of
 // runExplore) or the shard's part (that of runExploreShard).
 func runExploreCheckpointed(ctx context.Context, s *streams, o simulateOptions, args []string) error {
-	sharded := o.shard != "" || o.shards != 0
+	sharded := o.shard != "" || o.shards != ""
 	sp := shard.Spec{Index: 1, Count: 1}
 	if sharded {
 		var err error

@@ -21,7 +21,7 @@ type transversalsOptions struct {
 	limit  int64
 	// --shard, --shards, --checkpoint (with --count): transversals_shard.go.
 	shard      string
-	shards     int
+	shards     string
 	checkpoint string
 }
 
@@ -66,7 +66,7 @@ pieces done.
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON: one array per transversal, or with --count the contract's report")
 	cmd.Flags().Int64Var(&o.limit, "limit", 0, "list at most this many transversals (0 = all); a note on stderr says when the list was cut")
 	cmd.Flags().StringVar(&o.shard, "shard", "", "with --count, count shard `I/N` of the search (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
-	cmd.Flags().IntVar(&o.shards, "shards", 0, "the number of shards, with --shard auto")
+	cmd.Flags().StringVar(&o.shards, "shards", "", shardsUsage)
 	cmd.Flags().StringVar(&o.checkpoint, "checkpoint", "", "with --count, save the count piece by piece in `FILE`, and resume from it")
 	return cmd
 }
@@ -80,7 +80,7 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 		return usageErrorf("transversals takes one list of quorums; this is an (h,k)-arbiter: convert one level to its own file")
 	}
 	f := sys.Family
-	if o.shard != "" || o.shards != 0 || o.checkpoint != "" {
+	if o.shard != "" || o.shards != "" || o.checkpoint != "" {
 		if !o.count {
 			return usageErrorf("--shard, --shards and --checkpoint go with --count")
 		}

@@ -84,7 +84,7 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 		if sp, err = parseShard(o.shard, o.shards, os.Getenv); err != nil {
 			return usageErrorf("%v", err)
 		}
-	} else if o.shards != 0 {
+	} else if o.shards != "" {
 		return usageErrorf("--shards goes with --shard auto")
 	}
 	hash, err := inputHash(set.System{Family: f})

@@ -1,0 +1,177 @@
+package set
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// redundantBrute is the definition: a quorum is redundant if it contains
+// another properly or equals an earlier one.
+func redundantBrute(qs []Set) []bool {
+	red := make([]bool, len(qs))
+	for i := range qs {
+		for j := range qs {
+			if i == j || !Subset(&qs[j], &qs[i]) {
+				continue
+			}
+			if !Equal(&qs[j], &qs[i]) || j < i {
+				red[i] = true
+			}
+		}
+	}
+	return red
+}
+
+// The engines of Redundant (the subset table, the probe buckets and the
+// size-sorted comparison) agree with the definition on random lists with repeats and
+// containments, over universes of 1 to 22 and of 27 to 86 nodes.
+func TestRedundantEngines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 1))
+	for trial := 0; trial < 400; trial++ {
+		n := 1 + rng.IntN(22)
+		if trial%10 == 0 {
+			n = 27 + rng.IntN(60) // past the table
+		}
+		m := 1 + rng.IntN(60)
+		qs := make([]Set, m)
+		for i := range qs {
+			if i > 0 && rng.IntN(5) == 0 { // a repeat
+				qs[i].Copy(&qs[rng.IntN(i)])
+				continue
+			}
+			for qs[i].IsEmpty() {
+				for v := range n {
+					if rng.IntN(3) == 0 {
+						qs[i].Add(v)
+					}
+				}
+			}
+		}
+		want := redundantBrute(qs)
+		var used Set
+		for i := range qs {
+			used.Union(&used, &qs[i])
+		}
+		byTable := make([]bool, m)
+		if used.Len() <= tableSupport {
+			if err := redundantByTable(context.Background(), qs, used.Elements(), byTable); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(byTable, want) {
+				t.Fatalf("n=%d m=%d: table %v, want %v", n, m, byTable, want)
+			}
+		}
+		byProbes := make([]bool, m)
+		if err := redundantByProbes(context.Background(), qs, n, byProbes); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(byProbes, want) {
+			t.Fatalf("n=%d m=%d: by probes %v, want %v", n, m, byProbes, want)
+		}
+		bySize := make([]bool, m)
+		if err := redundantBySize(context.Background(), qs, bySize); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(bySize, want) {
+			t.Fatalf("n=%d m=%d: by size %v, want %v", n, m, bySize, want)
+		}
+		f := &Family{N: n, K: 1, Quorums: qs}
+		got, err := f.Redundant(context.Background())
+		if err != nil || !slices.Equal(got, want) {
+			t.Fatalf("n=%d m=%d: Redundant %v, %v; want %v", n, m, got, err, want)
+		}
+	}
+}
+
+// All 11-subsets of 21 nodes, written out, are minimal; one more copy and
+// one superset are redundant (the table engine, on 352,716 quorums).
+func TestRedundantThresholdList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	var qs []Set
+	for c := uint32(0); c < 1<<21; c++ {
+		if popcount(c) == 11 {
+			var s Set
+			for v := range 21 {
+				if c&(1<<v) != 0 {
+					s.Add(v)
+				}
+			}
+			qs = append(qs, s)
+		}
+	}
+	if len(qs) != 352716 { // C(21, 11)
+		t.Fatalf("%d quorums", len(qs))
+	}
+	var dup, sup Set
+	dup.Copy(&qs[7])
+	sup.Copy(&qs[9])
+	sup.Add(20)
+	sup.Add(19)
+	sup.Add(18)
+	qs = append(qs, dup, sup)
+	f := &Family{N: 21, K: 1, Quorums: qs}
+	red, err := f.Redundant(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range red {
+		if want := i >= 352716 && (i == 352716 || sup.Len() > 11); r != want {
+			t.Fatalf("quorum %d: redundant %v, want %v", i, r, want)
+		}
+	}
+}
+
+func popcount(c uint32) int {
+	n := 0
+	for ; c != 0; c &= c - 1 {
+		n++
+	}
+	return n
+}
+
+// On a list of dense quorums big enough for Redundant to take the probe
+// buckets, with planted repeats and supersets, it agrees with the
+// size-sorted comparison.
+func TestRedundantDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 5))
+	const n, m = 64, 6000
+	qs := make([]Set, m)
+	for i := range qs {
+		switch {
+		case i > 10 && i%97 == 0:
+			qs[i].Copy(&qs[rng.IntN(i)]) // a repeat
+		case i > 10 && i%89 == 0:
+			qs[i].Copy(&qs[rng.IntN(i)]) // a superset
+			qs[i].Add(rng.IntN(n))
+			qs[i].Add(rng.IntN(n))
+		default:
+			for v := range n {
+				if rng.IntN(2) == 0 {
+					qs[i].Add(v)
+				}
+			}
+		}
+	}
+	f := &Family{N: n, K: 1, Quorums: qs}
+	got, err := f.Redundant(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]bool, m)
+	if err := redundantBySize(context.Background(), qs, want); err != nil {
+		t.Fatal(err)
+	}
+	marked := 0
+	for i := range want {
+		if want[i] {
+			marked++
+		}
+	}
+	if !slices.Equal(got, want) || marked < 60 {
+		t.Fatalf("probe buckets and size-sorted comparison differ (%d redundant)", marked)
+	}
+}
