@@ -41,7 +41,17 @@ type Options struct {
 	Labels bool
 	// Theme is one of [Themes]; "" is "light".
 	Theme string
+	// MaxCells, when positive, bounds the incidence matrix: a matrix with
+	// more filled cells (memberships of nodes in quorums) is refused with
+	// an error wrapping [ErrTooLarge] before any shape is made. The report
+	// and the explorer set it, so that a picture nobody can read costs
+	// nothing; the command line draws whatever it is asked to.
+	MaxCells int
 }
+
+// ErrTooLarge is wrapped by [Draw] when a matrix would have more than
+// [Options.MaxCells] filled cells.
+var ErrTooLarge = errors.New("too large to draw")
 
 // palette is the colours of one theme.
 type palette struct {
@@ -124,6 +134,15 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 	}
 	switch layout {
 	case "matrix":
+		if opts.MaxCells > 0 {
+			cells := 0
+			for i := range f.Quorums {
+				cells += f.Quorums[i].Len()
+			}
+			if cells > opts.MaxCells {
+				return nil, fmt.Errorf("draw: the matrix would have %d filled cells, more than %d: %w", cells, opts.MaxCells, ErrTooLarge)
+			}
+		}
 		d.matrix()
 	case "grid":
 		err = d.grid()

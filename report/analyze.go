@@ -165,10 +165,15 @@ func disjointDrawing(sys set.System, rep *verify.Report) *draw.Scene {
 	if sc, err := draw.Draw(sys, o); err == nil {
 		return sc
 	}
-	o.Layout = "matrix"
+	o.Layout, o.MaxCells = "matrix", MaxDrawnCells
 	sc, _ := draw.Draw(sys, o)
 	return sc
 }
+
+// MaxDrawnCells bounds the incidence matrices of a report: a system whose
+// matrix would have more filled cells is reported without a drawing (a
+// picture of 100,000 cells is unreadable, and drawing it takes seconds).
+const MaxDrawnCells = 100000
 
 // Analyze computes the report's figures for sys, named name. Bad options
 // and cancellation of ctx are errors; a figure that runs out of its budget
@@ -193,9 +198,9 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	outOfTime := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
 	var err error
 	stage("drawing")
-	sc, err := draw.Draw(sys, draw.Options{})
-	if err != nil {
-		sc, err = draw.Draw(sys, draw.Options{Layout: "matrix"})
+	sc, err := draw.Draw(sys, draw.Options{MaxCells: MaxDrawnCells})
+	if err != nil && !errors.Is(err, draw.ErrTooLarge) {
+		sc, err = draw.Draw(sys, draw.Options{Layout: "matrix", MaxCells: MaxDrawnCells})
 	}
 	if err == nil {
 		r.Drawing = sc
@@ -261,9 +266,9 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 			r.DominationNote = "not decided: " + err.Error()
 		}
 		if r.Domination != nil && r.Domination.Witness != nil {
-			if sc, err := draw.Draw(sys, draw.Options{Highlight: r.Domination.Witness.Elements()}); err == nil {
+			if sc, err := draw.Draw(sys, draw.Options{MaxCells: MaxDrawnCells, Highlight: r.Domination.Witness.Elements()}); err == nil {
 				r.WitnessDraw = sc
-			} else if sc, err := draw.Draw(sys, draw.Options{Layout: "matrix", Highlight: r.Domination.Witness.Elements()}); err == nil {
+			} else if sc, err := draw.Draw(sys, draw.Options{Layout: "matrix", MaxCells: MaxDrawnCells, Highlight: r.Domination.Witness.Elements()}); err == nil {
 				r.WitnessDraw = sc
 			}
 		}
