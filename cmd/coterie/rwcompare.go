@@ -83,9 +83,7 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 	var inputs []input
 	for _, path := range args {
 		inputs = append(inputs, input{displayName(path), func() (*rw.System, error) {
-			ro := o.rw
-			ro.nodes = ""
-			return loadRW(ctx, s, ro, co.in, []string{path})
+			return loadRW(ctx, s, o.rw, co.in, []string{path})
 		}})
 	}
 	for i := range max(len(o.reads), len(o.writes)) {
