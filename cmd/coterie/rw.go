@@ -13,6 +13,7 @@ import (
 
 	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/report"
 	"github.com/coterie-dev/coterie/rw"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -29,6 +30,11 @@ type rwOptions struct {
 	networkLimit         string
 	requireWW            bool
 	limit                int
+	// pNode is --p-node: nodes' own probabilities, over the p column of
+	// --nodes.
+	pNode string
+	// ps are info's --p: the availability is given at each.
+	ps []float64
 }
 
 // maxRWNodes bounds the nodes of a read-write system (each carries its
@@ -63,11 +69,9 @@ func addWorkloadFlags(cmd *cobra.Command, o *rwOptions) {
 	cmd.Flags().IntVar(&o.f, "f", 0, "use only f-resilient quorums (sets that stay quorums after any F failures)")
 	cmd.Flags().StringVar(&o.optimize, "optimize", "load", "what the strategy minimises: load|latency|network")
 	cmd.Flags().StringVar(&o.loadLimit, "load-limit", "", "largest load allowed (1/capacity)")
-	cmd.Flags().StringVar(&o.latencyLimit, "latency-limit", "", "largest expected latency allowed, in seconds")
+	addSecondsFlag(cmd, &o.latencyLimit, "latency-limit", "largest expected latency allowed: a duration (500ms, 3.5s) or a number of seconds")
 	cmd.Flags().StringVar(&o.networkLimit, "network-limit", "", "largest expected number of nodes contacted")
-	_ = cmd.RegisterFlagCompletionFunc("optimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"load", "latency", "network"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("optimize", completeWords("load", "latency", "network"))
 }
 
 // rwWanted reports whether a command should take the read-write path: a
@@ -179,6 +183,19 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 	}
 	if err != nil {
 		return nil, usageErrorf("%v", err)
+	}
+	if o.pNode != "" {
+		labels := make([]string, sys.N)
+		for v := range labels {
+			labels[v] = sys.Label(v)
+		}
+		own, err := parsePNode(o.pNode, sys.N, labels)
+		if err != nil {
+			return nil, err
+		}
+		for v, p := range own {
+			sys.Nodes[v].P = new(big.Rat).SetFloat64(p)
+		}
 	}
 	return sys, nil
 }
@@ -379,6 +396,34 @@ func relabel(e *expr.Expr, labels []string) *expr.Expr {
 	return c
 }
 
+// noLatency is the latency of a node whose latency no file gives: 1, as
+// quoracle takes it; a system none of whose nodes has a latency of its own
+// has no latency to report (see [latencyGiven]).
+var noLatency = big.NewRat(1, 1)
+
+// latencyGiven reports whether some node has a latency of its own.
+func latencyGiven(nodes []rw.Node) bool {
+	for _, nd := range nodes {
+		if nd.Latency != noLatency {
+			return true
+		}
+	}
+	return false
+}
+
+// secondsText writes a number of seconds, given exactly, in the unit a
+// person reads: 3.91 s, 33.3 ms, 250 µs. The exact value stays in JSON.
+func secondsText(exact string) string {
+	r, ok := new(big.Rat).SetString(exact)
+	if !ok {
+		return exact
+	}
+	if r.Sign() == 0 {
+		return "0 s"
+	}
+	return report.Seconds(ratFloat(r))
+}
+
 // ratFloat returns r as a float64 for display.
 func ratFloat(r *big.Rat) float64 {
 	f, _ := r.Float64()
@@ -393,6 +438,7 @@ func nodesWith(n int, labels []string, rows []format.NodeAttrs) []rw.Node {
 	nodes := rw.DefaultNodes(n)
 	for v := range n {
 		nodes[v].Label = labels[v]
+		nodes[v].Latency = noLatency
 	}
 	for _, r := range rows {
 		nd := &nodes[r.Node]

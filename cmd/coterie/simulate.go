@@ -107,7 +107,7 @@ same, and refused otherwise (exit 2).`,
 			if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
 				return cobra.MaximumNArgs(1)(cmd, args)
 			}
-			return cobra.MinimumNArgs(1)(cmd, args)
+			return needFiles("one or more quorum FILEs (or --reads EXPR)", 1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -156,9 +156,8 @@ same, and refused otherwise (exit 2).`,
 	_ = cmd.RegisterFlagCompletionFunc("load", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"light", "heavy", "poisson:"}, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
-	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("table", "json", "csv"))
+	addOutputFlag(cmd, s)
 	return cmd
 }
 

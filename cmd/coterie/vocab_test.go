@@ -190,3 +190,37 @@ func TestCompareRefusesUnknownNode(t *testing.T) {
 		}
 	}
 }
+
+// merge takes parts that differ only in the input's path (the same
+// SHA-256), and names the option that differs when one does.
+func TestMergeSameInputOtherPath(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"generate", "grid", "--n", "9", "-o", "a.json"},
+		{"convert", "a.json", "-o", "b.json"},
+	} {
+		if code, _, errs := runOut(t, dir, args...); code != 0 {
+			t.Fatal(errs)
+		}
+	}
+	part := func(file, shard string, extra ...string) string {
+		args := append([]string{"availability", file, "--shard", shard}, extra...)
+		args = append(args, "-o", file+"-"+strings.ReplaceAll(shard, "/", "of")+strings.Join(extra, "")+".json")
+		if code, _, errs := runOut(t, dir, args...); code != 0 {
+			t.Fatalf("%v: %s", args, errs)
+		}
+		return args[len(args)-1]
+	}
+	code, whole, errs := runOut(t, dir, "availability", "a.json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	code, merged, errs := runOut(t, dir, "merge", part("a.json", "1/2"), part("b.json", "2/2", "--json"))
+	if code != 0 || merged != whole {
+		t.Errorf("merge of a.json 1/2 and b.json 2/2 (--json): exit %d, %q (stderr %q); the whole run prints %q", code, merged, errs, whole)
+	}
+	code, _, errs = runOut(t, dir, "merge", part("a.json", "1/2"), part("b.json", "2/2", "--seed=7"))
+	if code != 2 || !strings.Contains(errs, "other options") || !strings.Contains(errs, "--seed 7, not 1") {
+		t.Errorf("merge of parts with other seeds: exit %d, stderr %q; want exit 2 naming --seed", code, errs)
+	}
+}
