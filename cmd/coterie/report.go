@@ -18,6 +18,7 @@ type reportOptions struct {
 	format string
 	budget time.Duration
 	ps     []float64
+	pNode  string
 	rw     reportRWOptions
 }
 
@@ -62,6 +63,7 @@ of writes at each --p.`,
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("html", "md"))
 	f.DurationVar(&o.budget, "budget", report.DefaultBudget, "time allowed to each long figure (load, resilience, domination, exact availability)")
 	addProbsFlag(cmd, &o.ps, report.DefaultPoints, "probabilities of the availability table")
+	addPNodeFlag(cmd, &o.pNode)
 	addReportRWFlags(cmd, &o.rw)
 	return cmd
 }
@@ -85,6 +87,7 @@ func runReport(ctx context.Context, s *streams, o reportOptions, args []string) 
 		return usageErrorf("--budget must be positive, not %s", o.budget)
 	}
 	if o.rw.wanted {
+		o.rw.rw.pNode = o.pNode
 		return runRWReport(ctx, s, o, o.rw, args, format)
 	}
 	var systems []*report.System
@@ -93,7 +96,11 @@ func runReport(ctx context.Context, s *streams, o reportOptions, args []string) 
 		if err != nil {
 			return err
 		}
-		r, err := report.Analyze(ctx, displayName(path), sys, report.Options{Budget: o.budget, Points: o.ps})
+		own, err := parseAvPNode(o.pNode, sys)
+		if err != nil {
+			return err
+		}
+		r, err := report.Analyze(ctx, displayName(path), sys, report.Options{Budget: o.budget, Points: o.ps, Override: own})
 		if err != nil {
 			return err
 		}

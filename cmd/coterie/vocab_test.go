@@ -2,13 +2,20 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // runOut runs the built command in dir and returns its exit status,
@@ -222,5 +229,101 @@ func TestMergeSameInputOtherPath(t *testing.T) {
 	code, _, errs = runOut(t, dir, "merge", part("a.json", "1/2"), part("b.json", "2/2", "--seed=7"))
 	if code != 2 || !strings.Contains(errs, "other options") || !strings.Contains(errs, "--seed 7, not 1") {
 		t.Errorf("merge of parts with other seeds: exit %d, stderr %q; want exit 2 naming --seed", code, errs)
+	}
+}
+
+// commandTree returns every command under the root, the root's help and
+// completion aside.
+func commandTree(t *testing.T) []*cobra.Command {
+	t.Helper()
+	s := &streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard}
+	root := newRoot(s, &runState{}, nil)
+	var all []*cobra.Command
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, k := range c.Commands() {
+			if k.Name() == "help" || k.Name() == "completion" {
+				continue
+			}
+			all = append(all, k)
+			walk(k)
+		}
+	}
+	walk(root)
+	return all
+}
+
+// The vocabulary of docs/cli.md, checked on every command: a flag of a
+// shared name means the same and takes the same syntax everywhere.
+func TestVocabulary(t *testing.T) {
+	// Commands whose result is a file or a printed report: each has -o.
+	noOutput := map[string]bool{"coterie serve": true, "coterie generate": true}
+	for _, c := range commandTree(t) {
+		path := c.CommandPath()
+		flags := c.Flags()
+		if f := flags.Lookup("p"); f != nil {
+			if _, ok := f.Value.(*probsValue); !ok {
+				t.Errorf("%s: --p is a %s, not a list of probabilities", path, f.Value.Type())
+			}
+			if flags.Lookup("p-node") == nil {
+				t.Errorf("%s: --p without --p-node", path)
+			}
+		}
+		if flags.Lookup("p-node") != nil && flags.Lookup("p") == nil {
+			t.Errorf("%s: --p-node without --p", path)
+		}
+		flags.VisitAll(func(f *pflag.Flag) {
+			if strings.HasPrefix(f.DefValue, "[") && f.DefValue != "[]" { // pflag hides [], shows [0.900000]
+				t.Errorf("%s --%s: default shown as %s", path, f.Name, f.DefValue)
+			}
+			switch f.Name {
+			case "timeout", "budget", "exact-time", "request-timeout", "latency-limit":
+				if f.Value.Type() != "duration" {
+					t.Errorf("%s --%s: a %s, not a duration", path, f.Name, f.Value.Type())
+				}
+			case "max-memory", "max-body":
+				if f.Value.Type() != "bytes" {
+					t.Errorf("%s --%s: a %s, not a size with units", path, f.Name, f.Value.Type())
+				}
+			case "format":
+				comp, ok := c.GetFlagCompletionFunc("format")
+				if !ok {
+					t.Errorf("%s --format: no completion", path)
+					return
+				}
+				words, _ := comp(c, nil, "")
+				for _, w := range []string{"table", "json", "csv", "text", "dat", "html", "md"} {
+					if strings.Contains(f.Usage, w) && !slices.Contains(words, w) {
+						t.Errorf("%s --format: the help names %s, the completion offers %v", path, w, words)
+					}
+				}
+			}
+		})
+		if c.Runnable() && !noOutput[path] && flags.ShorthandLookup("o") == nil {
+			t.Errorf("%s: no -o", path)
+		}
+		if flags.Lookup("nodes") != nil && !c.HasParent() {
+			t.Errorf("%s: --nodes on the root", path)
+		}
+	}
+}
+
+// A command run without the files it needs says what is missing, in its
+// words, not cobra's count of arguments.
+func TestMissingArguments(t *testing.T) {
+	for _, c := range commandTree(t) {
+		// serve needs no file (it would start serving), nor do search
+		// and generate, whose own messages say what they need.
+		if !c.Runnable() || c.Parent().Name() != "coterie" || slices.Contains([]string{"serve", "search", "generate"}, c.Name()) {
+			continue
+		}
+		var o, e bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		code := run(ctx, []string{c.Name()}, &streams{in: strings.NewReader(""), out: &o, err: &e})
+		cancel()
+		msg := e.String()
+		if code != exitError || strings.Contains(msg, "arg(s)") || !strings.Contains(msg, "need") && !strings.Contains(msg, "give") {
+			t.Errorf("coterie %s: exit %d, %q; want exit 2 saying what it needs", c.Name(), code, msg)
+		}
 	}
 }
