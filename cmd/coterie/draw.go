@@ -49,7 +49,7 @@ An (h,k)-arbiter is drawn by its lowest level. A read-write system
 (--reads EXPR [--writes EXPR], --nodes, or a read-write file) is drawn by one
 side: --side reads (default) or writes. The same input gives the same
 bytes.`,
-		Example: `  coterie generate fpp --q 2 -o fano.json && coterie draw fano.json -o fano.svg
+		Example: `  coterie generate fpp --order 2 -o fano.json && coterie draw fano.json -o fano.svg
   coterie draw grid.json -o grid.png --quorum 5
   coterie draw plane.json -o witness.pdf --layout matrix --highlight 1,4,7 --labels`,
 		Args: fileOrRW,
