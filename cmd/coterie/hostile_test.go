@@ -390,3 +390,34 @@ func selfMaxRSS() int64 {
 	}
 	return int64(ru.Maxrss) << 10 // KiB on Linux
 }
+
+// The read-write commands read their files as the coterie readers do: a
+// FIFO nobody writes to is given up at --timeout (exit 124 within a
+// second of it), and a file over the input's share of --max-memory is
+// refused before it is read.
+func TestHostileReadWriteReader(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "in.txt")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, args := range [][]string{
+		{"strategy", "in.txt", "--read-fraction", "0.5"},
+		{"info", "in.txt", "--read-fraction", "0.5"},
+		{"compare", "in.txt", "--read-fraction", "0.5"},
+		{"quorums", "in.txt", "--side", "writes"},
+	} {
+		o := runHostile(t, dir, nil, 10*time.Second, append(args, "--timeout", "1s")...)
+		if o.code != 124 || o.took > 2*time.Second {
+			t.Errorf("coterie %s on a FIFO: exit %d after %v; want 124 within a second of --timeout 1s (%s)", strings.Join(args, " "), o.code, o.took.Round(time.Millisecond), short(o.stderr))
+		}
+	}
+	big := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(big, bigInput(200000, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := runHostile(t, dir, nil, 10*time.Second, "strategy", "big.txt", "--read-fraction", "0.5", "--max-memory", "1MiB")
+	if o.code != 2 || !strings.Contains(o.stderr, "--max-memory") {
+		t.Errorf("strategy on a file over the budget: exit %d, %s; want exit 2 naming --max-memory", o.code, short(o.stderr))
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"os"
 	"strings"
@@ -112,8 +111,8 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 	var nodesData []byte
 	if o.nodes != "" {
 		var err error
-		if nodesData, err = readArg(s, o.nodes); err != nil {
-			return nil, asInputError(nodesName, 0, "cannot read: "+unwrapPath(err).Error())
+		if nodesData, err = readData(ctx, s, o.nodes, in); err != nil {
+			return nil, err
 		}
 	}
 	nodesErr := func(err error) error {
@@ -132,7 +131,7 @@ func loadRW(ctx context.Context, s *streams, o rwOptions, in inputOptions, args 
 		}
 		src, err = rwFromExprs(o, nodesData, nodesErr)
 	case len(args) == 1:
-		src, err = rwFromFile(s, args[0], in)
+		src, err = rwFromFile(ctx, s, args[0], in)
 	default:
 		return nil, usageErrorf("give a system file or --reads EXPR [--writes EXPR]")
 	}
@@ -208,15 +207,6 @@ type rwSource struct {
 	readList, writeList *set.Family
 }
 
-// readArg reads the file named by a command-line argument, "-" for
-// standard input.
-func readArg(s *streams, arg string) ([]byte, error) {
-	if arg == "-" {
-		return io.ReadAll(s.in)
-	}
-	return os.ReadFile(arg)
-}
-
 // rwFromExprs reads --reads and --writes. The nodes file's labels number
 // the nodes first, in its order; then the expressions' other names, as
 // they appear.
@@ -254,11 +244,11 @@ func rwFromExprs(o rwOptions, nodesData []byte, nodesErr func(error) error) (*rw
 
 // rwFromFile reads a read-write system file, or a coterie's file, whose
 // quorums are then both its reads and its writes.
-func rwFromFile(s *streams, arg string, in inputOptions) (*rwSource, error) {
+func rwFromFile(ctx context.Context, s *streams, arg string, in inputOptions) (*rwSource, error) {
 	name := displayName(arg)
-	data, err := readArg(s, arg)
+	data, err := readData(ctx, s, arg, in)
 	if err != nil {
-		return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+		return nil, err
 	}
 	if format.IsRWAny(data) {
 		f, err := format.ReadRWAny(data)
@@ -290,10 +280,13 @@ func readSystemData(name string, data []byte, path string, in inputOptions) (set
 	if err != nil {
 		return set.System{}, err
 	}
-	sys, err := format.ReadBytes(data, f, format.Options{Base: in.base})
+	sys, err := format.ReadBytes(data, f, format.Options{Base: in.base, Name: name, MaxMemory: maxMemory(in.cmd)})
 	if err != nil {
 		var fe *format.SyntaxError
 		if errors.As(err, &fe) {
+			if errors.Is(err, set.ErrMemoryBudget) {
+				return set.System{}, asInputError(name, fe.Line, fe.Msg+" ("+budgetHint(in.cmd)+")")
+			}
 			return set.System{}, asInputError(name, fe.Line, fe.Msg)
 		}
 		return set.System{}, asInputError(name, 0, err.Error())
