@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -191,4 +192,14 @@ func printLine(s *streams, v any) error {
 		_, err := fmt.Fprintln(w, v)
 		return err
 	})
+}
+
+// rwFigureError is the error of a figure that could not be had: the
+// context's own error when --timeout or Ctrl-C stopped it (exit 124 or
+// 130), otherwise a usage error with the message.
+func rwFigureError(err error, format string, args ...any) error {
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return usageErrorf(format, args...)
 }

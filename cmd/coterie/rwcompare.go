@@ -109,11 +109,11 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 		row := rwCompareRow{File: in.label, N: sys.N, Reads: shortExpr(sys, &sys.Reads, "reads"), Writes: shortExpr(sys, &sys.Writes, "writes")}
 		rr, err := sys.ReadResilience(ctx)
 		if err != nil {
-			return usageErrorf("%s: read resilience: %v", in.label, err)
+			return rwFigureError(err, "%s: read resilience: %v", in.label, err)
 		}
 		wr, err := sys.WriteResilience(ctx)
 		if err != nil {
-			return usageErrorf("%s: write resilience: %v", in.label, err)
+			return rwFigureError(err, "%s: write resilience: %v", in.label, err)
 		}
 		row.rwResilienceJSON = newRWResilience(rr.F, wr.F)
 		if withStrategy {

@@ -205,11 +205,11 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 	}
 	rr, err := sys.ReadResilience(ctx)
 	if err != nil {
-		return usageErrorf("read resilience: %v", err)
+		return rwFigureError(err, "read resilience: %v", err)
 	}
 	wr, err := sys.WriteResilience(ctx)
 	if err != nil {
-		return usageErrorf("write resilience: %v", err)
+		return rwFigureError(err, "write resilience: %v", err)
 	}
 	rep.rwResilienceJSON = newRWResilience(rr.F, wr.F)
 	rep.ReadFailures, rep.WriteFailures = ids(rr.Witness), ids(wr.Witness)
