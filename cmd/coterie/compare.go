@@ -25,6 +25,7 @@ type compareOptions struct {
 	ps      []float64
 	pNode   string
 	noAV    bool
+	wide    bool
 	rw      compareRWOptions
 }
 
@@ -70,6 +71,10 @@ before the next is read, so each has the whole --max-memory budget: the
 budget bounds the largest file, not their sum. (A figure left out at its
 --budget is abandoned, not stopped, where its search does not watch the
 clock: it runs on, holding its system, until the command ends.)
+
+A table wider than the terminal (COLUMNS, or 120 columns when the output is
+not a terminal) is turned, one column per system and one row per figure;
+--wide keeps one row per system.
 
 --timeout or Ctrl-C prints the rows measured so far, marked partial.
 
@@ -150,7 +155,7 @@ the availability of reads and of writes at each --p.
 				case "csv":
 					return compareCSV(w, rows)
 				}
-				if err := compareTable(w, rows); err != nil || stopped == nil {
+				if err := compareTable(w, rows, outputWidth(s), o.wide); err != nil || stopped == nil {
 					return err
 				}
 				_, err := fmt.Fprintf(w, "partial: stopped while measuring %s; %d of %d files shown\n", rows[len(rows)-1].File, len(rows), len(args))
@@ -168,6 +173,7 @@ the availability of reads and of writes at each --p.
 	addProbsFlag(cmd, &o.ps, []float64{0.9}, "node up-probabilities at which to give the availability (comma-separated)")
 	addPNodeFlag(cmd, &o.pNode)
 	cmd.Flags().BoolVar(&o.noAV, "no-availability", false, "skip the availability")
+	cmd.Flags().BoolVar(&o.wide, "wide", false, "one row per system however wide the table (by default a table wider than the terminal, or than COLUMNS, or 120 columns when not a terminal, is turned: one column per system)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the reports as JSON (same as --format json)")
 	cmd.Flags().StringVar(&o.format, "format", "", "table, csv or json (default table)")
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("table", "csv", "json"))
@@ -273,7 +279,7 @@ func compareAVCell(r compareRow, i int) string {
 	return v
 }
 
-func compareTable(w io.Writer, rows []compareRow) error {
+func compareTable(w io.Writer, rows []compareRow, width int, wide bool) error {
 	header := []string{"system", "kind", "n", "k", "quorums", "mean |Q|", "messages", "load", "capacity", "net load", "resilience"}
 	ps := avHeaders(rows)
 	for _, p := range ps {
@@ -308,7 +314,7 @@ func compareTable(w io.Writer, rows []compareRow) error {
 			cells[len(cells)-1] = append(cells[len(cells)-1], compareAVCell(r, i), nines, down)
 		}
 	}
-	if err := renderTable(w, header, cells); err != nil {
+	if err := renderFitted(w, width, wide, header, cells); err != nil {
 		return err
 	}
 	for _, r := range rows {

@@ -165,7 +165,7 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 		if form == "csv" {
 			return rwCompareCSV(w, rows, withStrategy)
 		}
-		return renderTable(w, header, cells)
+		return renderFitted(w, outputWidth(s), co.wide, header, cells)
 	})
 }
 
