@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"golang.org/x/term"
 )
@@ -69,4 +70,50 @@ func renderFitted(w io.Writer, width int, wide bool, header []string, rows [][]s
 		tr = append(tr, r)
 	}
 	return renderTable(w, th, tr)
+}
+
+// wrapExpr cuts an expression longer than width at its top-level " + "
+// (or, in a product, its top-level "*"), each piece after the first
+// starting with the operator. A term too long by itself stays whole.
+func wrapExpr(e string, width int) []string {
+	if width < 20 || cellWidth(e) <= width {
+		return []string{e}
+	}
+	for _, op := range []string{" + ", "*"} {
+		parts := topLevel(e, op)
+		if len(parts) < 2 {
+			continue
+		}
+		var out []string
+		cur := parts[0]
+		for _, p := range parts[1:] {
+			if cellWidth(cur)+len(op)+cellWidth(p) > width {
+				out = append(out, cur)
+				cur = strings.TrimLeft(op, " ") + p
+			} else {
+				cur += op + p
+			}
+		}
+		return append(out, cur)
+	}
+	return []string{e}
+}
+
+// topLevel splits e at each op outside parentheses.
+func topLevel(e, op string) []string {
+	var parts []string
+	depth, last := 0, 0
+	for i := 0; i < len(e); i++ {
+		switch {
+		case e[i] == '(':
+			depth++
+		case e[i] == ')':
+			depth--
+		case depth == 0 && strings.HasPrefix(e[i:], op):
+			parts = append(parts, e[last:i])
+			last = i + len(op)
+			i += len(op) - 1
+		}
+	}
+	return append(parts, e[last:])
 }

@@ -274,7 +274,7 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 		if asJSON {
 			return writeJSON(w, rep)
 		}
-		return rep.table(w)
+		return rep.table(w, outputWidth(s))
 	})
 }
 
@@ -283,12 +283,20 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-func (rep *rwInfoReport) table(w io.Writer) error {
+func (rep *rwInfoReport) table(w io.Writer, width int) error {
 	var rows [][]string
 	add := func(k, v string) { rows = append(rows, []string{k, v}) }
 	add("nodes", fmt.Sprint(rep.N))
-	add("reads", rep.Reads)
-	add("writes", rep.Writes)
+	// An expression too long for the output goes on several rows.
+	for _, e := range []struct{ k, v string }{{"reads", rep.Reads}, {"writes", rep.Writes}} {
+		for i, part := range wrapExpr(e.v, width-len("│ writes meet writes │  │")) {
+			if i == 0 {
+				add(e.k, part)
+			} else {
+				add("", part)
+			}
+		}
+	}
 	if rep.ReadQuorums != nil {
 		add("read quorums", rep.ReadQuorums.String())
 	}

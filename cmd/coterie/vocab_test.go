@@ -327,3 +327,34 @@ func TestMissingArguments(t *testing.T) {
 		}
 	}
 }
+
+// A long expression is cut at its top-level operators: the pieces put
+// together again are the expression, and each fits the width.
+func TestWrapExpr(t *testing.T) {
+	var sum, prod []string
+	for i := 1; i <= 16; i++ {
+		sum = append(sum, "a"+itoa(i)+"*b"+itoa(i))
+		prod = append(prod, "(a"+itoa(i)+" + b"+itoa(i)+")")
+	}
+	for _, e := range []string{strings.Join(sum, " + "), strings.Join(prod, "*"), "choose(2, a, b, c)"} {
+		for _, width := range []int{30, 45, 1000} {
+			parts := wrapExpr(e, width)
+			joined := parts[0]
+			for _, p := range parts[1:] {
+				if strings.HasPrefix(p, "+ ") {
+					joined += " " + p
+				} else {
+					joined += p
+				}
+			}
+			if joined != e {
+				t.Errorf("wrapExpr(%q, %d) = %q: put together, %q", e, width, parts, joined)
+			}
+			for _, p := range parts {
+				if len(p) > width {
+					t.Errorf("wrapExpr(%q, %d): %q is wider", e, width, p)
+				}
+			}
+		}
+	}
+}
