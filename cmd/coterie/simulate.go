@@ -96,7 +96,8 @@ the states found and those still to expand, every few seconds and when it
 stops (Ctrl-C, --timeout); run again with the same FILE, it goes on from
 there and prints exactly what an uninterrupted run prints. A stopped run
 prints no partial report; one stopped by the memory budget exits 2 and
-resumes with more --max-memory; a search that reaches --max-states is
+resumes with more --max-memory (without --checkpoint, an exploration stopped
+by the memory budget prints what it proved, marked INCOMPLETE, and exits 2); a search that reaches --max-states is
 explored again without the checkpoint (it stops there anyway).
 
 With several files, --plot draws messages per entry against N, one line per
@@ -568,7 +569,13 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 			bar.Done()
 			switch {
 			case err != nil && res != nil && errors.Is(err, set.ErrMemoryBudget):
-				fmt.Fprintf(s.err, "coterie: explore %s on %s: stopped after %d states at the memory budget; %s: allow more with --max-memory, or bound the search with --requests, --max-depth or --max-states\n",
+				// Say what was proved, marked partial, then stop as a
+				// result cut short does (exit 2).
+				runs = append(runs, exploreRun{in.name, res, "stopped at the memory budget"})
+				if werr := writeExplore(s, o, runs); werr != nil {
+					return werr
+				}
+				return usageErrorf("explore %s on %s: stopped after %d states at the memory budget (partial result); %s: allow more with --max-memory, or bound the search with --requests, --max-depth or --max-states",
 					sp.Name, in.name, res.States, budgetHint(o.in.cmd))
 			case err != nil && res != nil && ctx.Err() != nil:
 				// Say what was proved, then stop as interrupted.
