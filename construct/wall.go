@@ -177,7 +177,7 @@ var wallSpec = Spec{
 	Source:  "Peleg, Wool 1997",
 	Params: []Param{
 		{Name: "widths", Usage: "row widths from the top, such as 1,2,3", Type: String},
-		{Name: "cwlog", Usage: "the CWlog wall over n nodes (row i has ⌈lg 2i⌉ nodes)", Type: Bool, Default: false},
+		{Name: "cwlog", Usage: "the CWlog wall over n nodes (row i has ⌈lg 2i⌉ nodes; the nodes left over join the last row)", Type: Bool, Default: false},
 		{Name: "n", Usage: "number of nodes of the CWlog wall", Type: Int, Min: 1, Max: set.MaxNodes},
 	},
 	Build: func(a Args) (set.System, error) {

@@ -38,6 +38,9 @@ type Options struct {
 	// "availability", "availability points" (with done 0 and total −1:
 	// the work of a stage is not known in advance).
 	Progress set.Progress
+	// Override gives some nodes (0-based) their own probability in place
+	// of p, as availability.EvalOptions.Override.
+	Override map[int]float64
 }
 
 // DefaultBudget is the time each long figure may take by default.
@@ -313,6 +316,9 @@ func (r *System) setAvailability(ctx context.Context, res *availability.Result, 
 			for i, p := range ps {
 				for v := range vec {
 					vec[v] = p
+					if x, ok := o.Override[v]; ok {
+						vec[v] = x
+					}
 				}
 				e, err := availability.EstimateAV(ctx, f, vec, samples, 1)
 				if err != nil {
@@ -322,13 +328,13 @@ func (r *System) setAvailability(ctx context.Context, res *availability.Result, 
 			}
 			return out, nil
 		}
-		pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Samples: samples, Seed: 1})
+		pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Samples: samples, Seed: 1, Override: o.Override})
 		if err != nil {
 			return nil, err
 		}
 		for i, pt := range pts {
 			out[i] = Point{P: pt.P, AV: pt.AV, Exact: pt.Exact, U: big.NewFloat(math.Max(0, 1-pt.AV))}
-			if pt.Exact && res.Exact {
+			if pt.Exact && res.Exact && len(o.Override) == 0 {
 				out[i].U = res.Poly.Unavailability(pt.P)
 			}
 		}

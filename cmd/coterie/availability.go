@@ -27,7 +27,7 @@ import (
 type availabilityOptions struct {
 	rw         rwOptions
 	in         inputOptions
-	ps         string
+	ps         []float64
 	rng        string
 	format     string
 	asJSON     bool
@@ -94,9 +94,12 @@ saves an exact search by BDD piece by piece and resumes it where it stopped.
 			if rwWanted(cmd, s, args) {
 				return cobra.MaximumNArgs(1)(cmd, args)
 			}
-			return cobra.MinimumNArgs(1)(cmd, args)
+			return needFiles("one or more quorum FILEs (or --reads EXPR)", 1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("p") {
+				o.ps = nil // the default is taken only when --range is not given either
+			}
 			if rwWanted(cmd, s, args) {
 				o.rw.anyK = true // a k-arbiter's availability is that of R = W
 				return runRWAvailability(cmd.Context(), s, o, o.rw, args, cmd.Flags().Changed("p") || cmd.Flags().Changed("range"))
@@ -108,13 +111,13 @@ saves an exact search by BDD piece by piece and resumes it where it stopped.
 	addRWSystemFlags(cmd, &o.rw)
 	addDownFlag(cmd, &o.rw)
 	f := cmd.Flags()
-	f.StringVar(&o.ps, "p", "", "probabilities to evaluate, comma-separated (default 0.5,0.6,0.7,0.8,0.9,0.95,0.99)")
+	addProbsFlag(cmd, &o.ps, avDefaultPoints, "probabilities to evaluate, comma-separated")
 	f.StringVar(&o.rng, "range", "", "probabilities A, A+STEP, ... up to B, written `A:B:STEP`")
 	f.StringVar(&o.format, "format", "table", "output as table, csv or json")
 	f.BoolVar(&o.asJSON, "json", false, "shorthand for --format json")
 	f.BoolVar(&o.polynomial, "polynomial", false, "print the coefficients A_0..A_n")
 	f.StringVar(&o.plot, "plot", "", "draw the curves of all inputs to `OUT.svg` or OUT.png")
-	f.StringVar(&o.pNode, "p-node", "", "per-node probabilities: `NODE=P,...` or a file of \"NODE P\" lines")
+	addPNodeFlag(cmd, &o.pNode)
 	f.StringVar(&o.method, "method", "auto", "exact method: auto, bdd or brute-force (n ≤ 30); or estimate: only the proved coefficients, bounds and a Monte Carlo estimate")
 	f.IntVar(&o.maxNodes, "max-nodes", availability.DefaultBudget, "BDD node budget (about 30 bytes a node)")
 	f.DurationVar(&o.exactTime, "exact-time", 30*time.Second, "time allowed to look for an exact result by BDD (or by the plane sweep of PG(2,8), which takes tens of minutes or more) before settling for proved coefficients, bounds and an estimate (0 = no limit)")
@@ -125,15 +128,14 @@ saves an exact search by BDD piece by piece and resumes it where it stopped.
 	f.StringVar(&o.shard, "shard", "", "do shard `I/N` of the work (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
 	f.StringVar(&o.shards, "shards", "", shardsUsage)
 	f.StringVar(&o.checkpoint, "checkpoint", "", "save the exact search by BDD piece by piece in `FILE`, and resume from it")
-	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"table", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("table", "csv", "json"))
 	_ = cmd.RegisterFlagCompletionFunc("method", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"auto", "bdd", "brute-force", "estimate"}, cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("plot", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"svg", "png"}, cobra.ShellCompDirectiveFilterFileExt
 	})
+	addOutputFlag(cmd, s)
 	return cmd
 }
 
@@ -234,6 +236,11 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			return err
 		}
 		in := &avInput{name: name, n: sys.N(), k: sys.K(), hk: sys.HK != nil, override: override}
+		if len(override) == sys.N() && !pointsGiven && len(args) == 1 && len(ps) > 1 {
+			// Every node has its own probability: p does not matter, and
+			// one row says all there is.
+			ps = ps[:1]
+		}
 		hash := ""
 		if sharded || o.checkpoint != "" {
 			if hash, err = inputHash(sys); err != nil {
@@ -361,17 +368,8 @@ func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family
 
 // parseAvPoints reads --p and --range into one increasing list without
 // repeats.
-func parseAvPoints(list, rng string) ([]float64, error) {
-	var ps []float64
-	if list != "" {
-		for _, f := range strings.Split(list, ",") {
-			p, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || !(p >= 0 && p <= 1) {
-				return nil, usageErrorf("--p: %q is not a probability between 0 and 1", f)
-			}
-			ps = append(ps, p)
-		}
-	}
+func parseAvPoints(list []float64, rng string) ([]float64, error) {
+	ps := slices.Clone(list)
 	if rng != "" {
 		parts := strings.Split(rng, ":")
 		if len(parts) != 3 {
@@ -410,11 +408,14 @@ func parseAvPoints(list, rng string) ([]float64, error) {
 // parseAvPNode reads --p-node: inline "NODE=P,..." or a file of "NODE P"
 // lines ("#" comments); NODE is 1..n or a label. It returns 0-based nodes.
 func parseAvPNode(spec string, sys set.System) (map[int]float64, error) {
+	return parsePNode(spec, sys.N(), sys.Labels())
+}
+
+// parsePNode reads --p-node for n nodes with the given labels (nil: none).
+func parsePNode(spec string, n int, labels []string) (map[int]float64, error) {
 	if spec == "" {
 		return nil, nil
 	}
-	n := sys.N()
-	labels := sys.Labels()
 	node := func(tok string) (int, error) {
 		if v, err := strconv.Atoi(tok); err == nil {
 			if v < 1 || v > n {
@@ -545,8 +546,15 @@ func writeAvPointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) e
 	}
 	var rows [][]string
 	pts := inputs[0].fams[0].points
+	allOwn := true
+	for _, in := range inputs {
+		allOwn = allOwn && len(in.override) == in.n
+	}
 	for i := range pts {
 		row := []string{avP(pts[i].P)}
+		if allOwn {
+			row[0] = "each node's own"
+		}
 		for _, c := range cols {
 			row = append(row, c(i))
 		}
@@ -570,7 +578,11 @@ func writeAvPointsTable(w io.Writer, o availabilityOptions, inputs []*avInput) e
 			for _, v := range vs {
 				items = append(items, fmt.Sprintf("%d=%s", v+1, avP(in.override[v])))
 			}
-			fmt.Fprintf(w, "%s: nodes with their own probability: %s; the others are up with p\n", in.name, strings.Join(items, ", "))
+			if len(in.override) == in.n {
+				fmt.Fprintf(w, "%s: every node has its own probability: %s\n", in.name, strings.Join(items, ", "))
+			} else {
+				fmt.Fprintf(w, "%s: nodes with their own probability: %s; the others are up with p\n", in.name, strings.Join(items, ", "))
+			}
 		}
 	}
 	return renderTable(w, header, rows)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,8 +17,10 @@ import (
 
 type checkConfigOptions struct {
 	format string
-	p      float64
+	ps     []float64
+	pNode  string
 	asJSON bool
+	cmd    *cobra.Command
 }
 
 func newCheckConfigCmd(s *streams) *cobra.Command {
@@ -38,13 +41,19 @@ The configuration's format is recognised from its content, or named with
 Exit status: 0 safe, 1 not safe, 2 a malformed configuration.`,
 		Example: `  coterie check-config keyspace.cql --p 0.999
   coterie check-config rs.json --json`,
-		Args: cobra.ExactArgs(1),
+		Args: needFiles("the configuration FILE", 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageErrorf("check-config reads one configuration FILE, not %d", len(args))
+			}
+			o.cmd = cmd
 			return runCheckConfig(cmd.Context(), s, o, args[0])
 		},
 	}
 	cmd.Flags().StringVar(&o.format, "input-format", "", "the configuration's format: "+strings.Join(systemFormatNames(), "|")+" (default: recognised from the content)")
-	cmd.Flags().Float64Var(&o.p, "p", 0.99, "probability that a node is up")
+	addProbsFlag(cmd, &o.ps, []float64{0.99}, "probabilities that a node is up: the availability is given at each")
+	addPNodeFlag(cmd, &o.pNode)
+	addOutputFlag(cmd, s)
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the verdict as JSON")
 	_ = cmd.RegisterFlagCompletionFunc("input-format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return systemFormatNames(), cobra.ShellCompDirectiveNoFileComp
@@ -69,8 +78,11 @@ type configVerdict struct {
 	DomainRes       *configDomRes   `json:"domain_resilience,omitempty"`
 	P               float64         `json:"p"`
 	Availability    configAvailable `json:"availability"`
-	Warning         string          `json:"warning,omitempty"`
-	Notes           []string        `json:"notes"`
+	// AvailabilityAt holds the availability at each --p when there are
+	// several (Availability is the first).
+	AvailabilityAt []configAvailable `json:"availability_at,omitempty"`
+	Warning        string            `json:"warning,omitempty"`
+	Notes          []string          `json:"notes"`
 }
 
 type configWitness struct {
@@ -92,30 +104,32 @@ type configDomRes struct {
 }
 
 type configAvailable struct {
+	P      float64 `json:"p,omitempty"`
 	Reads  float64 `json:"reads"`
 	Writes float64 `json:"writes"`
 	Exact  bool    `json:"exact"`
 }
 
 func runCheckConfig(ctx context.Context, s *streams, o checkConfigOptions, path string) error {
-	if !(o.p >= 0 && o.p <= 1) {
-		return usageErrorf("--p must be a probability from 0 to 1, not %v", o.p)
-	}
-	cfg, err := readConfigFile(s, path, o.format)
+	cfg, err := readConfigFile(ctx, s, path, inputOptions{format: o.format, cmd: o.cmd})
 	if err != nil {
 		return err
 	}
 	name := displayName(path)
-	v, err := checkConfig(ctx, name, cfg, o.p)
+	own, err := parsePNode(o.pNode, cfg.N(), cfg.Labels)
 	if err != nil {
 		return err
 	}
-	if o.asJSON {
-		err = writeJSON(s.out, v)
-	} else {
-		err = printConfigVerdict(s.out, v, cfg)
-	}
+	v, err := checkConfig(ctx, name, cfg, o.ps, own)
 	if err != nil {
+		return err
+	}
+	if err := writeOutput(s, "", func(w io.Writer) error {
+		if o.asJSON {
+			return writeJSON(w, v)
+		}
+		return printConfigVerdict(w, v, cfg)
+	}); err != nil {
 		return err
 	}
 	if !v.Safe {
@@ -126,11 +140,14 @@ func runCheckConfig(ctx context.Context, s *streams, o checkConfigOptions, path 
 
 // checkConfig computes the verdict with package rw's checks on the
 // configuration's quorums and package systems' domain analysis.
-func checkConfig(ctx context.Context, name string, cfg *systems.Config, p float64) (*configVerdict, error) {
+func checkConfig(ctx context.Context, name string, cfg *systems.Config, ps []float64, own map[int]float64) (*configVerdict, error) {
 	var err error
 	nodes := rw.DefaultNodes(cfg.N())
 	for i := range nodes {
 		nodes[i].Label = cfg.Labels[i]
+	}
+	for v, p := range own {
+		nodes[v].P = new(big.Rat).SetFloat64(p)
 	}
 	var sys *rw.System
 	if cfg.ReadExpr != nil {
@@ -145,7 +162,7 @@ func checkConfig(ctx context.Context, name string, cfg *systems.Config, p float6
 	if err != nil {
 		return nil, err
 	}
-	v := &configVerdict{File: name, System: cfg.System, N: cfg.N(), Labels: cfg.Labels, Coterie: cfg.IsCoterie(), P: p, Notes: []string{}}
+	v := &configVerdict{File: name, System: cfg.System, N: cfg.N(), Labels: cfg.Labels, Coterie: cfg.IsCoterie(), P: ps[0], Notes: []string{}}
 	names := func(q *set.Set) []string {
 		out := []string{}
 		if q != nil {
@@ -183,11 +200,16 @@ func checkConfig(ctx context.Context, name string, cfg *systems.Config, p float6
 		}
 		v.DomainRes = &configDomRes{Reads: dl.ReadResilience, Writes: dl.WriteResilience, ReadKill: dl.ReadKill, WriteKill: dl.WriteKill}
 	}
-	av, err := sys.AvailabilityAt(ctx, []float64{p}, rw.AvailabilityOptions{Limit: rw.DefaultListLimit})
+	av, err := sys.AvailabilityAt(ctx, ps, rw.AvailabilityOptions{Limit: rw.DefaultListLimit})
 	if err != nil {
 		return nil, err
 	}
 	v.Availability = configAvailable{Reads: av[0].Reads, Writes: av[0].Writes, Exact: av[0].Exact}
+	if len(av) > 1 {
+		for _, a := range av {
+			v.AvailabilityAt = append(v.AvailabilityAt, configAvailable{P: a.P, Reads: a.Reads, Writes: a.Writes, Exact: a.Exact})
+		}
+	}
 	for i, n := range cfg.Notes {
 		text := n.Text
 		if n.Line > 0 {
@@ -263,14 +285,26 @@ func printConfigVerdict(w io.Writer, v *configVerdict, cfg *systems.Config) erro
 			line("", "%s %s; %s %s", sides[0].what, dres(v.DomainRes.Reads, v.DomainRes.ReadKill), sides[1].what, dres(v.DomainRes.Writes, v.DomainRes.WriteKill))
 		}
 	}
-	exact := ""
-	if !v.Availability.Exact {
-		exact = " (estimated)"
+	avs := v.AvailabilityAt
+	if avs == nil {
+		a := v.Availability
+		a.P = v.P
+		avs = []configAvailable{a}
 	}
-	if v.Coterie {
-		line("availability", "%s at p = %v%s", avText(v.Availability.Reads), v.P, exact)
-	} else {
-		line("availability", "%s %s, %s %s at p = %v%s", sides[0].what, avText(v.Availability.Reads), sides[1].what, avText(v.Availability.Writes), v.P, exact)
+	for i, a := range avs {
+		key := "availability"
+		if i > 0 {
+			key = ""
+		}
+		exact := ""
+		if !a.Exact {
+			exact = " (estimated)"
+		}
+		if v.Coterie {
+			line(key, "%s at p = %v%s", avText(a.Reads), a.P, exact)
+		} else {
+			line(key, "%s %s, %s %s at p = %v%s", sides[0].what, avText(a.Reads), sides[1].what, avText(a.Writes), a.P, exact)
+		}
 	}
 	for i, n := range v.Notes {
 		key := ""

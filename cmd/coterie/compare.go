@@ -23,7 +23,9 @@ type compareOptions struct {
 	format  string
 	figures figureOptions
 	ps      []float64
+	pNode   string
 	noAV    bool
+	wide    bool
 	rw      compareRWOptions
 }
 
@@ -49,7 +51,6 @@ type compareRow struct {
 	K    int    `json:"k"`
 	Kind string `json:"kind,omitempty"`
 	familyInfo
-	Availability []avPoint `json:"availability,omitempty"`
 }
 
 func newCompareCmd(s *streams) *cobra.Command {
@@ -71,6 +72,10 @@ budget bounds the largest file, not their sum. (A figure left out at its
 --budget is abandoned, not stopped, where its search does not watch the
 clock: it runs on, holding its system, until the command ends.)
 
+A table wider than the terminal (COLUMNS, or 120 columns when the output is
+not a terminal) is turned, one column per system and one row per figure;
+--wide keeps one row per system.
+
 --timeout or Ctrl-C prints the rows measured so far, marked partial.
 
 With read-write systems (--reads EXPR, repeatable, each with the --writes of
@@ -86,14 +91,9 @@ the availability of reads and of writes at each --p.
 			if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
 				return nil
 			}
-			return cobra.MinimumNArgs(1)(cmd, args)
+			return needFiles("one or more quorum FILEs (or --reads EXPR)", 1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			for _, p := range o.ps {
-				if !(p >= 0 && p <= 1) {
-					return usageErrorf("--p %v: a probability must be between 0 and 1", p)
-				}
-			}
 			f := o.format
 			if o.asJSON {
 				f = "json"
@@ -105,6 +105,7 @@ the availability of reads and of writes at each --p.
 				return usageErrorf("--format %q: want table, csv or json", f)
 			}
 			if compareRWWanted(cmd, s, args) {
+				o.rw.rw.pNode = o.pNode
 				return runRWCompare(cmd.Context(), s, o, o.rw, args, f)
 			}
 			var rows []compareRow
@@ -119,6 +120,10 @@ the availability of reads and of writes at each --p.
 					return err
 				}
 				stopped = err
+				own, err := parseAvPNode(o.pNode, sys)
+				if err != nil {
+					return err
+				}
 				fams := rep.Levels
 				if rep.familyInfo != nil {
 					fams = []familyInfo{*rep.familyInfo}
@@ -126,7 +131,7 @@ the availability of reads and of writes at each --p.
 				for i, fi := range fams {
 					row := compareRow{File: displayName(path), N: rep.N, K: rep.K, Kind: rep.Kind, familyInfo: fi}
 					if !o.noAV && stopped == nil {
-						if err := row.availability(cmd.Context(), sys.Families()[i], o.ps, o.figures.budget); err != nil {
+						if err := row.availability(cmd.Context(), sys.Families()[i], o.ps, own, o.figures.budget); err != nil {
 							if cmd.Context().Err() == nil {
 								return err
 							}
@@ -150,7 +155,7 @@ the availability of reads and of writes at each --p.
 				case "csv":
 					return compareCSV(w, rows)
 				}
-				if err := compareTable(w, rows); err != nil || stopped == nil {
+				if err := compareTable(w, rows, outputWidth(s), o.wide); err != nil || stopped == nil {
 					return err
 				}
 				_, err := fmt.Fprintf(w, "partial: stopped while measuring %s; %d of %d files shown\n", rows[len(rows)-1].File, len(rows), len(args))
@@ -165,19 +170,20 @@ the availability of reads and of writes at each --p.
 	addInputFlags(cmd, &o.in)
 	addFigureFlags(cmd, &o.figures)
 	addCompareRWFlags(cmd, &o.rw)
-	cmd.Flags().Float64SliceVar(&o.ps, "p", []float64{0.9}, "node up-probabilities at which to give the availability (comma-separated)")
+	addProbsFlag(cmd, &o.ps, []float64{0.9}, "node up-probabilities at which to give the availability (comma-separated)")
+	addPNodeFlag(cmd, &o.pNode)
 	cmd.Flags().BoolVar(&o.noAV, "no-availability", false, "skip the availability")
+	cmd.Flags().BoolVar(&o.wide, "wide", false, "one row per system however wide the table (by default a table wider than the terminal, or than COLUMNS, or 120 columns when not a terminal, is turned: one column per system)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the reports as JSON (same as --format json)")
 	cmd.Flags().StringVar(&o.format, "format", "", "table, csv or json (default table)")
-	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"table", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("table", "csv", "json"))
+	addOutputFlag(cmd, s)
 	return cmd
 }
 
 // availability fills in AV at each p, within the time budget; where it
 // cannot be had the row says why.
-func (r *compareRow) availability(ctx context.Context, f *set.Family, ps []float64, budget time.Duration) error {
+func (r *compareRow) availability(ctx context.Context, f *set.Family, ps []float64, own map[int]float64, budget time.Duration) error {
 	c := ctx
 	if budget > 0 {
 		var cancel context.CancelFunc
@@ -187,10 +193,10 @@ func (r *compareRow) availability(ctx context.Context, f *set.Family, ps []float
 	res, err := availability.Compute(c, f, availability.Options{})
 	if err == nil {
 		var pts []availability.Point
-		pts, err = res.Evaluate(c, ps, availability.EvalOptions{Seed: 1})
+		pts, err = res.Evaluate(c, ps, availability.EvalOptions{Seed: 1, Override: own})
 		for _, pt := range pts {
 			u := big.NewFloat(math.Max(0, 1-pt.AV))
-			if pt.Exact && res.Exact {
+			if pt.Exact && res.Exact && len(own) == 0 {
 				u = res.Poly.Unavailability(pt.P)
 			}
 			a := avPoint{P: pt.P, Availability: pt.AV, Exact: pt.Exact, u: u,
@@ -273,7 +279,7 @@ func compareAVCell(r compareRow, i int) string {
 	return v
 }
 
-func compareTable(w io.Writer, rows []compareRow) error {
+func compareTable(w io.Writer, rows []compareRow, width int, wide bool) error {
 	header := []string{"system", "kind", "n", "k", "quorums", "mean |Q|", "messages", "load", "capacity", "net load", "resilience"}
 	ps := avHeaders(rows)
 	for _, p := range ps {
@@ -308,7 +314,7 @@ func compareTable(w io.Writer, rows []compareRow) error {
 			cells[len(cells)-1] = append(cells[len(cells)-1], compareAVCell(r, i), nines, down)
 		}
 	}
-	if err := renderTable(w, header, cells); err != nil {
+	if err := renderFitted(w, width, wide, header, cells); err != nil {
 		return err
 	}
 	for _, r := range rows {

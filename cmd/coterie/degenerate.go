@@ -38,7 +38,7 @@ stderr, exit status 1.
 
   coterie degenerate plane.json --n 10 -o ten.json
   coterie degenerate testdata/maekawa-fig1-k3.txt --n 5 --map paper --format text`,
-		Args: cobra.ExactArgs(1),
+		Args: argsBetween("the quorum FILE to degenerate", 1, 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDegenerate(cmd.Context(), s, o, args[0])
 		},

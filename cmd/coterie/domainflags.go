@@ -57,7 +57,7 @@ func loadRWDomains(ctx context.Context, s *streams, o rwOptions, in inputOptions
 		return nil, err
 	}
 	ld := &rwLoaded{sys: sys, full: sys}
-	if ld.tree, err = domainTree(s, o, sys, rows, src); err != nil {
+	if ld.tree, err = domainTree(ctx, s, o, in, sys, rows, src); err != nil {
 		return nil, err
 	}
 	if o.down == "" {
@@ -82,7 +82,7 @@ func loadRWDomains(ctx context.Context, s *streams, o rwOptions, in inputOptions
 
 // domainTree builds the failure domains from the nodes file's domain
 // column and --domains; nil when there are none.
-func domainTree(s *streams, o rwOptions, sys *rw.System, rows []format.NodeAttrs, src *rwSource) (*domain.Tree, error) {
+func domainTree(ctx context.Context, s *streams, o rwOptions, in inputOptions, sys *rw.System, rows []format.NodeAttrs, src *rwSource) (*domain.Tree, error) {
 	type sourced struct {
 		format.NodeAttrs
 		file string
@@ -151,9 +151,9 @@ func domainTree(s *streams, o rwOptions, sys *rw.System, rows []format.NodeAttrs
 	}
 	if o.domains != "" {
 		name := displayName(o.domains)
-		data, err := readArg(s, o.domains)
+		data, err := readData(ctx, s, o.domains, in)
 		if err != nil {
-			return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+			return nil, err
 		}
 		if err := domain.ReadCSV(data, t); err != nil {
 			var le *domain.LineError

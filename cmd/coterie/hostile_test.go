@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/coterie-dev/coterie/internal/testsys"
 )
 
 var hostileTimeout = flag.Duration("hostile-timeout", 5*time.Second, "the --timeout of each run of the hostile-input suite")
@@ -389,4 +391,67 @@ func selfMaxRSS() int64 {
 		return 0
 	}
 	return int64(ru.Maxrss) << 10 // KiB on Linux
+}
+
+// The read-write commands read their files as the coterie readers do: a
+// FIFO nobody writes to is given up at --timeout (exit 124 within a
+// second of it), and a file over the input's share of --max-memory is
+// refused before it is read.
+func TestHostileReadWriteReader(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "in.txt")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, args := range [][]string{
+		{"strategy", "in.txt", "--read-fraction", "0.5"},
+		{"info", "in.txt", "--read-fraction", "0.5"},
+		{"compare", "in.txt", "--read-fraction", "0.5"},
+		{"quorums", "in.txt", "--side", "writes"},
+	} {
+		o := runHostile(t, dir, nil, 10*time.Second, append(args, "--timeout", "1s")...)
+		if o.code != 124 || o.took > 2*time.Second {
+			t.Errorf("coterie %s on a FIFO: exit %d after %v; want 124 within a second of --timeout 1s (%s)", strings.Join(args, " "), o.code, o.took.Round(time.Millisecond), short(o.stderr))
+		}
+	}
+	big := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(big, bigInput(200000, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := runHostile(t, dir, nil, 10*time.Second, "strategy", "big.txt", "--read-fraction", "0.5", "--max-memory", "1MiB")
+	if o.code != 2 || !strings.Contains(o.stderr, "--max-memory") {
+		t.Errorf("strategy on a file over the budget: exit %d, %s; want exit 2 naming --max-memory", o.code, short(o.stderr))
+	}
+}
+
+// A hard-linked output on a nearly full file system: the write fails, and
+// both names still hold the old content.
+func TestHostileHardLinkFullDisk(t *testing.T) {
+	dir := testsys.MountTmpfs(t, "size=64k")
+	h1, h2 := filepath.Join(dir, "h1.txt"), filepath.Join(dir, "h2.txt")
+	old := bytes.Repeat([]byte("1 2 3\n"), 8192/6)
+	if err := os.WriteFile(h1, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(h1, h2); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	// PG(2,19) as text is about 33 kB: it fits once, not twice.
+	o := runHostile(t, dir, nil, 30*time.Second, "generate", "fpp", "--order", "19", "-o", "h1.txt")
+	if o.code != 2 || !strings.Contains(o.stderr, "no space left on device") {
+		t.Errorf("exit %d, %s; want 2, no space left", o.code, short(o.stderr))
+	}
+	for _, p := range []string{h1, h2} {
+		got, err := os.ReadFile(p)
+		if err != nil || !bytes.Equal(got, old) {
+			t.Errorf("%s: %d bytes, %v; want the old %d bytes", filepath.Base(p), len(got), err, len(old))
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("files left: %v", names)
+	}
 }

@@ -167,12 +167,12 @@ func implicitVerify(ctx context.Context, cmd *cobra.Command, s *streams, name st
 
 // implicitDomination returns the verdict on an implicit family too large to
 // list, where a theorem gives it.
-func implicitDomination(name string, f *set.Family) (*dominationReport, string, error) {
+func implicitDomination(name string, f *set.Family, limit int) (*dominationReport, string, error) {
 	if r, ok := domination.ByTheorem(f); ok {
 		return &dominationReport{Nondominated: r.Nondominated, K: r.K, Proof: "theorem"}, r.Theorem, nil
 	}
-	return nil, "", usageErrorf("%s: an implicit %s family with %s: no theorem gives its domination verdict here, and listing it for the algorithm exceeds the limit of %d quorums",
-		name, f.Kind, implicitCount(f), implicitCheckLimit)
+	return nil, "", usageErrorf("%s: an implicit %s family with %s: no theorem gives its domination verdict here, and listing it for the algorithm exceeds the limit (--limit) of %d quorums",
+		name, f.Kind, implicitCount(f), limit)
 }
 
 // implicitInfo is the info report of an implicit family too large to list.
@@ -274,7 +274,7 @@ func writeImplicitDomination(s *streams, name string, f *set.Family, o *dominati
 	if o.smallest || o.makeND {
 		return usageErrorf("%s: --smallest and --make-nd need the quorums, and this implicit %s family has %s, more than --limit %d", name, f.Kind, implicitCount(f), o.out.limit)
 	}
-	rep, why, err := implicitDomination(name, f)
+	rep, why, err := implicitDomination(name, f, o.out.limit)
 	if err != nil {
 		return err
 	}

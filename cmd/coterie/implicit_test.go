@@ -33,7 +33,7 @@ func TestImplicitDominationTheorems(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, why, err := implicitDomination("f", f)
+		rep, why, err := implicitDomination("f", f, implicitCheckLimit)
 		if !c.theorem {
 			if err == nil {
 				t.Errorf("%s %v: a verdict (%s) without a theorem", c.kind, c.params, why)

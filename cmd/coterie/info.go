@@ -9,11 +9,13 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/measure"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -24,6 +26,8 @@ type infoOptions struct {
 	strategy string // "print" for the bare flag, or a strategy file
 	figures  figureOptions
 	rw       rwOptions
+	ps       []float64
+	pNode    string
 }
 
 // figureOptions control the figures that can take long: load (a linear
@@ -73,7 +77,14 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 --strategy=FILE evaluates a strategy saved by 'coterie strategy' instead.`,
 		Args: cobra.RangeArgs(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("p") {
+				o.ps = nil
+			}
 			if rwWanted(cmd, s, args) || len(args) != 1 || o.strategy != "" && o.strategy != "print" {
+				o.rw.ps, o.rw.pNode = o.ps, o.pNode
+				if len(o.rw.ps) == 0 && o.pNode != "" {
+					o.rw.ps = []float64{0.9}
+				}
 				return runRWInfoArgs(cmd.Context(), s, o.rw, o.in, args, o.strategy, o.asJSON)
 			}
 			sys, err := readSystem(s, args[0], o.in)
@@ -86,6 +97,9 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy != "")
 			if rep == nil {
 				return err
+			}
+			if err == nil && (len(o.ps) > 0 || o.pNode != "") {
+				err = infoAvailability(cmd.Context(), rep, sys, o)
 			}
 			// A stopped report (err != nil) is printed, marked partial,
 			// before the command ends with its error.
@@ -110,7 +124,36 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 	addWorkloadFlags(cmd, &o.rw)
 	cmd.Flags().BoolVar(&o.rw.requireWW, "require-ww", false, "read-write systems: report whether every two write quorums meet")
 	addFigureFlagsBudget(cmd, &o.figures, 0)
+	addProbsFlag(cmd, &o.ps, nil, "also give the availability at each P (comma-separated; default: none, or 0.9 with --p-node)")
+	addPNodeFlag(cmd, &o.pNode)
+	addOutputFlag(cmd, s)
 	return cmd
+}
+
+// infoAvailability adds the availability at each --p (with --p-node) to
+// every family of the report, as compare gives it.
+func infoAvailability(ctx context.Context, rep *infoReport, sys set.System, o infoOptions) error {
+	own, err := parseAvPNode(o.pNode, sys)
+	if err != nil {
+		return err
+	}
+	ps := o.ps
+	if len(ps) == 0 {
+		ps = []float64{0.9}
+	}
+	fams := sys.Families()
+	for i := range fams {
+		fi := rep.familyInfo
+		if fi == nil {
+			fi = &rep.Levels[i]
+		}
+		row := compareRow{familyInfo: *fi}
+		if err := row.availability(ctx, fams[i], ps, own, o.figures.budget); err != nil {
+			return err
+		}
+		*fi = row.familyInfo
+	}
+	return nil
 }
 
 // number is an exact count: a JSON number up to 2^53 in size, which every
@@ -196,6 +239,8 @@ type familyInfo struct {
 	Strategy          []strategyEntry `json:"strategy,omitempty"`
 	Resilience        *int            `json:"resilience,omitempty"`
 	ResilienceWitness []int           `json:"resilience_witness,omitempty"`
+	// Availability is given at each --p (info --p, compare).
+	Availability []avPoint `json:"availability,omitempty"`
 	// Proved bounds where the exact figure is beyond the work limits:
 	// load_method "bounds" with load_lower ≤ load ≤ load_upper (exact
 	// fractions in the _exact fields), and resilience_lower ≤ resilience
@@ -524,6 +569,16 @@ func (rep *infoReport) table(w io.Writer, name string) error {
 				wt = e.Exact
 			}
 			rows = append(rows, []string{prefix + fmt.Sprintf("strategy: quorum %d", e.Quorum), wt})
+		}
+		for k, a := range fi.Availability {
+			v := strconv.FormatFloat(a.P, 'g', -1, 64)
+			c := compareRow{familyInfo: fi}
+			mark := ""
+			if !a.Exact {
+				mark = "≈"
+			}
+			rows = append(rows, []string{prefix + "availability AV(" + v + ")", compareAVCell(c, k)},
+				[]string{prefix + "  nines, downtime per year", mark + ninesText(a.u) + ", " + mark + downtimeText(availability.Downtime(a.u))})
 		}
 		for _, n := range fi.Notes {
 			rows = append(rows, []string{prefix + "note", n})

@@ -234,6 +234,9 @@ func outputFormat(path, flag string) (format.Format, error) {
 // directly. A failed or interrupted command leaves the old file as it was
 // and no temporary file behind.
 func writeOutput(s *streams, path string, write func(io.Writer) error) error {
+	if path == "" {
+		path = s.outPath
+	}
 	if path == "" || path == "-" {
 		bw := bufio.NewWriter(s.out)
 		if err := write(bw); err != nil {

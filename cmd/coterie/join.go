@@ -44,7 +44,7 @@ of more than --limit quorums.
 
   coterie generate uniform --n 4 --k 2 -o c1.json
   coterie join c1.json c1.json --at 4 -o joined.json`,
-		Args: cobra.ExactArgs(2),
+		Args: argsBetween("two quorum files, OUTER and INNER", 2, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runJoin(cmd.Context(), s, o, args[0], args[1])
 		},

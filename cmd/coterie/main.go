@@ -111,6 +111,9 @@ type streams struct {
 	temps       *tempFiles // removed on a second interrupt
 	rawErr      io.Writer  // err before escaping, for the progress bar
 	cmdCtx      context.Context
+	// outPath is the -o of a command whose result is otherwise printed:
+	// writeOutput writes there instead of out (see addOutputFlag).
+	outPath string
 }
 
 // ctx is the running command's context (with --timeout): waits such as

@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,7 +44,7 @@ that run the shards and the merge.`,
 		Example: `  for i in 1 2 3; do coterie availability big.json --shard $i/3 > part-$i.json; done
   coterie merge part-*.json
   coterie merge part-*.json --json -o result.json`,
-		Args: cobra.MinimumNArgs(1),
+		Args: needFiles("the PART files that --shard wrote", 1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMergeTo(cmd.Context(), s, args, asJSON, output)
 		},
@@ -88,6 +92,9 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 		}
 		parts[i] = p
 	}
+	if err := alignPresentation(parts, names); err != nil {
+		return usageErrorf("merge: %v", err)
+	}
 	parts, err := shard.Check(parts, names)
 	if err != nil {
 		return usageErrorf("merge: %v", err)
@@ -103,4 +110,80 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 		return mergeSmallest(ctx, s, parts, asJSON)
 	}
 	return usageErrorf("merge: %s: partial results of %q cannot be merged by this version", names[0], parts[0].Kind)
+}
+
+// presentationOptions are the options of a part that change how the
+// result is printed, never the result: the input's name as given, and the
+// output format. Parts of one input (the same SHA-256) that differ only in
+// them merge, printed as the first part asks.
+var presentationOptions = map[string]bool{"name": true, "format": true, "json": true}
+
+// alignPresentation compares the options of parts of one kind and input
+// field by field: a difference that matters is refused, naming the field
+// (as its flag) and both values; a difference of presentation only is
+// dropped, the first part's kept.
+func alignPresentation(parts []*shard.Part, names []string) error {
+	if len(parts) < 2 {
+		return nil
+	}
+	first := parts[0]
+	var want map[string]json.RawMessage
+	if json.Unmarshal(first.Options, &want) != nil {
+		return nil // shard.Check says what is wrong
+	}
+	for i, p := range parts[1:] {
+		if p.Kind != first.Kind || p.InputSHA256 != first.InputSHA256 {
+			continue // shard.Check refuses these
+		}
+		var got map[string]json.RawMessage
+		if json.Unmarshal(p.Options, &got) != nil {
+			continue
+		}
+		keys := make([]string, 0, len(want)+len(got))
+		for k := range want {
+			keys = append(keys, k)
+		}
+		for k := range got {
+			if _, ok := want[k]; !ok {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if presentationOptions[k] {
+				continue
+			}
+			a, b := compactJSON(want[k]), compactJSON(got[k])
+			if a != b {
+				return fmt.Errorf("%s (shard %s) was run with other options than %s (shard %s): %s %s, not %s",
+					names[i+1], p.Shard, names[0], first.Shard, optionFlag(k), b, a)
+			}
+		}
+		p.Options = first.Options
+	}
+	return nil
+}
+
+// optionFlag names a part's option by its flag: max_states is
+// --max-states.
+func optionFlag(key string) string {
+	switch key {
+	case "points":
+		return "--p"
+	case "points_given":
+		return "--p/--range given"
+	}
+	return "--" + strings.ReplaceAll(key, "_", "-")
+}
+
+// compactJSON is v without insignificant spaces ("absent" when missing).
+func compactJSON(v json.RawMessage) string {
+	if v == nil {
+		return "absent"
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return string(v)
+	}
+	return b.String()
 }

@@ -39,6 +39,7 @@ expression that uses each node once.`,
 	cmd.Flags().StringVar(&o.side, "side", "reads", "which quorums: reads|writes")
 	cmd.Flags().BoolVar(&o.labels, "labels", false, "print node labels instead of ids")
 	cmd.Flags().BoolVar(&o.count, "count", false, "print the number of minimal quorums")
+	addOutputFlag(cmd, s)
 	return cmd
 }
 
@@ -56,12 +57,10 @@ func runQuorums(ctx context.Context, s *streams, o quorumsOptions, args []string
 	}
 	if o.count {
 		if sd.List != nil {
-			_, err := fmt.Fprintln(s.out, sd.List.Count())
-			return err
+			return printLine(s, sd.List.Count())
 		}
 		if c, ok := sd.Expr.Count(); ok {
-			_, err := fmt.Fprintln(s.out, c)
-			return err
+			return printLine(s, c)
 		}
 		n := 0
 		for range sd.Expr.MinimalQuorums() {
@@ -69,8 +68,7 @@ func runQuorums(ctx context.Context, s *streams, o quorumsOptions, args []string
 				return ctx.Err()
 			}
 		}
-		_, err := fmt.Fprintln(s.out, n)
-		return err
+		return printLine(s, n)
 	}
 	limit := 0
 	if limited {

@@ -18,6 +18,7 @@ type reportOptions struct {
 	format string
 	budget time.Duration
 	ps     []float64
+	pNode  string
 	rw     reportRWOptions
 }
 
@@ -48,7 +49,7 @@ of writes at each --p.`,
 			if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
 				return nil
 			}
-			return cobra.MinimumNArgs(1)(cmd, args)
+			return needFiles("one or more quorum FILEs (or --reads EXPR)", 1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.rw.wanted = reportRWWanted(cmd, s, args)
@@ -59,8 +60,10 @@ of writes at each --p.`,
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "output", "o", "", "write the report to `OUT.html` or OUT.md (default: HTML on standard output)")
 	f.StringVar(&o.format, "format", "", "html or md (default: by the extension of -o)")
+	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("html", "md"))
 	f.DurationVar(&o.budget, "budget", report.DefaultBudget, "time allowed to each long figure (load, resilience, domination, exact availability)")
-	f.Float64SliceVar(&o.ps, "p", report.DefaultPoints, "probabilities of the availability table")
+	addProbsFlag(cmd, &o.ps, report.DefaultPoints, "probabilities of the availability table")
+	addPNodeFlag(cmd, &o.pNode)
 	addReportRWFlags(cmd, &o.rw)
 	return cmd
 }
@@ -83,12 +86,8 @@ func runReport(ctx context.Context, s *streams, o reportOptions, args []string) 
 	if o.budget <= 0 {
 		return usageErrorf("--budget must be positive, not %s", o.budget)
 	}
-	for _, p := range o.ps {
-		if !(p >= 0 && p <= 1) {
-			return usageErrorf("--p %v: a probability must be between 0 and 1", p)
-		}
-	}
 	if o.rw.wanted {
+		o.rw.rw.pNode = o.pNode
 		return runRWReport(ctx, s, o, o.rw, args, format)
 	}
 	var systems []*report.System
@@ -97,7 +96,11 @@ func runReport(ctx context.Context, s *streams, o reportOptions, args []string) 
 		if err != nil {
 			return err
 		}
-		r, err := report.Analyze(ctx, displayName(path), sys, report.Options{Budget: o.budget, Points: o.ps})
+		own, err := parseAvPNode(o.pNode, sys)
+		if err != nil {
+			return err
+		}
+		r, err := report.Analyze(ctx, displayName(path), sys, report.Options{Budget: o.budget, Points: o.ps, Override: own})
 		if err != nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -177,32 +176,6 @@ func invoked(args []string) string {
 		}
 	}
 	return ""
-}
-
-// badFlagValue matches pflag's message for a value that does not parse.
-var badFlagValue = regexp.MustCompile(`^invalid argument (".*") for "(.*)" flag: (.*)$`)
-
-// flagErrorText says what is wrong with a flag in our words rather than
-// strconv's or time's.
-func flagErrorText(err error) string {
-	m := badFlagValue.FindStringSubmatch(err.Error())
-	if m == nil {
-		return err.Error()
-	}
-	value, flag, why := m[1], m[2], m[3]
-	switch {
-	case strings.Contains(why, "value out of range"):
-		return fmt.Sprintf("%s %s: the number is too large", flag, value)
-	case strings.HasPrefix(why, "strconv.ParseInt"), strings.HasPrefix(why, "strconv.ParseUint"):
-		return fmt.Sprintf("%s %s: want a whole number", flag, value)
-	case strings.HasPrefix(why, "strconv.ParseFloat"):
-		return fmt.Sprintf("%s %s: want a number", flag, value)
-	case strings.HasPrefix(why, "strconv.ParseBool"):
-		return fmt.Sprintf("%s %s: want true or false", flag, value)
-	case strings.HasPrefix(why, "time: "):
-		return fmt.Sprintf("%s %s: want a duration such as 30s, 5m or 1h30m", flag, value)
-	}
-	return fmt.Sprintf("%s %s: %s", flag, value, why)
 }
 
 // usageErrorf returns a usage error: exit status 2.

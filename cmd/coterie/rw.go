@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"os"
 	"slices"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/report"
 	"github.com/coterie-dev/coterie/rw"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -35,6 +35,11 @@ type rwOptions struct {
 	// anyK lets a k-arbiter's file in as R = W, for availability, whose
 	// definition is the same for every k.
 	anyK bool
+	// pNode is --p-node: nodes' own probabilities, over the p column of
+	// --nodes.
+	pNode string
+	// ps are info's --p: the availability is given at each.
+	ps []float64
 }
 
 // maxRWNodes bounds the nodes of a read-write system (each carries its
@@ -70,11 +75,9 @@ func addWorkloadFlags(cmd *cobra.Command, o *rwOptions) {
 	cmd.Flags().IntVar(&o.f, "f", 0, "use only f-resilient quorums (sets that stay quorums after any F failures)")
 	cmd.Flags().StringVar(&o.optimize, "optimize", "load", "what the strategy minimises: load|latency|network")
 	cmd.Flags().StringVar(&o.loadLimit, "load-limit", "", "largest load allowed (1/capacity)")
-	cmd.Flags().StringVar(&o.latencyLimit, "latency-limit", "", "largest expected latency allowed, in seconds")
+	addSecondsFlag(cmd, &o.latencyLimit, "latency-limit", "largest expected latency allowed: a duration (500ms, 3.5s) or a number of seconds")
 	cmd.Flags().StringVar(&o.networkLimit, "network-limit", "", "largest expected number of nodes contacted")
-	_ = cmd.RegisterFlagCompletionFunc("optimize", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"load", "latency", "network"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("optimize", completeWords("load", "latency", "network"))
 }
 
 // rwWanted reports whether a command should take the read-write path: a
@@ -118,8 +121,8 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 	var nodesData []byte
 	if o.nodes != "" {
 		var err error
-		if nodesData, err = readArg(s, o.nodes); err != nil {
-			return nil, nil, nil, asInputError(nodesName, 0, "cannot read: "+unwrapPath(err).Error())
+		if nodesData, err = readData(ctx, s, o.nodes, in); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	nodesErr := func(err error) error {
@@ -138,7 +141,7 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 		}
 		src, err = rwFromExprs(o, nodesData, nodesErr)
 	case len(args) == 1:
-		src, err = rwFromFile(s, args[0], in, o.anyK)
+		src, err = rwFromFile(ctx, s, args[0], in, o.anyK)
 	default:
 		return nil, nil, nil, usageErrorf("give a system file or --reads EXPR [--writes EXPR]")
 	}
@@ -190,6 +193,19 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 	if err != nil {
 		return nil, nil, nil, usageErrorf("%v", err)
 	}
+	if o.pNode != "" {
+		labels := make([]string, sys.N)
+		for v := range labels {
+			labels[v] = sys.Label(v)
+		}
+		own, err := parsePNode(o.pNode, sys.N, labels)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for v, p := range own {
+			sys.Nodes[v].P = new(big.Rat).SetFloat64(p)
+		}
+	}
 	return sys, rows, src, nil
 }
 
@@ -203,15 +219,6 @@ type rwSource struct {
 	fileNodes   []format.NodeAttrs
 	fileDomains []format.DomainP
 	fileName    string
-}
-
-// readArg reads the file named by a command-line argument, "-" for
-// standard input.
-func readArg(s *streams, arg string) ([]byte, error) {
-	if arg == "-" {
-		return io.ReadAll(s.in)
-	}
-	return os.ReadFile(arg)
 }
 
 // rwFromExprs reads --reads and --writes. The nodes file's labels number
@@ -251,11 +258,11 @@ func rwFromExprs(o rwOptions, nodesData []byte, nodesErr func(error) error) (*rw
 
 // rwFromFile reads a read-write system file, or a coterie's file, whose
 // quorums are then both its reads and its writes.
-func rwFromFile(s *streams, arg string, in inputOptions, anyK bool) (*rwSource, error) {
+func rwFromFile(ctx context.Context, s *streams, arg string, in inputOptions, anyK bool) (*rwSource, error) {
 	name := displayName(arg)
-	data, err := readArg(s, arg)
+	data, err := readData(ctx, s, arg, in)
 	if err != nil {
-		return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+		return nil, err
 	}
 	if sf, ok := systemFormat(arg, data, in.format); ok {
 		return configRWSource(inputContext(in), name, data, sf)
@@ -291,10 +298,13 @@ func readSystemData(name string, data []byte, path string, in inputOptions) (set
 	if err != nil {
 		return set.System{}, err
 	}
-	sys, err := format.ReadBytes(data, f, format.Options{Base: in.base})
+	sys, err := format.ReadBytes(data, f, format.Options{Base: in.base, Name: name, MaxMemory: maxMemory(in.cmd)})
 	if err != nil {
 		var fe *format.SyntaxError
 		if errors.As(err, &fe) {
+			if errors.Is(err, set.ErrMemoryBudget) {
+				return set.System{}, asInputError(name, fe.Line, fe.Msg+" ("+budgetHint(in.cmd)+")")
+			}
 			return set.System{}, asInputError(name, fe.Line, fe.Msg)
 		}
 		return set.System{}, asInputError(name, 0, err.Error())
@@ -397,6 +407,34 @@ func relabel(e *expr.Expr, labels []string) *expr.Expr {
 	return c
 }
 
+// noLatency is the latency of a node whose latency no file gives: 1, as
+// quoracle takes it; a system none of whose nodes has a latency of its own
+// has no latency to report (see [latencyGiven]).
+var noLatency = big.NewRat(1, 1)
+
+// latencyGiven reports whether some node has a latency of its own.
+func latencyGiven(nodes []rw.Node) bool {
+	for _, nd := range nodes {
+		if nd.Latency != noLatency {
+			return true
+		}
+	}
+	return false
+}
+
+// secondsText writes a number of seconds, given exactly, in the unit a
+// person reads: 3.91 s, 33.3 ms, 250 µs. The exact value stays in JSON.
+func secondsText(exact string) string {
+	r, ok := new(big.Rat).SetString(exact)
+	if !ok {
+		return exact
+	}
+	if r.Sign() == 0 {
+		return "0 s"
+	}
+	return report.Seconds(ratFloat(r))
+}
+
 // ratFloat returns r as a float64 for display.
 func ratFloat(r *big.Rat) float64 {
 	f, _ := r.Float64()
@@ -411,6 +449,7 @@ func nodesWith(n int, labels []string, rows []format.NodeAttrs) []rw.Node {
 	nodes := rw.DefaultNodes(n)
 	for v := range n {
 		nodes[v].Label = labels[v]
+		nodes[v].Latency = noLatency
 	}
 	for _, r := range rows {
 		nd := &nodes[r.Node]

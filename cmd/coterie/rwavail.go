@@ -61,9 +61,7 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 	if !pointsGiven {
 		ps = slices.Clone(avDefaultPoints)
 	}
-	if o.pNode != "" {
-		return usageErrorf("--p-node: give a read-write system's node probabilities in the p column of --nodes")
-	}
+	ro.pNode = o.pNode
 	plotFormat := ""
 	if o.plot != "" {
 		var err error

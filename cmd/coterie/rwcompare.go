@@ -88,10 +88,10 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 	}
 	var inputs []input
 	for _, path := range args {
+		// A file takes --nodes as info does: its capacities, latencies
+		// and p.
 		inputs = append(inputs, input{displayName(path), func() (*rwLoaded, error) {
-			ro := o.rw
-			ro.nodes = ""
-			return loadRWDomains(ctx, s, ro, co.in, []string{path})
+			return loadRWDomains(ctx, s, o.rw, co.in, []string{path})
 		}})
 	}
 	for i := range max(len(o.reads), len(o.writes)) {
@@ -118,11 +118,11 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 		row := rwCompareRow{File: in.label, N: sys.N, Reads: shortExpr(sys, &sys.Reads, "reads"), Writes: shortExpr(sys, &sys.Writes, "writes")}
 		rr, err := sys.ReadResilience(ctx)
 		if err != nil {
-			return usageErrorf("%s: read resilience: %v", in.label, err)
+			return rwFigureError(err, "%s: read resilience: %v", in.label, err)
 		}
 		wr, err := sys.WriteResilience(ctx)
 		if err != nil {
-			return usageErrorf("%s: write resilience: %v", in.label, err)
+			return rwFigureError(err, "%s: write resilience: %v", in.label, err)
 		}
 		row.rwResilienceJSON = newRWResilience(rr.F, wr.F)
 		if withStrategy {
@@ -179,7 +179,7 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 		if form == "csv" {
 			return rwCompareCSV(w, rows, withStrategy)
 		}
-		return renderTable(w, header, cells)
+		return renderFitted(w, outputWidth(s), co.wide, header, cells)
 	})
 }
 

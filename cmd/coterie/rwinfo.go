@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/big"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/coterie-dev/coterie/rw"
@@ -41,8 +42,9 @@ type rwInfoReport struct {
 	F            int    `json:"f,omitempty"`
 	Optimize     string `json:"optimize,omitempty"`
 	rwMetricsJSON
-	Strategy *strategyJSON `json:"strategy,omitempty"`
-	Notes    []string      `json:"notes,omitempty"`
+	Strategy     *strategyJSON `json:"strategy,omitempty"`
+	Availability []rwAvPoint   `json:"availability,omitempty"`
+	Notes        []string      `json:"notes,omitempty"`
 }
 
 // rwResilienceJSON is a read-write system's resilience, as its reports
@@ -208,11 +210,11 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 	}
 	rr, err := sys.ReadResilience(ctx)
 	if err != nil {
-		return usageErrorf("read resilience: %v", err)
+		return rwFigureError(err, "read resilience: %v", err)
 	}
 	wr, err := sys.WriteResilience(ctx)
 	if err != nil {
-		return usageErrorf("write resilience: %v", err)
+		return rwFigureError(err, "write resilience: %v", err)
 	}
 	rep.rwResilienceJSON = newRWResilience(rr.F, wr.F)
 	rep.ReadFailures, rep.WriteFailures = ids(rr.Witness), ids(wr.Witness)
@@ -266,17 +268,25 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 		if st.Uniform {
 			rep.Notes = append(rep.Notes, "strategy: uniform over the smallest quorums of each side (closed form: the system is symmetric and the capacities equal)")
 		}
-		if m.Latency == nil {
+		switch {
+		case !latencyGiven(sys.Nodes):
+			rep.Latency, rep.LatencyExact = nil, ""
+		case m.Latency == nil:
 			rep.Notes = append(rep.Notes, "latency: not computed for the uniform strategy over unequal latencies")
 		}
 	} else {
 		rep.Notes = append(rep.Notes, "give --read-fraction for load, capacity, latency and network load")
 	}
+	if len(o.ps) > 0 {
+		if rep.Availability, err = rwAvailabilityAt(ctx, sys, o.ps, o.limit); err != nil {
+			return err
+		}
+	}
 	return writeOutput(s, "", func(w io.Writer) error {
 		if asJSON {
 			return writeJSON(w, rep)
 		}
-		return rep.table(w)
+		return rep.table(w, outputWidth(s))
 	})
 }
 
@@ -285,12 +295,20 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-func (rep *rwInfoReport) table(w io.Writer) error {
+func (rep *rwInfoReport) table(w io.Writer, width int) error {
 	var rows [][]string
 	add := func(k, v string) { rows = append(rows, []string{k, v}) }
 	add("nodes", fmt.Sprint(rep.N))
-	add("reads", rep.Reads)
-	add("writes", rep.Writes)
+	// An expression too long for the output goes on several rows.
+	for _, e := range []struct{ k, v string }{{"reads", rep.Reads}, {"writes", rep.Writes}} {
+		for i, part := range wrapExpr(e.v, width-len("│ writes meet writes │  │")) {
+			if i == 0 {
+				add(e.k, part)
+			} else {
+				add("", part)
+			}
+		}
+	}
 	if rep.ReadQuorums != nil {
 		add("read quorums", rep.ReadQuorums.String())
 	}
@@ -333,15 +351,26 @@ func (rep *rwInfoReport) table(w io.Writer) error {
 	}
 	exact("load", rep.Load, rep.LoadExact)
 	exact("capacity", rep.Capacity, rep.CapacityExact)
-	exact("latency (s)", rep.Latency, rep.LatencyExact)
+	if rep.Latency != nil {
+		add("latency", secondsText(rep.LatencyExact))
+	}
 	exact("network load", rep.NetworkLoad, rep.NetworkLoadExact)
 	if st := rep.Strategy; st != nil && !st.Uniform {
 		for _, c := range st.Reads {
-			add("read "+fmt.Sprint(c.Quorum), strings.Trim(string(c.P), `"`))
+			add("read "+names(c.Quorum), strings.Trim(string(c.P), `"`))
 		}
 		for _, c := range st.Writes {
-			add("write "+fmt.Sprint(c.Quorum), strings.Trim(string(c.P), `"`))
+			add("write "+names(c.Quorum), strings.Trim(string(c.P), `"`))
 		}
+	}
+	for _, a := range rep.Availability {
+		mark := ""
+		if !a.Exact {
+			mark = "≈"
+		}
+		v := strconv.FormatFloat(a.P, 'g', -1, 64)
+		add("reads AV("+v+")", mark+strconv.FormatFloat(a.Reads, 'f', 6, 64))
+		add("writes AV("+v+")", mark+strconv.FormatFloat(a.Writes, 'f', 6, 64))
 	}
 	for _, n := range rep.Notes {
 		add("note", n)

@@ -64,9 +64,7 @@ func runRWReport(ctx context.Context, s *streams, o reportOptions, ro reportRWOp
 	}
 	var inputs []input
 	for _, path := range args {
-		r := ro.rw
-		r.nodes = ""
-		inputs = append(inputs, input{displayName(path), r, []string{path}})
+		inputs = append(inputs, input{displayName(path), ro.rw, []string{path}})
 	}
 	for _, e := range ro.reads {
 		r := ro.rw

@@ -56,9 +56,9 @@ func addSideFlags(cmd *cobra.Command, in *inputOptions, o *sideOptions, side str
 // fileOrRW accepts one file, or none when --reads or --writes is given.
 func fileOrRW(cmd *cobra.Command, args []string) error {
 	if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
-		return cobra.MaximumNArgs(1)(cmd, args)
+		return argsBetween("one quorum FILE at most with --reads/--writes", 0, 1)(cmd, args)
 	}
-	return cobra.ExactArgs(1)(cmd, args)
+	return argsBetween("a quorum FILE (or --reads EXPR)", 1, 1)(cmd, args)
 }
 
 // firstArg returns args[0], or "" when there is none (--reads given).

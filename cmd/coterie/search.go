@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,7 +24,8 @@ type searchOptions struct {
 	seed       uint64
 	shuffles   int
 	budget     time.Duration
-	p          float64
+	ps         []float64
+	pNode      string
 	partitions int
 	asJSON     bool
 	survive    string // search_domains.go
@@ -65,9 +68,11 @@ options and seed give the same answer.`,
 	cmd.Flags().Uint64Var(&o.seed, "seed", 1, "seed of the random node orders tried for grids")
 	cmd.Flags().IntVar(&o.shuffles, "shuffles", 2, "random node orders tried per grid shape")
 	cmd.Flags().DurationVar(&o.budget, "budget", 30*time.Second, "time allowed for the search (0 = no limit)")
-	cmd.Flags().Float64Var(&o.p, "p", 0.99, "probability a node is up, for availability, where the nodes file has no p")
+	addProbsFlag(cmd, &o.ps, []float64{0.99}, "probabilities a node is up, for availability, where the nodes file has no p (the first ranks the systems; each is reported)")
+	addPNodeFlag(cmd, &o.pNode)
 	cmd.Flags().IntVar(&o.partitions, "max-partition-nodes", 7, "largest n for which every partition of the nodes is tried")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	addOutputFlag(cmd, s)
 	return cmd
 }
 
@@ -78,10 +83,19 @@ type candidateJSON struct {
 	Source string `json:"source"`
 	rwResilienceJSON
 	rwMetricsJSON
-	Availability float64       `json:"availability"`
-	Strategy     *strategyJSON `json:"strategy,omitempty"`
+	Availability float64 `json:"availability"`
+	// AvailabilityAt is the availability (the smaller of reads' and
+	// writes') at each --p.
+	AvailabilityAt []searchAvPoint `json:"availability_at,omitempty"`
+	Strategy       *strategyJSON   `json:"strategy,omitempty"`
 	// DomainResilience is given when the nodes have failure domains.
 	DomainResilience []domainResJSON `json:"domain_resilience,omitempty"`
+}
+
+// searchAvPoint is a candidate's availability at one p.
+type searchAvPoint struct {
+	P            float64 `json:"p"`
+	Availability float64 `json:"availability"`
 }
 
 type searchReport struct {
@@ -95,6 +109,10 @@ type searchReport struct {
 	FeasibleBy map[string]int `json:"feasible_by"`
 	Complete   bool           `json:"complete"`
 	Partial    bool           `json:"partial,omitempty"`
+	// stop says what stopped an incomplete search.
+	stop string
+	// noLatency: no node has a latency, so none is shown.
+	noLatency bool
 }
 
 func runSearch(ctx context.Context, s *streams, o searchOptions) error {
@@ -103,9 +121,6 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 	}
 	if o.n < 0 || o.n > 64 {
 		return usageErrorf("--n must be in 1..64")
-	}
-	if !(o.p >= 0 && o.p <= 1) {
-		return usageErrorf("--p must be in [0, 1]")
 	}
 	opts, ok, err := strategyOptions(o.rw)
 	if err != nil {
@@ -117,7 +132,7 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 	var nodes []rw.Node
 	var rows []format.NodeAttrs
 	if o.n > 0 {
-		nodes = rw.DefaultNodes(o.n)
+		nodes = nodesWith(o.n, make([]string, o.n), nil)
 	} else {
 		if nodes, rows, err = searchNodes(o.rw.nodes); err != nil {
 			return err
@@ -127,6 +142,19 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.pNode != "" {
+		labels := make([]string, len(nodes))
+		for v := range nodes {
+			labels[v] = nodes[v].Label
+		}
+		own, err := parsePNode(o.pNode, len(nodes), labels)
+		if err != nil {
+			return err
+		}
+		for v, p := range own {
+			nodes[v].P = new(big.Rat).SetFloat64(p)
+		}
+	}
 	sctx := ctx
 	if o.budget > 0 {
 		var cancel context.CancelFunc
@@ -134,7 +162,7 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 		defer cancel()
 	}
 	res, err := rw.Search(sctx, nodes, rw.SearchOptions{Options: opts, Resilience: o.resilience, Seed: o.seed,
-		Shuffles: o.shuffles, P: o.p, MaxPartitionNodes: o.partitions, Domains: tree, SurviveLevel: level, SurviveK: k})
+		Shuffles: o.shuffles, P: o.ps[0], MaxPartitionNodes: o.partitions, Domains: tree, SurviveLevel: level, SurviveK: k})
 	interrupted := ctx.Err() != nil
 	if err != nil && !interrupted && !errors.Is(err, context.DeadlineExceeded) {
 		if errors.Is(err, rw.ErrNoStrategy) {
@@ -151,16 +179,56 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 		}
 	}
 	rep := &searchReport{N: len(nodes), Tried: res.Tried, Feasible: res.Feasible, TriedBy: res.TriedBy, FeasibleBy: res.FeasibleBy, Complete: res.Complete, Partial: interrupted, Pareto: []candidateJSON{}}
+	if !latencyGiven(nodes) {
+		rep.noLatency = true
+	}
+	switch {
+	case res.Complete:
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		rep.stop = "stopped by --timeout"
+	case ctx.Err() != nil:
+		rep.stop = "interrupted"
+	default:
+		rep.stop = fmt.Sprintf("stopped by --budget %s", o.budget)
+	}
+	// The availability at every --p, for the systems reported (the search
+	// ranked them by the first).
+	at := func(c *rw.Candidate, j *candidateJSON) error {
+		if len(o.ps) < 2 || interrupted {
+			return nil
+		}
+		sys, err := rw.New(len(nodes), c.Reads, c.Writes, nodes)
+		if err != nil {
+			return err
+		}
+		pts, err := sys.AvailabilityAt(ctx, o.ps, rw.AvailabilityOptions{Limit: rw.DefaultListLimit})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		for _, pt := range pts {
+			j.AvailabilityAt = append(j.AvailabilityAt, searchAvPoint{P: pt.P, Availability: min(pt.Reads, pt.Writes)})
+		}
+		return nil
+	}
 	if res.Best != nil {
 		b := toCandidateJSON(res.Best, labels)
 		b.DomainResilience = candidateDomains(tree, res.Best)
 		b.Strategy = toStrategyJSON(res.Best.Strategy)
+		if err := at(res.Best, &b); err != nil {
+			return usageErrorf("%v", err)
+		}
 		rep.Best = &b
 	}
 	for _, c := range res.Pareto {
-		cj := toCandidateJSON(c, labels)
-		cj.DomainResilience = candidateDomains(tree, c)
-		rep.Pareto = append(rep.Pareto, cj)
+		j := toCandidateJSON(c, labels)
+		j.DomainResilience = candidateDomains(tree, c)
+		if err := at(c, &j); err != nil {
+			return usageErrorf("%v", err)
+		}
+		rep.Pareto = append(rep.Pareto, j)
 	}
 	if werr := writeOutput(s, "", func(w io.Writer) error {
 		if o.asJSON {
@@ -228,23 +296,37 @@ func (rep *searchReport) table(w io.Writer) error {
 		fmt.Fprintf(w, "best: reads %s\n      writes %s\n      (%s)\n", b.Reads, b.Writes, b.Source)
 	}
 	var rows [][]string
+	header := []string{"Pareto front: reads", "load", "capacity", "latency", "network", "availability (min of reads, writes)", "resilience"}
+	if len(rep.Pareto) > 0 && len(rep.Pareto[0].AvailabilityAt) > 0 {
+		header = header[:5]
+		for _, a := range rep.Pareto[0].AvailabilityAt {
+			header = append(header, "AV("+strconv.FormatFloat(a.P, 'g', -1, 64)+")")
+		}
+		header = append(header, "resilience")
+	}
 	for _, c := range rep.Pareto {
 		lat := "-"
-		if c.Latency != nil {
-			lat = c.LatencyExact
+		if c.Latency != nil && !rep.noLatency {
+			lat = secondsText(c.LatencyExact)
 		}
-		rows = append(rows, append([]string{c.Reads, c.LoadExact, c.CapacityExact, lat, c.NetworkLoadExact, fmt.Sprintf("%.10g", c.Availability), fmt.Sprint(c.Resilience)}, domainSummary(c.DomainResilience)...))
+		row := []string{c.Reads, c.LoadExact, c.CapacityExact, lat, c.NetworkLoadExact}
+		if len(c.AvailabilityAt) == 0 {
+			row = append(row, fmt.Sprintf("%.10g", c.Availability))
+		}
+		for _, a := range c.AvailabilityAt {
+			row = append(row, fmt.Sprintf("%.10g", a.Availability))
+		}
+		rows = append(rows, append(append(row, fmt.Sprint(c.Resilience)), domainSummary(c.DomainResilience)...))
 	}
-	head := []string{"Pareto front: reads", "load", "capacity", "latency", "network", "availability (min of reads, writes)", "resilience"}
 	if len(rep.Pareto) > 0 && rep.Pareto[0].DomainResilience != nil {
-		head = append(head, "domain resilience")
+		header = append(header, "domain resilience")
 	}
-	if err := renderTable(w, head, rows); err != nil {
+	if err := renderTable(w, header, rows); err != nil {
 		return err
 	}
 	state := "complete"
 	if !rep.Complete {
-		state = "stopped by the budget"
+		state = rep.stop
 	}
 	if _, err := fmt.Fprintf(w, "%d systems tried, %d feasible; search %s\n", rep.Tried, rep.Feasible, state); err != nil {
 		return err

@@ -17,11 +17,12 @@ type serveOptions struct {
 	addr    string
 	budget  time.Duration
 	timeout time.Duration
-	maxBody int64
+	maxBody int64 // set through a byteSize; 4 MiB unless given
 }
 
 func newServeCmd(s *streams) *cobra.Command {
 	var o serveOptions
+	o.maxBody = 4 << 20
 	cmd := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080]",
 		Short: "Local web explorer: build, draw, verify and compare systems in the browser",
@@ -47,7 +48,7 @@ the page. It stops on Ctrl-C.`,
 	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (port 0 picks a free one)")
 	f.DurationVar(&o.budget, "budget", 2*time.Second, "time allowed to each long figure of an analysis")
 	f.DurationVar(&o.timeout, "request-timeout", 30*time.Second, "time allowed to a whole request")
-	f.Int64Var(&o.maxBody, "max-body", 4<<20, "largest request body (an uploaded file) in bytes")
+	f.Var((*byteSize)(&o.maxBody), "max-body", "largest request body (an uploaded file): a size such as 4MiB or 500KB")
 	return cmd
 }
 

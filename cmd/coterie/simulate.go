@@ -54,13 +54,21 @@ entry delay and waiting-time percentiles in mean message delays,
 throughput, and the safety and deadlock verdicts.
 
 Protocols (--protocol, a comma-separated list runs each):
-  maekawa          Maekawa's √N algorithm as printed (ACM TOCS 1985, Section 4)
-  maekawa-fixed    the same with the fix for the deadlock the printed one allows
+  maekawa-fixed    Maekawa's √N algorithm with the fix its proof needs: a
+                   waiting REQUEST overtaken by an earlier one is told so
+                   with FAILED (the default on a coterie)
+  maekawa          the algorithm as printed (ACM TOCS 1985, Section 4); it can
+                   deadlock: a member locked for a later REQUEST sends
+                   INQUIRE, not FAILED, so a requester overtaken by a still
+                   earlier one is never told it lost and defers the INQUIREs
+                   it receives for ever (four requests on the Fano plane;
+                   heavy demand on larger planes). simulate reports the
+                   deadlock with its wait-for cycle and exits 1
   ordered          Kakugawa et al.'s protocol A: ordered locking, no timestamps
   hk               Manabe and Tajima's h-out of-k algorithm (Fig. 1), on
                    (h,k)-arbiters and k-arbiters; requests of random h
   ricart-agrawala  the 2(N−1) baseline, which ignores the quorums
-The default is maekawa on a coterie, hk on an arbiter. Node i uses the
+The default is maekawa-fixed on a coterie, hk on an arbiter. Node i uses the
 quorum it owns; a node owning several picks one at random per request, one
 owning none any quorum.
 
@@ -88,7 +96,8 @@ the states found and those still to expand, every few seconds and when it
 stops (Ctrl-C, --timeout); run again with the same FILE, it goes on from
 there and prints exactly what an uninterrupted run prints. A stopped run
 prints no partial report; one stopped by the memory budget exits 2 and
-resumes with more --max-memory; a search that reaches --max-states is
+resumes with more --max-memory (without --checkpoint, an exploration stopped
+by the memory budget prints what it proved, marked INCOMPLETE, and exits 2); a search that reaches --max-states is
 explored again without the checkpoint (it stops there anyway).
 
 With several files, --plot draws messages per entry against N, one line per
@@ -98,16 +107,16 @@ The protocols are for coteries: a read-write system (--reads/--writes or a
 read-write file) is simulated only when its read and write quorums are the
 same, and refused otherwise (exit 2).`,
 		Example: `  coterie generate fpp --order 4 -o p4.json
-  coterie simulate p4.json --protocol maekawa --load heavy --entries 100000
-  coterie simulate p4.json --protocol maekawa,ordered,ricart-agrawala --json
+  coterie simulate p4.json --load heavy --entries 100000
+  coterie simulate p4.json --protocol maekawa-fixed,ordered,ricart-agrawala --json
   coterie simulate p2.json p3.json p4.json p5.json --plot messages.svg
-  coterie simulate fano.txt --protocol maekawa --explore --requests 4
-  coterie simulate fano.txt --explore --requests 4 --checkpoint fano.ck`,
+  coterie simulate p7.json --protocol maekawa --load heavy --entries 1000   # the printed algorithm deadlocks: exit 1
+  coterie simulate fano.txt --explore --requests 3 --checkpoint fano.ck --timeout 10s   # run again to go on; 8 MB`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("reads") || cmd.Flags().Changed("writes") {
 				return cobra.MaximumNArgs(1)(cmd, args)
 			}
-			return cobra.MinimumNArgs(1)(cmd, args)
+			return needFiles("one or more quorum FILEs (or --reads EXPR)", 1)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -156,9 +165,8 @@ same, and refused otherwise (exit 2).`,
 	_ = cmd.RegisterFlagCompletionFunc("load", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"light", "heavy", "poisson:"}, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	})
-	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp
-	})
+	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("table", "json", "csv"))
+	addOutputFlag(cmd, s)
 	return cmd
 }
 
@@ -210,7 +218,7 @@ func readSimInputs(s *streams, o simulateOptions, args []string) ([]simInput, er
 func specsFor(o simulateOptions, in simInput) ([]protocol.Spec, error) {
 	names := o.protocols
 	if len(names) == 0 {
-		names = []string{"maekawa"}
+		names = []string{"maekawa-fixed"}
 		if in.ps.HK || in.ps.K > 1 {
 			names = []string{"hk"}
 		}
@@ -561,7 +569,13 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 			bar.Done()
 			switch {
 			case err != nil && res != nil && errors.Is(err, set.ErrMemoryBudget):
-				fmt.Fprintf(s.err, "coterie: explore %s on %s: stopped after %d states at the memory budget; %s: allow more with --max-memory, or bound the search with --requests, --max-depth or --max-states\n",
+				// Say what was proved, marked partial, then stop as a
+				// result cut short does (exit 2).
+				runs = append(runs, exploreRun{in.name, res, "stopped at the memory budget"})
+				if werr := writeExplore(s, o, runs); werr != nil {
+					return werr
+				}
+				return usageErrorf("explore %s on %s: stopped after %d states at the memory budget (partial result); %s: allow more with --max-memory, or bound the search with --requests, --max-depth or --max-states",
 					sp.Name, in.name, res.States, budgetHint(o.in.cmd))
 			case err != nil && res != nil && ctx.Err() != nil:
 				// Say what was proved, then stop as interrupted.

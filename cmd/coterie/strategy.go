@@ -76,6 +76,7 @@ the limits cannot be met.`,
 	addWorkloadFlags(cmd, &o.rw)
 	cmd.Flags().StringVarP(&o.out, "output", "o", "", "write the strategy to FILE (format by extension: .json, .csv, else a table)")
 	cmd.Flags().StringVar(&o.format, "format", "", "table|json|csv (default: by -o's extension, else table)")
+	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("table", "json", "csv"))
 	return cmd
 }
 
@@ -177,8 +178,8 @@ func strategyTable(w io.Writer, sys *rw.System, st *rw.Strategy, m *rw.Metrics) 
 		return err
 	}
 	fmt.Fprintf(w, "load %s (%.10g), capacity %s (%.10g)", m.Load.RatString(), ratFloat(m.Load), m.Capacity.RatString(), ratFloat(m.Capacity))
-	if m.Latency != nil {
-		fmt.Fprintf(w, ", latency %s s", m.Latency.RatString())
+	if m.Latency != nil && latencyGiven(sys.Nodes) {
+		fmt.Fprintf(w, ", latency %s", secondsText(m.Latency.RatString()))
 	}
 	_, err := fmt.Fprintf(w, ", network load %s\n", m.Network.RatString())
 	return err

@@ -195,11 +195,12 @@ func inputContext(o inputOptions) context.Context {
 }
 
 // readConfigFile reads a configuration file named on the command line.
-func readConfigFile(s *streams, path, flag string) (*systems.Config, error) {
+func readConfigFile(ctx context.Context, s *streams, path string, in inputOptions) (*systems.Config, error) {
 	name := displayName(path)
-	data, err := readArg(s, path)
+	flag := in.format
+	data, err := readData(ctx, s, path, in)
 	if err != nil {
-		return nil, asInputError(name, 0, "cannot read: "+unwrapPath(err).Error())
+		return nil, err
 	}
 	f, ok := systemFormat(path, data, flag)
 	if !ok {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/set"
 )
 
 type transversalsOptions struct {
@@ -64,6 +64,7 @@ pieces done.
 	addSideInputFlags(cmd, &o.sideInput, "reads")
 	cmd.Flags().BoolVar(&o.count, "count", false, "count the minimal transversals by size instead of listing them")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print JSON: one array per transversal, or with --count the contract's report")
+	addOutputFlag(cmd, s)
 	cmd.Flags().Int64Var(&o.limit, "limit", 0, "list at most this many transversals (0 = all); a note on stderr says when the list was cut")
 	cmd.Flags().StringVar(&o.shard, "shard", "", "with --count, count shard `I/N` of the search (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
 	cmd.Flags().StringVar(&o.shards, "shards", "", shardsUsage)
@@ -114,24 +115,34 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 	if o.limit < 0 {
 		return usageErrorf("--limit must not be negative")
 	}
-	bw := bufio.NewWriterSize(s.out, 1<<16)
-	var line []byte
-	var werr error
 	var listed int64
 	cut := false
 	p := newProgress(s, "transversals: listing")
 	defer p.Done()
+	werr := writeOutput(s, "", func(bw io.Writer) error {
+		return listTransversals(ctx, bw, f, o, p, &listed, &cut)
+	})
+	p.Done()
+	if cut {
+		fmt.Fprintf(s.err, "coterie: listed the first %d minimal transversals (--limit); there are more: --count counts them all\n", o.limit)
+	}
+	return werr
+}
+
+// listTransversals writes the minimal transversals, one a line, up to
+// --limit (cut says the list was cut there).
+func listTransversals(ctx context.Context, bw io.Writer, f *set.Family, o *transversalsOptions, p *progress, listed *int64, cut *bool) error {
+	var line []byte
 	for t, lerr := range domination.MinimalTransversals(ctx, f, domination.Options{}) {
 		if lerr != nil {
-			err = lerr
-			break
+			return lerr
 		}
-		if o.limit > 0 && listed == o.limit {
-			cut = true
-			break
+		if o.limit > 0 && *listed == o.limit {
+			*cut = true
+			return nil
 		}
-		listed++
-		p.Update(listed, -1)
+		*listed++
+		p.Update(*listed, -1)
 		line = line[:0]
 		if o.asJSON {
 			line = append(line, '[')
@@ -156,21 +167,11 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 			line = append(line, ']')
 		}
 		line = append(line, '\n')
-		if _, werr = bw.Write(line); werr != nil {
-			break
+		if _, err := bw.Write(line); err != nil {
+			return err
 		}
 	}
-	if ferr := bw.Flush(); werr == nil {
-		werr = ferr
-	}
-	p.Done()
-	if err != nil {
-		return err
-	}
-	if cut {
-		fmt.Fprintf(s.err, "coterie: listed the first %d minimal transversals (--limit); there are more: --count counts them all\n", o.limit)
-	}
-	return werr
+	return nil
 }
 
 // transversalCount marshals as docs/formats.md's report, with sizes in

@@ -91,6 +91,7 @@ of k = K instead of checking a file.`,
 	_ = cmd.RegisterFlagCompletionFunc("method", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"search", "brute"}, cobra.ShellCompDirectiveNoFileComp
 	})
+	addOutputFlag(cmd, s)
 	return cmd
 }
 

@@ -13,9 +13,11 @@
 //     as it was.
 //   - a regular file with more than one hard link: the new content is first
 //     written in full to a temporary file, then copied into the existing
-//     file in place, so that every name of the file sees it. A failure
-//     before the copy leaves the file as it was; only a crash during the
-//     copy itself can leave it partly written.
+//     file in place, so that every name of the file sees it. The old
+//     content is first copied aside (when there is no room for that copy,
+//     the write is refused and the file left as it was); a copy that fails
+//     (a full disk) puts the old content back. Only a crash during the copy
+//     itself can leave the file partly written.
 //   - a symbolic link: it is followed (through any chain of links, even to a
 //     target that does not yet exist) and the target is written as above;
 //     the link stays a link.
@@ -313,19 +315,35 @@ func (af *File) copyInPlace() error {
 	if _, err := af.f.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	dst, err := os.OpenFile(af.target, os.O_WRONLY|os.O_TRUNC, 0)
+	// The old content, aside: put back if the copy fails.
+	old, err := keepAside(af.target)
+	if err != nil {
+		return fmt.Errorf("%w (a hard-linked file is written in place, and there is no room to keep its old content aside while it is: the file is left as it was)", err)
+	}
+	defer func() {
+		old.Close()
+		os.Remove(old.Name())
+	}()
+	dst, err := os.OpenFile(af.target, os.O_RDWR, 0)
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(dst, af.f)
+	defer dst.Close()
+	err = dst.Truncate(0)
+	if err == nil {
+		_, err = io.Copy(dst, af.f)
+	}
 	if err == nil {
 		err = dst.Sync()
 	}
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		return fmt.Errorf("%w (the file may be partly written)", err)
+		if rerr := putBack(dst, old); rerr != nil {
+			return fmt.Errorf("%w (the file may be partly written: putting its old content back failed: %v)", err, rerr)
+		}
+		return fmt.Errorf("%w (the file keeps its old content)", err)
+	}
+	if err := dst.Close(); err != nil {
+		return err
 	}
 	af.f.Close()
 	if af.tmp == "" {
@@ -356,4 +374,52 @@ func (af *File) Abort() {
 	if af.tmp != "" {
 		os.Remove(af.tmp)
 	}
+}
+
+// keepAside copies the file at path to a new temporary file in its folder
+// and returns it, open, synced and at offset 0.
+func keepAside(path string) (*os.File, error) {
+	src, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	dir, base := filepath.Split(path)
+	if len(base) > 100 {
+		base = base[:100]
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.old")
+	if err != nil {
+		return nil, err
+	}
+	_, err = io.Copy(tmp, src)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if err == nil {
+		_, err = tmp.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	return tmp, nil
+}
+
+// putBack writes the old content into dst again, in place.
+func putBack(dst, old *os.File) error {
+	if err := dst.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := dst.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if _, err := old.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, old); err != nil {
+		return err
+	}
+	return dst.Sync()
 }
