@@ -193,9 +193,31 @@ func TestShardAuto(t *testing.T) {
 	}
 	t.Setenv("JOB_COMPLETION_INDEX", "")
 	t.Setenv("SLURM_ARRAY_TASK_ID", "3")
-	if code, s, errs := shardOf("--shard", "auto", "--shards", "4"); code != 0 || s != "3/4" {
-		t.Errorf("Slurm task 3 of 4: exit %d, shard %q, %s", code, s, errs)
+	// Slurm says the array's bounds: task 3 of 1-4 is shard 3, of 0-3
+	// shard 4, and --shards is not needed.
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "1")
+	t.Setenv("SLURM_ARRAY_TASK_MAX", "4")
+	if code, s, errs := shardOf("--shard", "auto"); code != 0 || s != "3/4" {
+		t.Errorf("Slurm task 3 of 1-4: exit %d, shard %q, %s", code, s, errs)
 	}
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "0")
+	t.Setenv("SLURM_ARRAY_TASK_MAX", "3")
+	if code, s, errs := shardOf("--shard", "auto"); code != 0 || s != "4/4" {
+		t.Errorf("Slurm task 3 of 0-3: exit %d, shard %q, %s", code, s, errs)
+	}
+	// A task resubmitted alone (--array=3) is an array 3-3: --shards
+	// names the whole array, and a bare count that leaves the base open
+	// is refused.
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "3")
+	t.Setenv("SLURM_ARRAY_TASK_MAX", "3")
+	if code, s, errs := shardOf("--shard", "auto", "--shards", "1-4"); code != 0 || s != "3/4" {
+		t.Errorf("Slurm task 3 resubmitted, --shards 1-4: exit %d, shard %q, %s", code, s, errs)
+	}
+	if code, _, errs := shardOf("--shard", "auto", "--shards", "4"); code != 2 || !strings.Contains(errs, "say which with --shards 0-3 or --shards 1-4") {
+		t.Errorf("Slurm task 3 resubmitted, --shards 4: exit %d, %s", code, errs)
+	}
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "")
+	t.Setenv("SLURM_ARRAY_TASK_MAX", "")
 	t.Setenv("JOB_COMPLETION_INDEX", "0")
 	if code, s, errs := shardOf("--shard", "auto", "--shards", "4"); code != 0 || s != "1/4" {
 		t.Errorf("Kubernetes index 0 of 4: exit %d, shard %q, %s", code, s, errs)
@@ -204,8 +226,8 @@ func TestShardAuto(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--shard", "auto"}, "needs --shards"},
-		{[]string{"--shard", "auto", "--shards", "0"}, "needs --shards"},
+		{[]string{"--shard", "auto"}, "give --shards N, the Job's completions"},
+		{[]string{"--shard", "auto", "--shards", "0"}, "want N (the number of shards) or A-B"},
 		{[]string{"--shard", "0/3"}, "1 ≤ I ≤ N"},
 		{[]string{"--shard", "4/3"}, "1 ≤ I ≤ N"},
 		{[]string{"--shard", "two"}, "want I/N"},

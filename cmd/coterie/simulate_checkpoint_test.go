@@ -215,7 +215,7 @@ func TestExploreCheckpointRefuses(t *testing.T) {
 		want string
 	}{
 		{whole, []string{"simulate", fano, "--explore", "--requests", "3"}, "a checkpoint of another input"},
-		{whole, append(base[:len(base):len(base)], "--protocol", "ordered"), "a checkpoint of --protocol maekawa, not ordered"},
+		{whole, append(base[:len(base):len(base)], "--protocol", "ordered"), "a checkpoint of --protocol maekawa-fixed, not ordered"},
 		{whole, []string{"simulate", n5, "--explore", "--requests", "2"}, "a checkpoint of --requests 3, not 2"},
 		{whole, append(base[:len(base):len(base)], "--max-depth", "5"), "a checkpoint of --max-depth 0, not 5"},
 		{whole, append(base[:len(base):len(base)], "--requesters", "1,2"), "a checkpoint of --requesters all, not 1, 2"},
