@@ -220,18 +220,35 @@ say "merged == unsplit"
 
 say "availability of billiard q=13 again (OUT=$work/again) over --array=0-2, task 1 cancelled while it runs"
 export OUT="$work/again"
-job=$(submit 0-2 "$work/b13.json")
+# Task 1 is held while $work/hold exists: it says so in $work/held and
+# waits to be cancelled, so the cancellation comes mid-run however fast the
+# machine (no race with the computation).
+cat >"$tmp/bin/coterie-held" <<HELD
+#!/bin/sh
+if [ "\${SLURM_ARRAY_TASK_ID:-}" = 1 ] && [ -e "$work/hold" ]; then
+	: >"$work/held"
+	while [ -e "$work/hold" ]; do sleep 0.2; done
+fi
+exec "$coterie" "\$@"
+HELD
+chmod +x "$tmp/bin/coterie-held"
+: >"$work/hold"
+job=$(
+	COTERIE="$tmp/bin/coterie-held"
+	export COTERIE
+	submit 0-2 "$work/b13.json"
+)
 i=0
-until [ "$(squeue -h -j "${job}_1" -o %T 2>/dev/null)" = RUNNING ]; do
+until [ -e "$work/held" ]; do
 	i=$((i + 1))
 	[ $i -le $((timeout * 5)) ] || fail "task ${job}_1 never ran"
 	sleep 0.2
 done
-sleep 2 # mid-run
-[ ! -e "$work/again/part-1.json" ] || fail "task 1 finished before it could be cancelled; use a harder input"
+[ ! -e "$work/again/part-1.json" ] || fail "task 1 wrote its part while held"
 scancel "${job}_1" || fail "scancel ${job}_1"
 say "cancelled ${job}_1"
 wait_all
+rm -f "$work/hold"
 [ ! -e "$work/again/result.json" ] || fail "the merge ran with task 1 cancelled"
 grep -q "missing" "$work/again"/merge-*.log || fail "the first merge does not say a shard is missing: $(cat "$work/again"/merge-*.log)"
 say "the first merge refused: $(grep -h missing "$work/again"/merge-*.log | head -n 1)"
