@@ -43,6 +43,15 @@ step generate triangle --rows 4 -o "$out/triangle4.json"
 step domination "$out/triangle4.json"
 step generate byzantine --n 9 --b 2 --masking -o "$out/byzantine9.json"
 step verify "$out/byzantine9.json" --byzantine 2 --masking
+# A system people run: ZooKeeper's hierarchical quorums (three groups of
+# three servers; a quorum is two servers of each of two groups), read from
+# its zoo.cfg; then its exact availability when each group also fails as
+# a whole (a rack or zone up with p = 0.999).
+printf 'server.%d=zk%d:2888:3888\n' 1 1 2 2 3 3 4 4 5 5 6 6 7 7 8 8 9 9 >"$out/zoo.cfg"
+printf 'group.1=1:2:3\ngroup.2=4:5:6\ngroup.3=7:8:9\n' >>"$out/zoo.cfg"
+step check-config "$out/zoo.cfg" --p 0.99
+printf 'domain,p\ngroup.1,0.999\ngroup.2,0.999\ngroup.3,0.999\n' >"$out/groups.csv"
+step availability "$out/zoo.cfg" --p 0.99 --domains "$out/groups.csv"
 # Split work: two shards of an exact availability run, merged.
 printf '\n$ coterie availability %s --p 0.9,0.99 --shard 1/2 > %s   # and 2/2\n' "$out/grid16.json" "$out/part1.json"
 "$bin" availability "$out/grid16.json" --p 0.9,0.99 --shard 1/2 >"$out/part1.json"
