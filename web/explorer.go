@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -111,27 +110,19 @@ func (s *Server) sides(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "%s: not a read-write system", name)
 		return
 	}
-	f, err := format.ReadRWAny(data)
-	if err != nil {
-		var fe *format.SyntaxError
-		if errors.As(err, &fe) {
-			fail(w, http.StatusBadRequest, "%s:%d: %s", name, fe.Line, fe.Msg)
-		} else {
-			fail(w, http.StatusBadRequest, "%s: %v", name, err)
-		}
+	f, ok := readRWUpload(w, name, data)
+	if !ok {
 		return
 	}
 	if f.N > s.o.MaxNodes {
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, f.N, s.o.MaxNodes)
 		return
 	}
-	release, ok := s.acquire(w, r)
+	ctx, done, ok := s.worker(w, r)
 	if !ok {
 		return
 	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
-	defer cancel()
+	defer done()
 	s.run(ctx, w, r, func(ctx context.Context, _ func(string)) (any, error) {
 		sys, err := rwSystem(ctx, f)
 		if err != nil {

@@ -23,6 +23,16 @@ var defaultRWPoints = []float64{0.9, 0.99}
 // The query may set read_fraction (default 1/2) and p (comma-separated).
 // The caller holds a worker; ctx bounds the work.
 func (s *Server) uploadRW(ctx context.Context, w http.ResponseWriter, r *http.Request, name string, data []byte) {
+	f, ok := readRWUpload(w, name, data)
+	if !ok {
+		return
+	}
+	s.uploadRWFile(ctx, w, r, name, f)
+}
+
+// readRWUpload parses an uploaded read-write system, or answers 400 with
+// the file and line of what is wrong.
+func readRWUpload(w http.ResponseWriter, name string, data []byte) (*format.RWFile, bool) {
 	f, err := format.ReadRWAny(data)
 	if err != nil {
 		var fe *format.SyntaxError
@@ -31,9 +41,9 @@ func (s *Server) uploadRW(ctx context.Context, w http.ResponseWriter, r *http.Re
 		} else {
 			fail(w, http.StatusBadRequest, "%s: %v", name, err)
 		}
-		return
+		return nil, false
 	}
-	s.uploadRWFile(ctx, w, r, name, f)
+	return f, true
 }
 
 // uploadRWFile answers an upload of the read-write system f. The caller

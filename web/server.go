@@ -423,13 +423,11 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	release, ok := s.acquire(w, r)
+	ctx, done, ok := s.worker(w, r)
 	if !ok {
 		return
 	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
-	defer cancel()
+	defer done()
 	sys, err := spec.Build(args)
 	if err != nil {
 		fail(w, http.StatusBadRequest, "%s", construct.Describe(err, "", nil))
@@ -479,13 +477,11 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	if systems.IsConfig(name, data) {
 		// A configuration is small: it is read inside a worker, with no
 		// estimate of a quorum list's cost.
-		release, ok := s.acquire(w, r)
+		ctx, done, ok := s.worker(w, r)
 		if !ok {
 			return
 		}
-		defer release()
-		ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
-		defer cancel()
+		defer done()
 		s.uploadConfig(ctx, w, r, name, data)
 		return
 	}
@@ -499,13 +495,11 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	}
 	// Parsing takes a worker too: it holds the file in memory several
 	// times over.
-	release, ok := s.acquire(w, r)
+	ctx, done, ok := s.worker(w, r)
 	if !ok {
 		return
 	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
-	defer cancel()
+	defer done()
 	if format.IsRWAny(data) {
 		s.uploadRW(ctx, w, r, name, data)
 		return
@@ -639,6 +633,19 @@ func (s *Server) acquire(w http.ResponseWriter, r *http.Request) (release func()
 	return nil, false
 }
 
+// worker waits for a worker as [Server.acquire] does and returns the
+// context of the work: the request's, with the work's time limit counted
+// from now (not from the request's arrival). done ends the context and
+// frees the worker.
+func (s *Server) worker(w http.ResponseWriter, r *http.Request) (ctx context.Context, done func(), ok bool) {
+	release, ok := s.acquire(w, r)
+	if !ok {
+		return nil, nil, false
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
+	return ctx, func() { cancel(); release() }, true
+}
+
 // busy answers 503: every worker is taken.
 func (s *Server) busy(w http.ResponseWriter) {
 	secs := int(math.Ceil(s.o.QueueWait.Seconds()))
@@ -716,13 +723,11 @@ func (s *Server) exact(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusNotFound, "no such system (analyse it again)")
 		return
 	}
-	release, ok := s.acquire(w, r)
+	ctx, done, ok := s.worker(w, r)
 	if !ok {
 		return
 	}
-	defer release()
-	ctx, cancel := context.WithTimeout(r.Context(), s.o.Timeout)
-	defer cancel()
+	defer done()
 	progress, reply := s.streamer(w, r)
 	if err := ctx.Err(); err != nil {
 		// The client has gone: do not start (the cheap exact methods do
