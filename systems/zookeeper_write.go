@@ -69,6 +69,9 @@ func ZooKeeperOf(ctx context.Context, f *set.Family) (*ZooKeeper, error) {
 		}
 	}
 	candidates = append(candidates, &ZooKeeper{IDs: ids})
+	if z, ok := zkWeighted(f.Params, ids); ok {
+		candidates = append(candidates, z)
+	}
 	if z, ok := zkInfer(ctx, want, ids); ok {
 		candidates = append(candidates, z)
 	}
@@ -104,7 +107,11 @@ func WriteZooKeeper(ctx context.Context, w io.Writer, f *set.Family) error {
 func (z *ZooKeeper) Write(w io.Writer) error {
 	var b strings.Builder
 	if z.Hierarchical() {
-		fmt.Fprintf(&b, "# A ZooKeeper ensemble of %d participants in %d groups (QuorumHierarchical):\n", len(z.IDs), len(z.Groups))
+		groups := "groups"
+		if len(z.Groups) == 1 {
+			groups = "group"
+		}
+		fmt.Fprintf(&b, "# A ZooKeeper ensemble of %d participants in %d %s (QuorumHierarchical):\n", len(z.IDs), len(z.Groups), groups)
 		b.WriteString("# a quorum is a majority of weight in a majority of the groups of non-zero weight.\n")
 	} else {
 		fmt.Fprintf(&b, "# A ZooKeeper ensemble of %d participants (QuorumMaj): a quorum is any %d of them.\n", len(z.IDs), len(z.IDs)/2+1)
@@ -195,6 +202,27 @@ func zkFromParams(p set.Params, ids []int64) (*ZooKeeper, error) {
 		return nil, fmt.Errorf("groups %q leave a node out", gs)
 	}
 	return z, nil
+}
+
+// zkWeighted is the candidate of a family that records one weight per
+// node (weighted voting): one group holding every node with those
+// weights, whose quorums are the majorities of weight. Like every
+// candidate, it is used only if its quorums are the family's.
+func zkWeighted(p set.Params, ids []int64) (*ZooKeeper, bool) {
+	ws, _ := p["weights"].(string)
+	fields := strings.Split(ws, ",")
+	if ws == "" || len(fields) != len(ids) {
+		return nil, false
+	}
+	z := &ZooKeeper{IDs: ids, Weights: make([]int64, len(ids)), Groups: [][]int{make([]int, len(ids))}, GroupIDs: []int64{1}}
+	for v, f := range fields {
+		w, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil || w < 0 {
+			return nil, false
+		}
+		z.Weights[v], z.Groups[0][v] = w, v
+	}
+	return z, true
 }
 
 // zkInfer guesses a two-level hierarchy with weights 1 from the minimal
