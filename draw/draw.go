@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -47,6 +48,24 @@ type Options struct {
 	// and the explorer set it, so that a picture nobody can read costs
 	// nothing; the command line draws whatever it is asked to.
 	MaxCells int
+	// Domains, when not nil, are the failure domains of the nodes (over
+	// the same n): each is drawn as a labelled box around its nodes,
+	// nested like the tree, when the layout keeps every domain's nodes
+	// apart from the others'; otherwise each node wears a coloured ring
+	// per level, the colour of its domain, and the legend names the
+	// colours. The matrix marks the rows of each domain beside the node
+	// labels, a column per level.
+	Domains *domain.Tree
+	// Down lists 0-based failed nodes and DownDomains failed domains of
+	// Domains (their nodes belong in Down too). Failed nodes and domains
+	// are grey, and so is every shape of a quorum that holds a failed
+	// node (a dead quorum); the legend names what failed and how many
+	// quorums survive.
+	Down        []int
+	DownDomains []int
+	// DownNames names what failed, as the user did ("zone-a"), for the
+	// legend; nil names the failed domains and nodes.
+	DownNames []string
 }
 
 // ErrTooLarge is wrapped by [Draw] when a matrix would have more than
@@ -89,6 +108,12 @@ type drawing struct {
 	sc     *Scene
 	// pending are the labels [drawing.finish] places.
 	pending []pendingLabel
+	// layout is the layout drawn.
+	layout string
+	// down marks the failed nodes, dead the quorums that hold one (nil
+	// without failures); extra are legend entries after the others.
+	down, dead []bool
+	extra      []legendEntry
 }
 
 // Draw returns the scene of sys under opts. An (h,k)-arbiter is drawn by
@@ -128,10 +153,14 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 		}
 		d.marked[v] = true
 	}
+	if err := d.checkDomains(); err != nil {
+		return nil, err
+	}
 	layout := opts.Layout
 	if layout == "" || layout == "auto" {
 		layout = autoLayout(f)
 	}
+	d.layout = layout
 	switch layout {
 	case "matrix":
 		if opts.MaxCells > 0 {
@@ -166,6 +195,7 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
+	d.decorate()
 	d.finish()
 	return d.sc, nil
 }
@@ -356,6 +386,10 @@ func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
 		}
 		d.marked[v] = true
 	}
+	if err := d.checkDomains(); err != nil {
+		return nil, err
+	}
+	d.layout = "threshold"
 	r, R, outside := ringSize(f.N, 100, d.ringLabelRoom())
 	const top = 20.0
 	margin := 2*r + 20
@@ -372,6 +406,7 @@ func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
 		d.node(v, Point{mid + R*math.Cos(a), top + mid + R*math.Sin(a)}, r)
 	}
 	d.ringNumbers(Point{mid, top + mid}, R, r, angles, nodes, outside)
+	d.decorate()
 	d.finish()
 	return d.sc, nil
 }
