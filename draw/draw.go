@@ -7,7 +7,9 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domain"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -212,42 +214,49 @@ func themeOf(name string) (palette, error) {
 	return c, nil
 }
 
-// autoLayout picks the layout that shows f's structure.
+// autoLayout picks the layout that shows f's structure: the one its
+// construction names ([construct.Drawn], a [quorum.Drawer]) when f fits
+// it, else a small projective plane, else the matrix.
 func autoLayout(f *set.Family) string {
-	switch f.Kind {
-	case "grid", "cgrid", "bgrid", "mgrid":
-		if _, _, ok := gridShape(f); ok {
-			return "grid"
+	if lay, ok := layoutOf(f); ok {
+		fits := false
+		switch lay.Name {
+		case "grid":
+			_, _, fits = gridShape(f)
+		case "tree":
+			_, _, fits = treeShape(f)
+		case "hqc":
+			_, fits = hqcShape(f)
+		case "rows":
+			_, fits = rowWidths(f)
+		case "billiard":
+			_, fits = billiardOrder(f)
+		case "cube":
+			_, _, fits = cubeShape(f)
+		case "join":
+			_, _, _, fits = joinShape(f)
 		}
-	case "tree":
-		if _, _, ok := treeShape(f); ok {
-			return "tree"
-		}
-	case "hqc":
-		if _, ok := hqcShape(f); ok {
-			return "hqc"
-		}
-	case "wall", "triangle", "wheel":
-		if _, ok := rowWidths(f); ok {
-			return "rows"
-		}
-	case "billiard":
-		if _, ok := billiardOrder(f); ok {
-			return "billiard"
-		}
-	case "cube":
-		if _, _, ok := cubeShape(f); ok {
-			return "cube"
-		}
-	case "join":
-		if _, _, _, ok := joinShape(f); ok {
-			return "join"
+		if fits {
+			return lay.Name
 		}
 	}
 	if q, ok := planeOrder(f); ok && q <= 4 {
 		return "plane"
 	}
 	return "matrix"
+}
+
+// layoutOf is the layout f's construction draws it by, as its kind and
+// params claim: ok is false when it names none.
+func layoutOf(f *set.Family) (quorum.Layout, bool) {
+	c, ok := construct.Drawn(f)
+	if !ok {
+		return quorum.Layout{}, false
+	}
+	if dr, ok := c.(quorum.Drawer); ok {
+		return dr.DrawLayout()
+	}
+	return quorum.Layout{}, false
 }
 
 // inQuorum reports whether node v is in the highlighted quorum.
