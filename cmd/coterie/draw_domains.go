@@ -42,6 +42,7 @@ func loadDrawRW(s *streams, o drawOptions, path string) (*drawRW, error) {
 	}
 	ro := o.side.rw
 	ro.down = ""
+	ro.anyK = true // a k-arbiter is drawn by its quorums, as without --down
 	ld, err := loadRWDomains(ctx, s, ro, o.in, args)
 	if err != nil {
 		return nil, err
@@ -50,7 +51,7 @@ func loadDrawRW(s *streams, o drawOptions, path string) (*drawRW, error) {
 	if path != "" && path != "-" && o.side.rw.reads == "" && o.side.rw.writes == "" {
 		in := o.in
 		in.side = nil
-		if sys, err := readInput(s, path, in); err == nil && sys.Family != nil && sys.Family.K == 1 && !sys.Family.IsImplicit() {
+		if sys, err := readInput(s, path, in); err == nil && sys.Family != nil && !sys.Family.IsImplicit() {
 			dr.plain = sys.Family
 		}
 	}
@@ -91,7 +92,7 @@ func (dr *drawRW) sides(side string, limit int) ([]set.System, error) {
 		names = []string{"reads", "writes"}
 	case "reads", "writes":
 	default:
-		return nil, usageErrorf("--side must be reads, writes or both, not %q", side)
+		return nil, usageErrorf("--side must be reads or writes, not %q", side)
 	}
 	var out []set.System
 	for _, name := range names {
