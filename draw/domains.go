@@ -41,7 +41,7 @@ type legendEntry struct {
 const (
 	domainPad    = 3.0 // a domain box's margin around what it holds
 	domainFont   = 9.0 // its label's size
-	domainLabelH = 10.0
+	domainLabelH = 12.0
 	// maxDomainBoxes bounds the domains drawn as boxes (their check is
 	// quadratic): more are drawn as rings.
 	maxDomainBoxes = 400
