@@ -116,6 +116,23 @@ func TestUploadConfigDomains(t *testing.T) {
 	if !strings.Contains(v["drawing"].(string), `data-domain="group.2"`) {
 		t.Error("the drawing does not show group.2")
 	}
+
+	// A MongoDB replica set of three, two in dc east: a majority, which
+	// losing east kills; its hosts are its labels.
+	rs := `{"_id": "rs0", "members": [{"_id": 0, "host": "a", "tags": {"dc": "east"}}, {"_id": 1, "host": "b", "tags": {"dc": "east"}}, {"_id": 2, "host": "c", "tags": {"dc": "west"}}]}`
+	rec, v = post(t, h, "/api/upload?name=rs.json", rs)
+	if rec.Code != 200 {
+		t.Fatalf("replica set: %d %v", rec.Code, v)
+	}
+	raw, _ := json.Marshal(v["domains"])
+	var dv web.DomainsView
+	if err := json.Unmarshal(raw, &dv); err != nil {
+		t.Fatal(err)
+	}
+	if len(dv.Tree) != 2 || fmt.Sprint(dv.Tree[0].Nodes) != "[1 2]" || len(dv.Resilience) != 1 ||
+		dv.Resilience[0].Resilience != 0 || fmt.Sprint(dv.Resilience[0].Killing) != "[east]" {
+		t.Errorf("replica set domains %+v", dv)
+	}
 }
 
 // TestUploadDomainsBad: a domain for a node that is not there, a
