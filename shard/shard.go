@@ -46,6 +46,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/coterie-dev/coterie/shard/internal/wire"
 )
 
 // FormatName is the value of the "format" field of every part.
@@ -93,21 +95,25 @@ func ParseSpec(spec string) (Spec, error) {
 // MaxShards is the most shards a computation can be split into.
 const MaxShards = 1 << 20
 
-// Part is the partial result of one shard, as written to its file.
+// Part is the partial result of one shard, as written to its file (the
+// fields in this order, as JSON: "format", "partial", "kind", "shard",
+// "input_sha256", "options", "result").
 type Part struct {
-	Format  string `json:"format"`
-	Partial bool   `json:"partial"`
+	// Format is [FormatName] and Partial true.
+	Format  string
+	Partial bool
 	// Kind names the computation ("availability"); each kind has its own
 	// Options and Result shapes.
-	Kind  string `json:"kind"`
-	Shard string `json:"shard"`
+	Kind string
+	// Shard is the part's [Spec] as "I/N".
+	Shard string
 	// InputSHA256 is [HashInput] of the canonical input.
-	InputSHA256 string `json:"input_sha256"`
-	// Options are the options the result depends on; parts merge only if
-	// they are byte-identical.
-	Options json.RawMessage `json:"options"`
-	// Result is what the shard proved.
-	Result json.RawMessage `json:"result"`
+	InputSHA256 string
+	// Options are the options the result depends on (JSON); parts merge
+	// only if they are the same up to insignificant spaces.
+	Options json.RawMessage
+	// Result is what the shard proved (JSON).
+	Result json.RawMessage
 
 	spec Spec
 }
@@ -139,7 +145,8 @@ func New(kind string, s Spec, inputHash string, options, result any) (*Part, err
 
 // Write writes p as indented JSON followed by a newline.
 func Write(w io.Writer, p *Part) error {
-	data, err := json.MarshalIndent(p, "", "  ")
+	data, err := json.MarshalIndent(wire.Part{Format: p.Format, Partial: p.Partial, Kind: p.Kind, Shard: p.Shard,
+		InputSHA256: p.InputSHA256, Options: p.Options, Result: p.Result}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("shard: %w", err)
 	}
@@ -151,13 +158,14 @@ func Write(w io.Writer, p *Part) error {
 func Read(data []byte) (*Part, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var p Part
-	if err := dec.Decode(&p); err != nil {
+	var w wire.Part
+	if err := dec.Decode(&w); err != nil {
 		return nil, fmt.Errorf("not a partial result: %v", err)
 	}
 	if dec.More() {
 		return nil, errors.New("not a partial result: more than one JSON value")
 	}
+	p := Part{Format: w.Format, Partial: w.Partial, Kind: w.Kind, Shard: w.Shard, InputSHA256: w.InputSHA256, Options: w.Options, Result: w.Result}
 	if p.Format != FormatName || !p.Partial {
 		return nil, fmt.Errorf("not a partial result (want \"format\": %q and \"partial\": true)", FormatName)
 	}
@@ -261,4 +269,13 @@ func DecodeOptions[T any](p *Part) (T, error) {
 		return o, fmt.Errorf("shard %s: options: %v", p.Shard, err)
 	}
 	return o, nil
+}
+
+// Owned returns how many of pieces pieces (numbered 0..pieces−1) belong
+// to s.
+func (s Spec) Owned(pieces int) int {
+	if pieces < s.Index {
+		return 0
+	}
+	return (pieces-s.Index)/s.Count + 1
 }

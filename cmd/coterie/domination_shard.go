@@ -281,7 +281,7 @@ func smallestCheckpointed(ctx context.Context, s *streams, f *set.Family, o *dom
 // file); a file of another command, input or shard is refused.
 func loadSmCheckpoint(path, hash string, sp shard.Spec, n int) ([]domination.SizeAnswer, error) {
 	var got smCheckpoint
-	found, err := readCheckpoint(path, smPartKind, "domination --smallest", hash, sp, &got)
+	found, err := readCheckpointInto(path, smPartKind, "domination --smallest", hash, sp, &got)
 	if err != nil || !found {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/shard"
 )
 
@@ -100,7 +101,7 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 		return usageErrorf("merge: %v", err)
 	}
 	switch parts[0].Kind {
-	case avPartKind:
+	case partfile.KindAvailability:
 		return mergeAvailability(ctx, s, parts, asJSON)
 	case tvPartKind:
 		return mergeTransversals(s, parts, asJSON)

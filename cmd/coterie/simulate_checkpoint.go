@@ -80,7 +80,7 @@ func exSearchDiffers(saved, opts exPartOptions) string {
 // search, or whose search is damaged, is refused.
 func loadExCheckpoint(path string, j *exploreJob, sp shard.Spec) (*exCheckpoint, error) {
 	var got exCheckpoint
-	found, err := readCheckpoint(path, exPartKind, "simulate --explore", j.hash, sp, &got)
+	found, err := readCheckpointInto(path, exPartKind, "simulate --explore", j.hash, sp, &got)
 	if err != nil || !found {
 		return nil, err
 	}

@@ -210,7 +210,7 @@ func mergeTransversals(s *streams, parts []*shard.Part, asJSON bool) error {
 // file); a file of another command, input or shard is refused.
 func loadTvCheckpoint(path, hash string, sp shard.Spec, n int) (*domination.PieceCount, error) {
 	var got tvCheckpoint
-	found, err := readCheckpoint(path, tvPartKind, "transversals", hash, sp, &got)
+	found, err := readCheckpointInto(path, tvPartKind, "transversals", hash, sp, &got)
 	if err != nil || !found {
 		return nil, err
 	}
