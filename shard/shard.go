@@ -279,3 +279,14 @@ func (s Spec) Owned(pieces int) int {
 	}
 	return (pieces-s.Index)/s.Count + 1
 }
+
+// MergeError is why the results of a set of parts cannot be merged
+// (returned by the merges of the computations split into parts): Shard
+// is the shard at fault, the zero Spec when no one is; Msg says what is
+// wrong.
+type MergeError struct {
+	Shard Spec
+	Msg   string
+}
+
+func (e *MergeError) Error() string { return "shard: merge: " + e.Msg }

@@ -103,7 +103,7 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 	switch parts[0].Kind {
 	case partfile.KindAvailability:
 		return mergeAvailability(ctx, s, parts, asJSON)
-	case tvPartKind:
+	case partfile.KindTransversals:
 		return mergeTransversals(s, parts, asJSON)
 	case exPartKind:
 		return mergeExplore(ctx, s, parts, asJSON)
