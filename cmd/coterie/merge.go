@@ -107,7 +107,7 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 		return mergeTransversals(s, parts, asJSON)
 	case exPartKind:
 		return mergeExplore(ctx, s, parts, asJSON)
-	case smPartKind:
+	case partfile.KindSmallest:
 		return mergeSmallest(ctx, s, parts, asJSON)
 	}
 	return usageErrorf("merge: %s: partial results of %q cannot be merged by this version", names[0], parts[0].Kind)
