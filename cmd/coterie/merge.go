@@ -105,7 +105,7 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 		return mergeAvailability(ctx, s, parts, asJSON)
 	case partfile.KindTransversals:
 		return mergeTransversals(s, parts, asJSON)
-	case exPartKind:
+	case partfile.KindExplore:
 		return mergeExplore(ctx, s, parts, asJSON)
 	case partfile.KindSmallest:
 		return mergeSmallest(ctx, s, parts, asJSON)

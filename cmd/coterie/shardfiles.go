@@ -74,23 +74,3 @@ func writePartOut(s *streams, p *shard.Part, err error) error {
 	}
 	return writeOutput(s, "", func(w io.Writer) error { return shard.Write(w, p) })
 }
-
-// writePart writes a shard's part (shard.New with these arguments) to
-// standard output.
-func writePart(s *streams, kind string, sp shard.Spec, hash string, options, result any) error {
-	p, err := shard.New(kind, sp, hash, options, result)
-	return writePartOut(s, p, err)
-}
-
-// checkpointFormat names the checkpoint files of every command that can
-// resume (--checkpoint).
-const checkpointFormat = shard.CheckpointFormat
-
-// readCheckpointInto reads the checkpoint at path of kind (the work of
-// command what) into got, a pointer to the kind's checkpoint struct.
-func readCheckpointInto(path, kind, what, hash string, sp shard.Spec, got any) (bool, error) {
-	_, found, err := readCheckpoint(path, what, sp, func(data []byte) (struct{}, error) {
-		return struct{}{}, shard.ReadCheckpoint(data, shard.CheckpointHead{Kind: kind, InputSHA256: hash, Shard: sp}, got)
-	})
-	return found, err
-}

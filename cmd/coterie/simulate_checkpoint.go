@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/protocol"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
@@ -25,26 +24,6 @@ import (
 // merge of that one part, as `coterie merge` would print it, which is the
 // report of the plain search byte for byte.
 
-// exCheckpoint is the --checkpoint file of an exploration.
-type exCheckpoint struct {
-	Format      string `json:"format"`
-	Kind        string `json:"kind"`
-	InputSHA256 string `json:"input_sha256"`
-	Shard       string `json:"shard"`
-	// Options are the run's; the saved search depends on those
-	// exSearchDiffers compares.
-	Options exPartOptions `json:"options"`
-	// Finished says that the search is done; States and Expanded count
-	// the states it found and expanded so far.
-	Finished bool `json:"finished"`
-	States   int  `json:"states"`
-	Expanded int  `json:"expanded"`
-	// Snapshot is the search (protocol.ExploreSnapshot.AppendBinary), in
-	// base64, and SnapshotSHA256 its hex SHA-256.
-	SnapshotSHA256 string `json:"snapshot_sha256"`
-	Snapshot       []byte `json:"snapshot"`
-}
-
 // exSaveEvery is the least time between two saves of a running search;
 // a save that takes long spaces the next ones further (exSaver).
 const exSaveEvery = 2 * time.Second
@@ -53,7 +32,7 @@ const exSaveEvery = 2 * time.Second
 // opts, in flags ("" when it does not): the protocol, requests, rounds,
 // requesters and depth bound. The name, the report format and the state
 // bound change the report, not the search saved.
-func exSearchDiffers(saved, opts exPartOptions) string {
+func exSearchDiffers(saved, opts partfile.ExOptions) string {
 	nodes := func(v []int) string {
 		if len(v) == 0 {
 			return "all"
@@ -78,19 +57,20 @@ func exSearchDiffers(saved, opts exPartOptions) string {
 // loadExCheckpoint reads the checkpoint at path for shard sp of j (nil
 // if there is no file). A file of another command, input, shard or
 // search, or whose search is damaged, is refused.
-func loadExCheckpoint(path string, j *exploreJob, sp shard.Spec) (*exCheckpoint, error) {
-	var got exCheckpoint
-	found, err := readCheckpointInto(path, exPartKind, "simulate --explore", j.hash, sp, &got)
+func loadExCheckpoint(path string, j *exploreJob, sp shard.Spec) (*partfile.ExSaved, error) {
+	got, found, err := readCheckpoint(path, "simulate --explore", sp, func(data []byte) (*partfile.ExSaved, error) {
+		return partfile.ReadExploreCheckpoint(data, j.hash, sp)
+	})
 	if err != nil || !found {
 		return nil, err
 	}
 	if d := exSearchDiffers(got.Options, j.opts); d != "" {
 		return nil, asInputError(path, 0, "a checkpoint of "+d+" (remove it or choose another --checkpoint file)")
 	}
-	if sum := sha256.Sum256(got.Snapshot); hex.EncodeToString(sum[:]) != got.SnapshotSHA256 {
+	if got.Check() != nil {
 		return nil, asInputError(path, 0, "a damaged checkpoint: the saved search does not match its snapshot_sha256 (remove it or choose another --checkpoint file)")
 	}
-	return &got, nil
+	return got, nil
 }
 
 // exSaver saves a running search to the checkpoint file: at once when
@@ -103,7 +83,10 @@ func loadExCheckpoint(path string, j *exploreJob, sp shard.Spec) (*exCheckpoint,
 type exSaver struct {
 	s    *streams
 	path string
-	head exCheckpoint
+	// hash, sp and opts are the input, shard and options of the run.
+	hash string
+	sp   shard.Spec
+	opts partfile.ExOptions
 	last time.Time
 	took time.Duration
 	// held says whether the file holds a search, and which.
@@ -114,8 +97,8 @@ type exSaver struct {
 	failed           bool  // a later save failed: no more are tried
 }
 
-func newExSaver(s *streams, path string, head exCheckpoint, loaded *exCheckpoint) *exSaver {
-	v := &exSaver{s: s, path: path, head: head, last: time.Now()}
+func newExSaver(s *streams, path, hash string, sp shard.Spec, opts partfile.ExOptions, loaded *partfile.ExSaved) *exSaver {
+	v := &exSaver{s: s, path: path, hash: hash, sp: sp, opts: opts, last: time.Now()}
 	if loaded != nil {
 		v.held, v.states, v.expanded, v.finished = true, loaded.States, loaded.Expanded, loaded.Finished
 	}
@@ -133,12 +116,8 @@ func (v *exSaver) save(sn *protocol.ExploreSnapshot) error {
 		return nil
 	}
 	start := time.Now()
-	bin, err := sn.AppendBinary(nil)
+	ck, err := partfile.ExploreCheckpoint(v.hash, v.sp, v.opts, sn)
 	if err == nil {
-		ck := v.head
-		sum := sha256.Sum256(bin)
-		ck.Finished, ck.States, ck.Expanded = sn.Finished, sn.States, sn.Expanded
-		ck.SnapshotSHA256, ck.Snapshot = hex.EncodeToString(sum[:]), bin
 		err = writeCheckpoint(v.path, ck)
 	}
 	if err != nil {
@@ -176,8 +155,7 @@ func runExploreCheckpointed(ctx context.Context, s *streams, o simulateOptions, 
 	if err != nil {
 		return err
 	}
-	head := exCheckpoint{Format: checkpointFormat, Kind: exPartKind, InputSHA256: j.hash, Shard: sp.String(), Options: j.opts}
-	saver := newExSaver(s, o.checkpoint, head, loaded)
+	saver := newExSaver(s, o.checkpoint, j.hash, sp, j.opts, loaded)
 	sh := protocol.ExploreShard{Owns: sp.Owns, Save: saver.save}
 	if loaded != nil {
 		sh.Resume = loaded.Snapshot
