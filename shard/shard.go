@@ -1,38 +1,43 @@
 // Package shard splits exponential work across machines and puts the
 // pieces back together.
 //
-// A run with --shard I/N does the I-th of N shares of the work and writes
-// a [Part]: a JSON document with "partial": true, the shard "I/N", the
-// SHA-256 of the canonical input ("input_sha256"), the command ("kind")
-// and the options the result depends on, and what the shard proved
-// ("result", whose shape belongs to the kind). [Check] verifies that a set
-// of parts is complete (every shard 1..N exactly once) and of one
-// computation (the same kind, input hash and options), and returns them
-// in shard order, so that the kind's merge only has to add up results.
+// A run split into N shards does, in shard I, the I-th of N shares of
+// the work and writes a [Part]: a JSON document with "partial": true,
+// the shard "I/N", the SHA-256 of the canonical input ("input_sha256"),
+// the computation ("kind") and the options the result depends on, and
+// what the shard proved ("result", whose shape belongs to the kind).
+// [Check] verifies that a set of parts is complete (every shard 1..N
+// exactly once) and of one computation (the same kind, input hash and
+// options), and returns them in shard order, so that the kind's merge
+// only has to combine results. A run that saves its progress writes a
+// checkpoint ([CheckpointHead], [ReadCheckpoint]), which only a run of
+// the same kind, input and shard resumes.
 //
-// How work is divided is the kind's business; the rule every kind keeps
-// is that the merge of the N parts equals the unsplit run exactly. The
-// usual way is [Spec.Owns]: the work is cut into numbered pieces fixed by
-// the input and options alone (never by N's neighbours or the machine),
-// and shard I takes the pieces p with p mod N = I − 1.
+// How work is divided is the computation's business, and lives beside
+// it; the rule every kind keeps is that the merge of the N parts equals
+// the unsplit run exactly. The usual way is [Spec.Owns]: the work is cut
+// into numbered pieces fixed by the input and options alone (never by N
+// or the machine), and shard I takes the pieces p with p mod N = I − 1.
 //
-// The kinds so far: "availability" (exact polynomials by BDD in pieces by
-// the first nodes, Monte Carlo estimates in shares of the samples),
-// "transversals" (transversals --count: the pieces of the MMCS search,
-// counted by size), "explore" (simulate --explore: the pieces are the
-// ways to have made every request; a part is the state graph its shard
-// expanded, and the merge searches the union of the parts, so that
-// states reached by several shards count once) and
-// "smallest" (domination --smallest: the cubes of the candidate sizes
-// below the first witness, one solver question each; the merge takes the
-// smallest size some cube answered yes).
+// The kinds so far: "availability" (availability.ComputeShare and
+// MergeShares: exact polynomials by BDD in pieces by the first nodes,
+// Monte Carlo estimates in shares of the samples, closed forms carried
+// whole by shard 1), "transversals" (domination.CountTransversalPieces
+// and MergeShardCounts: the pieces of the MMCS search, counted by size),
+// "explore" (protocol.ExploreShardRun and MergeExplore: the pieces are
+// the ways to have made every request; a part is the state graph its
+// shard expanded, and the merge searches the union of the parts, so that
+// states reached by several shards count once) and "smallest"
+// (domination.SmallestShard and MergeSmallest: the cubes of the candidate
+// sizes below the first witness, one solver question each; the merge
+// takes the smallest size some cube answered yes).
 //
-// Adding a kind: give its command --shard, write the part with
-// [Write] under a new Kind name and a result type of its own (counts as
-// decimal strings, so that nothing outgrows JSON numbers), and add a case
-// to the merge command that decodes the results of the checked parts with
-// [Decode] and combines them: sums for counts, unions for explored
-// states, the best witness for searches.
+// Adding a kind: give the computation's package a function that does
+// one shard's share and one that merges the shares of every shard
+// (refusing shares that do not make a whole with a *[MergeError]), write
+// the part with [New] under a new Kind name and a result of its own
+// (counts as decimal strings, so that nothing outgrows JSON numbers), and
+// read the results of the checked parts with [Decode].
 package shard
 
 import (

@@ -176,3 +176,35 @@ func TestReadCheckpoint(t *testing.T) {
 		}
 	}
 }
+
+// Align drops differences of presentation and names a difference that
+// matters, with both values.
+func TestAlign(t *testing.T) {
+	h := HashInput([]byte("one"))
+	pres := func(k string) bool { return k == "name" }
+	a := parts(t, 2, h, map[string]any{"name": "a.json", "seed": 1})
+	b := parts(t, 2, h, map[string]any{"name": "b.json", "seed": 1})
+	c := parts(t, 2, h, map[string]any{"name": "a.json", "seed": 2})
+	d := parts(t, 2, h, map[string]any{"name": "a.json"})
+	mixed := []*Part{a[0], b[1]}
+	if err := Align(mixed, []string{"x", "y"}, pres); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Check(mixed, []string{"x", "y"}); err != nil {
+		t.Errorf("parts that differ in the name only: %v", err)
+	}
+	for _, c := range []struct {
+		ps       []*Part
+		key, got string
+		want     string
+	}{
+		{[]*Part{a[0], c[1]}, "seed", "2", "1"},
+		{[]*Part{a[0], d[1]}, "seed", "absent", "1"},
+	} {
+		err := Align(c.ps, []string{"x", "y"}, pres)
+		oe, ok := err.(*OptionsError)
+		if !ok || oe.Key != c.key || oe.Got != c.got || oe.Want != c.want || oe.Name != "y" || oe.FirstShard != "1/2" {
+			t.Errorf("Align: %v, want %s %s, not %s", err, c.key, c.got, c.want)
+		}
+	}
+}
