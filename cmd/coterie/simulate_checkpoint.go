@@ -25,7 +25,8 @@ import (
 // report of the plain search byte for byte.
 
 // exSaveEvery is the least time between two saves of a running search;
-// a save that takes long spaces the next ones further (exSaver).
+// a save that takes long spaces the next ones further
+// (protocol.SnapshotSaver).
 const exSaveEvery = 2 * time.Second
 
 // exSearchDiffers says how the search of saved differs from the one of
@@ -73,67 +74,6 @@ func loadExCheckpoint(path string, j *exploreJob, sp shard.Spec) (*partfile.ExSa
 	return got, nil
 }
 
-// exSaver saves a running search to the checkpoint file: at once when
-// the file holds none (so that a file that cannot be written is known
-// before the work), then at most every exSaveEvery, or twenty times as
-// long as the last save took (a large search is large to write), and
-// always when the run ends. A save that fails once the search is under
-// way is reported and the search goes on unsaved: its result is worth
-// more than the file.
-type exSaver struct {
-	s    *streams
-	path string
-	// hash, sp and opts are the input, shard and options of the run.
-	hash string
-	sp   shard.Spec
-	opts partfile.ExOptions
-	last time.Time
-	took time.Duration
-	// held says whether the file holds a search, and which.
-	held             bool
-	states, expanded int
-	finished         bool
-	err              error // the first save, which failed: the run stops
-	failed           bool  // a later save failed: no more are tried
-}
-
-func newExSaver(s *streams, path, hash string, sp shard.Spec, opts partfile.ExOptions, loaded *partfile.ExSaved) *exSaver {
-	v := &exSaver{s: s, path: path, hash: hash, sp: sp, opts: opts, last: time.Now()}
-	if loaded != nil {
-		v.held, v.states, v.expanded, v.finished = true, loaded.States, loaded.Expanded, loaded.Finished
-	}
-	return v
-}
-
-// save is the search's protocol.ExploreShard.Save.
-func (v *exSaver) save(sn *protocol.ExploreSnapshot) error {
-	switch {
-	case v.failed:
-		return nil
-	case v.held && sn.States == v.states && sn.Expanded == v.expanded && sn.Finished == v.finished:
-		return nil // the file holds this already
-	case v.held && !sn.End && time.Since(v.last) < max(exSaveEvery, 20*v.took):
-		return nil
-	}
-	start := time.Now()
-	ck, err := partfile.ExploreCheckpoint(v.hash, v.sp, v.opts, sn)
-	if err == nil {
-		err = writeCheckpoint(v.path, ck)
-	}
-	if err != nil {
-		if !v.held {
-			v.err = err
-			return err
-		}
-		v.failed = true
-		fmt.Fprintf(v.s.err, "coterie: note: %v; the search goes on without saving\n", err)
-		return nil
-	}
-	v.last, v.took = time.Now(), time.Since(start)
-	v.held, v.states, v.expanded, v.finished = true, sn.States, sn.Expanded, sn.Finished
-	return nil
-}
-
 // runExploreCheckpointed explores one protocol on one file, whole or
 // shard --shard I/N of it, saving the search to --checkpoint and resuming
 // it from there; it prints the report of the whole search (exactly that of
@@ -155,8 +95,21 @@ func runExploreCheckpointed(ctx context.Context, s *streams, o simulateOptions, 
 	if err != nil {
 		return err
 	}
-	saver := newExSaver(s, o.checkpoint, j.hash, sp, j.opts, loaded)
-	sh := protocol.ExploreShard{Owns: sp.Owns, Save: saver.save}
+	write := func(sn *protocol.ExploreSnapshot) error {
+		ck, err := partfile.ExploreCheckpoint(j.hash, sp, j.opts, sn)
+		if err != nil {
+			return err
+		}
+		return writeCheckpoint(o.checkpoint, ck)
+	}
+	saver := protocol.NewSnapshotSaver(write, exSaveEvery, false, false, 0, 0)
+	if loaded != nil {
+		saver = protocol.NewSnapshotSaver(write, exSaveEvery, true, loaded.Finished, loaded.States, loaded.Expanded)
+	}
+	saver.Failed = func(err error) {
+		fmt.Fprintf(s.err, "coterie: note: %v; the search goes on without saving\n", err)
+	}
+	sh := protocol.ExploreShard{Owns: sp.Owns, Save: saver.Save}
 	if loaded != nil {
 		sh.Resume = loaded.Snapshot
 	}
@@ -171,14 +124,14 @@ func runExploreCheckpointed(ctx context.Context, s *streams, o simulateOptions, 
 	bar.Done()
 	cfg.Progress = nil
 	saved := func() string {
-		if !saver.held {
+		if !saver.Held {
 			return "nothing saved"
 		}
-		return fmt.Sprintf("%d states expanded, saved in %s: run again to resume", saver.expanded, o.checkpoint)
+		return fmt.Sprintf("%d states expanded, saved in %s: run again to resume", saver.Expanded, o.checkpoint)
 	}
 	switch {
-	case saver.err != nil:
-		return saver.err
+	case saver.Err != nil:
+		return saver.Err
 	case err != nil && ctx.Err() != nil:
 		fmt.Fprintf(s.err, "coterie: note: %s: stopped before the end (%s)\n", label, saved())
 		return &codeError{code: exitError, err: fmt.Errorf("explore: %w", ctx.Err())}
