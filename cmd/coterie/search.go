@@ -331,7 +331,7 @@ func (rep *searchReport) table(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "%d systems tried, %d feasible; search %s\n", rep.Tried, rep.Feasible, state); err != nil {
 		return err
 	}
-	for _, f := range []string{"threshold", "grid", "construction", "domains", "two-level"} {
+	for _, f := range []string{"threshold", "grid", "construction", "domains", "domain-vote", "two-level"} {
 		if rep.TriedBy[f] > 0 {
 			fmt.Fprintf(w, "  %-13s %d tried, %d feasible\n", f, rep.TriedBy[f], rep.FeasibleBy[f])
 		}
