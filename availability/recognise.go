@@ -111,6 +111,11 @@ func describe(f *set.Family) (catalogue, bool) {
 	return catalogue{live: sys.HasQuorum, count: count, poly: poly}, true
 }
 
+// MinimalVoteCount returns the number of minimal sets of nodes holding at
+// least t of the votes weights (see minimalVoteCount), and false when
+// weights and t are too large to count.
+func MinimalVoteCount(weights []int, t int) (*big.Int, bool) { return minimalVoteCount(weights, t) }
+
 // minimalVoteCount returns the number of minimal sets holding at least t
 // votes. Sorted by decreasing votes, a set is minimal exactly when it
 // reaches t only with its last node k; so the count is, over k with

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/set"
@@ -150,6 +151,14 @@ func NewContext(ctx context.Context, n int, reads, writes *expr.Expr, nodes []No
 func listDual(ctx context.Context, n int, given, dual *Side) error {
 	if given.Expr.ReadOnce() {
 		return nil
+	}
+	if w, k, ok := voteOf(n, given.Expr); ok {
+		// A weighted vote (a node repeated for its weight) with more
+		// minimal quorums than the limit keeps its symbolic dual, as
+		// the listing below would, without trying to list them.
+		if c, ok := availability.MinimalVoteCount(w, k); ok && c.Cmp(big.NewInt(DefaultListLimit)) > 0 {
+			return nil
+		}
 	}
 	f, ok, err := given.Expr.FamilyContext(ctx, n, DefaultListLimit)
 	if err != nil || !ok {

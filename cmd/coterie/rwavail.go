@@ -92,6 +92,14 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 		dst  *rwAvSide
 	}{{"reads", &sys.Reads, &rep.Reads}, {"writes", &sys.Writes, &rep.Writes}} {
 		var pts, cpts []availability.Point
+		if correlated(ld.tree) {
+			// The figures under the domains replace the independent
+			// ones (addRWExactFigures, domainCurves): not computed.
+			for _, p := range ps {
+				side.dst.Points = append(side.dst.Points, avPointJ{P: p})
+			}
+			continue
+		}
 		if e := side.sd.Expr; e.ReadOnce() {
 			// A read-once formula: the exact coefficients by composition
 			// and each value by independence, however many quorums.
