@@ -223,8 +223,8 @@ const exactBudget = 2_000_000
 // of both at once, with their nines and downtime per year (seconds of a
 // year of 365.25 days).
 type RWExactPoint struct {
-	P    float64          `json:"p"`
-	Side [3]RWUnavailable `json:"-"` // reads, writes, both
+	P    float64
+	Side [3]RWUnavailable // reads, writes, both
 }
 
 // RWUnavailable is one exact unavailability.

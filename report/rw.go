@@ -39,33 +39,33 @@ type RWOptions struct {
 // side, the optimal load and capacity under a workload (exact, as
 // fractions), and the availability of reads and of writes.
 type RWFigures struct {
-	Reads           string   `json:"reads"`
-	Writes          string   `json:"writes"`
-	WritesDerived   bool     `json:"writes_derived,omitempty"`
-	ReadsDerived    bool     `json:"reads_derived,omitempty"`
-	Intersection    *bool    `json:"intersection,omitempty"`
-	ReadResilience  int      `json:"read_resilience"`
-	WriteResilience int      `json:"write_resilience"`
-	Resilience      int      `json:"resilience"`
-	ReadFraction    string   `json:"read_fraction,omitempty"`
-	Load            *float64 `json:"load,omitempty"`
-	LoadExact       string   `json:"load_exact,omitempty"`
-	CapacityExact   string   `json:"capacity_exact,omitempty"`
+	Reads           string
+	Writes          string
+	WritesDerived   bool
+	ReadsDerived    bool
+	Intersection    *bool
+	ReadResilience  int
+	WriteResilience int
+	Resilience      int
+	ReadFraction    string
+	Load            *float64
+	LoadExact       string
+	CapacityExact   string
 	// Availability holds, at each p, the probability that some read
 	// quorum and that some write quorum is up.
-	Availability []RWAvailability `json:"availability"`
+	Availability []RWAvailability
 	// Exact holds the exact 1 − AV of reads, writes and both at each p,
 	// when an exact method fits (domains.go).
-	Exact []RWExactPoint `json:"-"`
-	Notes []string       `json:"notes,omitempty"`
+	Exact []RWExactPoint
+	Notes []string
 }
 
 // RWAvailability is the availability of reads and of writes at one p.
 type RWAvailability struct {
-	P      float64 `json:"p"`
-	Reads  float64 `json:"reads"`
-	Writes float64 `json:"writes"`
-	Exact  bool    `json:"exact"`
+	P      float64
+	Reads  float64
+	Writes float64
+	Exact  bool
 }
 
 // RWSystem is the analysis of one read-write system.

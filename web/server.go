@@ -543,7 +543,7 @@ type Analysis struct {
 	Exact bool `json:"exact"`
 	// RW holds the figures of a read-write system (then ID is empty: it
 	// is not kept for downloads).
-	RW *report.RWFigures `json:"rw,omitempty"`
+	RW *RWFigures `json:"rw,omitempty"`
 }
 
 // NinesRow is the availability at one p.
