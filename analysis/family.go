@@ -35,6 +35,16 @@ func (f Figure) String() string {
 		return "byzantine"
 	case Availability:
 		return "availability"
+	case ReadResilience:
+		return "read resilience"
+	case WriteResilience:
+		return "write resilience"
+	case DomainResilience:
+		return "domain resilience"
+	case Intersection:
+		return "intersection"
+	case Strategy:
+		return "strategy"
 	}
 	return "figure"
 }
