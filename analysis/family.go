@@ -45,6 +45,8 @@ func (f Figure) String() string {
 		return "intersection"
 	case Strategy:
 		return "strategy"
+	case Quorums:
+		return "quorums"
 	}
 	return "figure"
 }
