@@ -149,3 +149,47 @@ func TestReadWriteFigureError(t *testing.T) {
 		t.Errorf("load limit 1/100: %v", err)
 	}
 }
+
+// The exact availability of reads, writes and both at once, without
+// domains, against brute force over all 2^6 subsets.
+func TestReadWriteExactAgainstBruteForce(t *testing.T) {
+	sys := rwSystem(t, 6, "a*b*c + d*e*f", "a*d + b*e + c*f")
+	ps := []float64{0.5, 0.9}
+	_, pts, err := analysis.ReadWriteExact(context.Background(), sys, nil, ps, 1<<12, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, p := range ps {
+		var reads, writes, both float64
+		for m := uint32(0); m < 1<<6; m++ {
+			live := set.New(6)
+			for v := range 6 {
+				if m&(1<<v) != 0 {
+					live.Add(v)
+				}
+			}
+			pr := math.Pow(p, float64(live.Len())) * math.Pow(1-p, float64(6-live.Len()))
+			r, w := sys.Reads.IsQuorum(live), sys.Writes.IsQuorum(live)
+			if r {
+				reads += pr
+			}
+			if w {
+				writes += pr
+			}
+			if r && w {
+				both += pr
+			}
+		}
+		got := pts[k]
+		for _, c := range []struct {
+			name string
+			av   *big.Rat
+			want float64
+		}{{"reads", got.Reads, reads}, {"writes", got.Writes, writes}, {"both", got.Both, both}} {
+			f, _ := c.av.Float64()
+			if got.P != p || math.Abs(f-c.want) > 1e-12 {
+				t.Errorf("%s at %g: %g, brute force %g", c.name, p, f, c.want)
+			}
+		}
+	}
+}
