@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"math/big"
+	"time"
 
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/rw"
@@ -26,19 +27,29 @@ type RWOptions struct {
 	// Domains are the failure domains of the nodes; nil for none.
 	Domains *domain.Tree
 	// Intersection checks that every read quorum meets every write quorum
-	// (when neither side is the other's dual) and whether every two write
-	// quorums meet.
-	Intersection bool
+	// (when neither side is the other's dual); WriteWrite whether every
+	// two write quorums meet.
+	Intersection, WriteWrite bool
 	// Strategy, if not nil, asks for an optimal strategy under its
-	// workload, limits and objective.
-	Strategy *rw.Options
+	// workload, limits and objective, within StrategyBudget (0: no
+	// limit).
+	Strategy       *rw.Options
+	StrategyBudget time.Duration
 	// Evaluate, with Strategy, is a strategy to evaluate under
 	// Strategy.Workload instead of finding an optimal one.
 	Evaluate *rw.Strategy
+	// StrategyOptional makes a strategy not found (none meets the limits,
+	// the budget ran out, a side too large) RW.StrategyErr rather than an
+	// error; the context's end is still an error.
+	StrategyOptional bool
 	// Points are the p at which the availability of reads and of writes
-	// is given; none when empty.
-	Points []float64
-	// Progress, if not nil, is told the name of each figure as it starts.
+	// is given; none when empty. AvailabilityTime bounds the exact search
+	// on each side (0: no bound; past it the value is estimated).
+	Points           []float64
+	AvailabilityTime time.Duration
+	// Progress, if not nil, is told each stage as it starts:
+	// "intersection", "resilience", "domain resilience", "load" (the
+	// strategy), "availability".
 	Progress set.Progress
 }
 
@@ -80,6 +91,9 @@ type RW struct {
 	// its figures, with RWOptions.Strategy.
 	Strategy *rw.Strategy
 	Metrics  *rw.Metrics
+	// StrategyErr is why no strategy was found, with
+	// RWOptions.StrategyOptional.
+	StrategyErr error
 	// Availability is the availability of reads and of writes at each
 	// point.
 	Availability []rw.AvPoint
@@ -90,9 +104,9 @@ type RW struct {
 // large to list and an intersection that cannot be checked are not: they
 // are in RW.Missing and RW.IntersectionErr). It stops when ctx ends.
 func ReadWrite(ctx context.Context, sys *rw.System, o RWOptions) (*RW, error) {
-	stage := func(f Figure) {
+	stage := func(name string) {
 		if o.Progress != nil {
-			o.Progress(f.String(), 0, -1)
+			o.Progress(name, 0, -1)
 		}
 	}
 	fail := func(f Figure, err error) (*RW, error) { return nil, &FigureError{Figure: f, Err: err} }
@@ -107,17 +121,25 @@ func ReadWrite(ctx context.Context, sys *rw.System, o RWOptions) (*RW, error) {
 			*side.dst = c
 		}
 	}
+	if o.Intersection && !sys.WritesDerived && !sys.ReadsDerived {
+		stage("intersection")
+		res, err := sys.ReadWrite(ctx, o.Limit)
+		if err == nil {
+			r.Intersection = &res
+		} else {
+			r.IntersectionErr = err
+		}
+	}
 	var err error
-	stage(ReadResilience)
+	stage("resilience")
 	if r.Read, err = sys.ReadResilience(ctx); err != nil {
 		return fail(ReadResilience, err)
 	}
-	stage(WriteResilience)
 	if r.Write, err = sys.WriteResilience(ctx); err != nil {
 		return fail(WriteResilience, err)
 	}
 	if t := o.Domains; t != nil {
-		stage(DomainResilience)
+		stage("domain resilience")
 		for l := 1; l <= t.Depth(); l++ {
 			rd, wr, err := sys.DomainResilience(ctx, t, l, o.Limit)
 			if ctx.Err() != nil {
@@ -130,35 +152,35 @@ func ReadWrite(ctx context.Context, sys *rw.System, o RWOptions) (*RW, error) {
 			r.Domains = append(r.Domains, DomainLevel{Level: l, Read: rd, Write: wr})
 		}
 	}
-	if o.Intersection {
-		stage(Intersection)
-		if !sys.WritesDerived && !sys.ReadsDerived {
-			res, err := sys.ReadWrite(ctx, o.Limit)
-			if err == nil {
-				r.Intersection = &res
-			} else {
-				r.IntersectionErr = err
-			}
-		}
+	if o.WriteWrite {
 		if ww, err := sys.WriteWrite(ctx, o.Limit); err == nil {
 			r.WriteWrite = &ww
 		}
 	}
 	if o.Strategy != nil {
-		stage(Strategy)
+		stage("load")
 		if o.Evaluate != nil {
 			r.Strategy = o.Evaluate
 			r.Metrics, err = sys.Evaluate(o.Evaluate, o.Strategy.Workload)
 		} else {
-			r.Strategy, r.Metrics, err = sys.Optimal(ctx, *o.Strategy)
+			sctx, cancel := ctx, context.CancelFunc(func() {})
+			if o.StrategyBudget > 0 {
+				sctx, cancel = context.WithTimeout(ctx, o.StrategyBudget)
+			}
+			r.Strategy, r.Metrics, err = sys.Optimal(sctx, *o.Strategy)
+			cancel()
 		}
-		if err != nil {
+		switch {
+		case err == nil:
+		case o.StrategyOptional && ctx.Err() == nil:
+			r.Strategy, r.Metrics, r.StrategyErr = nil, nil, err
+		default:
 			return fail(Strategy, err)
 		}
 	}
 	if len(o.Points) > 0 {
-		stage(Availability)
-		if r.Availability, err = sys.AvailabilityAt(ctx, o.Points, rw.AvailabilityOptions{Limit: o.Limit}); err != nil {
+		stage("availability")
+		if r.Availability, err = sys.AvailabilityAt(ctx, o.Points, rw.AvailabilityOptions{Limit: o.Limit, Time: o.AvailabilityTime}); err != nil {
 			return fail(Availability, err)
 		}
 	}

@@ -206,7 +206,7 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 	if !ok && strategyFile != "" {
 		return usageErrorf("--strategy FILE needs --read-fraction: the workload to evaluate it under")
 	}
-	ao := analysis.RWOptions{Limit: o.limit, Domains: ld.tree, Intersection: true, Points: o.ps}
+	ao := analysis.RWOptions{Limit: o.limit, Domains: ld.tree, Intersection: true, WriteWrite: true, Points: o.ps}
 	if ok {
 		ao.Strategy = &opts
 		if strategyFile != "" {
