@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -208,21 +209,16 @@ func runRWDomination(ctx context.Context, s *streams, o *sideOptions, in inputOp
 		return failed()
 	}
 	judge := func(side, other *rw.Side) (*rwSideVerdict, error) {
-		v := &rwSideVerdict{Nondominated: true}
-		seen := 0
-		for t := range other.Expr.Dual().MinimalQuorums() {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if seen++; seen > o.rw.limit {
-				return nil, usageErrorf("more than %d minimal transversals to check", o.rw.limit)
-			}
-			if !side.IsQuorum(t) {
-				v.Nondominated, v.Witness = false, ids(t)
-				break
-			}
+		ok, witness, err := sys.Nondominated(ctx, side, other, o.rw.limit)
+		switch {
+		case errors.Is(err, set.ErrTooMany):
+			return nil, usageErrorf("more than %d minimal transversals to check", o.rw.limit)
+		case err != nil:
+			return nil, err
+		case ok:
+			return &rwSideVerdict{Nondominated: true}, nil
 		}
-		return v, nil
+		return &rwSideVerdict{Witness: ids(witness)}, nil
 	}
 	if o.side != "writes" {
 		if rep.Reads, err = judge(&sys.Reads, &sys.Writes); err != nil {
