@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -195,5 +196,56 @@ func TestReadWriteExactAgainstBruteForce(t *testing.T) {
 				t.Errorf("%s at %g: %g, brute force %g", c.name, p, f, c.want)
 			}
 		}
+	}
+}
+
+// The availability of one side, by composition for a read-once formula and
+// from the listed quorums otherwise, against brute force over all 2^6
+// subsets: the values, the curve and the polynomial's coefficients.
+func TestSideAvailabilityAgainstBruteForce(t *testing.T) {
+	for _, tt := range []struct {
+		reads  string
+		method string
+	}{
+		{"a*b*c + d*e*f", string(analysis.MethodReadOnce)},
+		{"a*b*c + a*e*f", ""}, // repeats a: listed
+	} {
+		sys := rwSystem(t, 6, tt.reads, "")
+		ps := []float64{0.5, 0.9}
+		av, err := analysis.SideAvailability(context.Background(), sys, &sys.Reads, ps, analysis.SideOptions{Limit: 100, Curve: []float64{0.7}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !av.Exact || av.Poly == nil || tt.method != "" && string(av.Method) != tt.method {
+			t.Fatalf("%s: exact %v method %s", tt.reads, av.Exact, av.Method)
+		}
+		live := liveMasks(&sys.Reads, 6)
+		counts := make([]int64, 7)
+		for _, m := range live {
+			counts[bits.OnesCount32(m)]++
+		}
+		for i, c := range counts {
+			if av.Poly.A[i].Int64() != c {
+				t.Errorf("%s: A[%d] = %s, brute force %d", tt.reads, i, av.Poly.A[i], c)
+			}
+		}
+		// Every live set holds a quorum, so summing over the live sets is
+		// the availability.
+		for _, pt := range append(av.Points, av.Curve...) {
+			want := 0.0
+			for _, m := range live {
+				k := bits.OnesCount32(m)
+				want += math.Pow(pt.P, float64(k)) * math.Pow(1-pt.P, float64(6-k))
+			}
+			if !pt.Exact || math.Abs(pt.AV-want) > 1e-12 {
+				t.Errorf("%s: AV(%g) = %+v, brute force %g", tt.reads, pt.P, pt, want)
+			}
+		}
+	}
+	sys := rwSystem(t, 6, "a*b*c + a*e*f", "")
+	_, err := analysis.SideAvailability(context.Background(), sys, &sys.Reads, []float64{0.9}, analysis.SideOptions{Limit: 1})
+	var fe *analysis.FigureError
+	if !errors.As(err, &fe) || fe.Figure != analysis.Quorums {
+		t.Errorf("limit 1: %v", err)
 	}
 }
