@@ -50,3 +50,33 @@ func TestCoefficientsOverBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// Relabel names the leaves and keeps the nodes: the relabelled formula
+// has the same quorums.
+func TestRelabel(t *testing.T) {
+	e, err := expr.Parse("a*b + choose(2, a, c, d)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, err = e.Bind(func(name string) (int, error) { return int(name[0] - 'a'), nil }); err != nil {
+		t.Fatal(err)
+	}
+	r := e.Relabel([]string{"n1", "n2", "n3", "n4"})
+	if got, want := r.String(), "n1*n2 + choose(2, n1, n3, n4)"; got != want {
+		t.Errorf("Relabel: %s, want %s", got, want)
+	}
+	if e.String() != "a*b + choose(2, a, c, d)" {
+		t.Errorf("e changed: %s", e)
+	}
+	for m := range 1 << 4 {
+		s := set.New(4)
+		for v := range 4 {
+			if m&(1<<v) != 0 {
+				s.Add(v)
+			}
+		}
+		if e.IsQuorum(s) != r.IsQuorum(s) {
+			t.Errorf("%v: a quorum of one and not the other", s)
+		}
+	}
+}

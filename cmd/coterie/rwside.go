@@ -109,7 +109,7 @@ func (o *sideOptions) system(ctx context.Context, s *streams, path string, in in
 		if err != nil {
 			return set.System{}, err
 		}
-		if !sameQuorums(f, w) {
+		if !set.SameQuorums(f, w) {
 			return set.System{}, usageErrorf("the read and write quorums differ: the protocols simulated are for coteries (R = W)")
 		}
 	}
@@ -145,32 +145,6 @@ func rwLabels(sys *rw.System) []string {
 		}
 	}
 	return nil
-}
-
-// sameQuorums reports whether two families hold the same quorums.
-func sameQuorums(a, b *set.Family) bool {
-	if len(a.Quorums) != len(b.Quorums) {
-		return false
-	}
-	seen := map[uint64][]*set.Set{}
-	for i := range a.Quorums {
-		q := &a.Quorums[i]
-		seen[q.Hash()] = append(seen[q.Hash()], q)
-	}
-	for i := range b.Quorums {
-		q := &b.Quorums[i]
-		found := false
-		for _, p := range seen[q.Hash()] {
-			if set.Equal(p, q) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }
 
 // rwSideVerdict says whether one side of a read-write system is as large
