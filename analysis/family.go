@@ -159,18 +159,20 @@ func (o Options) stage(f Figure) {
 	}
 }
 
-// within runs fn under ctx bounded by the budget; when ctx has ended
-// already it returns ctx's error without running fn (some figures come
-// from formulas that would not look at ctx).
-func (o Options) within(ctx context.Context, fn func(context.Context) error) error {
-	if err := ctx.Err(); err != nil {
+// within runs fn under ctx bounded by the budget. With check, a context
+// (or budget) ended already returns its error without running fn: some
+// figures come from formulas that would not look at it, and a figure is
+// had within its budget or not at all.
+func (o Options) within(ctx context.Context, check bool, fn func(context.Context) error) error {
+	c := ctx
+	if o.Budget > 0 {
+		var cancel context.CancelFunc
+		c, cancel = context.WithTimeout(ctx, o.Budget)
+		defer cancel()
+	}
+	if err := c.Err(); check && err != nil {
 		return err
 	}
-	if o.Budget <= 0 {
-		return fn(ctx)
-	}
-	c, cancel := context.WithTimeout(ctx, o.Budget)
-	defer cancel()
 	return fn(c)
 }
 
@@ -223,7 +225,7 @@ func (fa *Family) measure(ctx context.Context, o Options) (stopped Figure, err e
 	outOfBudget := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
 	if !o.NoLoad {
 		o.stage(Load)
-		err := o.within(ctx, func(c context.Context) error {
+		err := o.within(ctx, true, func(c context.Context) error {
 			l, err := measure.LoadOf(c, f, measure.LoadOptions{})
 			if err == nil {
 				fa.Load = l
@@ -247,7 +249,7 @@ func (fa *Family) measure(ctx context.Context, o Options) (stopped Figure, err e
 	}
 	if !o.NoResilience {
 		o.stage(Resilience)
-		err := o.within(ctx, func(c context.Context) error {
+		err := o.within(ctx, true, func(c context.Context) error {
 			var r *measure.Resilience
 			var err error
 			if o.ExactResilience {
@@ -281,7 +283,7 @@ func (fa *Family) measure(ctx context.Context, o Options) (stopped Figure, err e
 	}
 	o.stage(Byzantine)
 	var b ByzantineBounds
-	err = o.within(ctx, func(c context.Context) error {
+	err = o.within(ctx, false, func(c context.Context) error {
 		var err error
 		b.Masking, b.Dissemination, err = verify.ByzantineMax(c, f)
 		return err
