@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"math/bits"
 	"testing"
+	"time"
 
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/construct"
@@ -198,11 +199,12 @@ func TestMeasureSkipsAndStops(t *testing.T) {
 		t.Errorf("progress told %q, want [resilience]", stages)
 	}
 
-	// A context ended before the start: the figures that cost nothing are
-	// there, the first long one is Stopped, the rest not asked.
+	// A context ended before the start, with StrictBudget: the figures
+	// that cost nothing are there, the first long one is Stopped, the rest
+	// not asked.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, err = analysis.Measure(ctx, sys, analysis.Options{Points: []float64{0.9}})
+	r, err = analysis.Measure(ctx, sys, analysis.Options{Points: []float64{0.9}, StrictBudget: true})
 	if !errors.Is(err, context.Canceled) || r == nil {
 		t.Fatalf("cancelled: %v, %v", r, err)
 	}
@@ -224,5 +226,26 @@ func TestMeasureByzantineTooLarge(t *testing.T) {
 	}
 	if fa.ByzantineStatus.Reason != analysis.TooLarge || fa.Byzantine != nil {
 		t.Errorf("byzantine %+v", fa.ByzantineStatus)
+	}
+}
+
+// A budget that has run out before the load starts: with StrictBudget the
+// load is left out (OutOfBudget), without it the Fano plane's load, which
+// a formula gives at once (it is regular), is still there.
+func TestStrictBudget(t *testing.T) {
+	fano, err := construct.ProjectivePlane(2)
+	fano = mustFamily(t, fano, err)
+	for _, strict := range []bool{true, false} {
+		fa, err := analysis.MeasureFamily(context.Background(), fano, analysis.Options{Budget: time.Nanosecond,
+			StrictBudget: strict, NoResilience: true, NoByzantine: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case strict && (fa.Load != nil || fa.LoadStatus.Reason != analysis.OutOfBudget):
+			t.Errorf("strict: load %+v, status %+v", fa.Load, fa.LoadStatus)
+		case !strict && (fa.Load == nil || fa.Load.Exact.RatString() != "3/7"):
+			t.Errorf("not strict: load %+v, status %+v", fa.Load, fa.LoadStatus)
+		}
 	}
 }

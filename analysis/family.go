@@ -136,6 +136,11 @@ type Options struct {
 	// resilience then end in proved bounds past fixed work limits, so
 	// that the answer is the same on a slow machine and a fast one.
 	Budget time.Duration
+	// StrictBudget leaves out a load or resilience whose budget (or
+	// context) has run out before it starts, even one a formula would give
+	// at once (info and compare); without it such a figure is given
+	// whatever the budget (report).
+	StrictBudget bool
 	// NoLoad, NoResilience and NoByzantine skip those figures.
 	NoLoad, NoResilience, NoByzantine bool
 	// ExactResilience searches for the smallest transversal without a
@@ -159,10 +164,10 @@ func (o Options) stage(f Figure) {
 	}
 }
 
-// within runs fn under ctx bounded by the budget. With check, a context
-// (or budget) ended already returns its error without running fn: some
-// figures come from formulas that would not look at it, and a figure is
-// had within its budget or not at all.
+// within runs fn under ctx bounded by the budget. With check (and
+// StrictBudget), a context or budget ended already returns its error
+// without running fn: some figures come from formulas that would not look
+// at it.
 func (o Options) within(ctx context.Context, check bool, fn func(context.Context) error) error {
 	c := ctx
 	if o.Budget > 0 {
@@ -170,7 +175,7 @@ func (o Options) within(ctx context.Context, check bool, fn func(context.Context
 		c, cancel = context.WithTimeout(ctx, o.Budget)
 		defer cancel()
 	}
-	if err := c.Err(); check && err != nil {
+	if err := c.Err(); check && o.StrictBudget && err != nil {
 		return err
 	}
 	return fn(c)

@@ -286,7 +286,7 @@ type infoReport struct {
 
 // options are the analysis options of the figure flags.
 func (o figureOptions) options() analysis.Options {
-	return analysis.Options{Budget: o.budget, NoLoad: o.noLoad, NoResilience: o.noResilience}
+	return analysis.Options{Budget: o.budget, StrictBudget: true, NoLoad: o.noLoad, NoResilience: o.noResilience}
 }
 
 // newFamilyInfo is the report on the figures of one family. budget is the
