@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -206,6 +207,27 @@ func Count(f *set.Family) (count *big.Int, ok bool) {
 		return nil, false
 	}
 	return sh.count, true
+}
+
+// Sizes returns the sizes of the smallest and largest quorums of f: an
+// explicit or threshold family's own, or an implicit family's from its
+// construction (a [quorum.Sizer]). ok is false when the construction does
+// not know them without listing the quorums, or is not valid.
+func Sizes(f *set.Family) (smallest, largest int, ok bool) {
+	if !f.IsImplicit() {
+		st := f.Stats()
+		return st.MinSize, st.MaxSize, true
+	}
+	sys, err := Typed(f)
+	if err != nil {
+		return 0, 0, false
+	}
+	s, ok := sys.(quorum.Sizer)
+	if !ok {
+		return 0, 0, false
+	}
+	smallest, largest = s.QuorumSizes()
+	return smallest, largest, true
 }
 
 // Materialize returns f as an explicit family of at most limit quorums: an

@@ -200,3 +200,21 @@ func complement(a []*big.Int, m int) []*big.Int {
 	}
 	return out
 }
+
+// CoefficientsOver returns [Expr.Coefficients] over n nodes, of which e
+// uses m (n ≥ m): the other n−m nodes are free, so
+// A[i] = Σ_j c[j]·C(n−m, i−j). It panics if e is not read-once.
+func (e *Expr) CoefficientsOver(n int) []*big.Int {
+	c, m := e.Coefficients(), e.Nodes().Len()
+	out := make([]*big.Int, n+1)
+	var t, b big.Int
+	for i := range out {
+		a := new(big.Int)
+		for j := max(0, i-(n-m)); j <= min(i, m); j++ {
+			b.Binomial(int64(n-m), int64(i-j))
+			a.Add(a, t.Mul(c[j], &b))
+		}
+		out[i] = a
+	}
+	return out
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/draw"
@@ -69,6 +70,22 @@ type Family struct {
 	Load       *measure.Load       // nil if not computed
 	Resilience *measure.Resilience // nil if not computed
 	Notes      []string
+}
+
+// newFamily is the report's metrics of the family measured as fa; a
+// figure not found within budget is a note.
+func newFamily(fa *analysis.Family, budget time.Duration) Family {
+	fam := Family{F: fa.F, Stats: fa.Stats, Messages: fa.Messages, Load: fa.Load, Resilience: fa.Resilience}
+	switch fa.LoadStatus.Reason {
+	case analysis.Unsupported:
+		fam.Notes = append(fam.Notes, "load: "+fa.LoadStatus.Detail+"; not computed")
+	case analysis.OutOfBudget:
+		fam.Notes = append(fam.Notes, fmt.Sprintf("load: not found within %s", budget))
+	}
+	if fa.ResilienceStatus.Reason == analysis.OutOfBudget {
+		fam.Notes = append(fam.Notes, fmt.Sprintf("resilience: not found within %s", budget))
+	}
+	return fam
 }
 
 // Point is the availability at one p.
@@ -219,35 +236,16 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	}
 	r.FailDraw = disjointDrawing(sys, r.Verify)
 	for _, f := range sys.Families() {
-		fam := Family{F: f, Stats: f.Stats(), Messages: measure.MessagesOf(f)}
-		stage("load")
-		err := within(func(c context.Context) error {
-			var err error
-			fam.Load, err = measure.LoadOf(c, f, measure.LoadOptions{})
-			return err
-		})
-		var me *measure.Error
-		switch {
-		case errors.As(err, &me):
-			fam.Notes = append(fam.Notes, "load: "+me.Msg+"; not computed")
-		case outOfTime(err):
-			fam.Notes = append(fam.Notes, fmt.Sprintf("load: not found within %s", o.Budget))
-		case err != nil:
-			return nil, fmt.Errorf("report: %s: load: %w", name, err)
+		fa, err := analysis.MeasureFamily(ctx, f, analysis.Options{Budget: o.Budget, NoByzantine: true,
+			ExactResilience: true, Progress: o.Progress})
+		var fe *analysis.FigureError
+		if err != nil && errors.As(err, &fe) {
+			return nil, fmt.Errorf("report: %s: %s: %w", name, fe.Figure, fe.Err)
 		}
-		stage("resilience")
-		err = within(func(c context.Context) error {
-			var err error
-			fam.Resilience, err = measure.ResilienceOf(c, f)
-			return err
-		})
-		switch {
-		case outOfTime(err):
-			fam.Notes = append(fam.Notes, fmt.Sprintf("resilience: not found within %s", o.Budget))
-		case err != nil:
-			return nil, fmt.Errorf("report: %s: resilience: %w", name, err)
+		if err != nil {
+			return nil, fmt.Errorf("report: %s: %w", name, err)
 		}
-		r.Families = append(r.Families, fam)
+		r.Families = append(r.Families, newFamily(fa, o.Budget))
 	}
 	f := sys.Families()[0]
 	switch {

@@ -457,3 +457,36 @@ func (f *Family) String() string {
 	sb.WriteByte(']')
 	return sb.String()
 }
+
+// SameQuorums reports whether a and b hold the same quorums, in any
+// order (their other fields are not compared); neither may hold a quorum
+// twice, as minimal families do not. Threshold families are
+// compared by their n and w. It hashes a's quorums: O(m) expected for m
+// quorums.
+func SameQuorums(a, b *Family) bool {
+	if a.IsThreshold() || b.IsThreshold() {
+		return a.IsThreshold() && b.IsThreshold() && a.N == b.N && a.Threshold == b.Threshold
+	}
+	if len(a.Quorums) != len(b.Quorums) {
+		return false
+	}
+	seen := map[uint64][]*Set{}
+	for i := range a.Quorums {
+		q := &a.Quorums[i]
+		seen[q.Hash()] = append(seen[q.Hash()], q)
+	}
+	for i := range b.Quorums {
+		q := &b.Quorums[i]
+		found := false
+		for _, p := range seen[q.Hash()] {
+			if Equal(p, q) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}

@@ -543,7 +543,7 @@ type Analysis struct {
 	Exact bool `json:"exact"`
 	// RW holds the figures of a read-write system (then ID is empty: it
 	// is not kept for downloads).
-	RW *report.RWFigures `json:"rw,omitempty"`
+	RW *RWFigures `json:"rw,omitempty"`
 	// Domains are the failure domains of a read-write system that has
 	// them: the tree and the resilience per level (the sections show
 	// them as tables).

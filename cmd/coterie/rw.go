@@ -392,19 +392,7 @@ func labelled(sys *rw.System, e *expr.Expr) string {
 	for v := range labels {
 		labels[v] = sys.Label(v)
 	}
-	return relabel(e, labels).String()
-}
-
-// relabel returns e with each leaf named by labels.
-func relabel(e *expr.Expr, labels []string) *expr.Expr {
-	if e.Op == expr.Leaf {
-		return &expr.Expr{Op: expr.Leaf, Node: e.Node, Name: labels[e.Node]}
-	}
-	c := &expr.Expr{Op: e.Op, K: e.K, Args: make([]*expr.Expr, len(e.Args))}
-	for i, a := range e.Args {
-		c.Args[i] = relabel(a, labels)
-	}
-	return c
+	return e.Relabel(labels).String()
 }
 
 // noLatency is the latency of a node whose latency no file gives: 1, as

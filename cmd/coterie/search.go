@@ -297,7 +297,7 @@ func searchNodes(path string) ([]rw.Node, []format.NodeAttrs, error) {
 
 func toCandidateJSON(c *rw.Candidate, labels []string) candidateJSON {
 	return candidateJSON{
-		Reads: relabel(c.Reads, labels).String(), Writes: relabel(c.Writes, labels).String(), Source: c.Source,
+		Reads: c.Reads.Relabel(labels).String(), Writes: c.Writes.Relabel(labels).String(), Source: c.Source,
 		rwResilienceJSON: newRWResilience(c.ReadResilience, c.WriteResilience),
 		rwMetricsJSON:    metricsJSON(c.Metrics),
 		Availability:     c.Availability,

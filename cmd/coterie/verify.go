@@ -135,7 +135,7 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 		return &codeError{code: exitError, err: err}
 	}
 	if listed {
-		if c, ok := constructionCheck(implicitFam); ok {
+		if c, ok := verify.ConstructionCheckOf(implicitFam); ok {
 			rep.Checks = append(rep.Checks, c)
 		}
 	}
