@@ -53,7 +53,10 @@ func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
 	if bits < 0 || bits >= f.N || bits > 30 {
 		return nil, fmt.Errorf("availability: pieces: 2^%d pieces for %d nodes", bits, f.N)
 	}
-	cands := OrderCandidates(f)
+	cands, err := orderCandidates(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	best := 0
 	for budget := 1 << 12; budget <= 1<<16; budget *= 4 {
 		bestSteps := -1
@@ -110,7 +113,7 @@ func Splittable(f *set.Family, m Method) bool {
 	if _, ok := isAllSubsets(f); ok {
 		return false
 	}
-	if _, ok := productDims(f); ok {
+	if _, ok := productDims(context.Background(), f); ok {
 		return false
 	}
 	if q, ok := planeOrder(f); ok && q < planeSlowOrder {

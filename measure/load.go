@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
@@ -89,27 +90,49 @@ var ErrTooLarge = errors.New("linear program too large")
 var ErrLP = errors.New("the simplex method failed")
 
 // simplex runs gonum's simplex method on the standard-form LP (minimise
-// cᵀx subject to Ax = b, x ≥ 0) and returns early with ctx's error when ctx
-// ends first. gonum's solver cannot be interrupted, so it then finishes in
-// the background and its answer is dropped.
-func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (float64, []float64, error) {
-	type answer struct {
-		opt float64
-		x   []float64
-		err error
+// cᵀx subject to Ax = b, x ≥ 0) and returns ctx's error once ctx ends.
+// gonum's solver takes no context, but it reads A in every iteration (the
+// entering column): it reads it here through a matrix that panics once
+// ctx is done, and the panic is recovered, so that the solver stops within
+// an iteration and nothing goes on in the background.
+func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (opt float64, x []float64, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, nil, err
 	}
-	done := make(chan answer, 1)
-	go func() {
-		opt, x, err := lp.Simplex(c, A, b, 1e-10, nil)
-		done <- answer{opt, x, err}
+	w := &watchedMatrix{Matrix: A}
+	stop := context.AfterFunc(ctx, func() { w.done.Store(true) })
+	defer stop()
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(simplexStopped); !ok {
+				panic(r)
+			}
+			opt, x, err = 0, nil, ctx.Err()
+		}
 	}()
-	select {
-	case a := <-done:
-		return a.opt, a.x, a.err
-	case <-ctx.Done():
-		return 0, nil, ctx.Err()
-	}
+	return lp.Simplex(c, w, b, 1e-10, nil)
 }
+
+// watchedMatrix is a matrix whose At panics with simplexStopped once done
+// is set.
+type watchedMatrix struct {
+	mat.Matrix
+	done atomic.Bool
+}
+
+// simplexStopped is the panic that stops gonum's simplex method.
+type simplexStopped struct{}
+
+// At returns the element (i, j), or panics with simplexStopped once done.
+func (w *watchedMatrix) At(i, j int) float64 {
+	if w.done.Load() {
+		panic(simplexStopped{})
+	}
+	return w.Matrix.At(i, j)
+}
+
+// T returns the transpose, read through w.
+func (w *watchedMatrix) T() mat.Matrix { return mat.Transpose{Matrix: w} }
 
 // LoadOf computes the load of f. Closed forms come first:
 //
