@@ -325,9 +325,8 @@ func avLevelSuffix(f *set.Family) string {
 // computeAvFamily runs availability.Compute with a progress bar on stderr.
 // maxMem is the --max-memory budget in bytes (0 = none).
 func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int, exactTime time.Duration, maxMem int64) (*availability.Result, error) {
-	// Parts of Compute (choosing variable orders) do not watch ctx: it
-	// runs where --timeout and Ctrl-C can abandon it, and its progress
-	// reports, once it is abandoned, are dropped.
+	// Compute returns within a moment of ctx ending; progress reports
+	// that come after the bar is done are dropped.
 	var (
 		mu      sync.Mutex
 		bar     *progress
@@ -340,23 +339,21 @@ func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family
 		stopped = true
 		bar.Done()
 	}()
-	res, err := abandonable(ctx, func() (*availability.Result, error) {
-		return availability.Compute(ctx, f, availability.Options{
-			Method: m, Budget: budget, Time: exactTime, MaxMemory: maxMem,
-			Progress: func(st string, done, total int64) {
-				mu.Lock()
-				defer mu.Unlock()
-				if stopped {
-					return
-				}
-				if st != stage {
-					bar.Done()
-					stage = st
-					bar = newProgress(s, "availability: "+name+avLevelSuffix(f)+": "+st)
-				}
-				bar.Update(done, total)
-			},
-		})
+	res, err := availability.Compute(ctx, f, availability.Options{
+		Method: m, Budget: budget, Time: exactTime, MaxMemory: maxMem,
+		Progress: func(st string, done, total int64) {
+			mu.Lock()
+			defer mu.Unlock()
+			if stopped {
+				return
+			}
+			if st != stage {
+				bar.Done()
+				stage = st
+				bar = newProgress(s, "availability: "+name+avLevelSuffix(f)+": "+st)
+			}
+			bar.Update(done, total)
+		},
 	})
 	if err != nil && !(res != nil && errors.Is(err, set.ErrMemoryBudget)) {
 		return nil, fmt.Errorf("%s%s: %w", name, avLevelSuffix(f), err)

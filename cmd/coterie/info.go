@@ -326,9 +326,8 @@ func newFamilyInfo(f *set.Family) familyInfo {
 
 // measureFamily adds load, capacity, network load and resilience to fi,
 // each within the time budget; a figure that cannot be had is left out
-// with a note saying why and what to do. Each runs where it can be
-// abandoned (parts of the searches do not watch their context), so that
-// --budget, --timeout and Ctrl-C end it on time.
+// with a note saying why and what to do. Each watches its context, so
+// that --budget, --timeout and Ctrl-C end it on time.
 func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOptions, strategy bool) error {
 	within := func(fn func(context.Context) error) error {
 		if o.budget <= 0 {
@@ -344,7 +343,7 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 	var load *measure.Load // the load found, which the resilience bound reuses
 	if !o.noLoad {
 		err := within(func(c context.Context) error {
-			l, err := abandonable(c, func() (*measure.Load, error) { return measure.LoadOf(c, f, measure.LoadOptions{}) })
+			l, err := measure.LoadOf(c, f, measure.LoadOptions{})
 			if err != nil {
 				return err
 			}
@@ -393,11 +392,7 @@ func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOption
 	}
 	if !o.noResilience {
 		err := within(func(c context.Context) error {
-			// Part of the search (an upper bound by greedy cover) does not
-			// watch ctx: it runs where --timeout and Ctrl-C can abandon it.
-			r, err := abandonable(c, func() (*measure.Resilience, error) {
-				return measure.ResilienceWithin(c, f, measure.ResilienceOptions{Load: load})
-			})
+			r, err := measure.ResilienceWithin(c, f, measure.ResilienceOptions{Load: load})
 			if err != nil {
 				return err
 			}
