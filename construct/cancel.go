@@ -11,23 +11,24 @@ import (
 // a millisecond, and a look costs a mutex at most.
 const pollEvery = 4096
 
-// poll looks at ctx every pollEvery calls of stop.
+// poll looks at ctx at its first step and then every pollEvery steps.
 type poll struct {
-	ctx context.Context
-	n   int
+	ctx  context.Context
+	left int // steps before the next look
 }
 
-// stop returns ctx's error on every pollEvery-th call, nil on the others.
+// stop counts one step and returns ctx's error when it is time to look
+// (see [poll.steps]).
 func (p *poll) stop() error { return p.steps(1) }
 
 // steps counts w steps at once (a quorum that takes w·256 insertions, say)
-// and returns ctx's error once pollEvery steps have passed since the last
-// look, nil otherwise.
+// and returns ctx's error at the first step and once pollEvery steps have
+// passed since the last look, nil otherwise.
 func (p *poll) steps(w int) error {
-	if p.n += w; p.n < pollEvery {
+	if p.left -= w; p.left > 0 {
 		return nil
 	}
-	p.n = 0
+	p.left = pollEvery
 	return p.ctx.Err()
 }
 

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/big"
 	"slices"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
@@ -92,41 +91,44 @@ var ErrLP = errors.New("the simplex method failed")
 // simplex runs gonum's simplex method on the standard-form LP (minimise
 // cᵀx subject to Ax = b, x ≥ 0) and returns ctx's error once ctx ends.
 // gonum's solver takes no context, but it reads A in every iteration (the
-// entering column): it reads it here through a matrix that panics once
-// ctx is done, and the panic is recovered, so that the solver stops within
-// an iteration and nothing goes on in the background.
+// entering column): it reads it here through a matrix that looks at ctx
+// every 1024 reads and panics once ctx is done, and the panic is
+// recovered, so that the solver stops within an iteration and nothing
+// goes on in the background.
 func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (opt float64, x []float64, err error) {
 	if err := ctx.Err(); err != nil {
 		return 0, nil, err
 	}
-	w := &watchedMatrix{Matrix: A}
-	stop := context.AfterFunc(ctx, func() { w.done.Store(true) })
-	defer stop()
 	defer func() {
 		if r := recover(); r != nil {
-			if _, ok := r.(simplexStopped); !ok {
+			st, ok := r.(simplexStopped)
+			if !ok {
 				panic(r)
 			}
-			opt, x, err = 0, nil, ctx.Err()
+			opt, x, err = 0, nil, st.err
 		}
 	}()
-	return lp.Simplex(c, w, b, 1e-10, nil)
+	return lp.Simplex(c, &watchedMatrix{Matrix: A, ctx: ctx}, b, 1e-10, nil)
 }
 
-// watchedMatrix is a matrix whose At panics with simplexStopped once done
-// is set.
+// watchedMatrix is a matrix whose At panics with simplexStopped once its
+// context is done (looked at every 1024 reads).
 type watchedMatrix struct {
 	mat.Matrix
-	done atomic.Bool
+	ctx   context.Context
+	reads int
 }
 
 // simplexStopped is the panic that stops gonum's simplex method.
-type simplexStopped struct{}
+type simplexStopped struct{ err error }
 
-// At returns the element (i, j), or panics with simplexStopped once done.
+// At returns the element (i, j), or panics with simplexStopped once the
+// context is done.
 func (w *watchedMatrix) At(i, j int) float64 {
-	if w.done.Load() {
-		panic(simplexStopped{})
+	if w.reads++; w.reads%1024 == 0 {
+		if err := w.ctx.Err(); err != nil {
+			panic(simplexStopped{err})
+		}
 	}
 	return w.Matrix.At(i, j)
 }
