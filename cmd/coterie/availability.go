@@ -260,7 +260,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 		}
 		for fi, fam := range sys.Families() {
 			var res *availability.Result
-			if o.checkpoint != "" && availability.Splittable(fam, method) {
+			if o.checkpoint != "" && availability.SplittableContext(ctx, fam, method) {
 				res, err = computeAvCheckpointed(ctx, s, name, fam, fi, o, hash)
 			} else {
 				res, err = computeAvFamily(ctx, s, name, fam, method, o.maxNodes, o.exactTime, maxMemory(o.in.cmd))

@@ -180,7 +180,7 @@ func computeAvShardFamily(ctx context.Context, s *streams, name string, fam *set
 			pf.Points = append(pf.Points, avPartPoint{P: pt.P, Hits: e.Hits, Samples: e.Samples, Seed: e.Seed, Lo: pt.Lo, Hi: pt.Hi})
 		}
 		return pf, nil
-	case availability.Splittable(fam, m):
+	case availability.SplittableContext(ctx, fam, m):
 		bits := availability.SplitBits(fam.N, sp.Count)
 		pf.Share, pf.Method, pf.Pieces = avSharePieces, string(availability.MethodBDD), 1<<bits
 		state, err := runAvPieces(ctx, s, label, fam, fi, bits, sp, o, hash)
