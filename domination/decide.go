@@ -189,9 +189,10 @@ func thresholdResult(f *set.Family) *Result {
 var solverSem = make(chan struct{}, 1)
 
 // problem is a SAT problem whose solver is built by the goroutine that
-// solves it, so that a cancellation abandons the parse too: gophersat
-// takes seconds to index a few hundred thousand clauses, and cannot be
-// interrupted while it does. s is nil until the first solve has built it.
+// solves it, under the semaphore. gophersat takes seconds to index a few
+// hundred thousand clauses and cannot be interrupted while it does: a
+// cancellation then waits for the parse to end. s is nil until the first
+// solve has built it.
 type problem struct {
 	build func() *solver.Solver
 	s     *solver.Solver
