@@ -145,8 +145,9 @@ func Product(dims ...int) *Polynomial {
 
 // productFamily returns the quorums of [Product] over dims with node
 // Σ x_j·(a_1⋯a_{j−1}) (the first coordinate varies fastest), one quorum per
-// choice of slabs, as a set of strings for comparison.
-func productQuorums(dims []int) (n int, qs map[string]bool) {
+// choice of slabs, as a set of strings for comparison; nil once ctx is
+// done (it takes n²·d steps, seconds for n in the ten thousands).
+func productQuorums(ctx context.Context, dims []int) (n int, qs map[string]bool) {
 	n = 1
 	for _, a := range dims {
 		n *= a
@@ -160,6 +161,9 @@ func productQuorums(dims []int) (n int, qs map[string]bool) {
 	qs = make(map[string]bool, n)
 	q := set.New(n)
 	for b := range n { // b encodes the slab choice (b_1..b_d) the same way
+		if b%64 == 0 && ctx.Err() != nil {
+			return n, nil
+		}
 		q.Clear()
 		for v := range n {
 			for j := range dims {
@@ -181,7 +185,7 @@ func productQuorums(dims []int) (n int, qs map[string]bool) {
 // factorisation of n into 2 factors or into equal factors whose sizes and
 // count fit. The quorums are always compared in full: the claim alone is
 // never trusted.
-func productDims(f *set.Family) ([]int, bool) {
+func productDims(ctx context.Context, f *set.Family) ([]int, bool) {
 	if f.IsThreshold() || len(f.Quorums) == 0 || len(f.Quorums) > 1<<16 {
 		return nil, false
 	}
@@ -221,7 +225,7 @@ func productDims(f *set.Family) ([]int, bool) {
 		if pow1(dims) != n || n-rest != size || len(f.Quorums) < n {
 			continue
 		}
-		if sameQuorums(f, dims) {
+		if sameQuorums(ctx, f, dims) {
 			return dims, true
 		}
 	}
@@ -250,9 +254,12 @@ func pow1(dims []int) int {
 }
 
 // sameQuorums reports whether f's distinct quorums are exactly those of the
-// product over dims.
-func sameQuorums(f *set.Family, dims []int) bool {
-	_, want := productQuorums(dims)
+// product over dims; false once ctx is done.
+func sameQuorums(ctx context.Context, f *set.Family, dims []int) bool {
+	_, want := productQuorums(ctx, dims)
+	if want == nil {
+		return false
+	}
 	got := make(map[string]bool, len(f.Quorums))
 	for i := range f.Quorums {
 		k := f.Quorums[i].String()

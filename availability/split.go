@@ -51,7 +51,10 @@ func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
 	if bits < 0 || bits >= f.N || bits > 30 {
 		return nil, fmt.Errorf("availability: pieces: 2^%d pieces for %d nodes", bits, f.N)
 	}
-	cands := OrderCandidates(f)
+	cands, err := orderCandidates(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	best := 0
 	for budget := 1 << 12; budget <= 1<<16; budget *= 4 {
 		bestSteps := -1
@@ -86,7 +89,15 @@ func SplitBits(n, shards int) int {
 // fits, or PG(2,8), whose sweep takes hours). The other closed forms take
 // seconds at most and are not split.
 func Splittable(f *set.Family, m Method) bool {
-	f, err := explicitFamily(context.Background(), f)
+	return SplittableContext(context.Background(), f, m)
+}
+
+// SplittableContext is [Splittable] watching ctx: listing an implicit
+// family and the test for a product of slabs take seconds on large
+// families; once ctx is done it returns false, and the computation the
+// caller then starts returns ctx's error.
+func SplittableContext(ctx context.Context, f *set.Family, m Method) bool {
+	f, err := explicitFamily(ctx, f)
 	if err != nil {
 		return false
 	}
@@ -108,7 +119,7 @@ func Splittable(f *set.Family, m Method) bool {
 	if _, ok := isAllSubsets(f); ok {
 		return false
 	}
-	if _, ok := productDims(f); ok {
+	if _, ok := productDims(ctx, f); ok || ctx.Err() != nil {
 		return false
 	}
 	if q, ok := planeOrder(f); ok && q < planeSlowOrder {

@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -238,8 +239,13 @@ func Sizes(f *set.Family) (smallest, largest int, ok bool) {
 // list them (past MaxCatalogueQuorums, or more than fit in memory), the
 // only refusal left once its params are checked.
 func Materialize(f *set.Family, limit int) (*set.Family, error) {
+	return materialize(context.Background(), f, limit)
+}
+
+// materialize is [Materialize] watching ctx.
+func materialize(ctx context.Context, f *set.Family, limit int) (*set.Family, error) {
 	if !f.IsImplicit() {
-		return f.Enumerate(limit)
+		return f.EnumerateContext(ctx, limit)
 	}
 	spec, a, sh, err := implicitParse(f.Kind, f.Params)
 	if err != nil {
@@ -256,8 +262,11 @@ func Materialize(f *set.Family, limit int) (*set.Family, error) {
 		delete(a.vals, "widths")
 		delete(a.given, "widths")
 	}
-	sys, err := spec.Build(a)
+	sys, err := spec.complete().BuildContext(ctx, a)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if errors.Is(err, set.ErrTooMany) {
 			return nil, err
 		}

@@ -142,27 +142,17 @@ func within2(ctx context.Context, d time.Duration, fn func(context.Context) erro
 }
 
 // computeWithin returns the availability of f, or an error wrapping
-// context.DeadlineExceeded as soon as d has passed: some exact methods
-// look at their context only now and then, and the caller should not wait
-// for them (they stop on their own when they do look).
+// context.DeadlineExceeded once d has passed: Compute watches its context,
+// so it returns within a moment of the deadline, and a result it finishes
+// past the deadline is dropped as out of time.
 func computeWithin(ctx context.Context, f *set.Family, d time.Duration) (*availability.Result, error) {
-	type result struct {
-		res *availability.Result
-		err error
-	}
 	c, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	ch := make(chan result, 1)
-	go func() {
-		res, err := availability.Compute(c, f, availability.Options{Time: d})
-		ch <- result{res, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.res, r.err
-	case <-c.Done():
+	res, err := availability.Compute(c, f, availability.Options{Time: d})
+	if c.Err() != nil {
 		return nil, fmt.Errorf("availability: %w", c.Err())
 	}
+	return res, err
 }
 
 // disjointDrawing draws the first two quorums of a failed intersection

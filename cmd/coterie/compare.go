@@ -66,8 +66,7 @@ reports.
 The files are read and measured one at a time, and each system is let go
 before the next is read, so each has the whole --max-memory budget: the
 budget bounds the largest file, not their sum. (A figure left out at its
---budget is abandoned, not stopped, where its search does not watch the
-clock: it runs on, holding its system, until the command ends.)
+--budget is stopped, and its system let go with it.)
 
 A table wider than the terminal (COLUMNS, or 120 columns when the output is
 not a terminal) is turned, one column per system and one row per figure;

@@ -73,7 +73,7 @@ func materializeImplicit(ctx context.Context, f *set.Family, limit int) (g *set.
 	if f == nil || !f.IsImplicit() {
 		return f, false, nil
 	}
-	g, err = abandonable(ctx, func() (*set.Family, error) { return construct.Materialize(f, limit) })
+	g, err = construct.MaterializeContext(ctx, f, limit)
 	if errors.Is(err, set.ErrTooMany) {
 		return f, false, nil
 	}
@@ -291,7 +291,7 @@ func generateImplicit(ctx context.Context, s *streams, spec construct.Spec, args
 		c, known := construct.Count(fam)
 		if !known {
 			// Weighted voting: its quorums are counted by listing them.
-			if _, err := abandonable(ctx, func() (set.System, error) { return spec.Build(args) }); err == nil || ctx.Err() != nil {
+			if _, err := spec.BuildContext(ctx, args); err == nil || ctx.Err() != nil {
 				return false, nil
 			}
 		} else if c.Cmp(big.NewInt(construct.MaxCatalogueQuorums)) <= 0 {
