@@ -177,6 +177,10 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		r.Exact, r.Method, r.Poly = true, MethodRecurrence, p
 		return r, nil
 	}
+	if p, ok := recogniseWall(ctx, f); ok {
+		r.Exact, r.Method, r.Poly = true, MethodRecurrence, p
+		return r, nil
+	}
 	if dims, ok := productDims(f); ok {
 		r.Exact, r.Method, r.Poly, r.dims = true, MethodProduct, Product(dims...), dims
 		return r, nil

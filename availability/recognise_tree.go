@@ -2,6 +2,7 @@ package availability
 
 import (
 	"context"
+	"slices"
 
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
@@ -110,7 +111,7 @@ func treeNumbering(f *set.Family, d, h int) (*set.Family, bool) {
 				parent[v] = v
 			}
 			for _, q := range qs {
-				if !containsInt(q, r) {
+				if !slices.Contains(q, r) {
 					continue
 				}
 				first := -1
@@ -151,7 +152,7 @@ func treeNumbering(f *set.Family, d, h int) (*set.Family, bool) {
 			// that lie in one subtree (all of them do).
 			parts := make(map[int][][]int, d)
 			for _, q := range qs {
-				if !containsInt(q, r) {
+				if !slices.Contains(q, r) {
 					continue
 				}
 				rest := make([]int, 0, len(q)-1)
@@ -205,13 +206,4 @@ func treeNumbering(f *set.Family, d, h int) (*set.Family, bool) {
 		g.Add(s, set.NoOwner)
 	}
 	return g, true
-}
-
-func containsInt(q []int, v int) bool {
-	for _, x := range q {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
