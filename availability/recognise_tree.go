@@ -77,8 +77,7 @@ func treeNumbering(f *set.Family, d, h int) (*set.Family, bool) {
 	}
 	deg := make([]int, f.N)
 	parent := make([]int, f.N)
-	var find func(v int) int
-	find = func(v int) int {
+	find := func(v int) int {
 		for parent[v] != v {
 			parent[v] = parent[parent[v]]
 			v = parent[v]
