@@ -45,10 +45,13 @@ func selfDualCount(ctx context.Context, f *set.Family) (*TransversalCount, bool,
 	if d != nil {
 		return nil, false, nil
 	}
-	g := f.Clone()
-	g.K = 1
-	if _, err := g.MinimalizeContext(ctx); err != nil {
-		return nil, false, err
+	// Decide reads f as a coterie (k = 1): quorums containing others do
+	// not change its answer, so the list is made minimal only once the
+	// answer is known to be used.
+	g := f
+	if f.K != 1 {
+		g = f.Clone()
+		g.K = 1
 	}
 	r, err := Decide(ctx, g)
 	if err != nil {
@@ -56,6 +59,10 @@ func selfDualCount(ctx context.Context, f *set.Family) (*TransversalCount, bool,
 	}
 	if !r.Nondominated {
 		return nil, false, nil
+	}
+	g = g.Clone()
+	if _, err := g.MinimalizeContext(ctx); err != nil {
+		return nil, false, err
 	}
 	c := &TransversalCount{Total: new(big.Int), BySize: map[int]*big.Int{}, Smallest: -1}
 	for i := range g.Quorums {
