@@ -176,6 +176,14 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		r.Exact, r.Method, r.Poly = true, MethodRecurrence, p
 		return r, nil
 	}
+	if p, ok := recogniseTree(ctx, f); ok {
+		r.Exact, r.Method, r.Poly = true, MethodRecurrence, p
+		return r, nil
+	}
+	if p, ok := recogniseWall(ctx, f); ok {
+		r.Exact, r.Method, r.Poly = true, MethodRecurrence, p
+		return r, nil
+	}
 	if dims, ok := productDims(ctx, f); ok {
 		r.Exact, r.Method, r.Poly, r.dims = true, MethodProduct, Product(dims...), dims
 		return r, nil

@@ -132,7 +132,7 @@ func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOpti
 		}
 		sh.Kind, sh.Method, sh.Reason, sh.Proved, sh.Points = ShareSamples, MethodEstimate, o.explain(res), res.Partial, pts
 		return sh, nil
-	case Splittable(f, o.Method):
+	case SplittableContext(ctx, f, o.Method):
 		bits := SplitBits(f.N, sp.Count)
 		sh.Kind, sh.Method, sh.Pieces = SharePieces, MethodBDD, 1<<bits
 		state, err := runShardPieces(ctx, f, bits, sp, &o)

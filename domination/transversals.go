@@ -170,6 +170,14 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 		c.Smallest = size
 		return c, nil
 	}
+	if len(f.Quorums) >= selfDualMin {
+		if sd, ok, err := selfDualCount(ctx, f); err != nil {
+			c.Partial = true
+			return c, err
+		} else if ok {
+			return sd, nil
+		}
+	}
 	h, left, err := o.packFor(f)
 	if err != nil {
 		c.Partial = true
