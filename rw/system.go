@@ -184,7 +184,7 @@ func FromFamilies(ctx context.Context, r, w *set.Family, nodes []Node) (*System,
 			return nil, fmt.Errorf("rw: reads over %d nodes, writes over %d", r.N, w.N)
 		}
 	}
-	s, err := New(r.N, re, we, nodes)
+	s, err := NewContext(ctx, r.N, re, we, nodes)
 	if err != nil {
 		return nil, err
 	}

@@ -151,7 +151,7 @@ func checkConfig(ctx context.Context, name string, cfg *systems.Config, ps []flo
 	}
 	var sys *rw.System
 	if cfg.ReadExpr != nil {
-		sys, err = rw.New(cfg.N(), cfg.ReadExpr, cfg.WriteExpr, nodes)
+		sys, err = rw.NewContext(ctx, cfg.N(), cfg.ReadExpr, cfg.WriteExpr, nodes)
 	} else {
 		var reads, writes *set.Family
 		if reads, writes, err = configFamilies(ctx, name, cfg); err != nil {

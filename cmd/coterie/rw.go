@@ -180,7 +180,7 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 		rl.Labels = u.Labels
 		sys, err = rw.FromFamilies(ctx, rl, wl, nodes)
 	} else {
-		sys, err = rw.New(n, re, we, nodes)
+		sys, err = rw.NewContext(ctx, n, re, we, nodes)
 		if err == nil {
 			if rl != nil && !rl.IsThreshold() {
 				sys.Reads.List = rl
@@ -191,6 +191,9 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 		}
 	}
 	if err != nil {
+		if isStopped(err) {
+			return nil, nil, nil, err
+		}
 		return nil, nil, nil, usageErrorf("%v", err)
 	}
 	if o.pNode != "" {
