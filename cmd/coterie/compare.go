@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -131,7 +132,7 @@ the availability of reads and of writes at each --p.
 				for i, fi := range fams {
 					row := compareRow{File: displayName(path), N: rep.N, K: rep.K, Kind: rep.Kind, familyInfo: fi}
 					if !o.noAV && stopped == nil {
-						if err := row.availability(cmd.Context(), sys.Families()[i], o.ps, own, o.figures.budget); err != nil {
+						if err := row.availability(cmd.Context(), sys.Families()[i], o.ps, own, o.figures.budget, maxMemory(cmd)); err != nil {
 							if cmd.Context().Err() == nil {
 								return err
 							}
@@ -183,21 +184,23 @@ the availability of reads and of writes at each --p.
 
 // availability fills in AV at each p, within the time budget; where it
 // cannot be had the row says why.
-func (r *compareRow) availability(ctx context.Context, f *set.Family, ps []float64, own map[int]float64, budget time.Duration) error {
+func (r *compareRow) availability(ctx context.Context, f *set.Family, ps []float64, own map[int]float64, budget time.Duration, maxMem int64) error {
 	c := ctx
 	if budget > 0 {
 		var cancel context.CancelFunc
 		c, cancel = context.WithTimeout(ctx, budget)
 		defer cancel()
 	}
-	res, err := availability.Compute(c, f, availability.Options{})
+	res, err := availability.Compute(c, f, availability.Options{MaxMemory: maxMem})
 	if err == nil {
 		var pts []availability.Point
 		pts, err = res.Evaluate(c, ps, availability.EvalOptions{Seed: 1, Override: own})
 		for _, pt := range pts {
 			u := big.NewFloat(math.Max(0, 1-pt.AV))
 			if pt.Exact && res.Exact && len(own) == 0 {
-				u = res.Poly.Unavailability(pt.P)
+				if u, err = res.Poly.UnavailabilityContext(c, pt.P); err != nil {
+					break
+				}
 			}
 			a := avPoint{P: pt.P, Availability: pt.AV, Exact: pt.Exact, u: u,
 				Unavailability: json.Number(u2s(u, 10)), DowntimePerYear: json.Number(downtimeNumber(u))}
@@ -214,6 +217,10 @@ func (r *compareRow) availability(ctx context.Context, f *set.Family, ps []float
 	case ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
 		r.Availability = nil
 		r.Notes = append(r.Notes, fmt.Sprintf("availability: not found within --budget %s; raise it, or 0 for no limit", budget))
+		return nil
+	case ctx.Err() == nil && errors.Is(err, set.ErrMemoryBudget):
+		r.Availability = nil
+		r.Notes = append(r.Notes, fmt.Sprintf("availability: not found within the memory budget (--max-memory %s); raise it, or 0 for no limit", format.ByteSize(maxMem)))
 		return nil
 	}
 	return err

@@ -148,7 +148,7 @@ func infoAvailability(ctx context.Context, rep *infoReport, sys set.System, o in
 			fi = &rep.Levels[i]
 		}
 		row := compareRow{familyInfo: *fi}
-		if err := row.availability(ctx, fams[i], ps, own, o.figures.budget); err != nil {
+		if err := row.availability(ctx, fams[i], ps, own, o.figures.budget, maxMemory(o.in.cmd)); err != nil {
 			return err
 		}
 		*fi = row.familyInfo
