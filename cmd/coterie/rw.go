@@ -271,10 +271,15 @@ func rwFromFile(ctx context.Context, s *streams, arg string, in inputOptions, an
 		return configRWSource(inputContext(in), name, data, sf)
 	}
 	if format.IsRWAny(data) {
-		f, err := format.ReadRWAny(data)
+		// A quarter of the budget for the expressions' trees: they are
+		// bound (copied) once read, and the rest is for the work.
+		f, err := format.ReadRWAnyLimit(data, maxMemory(in.cmd)/4)
 		if err != nil {
 			var fe *format.SyntaxError
 			if errors.As(err, &fe) {
+				if errors.Is(err, set.ErrMemoryBudget) {
+					return nil, asInputError(name, fe.Line, fe.Msg+" ("+budgetHint(in.cmd)+")")
+				}
 				return nil, asInputError(name, fe.Line, fe.Msg)
 			}
 			return nil, asInputError(name, 0, err.Error())
