@@ -296,8 +296,17 @@ func rwFromFile(ctx context.Context, s *streams, arg string, in inputOptions, an
 		return nil, usageErrorf("%s: read-write figures are for coteries (k = 1) and read-write systems", name)
 	}
 	f := sys.Family
+	// The quorums as an expression, one tree for both sides, within the
+	// share of the budget the expressions read from a file have.
+	if mm := maxMemory(in.cmd); mm > 0 && expr.FamilyBytes(f) > mm/4 {
+		return nil, asInputError(name, 0, fmt.Sprintf("%d quorums: as read and write quorums they take more than a quarter of the memory budget (%s)", len(f.Quorums), budgetHint(in.cmd)))
+	}
+	e, err := expr.FromFamilyContext(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	return &rwSource{u: format.NewUniverse(f.N, f.Labels, true),
-		reads: expr.FromFamily(f), writes: expr.FromFamily(f), readList: f, writeList: f}, nil
+		reads: e, writes: e, readList: f, writeList: f}, nil
 }
 
 // readSystemData parses a coterie file already read into data.
