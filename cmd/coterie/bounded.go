@@ -38,3 +38,17 @@ func (s *streams) watchStop(ctx context.Context) {
 		s.stop(exitTimeout, timeoutMessage)
 	}()
 }
+
+// cellBytes is about what one filled cell of a drawn incidence matrix
+// takes, as a shape and then as SVG (a quorum of 10^6 nodes peaked at
+// 560 MB), with room to spare.
+const cellBytes = 1 << 10
+
+// drawnCells is the most filled cells a drawing may have within the
+// memory budget maxMem (0: no limit).
+func drawnCells(maxMem int64) int {
+	if maxMem <= 0 {
+		return 0
+	}
+	return int(max(maxMem/cellBytes, 1))
+}

@@ -142,6 +142,14 @@ func TestBoundedMillionNodes(t *testing.T) {
 	putBytes(t, dir, "one.txt", one.Bytes())
 	o = runHostile(t, dir, nil, 30*time.Second, "compare", "one.txt", "--timeout", "1s")
 	checkStopped(t, o, exitTimeout, 10*time.Second, dir, "", "")
+	// A drawing of 10^6 cells would take several times the budget: it is
+	// refused before it is made, naming the budget.
+	putBytes(t, dir, "d.svg", []byte("old"))
+	o = runHostile(t, dir, nil, 30*time.Second, "draw", "one.txt", "-o", "d.svg", "--max-memory", "256MiB")
+	checkStopped(t, o, exitError, 10*time.Second, dir, "d.svg", "old")
+	if !strings.Contains(o.stderr, "--max-memory 256 MiB") || o.maxRSS > max(256<<20, selfMaxRSS()) {
+		t.Errorf("draw on 10^6 cells: peak %d MiB, %s; want the budget named, and kept", o.maxRSS>>20, short(o.stderr))
+	}
 	putBytes(t, dir, "rep.html", []byte("old"))
 	o = runHostile(t, dir, nil, 30*time.Second, "report", "one.txt", "-o", "rep.html", "--timeout", "2s")
 	checkStopped(t, o, exitTimeout, 12*time.Second, dir, "rep.html", "old")
