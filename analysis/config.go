@@ -67,7 +67,7 @@ func CheckConfig(ctx context.Context, cfg *systems.Config, o ConfigOptions) (*Co
 	var sys *rw.System
 	var err error
 	if cfg.ReadExpr != nil {
-		sys, err = rw.New(cfg.N(), cfg.ReadExpr, cfg.WriteExpr, nodes)
+		sys, err = rw.NewContext(ctx, cfg.N(), cfg.ReadExpr, cfg.WriteExpr, nodes)
 	} else {
 		stage(Quorums)
 		var reads, writes *set.Family

@@ -74,6 +74,8 @@ const (
 	TooLarge
 	// WorkLimit: the search ran past its work limit; Detail says which.
 	WorkLimit
+	// OverMemory: the figure needs more than Options.MaxMemory.
+	OverMemory
 )
 
 // Status is what became of one figure.
@@ -156,6 +158,9 @@ type Options struct {
 	// Progress, if not nil, is told the name of each figure as it starts
 	// (Figure.String), with done 0 and total −1.
 	Progress set.Progress
+	// MaxMemory bounds the bytes of the availability's exact methods (0 =
+	// none); past it the availability is left out, status OverMemory.
+	MaxMemory int64
 }
 
 func (o Options) stage(f Figure) {
@@ -333,14 +338,16 @@ func (fa *Family) MeasureAvailability(ctx context.Context, o Options) error {
 		defer cancel()
 	}
 	fa.Availability = nil
-	res, err := availability.Compute(c, fa.F, availability.Options{})
+	res, err := availability.Compute(c, fa.F, availability.Options{MaxMemory: o.MaxMemory})
 	if err == nil {
 		var pts []availability.Point
 		pts, err = res.Evaluate(c, o.Points, availability.EvalOptions{Seed: 1, Override: o.Override})
 		for _, pt := range pts {
 			u := big.NewFloat(math.Max(0, 1-pt.AV))
 			if pt.Exact && res.Exact && len(o.Override) == 0 {
-				u = res.Poly.Unavailability(pt.P)
+				if u, err = res.Poly.UnavailabilityContext(c, pt.P); err != nil {
+					break
+				}
 			}
 			fa.Availability = append(fa.Availability, Point{P: pt.P, AV: pt.AV, Exact: pt.Exact, U: u})
 		}
@@ -352,6 +359,10 @@ func (fa *Family) MeasureAvailability(ctx context.Context, o Options) error {
 	case ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
 		fa.Availability = nil
 		fa.AvailabilityStatus = Status{Reason: OutOfBudget}
+		return nil
+	case ctx.Err() == nil && errors.Is(err, set.ErrMemoryBudget):
+		fa.Availability = nil
+		fa.AvailabilityStatus = Status{Reason: OverMemory, Detail: err.Error()}
 		return nil
 	case ctx.Err() != nil:
 		fa.AvailabilityStatus = Status{Reason: Stopped}

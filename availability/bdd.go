@@ -633,7 +633,7 @@ func (b *BDD) count(ctx context.Context, progress func(done, total int), maxByte
 // countWords is the number of 64-bit words a count over n variables
 // takes: room for C(n, n/2) and a word to spare.
 func countWords(n int) int {
-	return (binomialRow(n)[n/2].BitLen() + 64) / 64
+	return (set.Binomial(n, n/2).BitLen() + 64) / 64
 }
 
 // counter holds the state of one counting pass.

@@ -169,7 +169,11 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		return nil, fmt.Errorf("availability: unknown method %q", opts.Method)
 	}
 	if w, ok := isAllSubsets(f); ok {
-		r.Exact, r.Method, r.Poly = true, MethodThreshold, Threshold(f.N, w)
+		p, err := ThresholdContext(ctx, f.N, w, opts.MaxMemory)
+		if err != nil {
+			return nil, err
+		}
+		r.Exact, r.Method, r.Poly = true, MethodThreshold, p
 		return r, nil
 	}
 	if p, ok := recognise(ctx, f); ok {

@@ -391,27 +391,52 @@ func (e *Expr) AsThreshold() (k int, nodes []int, ok bool) {
 // product in increasing node order, or choose(w, 1..n) for a threshold
 // family. It returns nil for an empty family or one with an empty quorum.
 func FromFamily(f *set.Family) *Expr {
+	e, _ := FromFamilyContext(context.Background(), f)
+	return e
+}
+
+// FromFamilyContext is [FromFamily] watching ctx: once ctx is done it
+// returns nil and ctx's error.
+func FromFamilyContext(ctx context.Context, f *set.Family) (*Expr, error) {
 	if f.IsThreshold() {
 		if f.Threshold < 1 || f.Threshold > f.N {
-			return nil
+			return nil, nil
 		}
-		return Threshold(f.N, f.Threshold)
+		return Threshold(f.N, f.Threshold), nil
 	}
 	var terms []*Expr
 	for i := range f.Quorums {
+		if i&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		var leaves []*Expr
 		for v := range f.Quorums[i].All() {
 			leaves = append(leaves, labelled(v, f.Labels))
 		}
 		if len(leaves) == 0 {
-			return nil
+			return nil, nil
 		}
 		terms = append(terms, NewAnd(leaves...))
 	}
 	if len(terms) == 0 {
-		return nil
+		return nil, nil
 	}
-	return NewOr(terms...)
+	return NewOr(terms...), nil
+}
+
+// FamilyBytes is about what [FromFamily] takes for f: a node for each
+// quorum and each of its members.
+func FamilyBytes(f *set.Family) int64 {
+	if f.IsThreshold() {
+		return int64(f.N+1) * nodeBytes
+	}
+	nodes := int64(1 + len(f.Quorums))
+	for i := range f.Quorums {
+		nodes += int64(f.Quorums[i].Len())
+	}
+	return nodes * nodeBytes
 }
 
 func labelled(v int, labels []string) *Expr {

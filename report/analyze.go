@@ -323,7 +323,9 @@ func (r *System) setAvailability(ctx context.Context, res *availability.Result, 
 		for i, pt := range pts {
 			out[i] = Point{P: pt.P, AV: pt.AV, Exact: pt.Exact, U: big.NewFloat(math.Max(0, 1-pt.AV))}
 			if pt.Exact && res.Exact && len(o.Override) == 0 {
-				out[i].U = res.Poly.Unavailability(pt.P)
+				if out[i].U, err = res.Poly.UnavailabilityContext(ctx, pt.P); err != nil {
+					return nil, err
+				}
 			}
 		}
 		return out, nil

@@ -123,7 +123,7 @@ func (f *Family) Count() *big.Int {
 	if f.Threshold > f.N {
 		return new(big.Int)
 	}
-	return new(big.Int).Binomial(int64(f.N), int64(f.Threshold))
+	return Binomial(f.N, f.Threshold)
 }
 
 // ErrTooMany is wrapped by [Family.Enumerate] when a threshold family has more

@@ -41,7 +41,7 @@ func (f *Family) Stats() Stats {
 		st.Quorums = f.Count()
 		st.MinSize, st.MaxSize = w, w
 		st.SizeSum.Mul(st.Quorums, big.NewInt(int64(w)))
-		d := new(big.Int).Binomial(int64(f.N-1), int64(w-1))
+		d := Binomial(f.N-1, w-1)
 		st.MinDegree, st.MaxDegree = d, new(big.Int).Set(d)
 		return st
 	}

@@ -258,5 +258,5 @@ func binomial(n, k int) *big.Int {
 	if bits := (ln(n) - ln(k) - ln(n-k)) / math.Ln2; bits > maxCountBits {
 		return nil
 	}
-	return new(big.Int).Binomial(int64(n), int64(k))
+	return set.Binomial(n, k)
 }

@@ -394,7 +394,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		i := slices.IndexFunc(spec.Params, func(p construct.Param) bool { return p.Name == name })
 		if raw == "" || i < 0 {
 			if i < 0 {
-				fail(w, http.StatusBadRequest, "%s has no parameter --%s", spec.Name, name)
+				fail(w, http.StatusBadRequest, "%s has no parameter %q", spec.Name, name)
 				return
 			}
 			continue
@@ -403,7 +403,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		case construct.Int:
 			v, err := strconv.Atoi(raw)
 			if err != nil {
-				fail(w, http.StatusBadRequest, "--%s %q: want an integer", name, raw)
+				fail(w, http.StatusBadRequest, "parameter %s = %q: want an integer", name, raw)
 				return
 			}
 			vals[name] = v
@@ -464,7 +464,7 @@ func (s *Server) checkSize(spec construct.Spec, vals map[string]any) error {
 			size = i * i / 2
 		}
 		if size > s.o.MaxNodes {
-			return fmt.Errorf("--%s %d gives more than %d nodes, the explorer's limit (use the command line)", name, i, s.o.MaxNodes)
+			return fmt.Errorf("parameter %s = %d gives more than %d nodes, the explorer's limit (use the command line)", name, i, s.o.MaxNodes)
 		}
 	}
 	return nil

@@ -111,6 +111,7 @@ the availability of reads and of writes at each --p.
 				if err != nil {
 					return err
 				}
+				o.figures.maxMem = maxMemory(cmd)
 				res, err := analysis.Measure(cmd.Context(), sys, o.figures.options())
 				if res == nil {
 					return err
@@ -130,7 +131,7 @@ the availability of reads and of writes at each --p.
 						stopped = err
 					}
 				}
-				rep := newInfoReport(res, o.figures.budget, false, true)
+				rep := newInfoReport(res, o.figures, false, true)
 				fams := rep.Levels
 				if rep.familyInfo != nil {
 					fams = []familyInfo{*rep.familyInfo}

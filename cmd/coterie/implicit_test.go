@@ -85,7 +85,7 @@ func TestImplicitInfoAgainstList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := newInfoReport(res, 0, false, false)
+		want := newInfoReport(res, figureOptions{}, false, false)
 		if got.QuorumSize == nil || want.QuorumSize.Min.v.Int64() != int64(got.QuorumSize.Min) || want.QuorumSize.Max.v.Int64() != int64(got.QuorumSize.Max) {
 			t.Errorf("%s %v: sizes %+v, the list has %v..%v", c.kind, c.params, got.QuorumSize, want.QuorumSize.Min.v, want.QuorumSize.Max.v)
 		}

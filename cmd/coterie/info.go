@@ -16,6 +16,7 @@ import (
 
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/measure"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -36,6 +37,8 @@ type figureOptions struct {
 	budget       time.Duration
 	noLoad       bool
 	noResilience bool
+	// maxMem is --max-memory in bytes (0 = none), set by the command.
+	maxMem int64
 }
 
 func addFigureFlags(cmd *cobra.Command, o *figureOptions) {
@@ -94,6 +97,7 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 			if done, err := implicitInfoReport(cmd.Context(), cmd, s, args[0], &sys, o.asJSON); done {
 				return err
 			}
+			o.figures.maxMem = maxMemory(cmd)
 			res, err := analysis.Measure(cmd.Context(), sys, o.figures.options())
 			if res == nil {
 				return err
@@ -101,7 +105,7 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 			if err == nil && (len(o.ps) > 0 || o.pNode != "") {
 				err = infoAvailability(cmd.Context(), res, sys, o)
 			}
-			rep := newInfoReport(res, o.figures.budget, o.strategy != "", false)
+			rep := newInfoReport(res, o.figures, o.strategy != "", false)
 			// A stopped report (err != nil) is printed, marked partial,
 			// before the command ends with its error.
 			werr := writeOutput(s, "", func(w io.Writer) error {
@@ -286,14 +290,15 @@ type infoReport struct {
 
 // options are the analysis options of the figure flags.
 func (o figureOptions) options() analysis.Options {
-	return analysis.Options{Budget: o.budget, StrictBudget: true, NoLoad: o.noLoad, NoResilience: o.noResilience}
+	return analysis.Options{Budget: o.budget, StrictBudget: true, NoLoad: o.noLoad, NoResilience: o.noResilience, MaxMemory: o.maxMem}
 }
 
 // newFamilyInfo is the report on the figures of one family. budget is the
 // --budget the notes name; strategy lists the load's optimal strategy;
 // partialAV keeps the availability points found before the command was
 // stopped, with a note (compare), where info leaves them out.
-func newFamilyInfo(fa *analysis.Family, budget time.Duration, strategy, partialAV bool) familyInfo {
+func newFamilyInfo(fa *analysis.Family, fo figureOptions, strategy, partialAV bool) familyInfo {
+	budget := fo.budget
 	f, st := fa.F, fa.Stats
 	fl := func(r *big.Rat) float64 { v, _ := r.Float64(); return v }
 	fi := familyInfo{
@@ -324,7 +329,7 @@ func newFamilyInfo(fa *analysis.Family, budget time.Duration, strategy, partialA
 	fi.setLoad(fa, budget, strategy)
 	fi.setResilience(fa, budget)
 	fi.setByzantine(fa)
-	fi.setAvailability(fa, budget, partialAV)
+	fi.setAvailability(fa, fo, partialAV)
 	return fi
 }
 
@@ -428,10 +433,13 @@ func (fi *familyInfo) setByzantine(fa *analysis.Family) {
 }
 
 // setAvailability sets the availability at each p.
-func (fi *familyInfo) setAvailability(fa *analysis.Family, budget time.Duration, partial bool) {
+func (fi *familyInfo) setAvailability(fa *analysis.Family, fo figureOptions, partial bool) {
 	switch fa.AvailabilityStatus.Reason {
 	case analysis.OutOfBudget:
-		fi.note(fmt.Sprintf("availability: not found within --budget %s; raise it, or 0 for no limit", budget))
+		fi.note(fmt.Sprintf("availability: not found within --budget %s; raise it, or 0 for no limit", fo.budget))
+		return
+	case analysis.OverMemory:
+		fi.note(fmt.Sprintf("availability: not found within the memory budget (--max-memory %s); raise it, or 0 for no limit", format.ByteSize(fo.maxMem)))
 		return
 	case analysis.Stopped:
 		if !partial {
@@ -455,11 +463,11 @@ func (fi *familyInfo) setAvailability(fa *analysis.Family, budget time.Duration,
 
 // newInfoReport is the report on the figures of a system (see
 // newFamilyInfo for the flags).
-func newInfoReport(res *analysis.System, budget time.Duration, strategy, partialAV bool) *infoReport {
+func newInfoReport(res *analysis.System, fo figureOptions, strategy, partialAV bool) *infoReport {
 	rep := &infoReport{N: res.N, K: res.K, Kind: res.Kind, Params: res.Params,
 		Partial: res.Stopped != 0 && res.Stopped != analysis.Availability}
 	for i := range res.Families {
-		fi := newFamilyInfo(&res.Families[i], budget, strategy, partialAV)
+		fi := newFamilyInfo(&res.Families[i], fo, strategy, partialAV)
 		if !res.Levels {
 			rep.familyInfo = &fi
 			break

@@ -197,7 +197,7 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 		if len(o.ps) < 2 || interrupted {
 			return nil
 		}
-		sys, err := rw.New(len(nodes), c.Reads, c.Writes, nodes)
+		sys, err := rw.NewContext(ctx, len(nodes), c.Reads, c.Writes, nodes)
 		if err != nil {
 			return err
 		}
