@@ -221,14 +221,15 @@ func TestBoundedExploreBudget(t *testing.T) {
 }
 
 // A search says what stopped it: --timeout or a signal, not its budget.
+// (64 nodes with 100,000 random orders per grid shape: minutes of work.)
 func TestBoundedSearchStop(t *testing.T) {
 	dir := t.TempDir()
-	o := runHostile(t, dir, nil, 30*time.Second, "search", "--n", "30", "--read-fraction", "0.5", "--budget", "0", "--timeout", "1s")
+	o := runHostile(t, dir, nil, 30*time.Second, "search", "--n", "64", "--shuffles", "100000", "--read-fraction", "0.5", "--budget", "0", "--timeout", "1s")
 	checkStopped(t, o, exitTimeout, 10*time.Second, dir, "", "")
 	if !strings.Contains(o.stdout, "search stopped by --timeout") || strings.Contains(o.stdout, "budget") {
 		t.Errorf("stdout %s; want \"search stopped by --timeout\"", short(o.stdout))
 	}
-	o = runSignalled(t, dir, syscall.SIGINT, time.Second, "search", "--n", "30", "--read-fraction", "0.5", "--budget", "0")
+	o = runSignalled(t, dir, syscall.SIGINT, time.Second, "search", "--n", "64", "--shuffles", "100000", "--read-fraction", "0.5", "--budget", "0")
 	checkStopped(t, o, exitInterrupted, 10*time.Second, dir, "", "")
 	if !strings.Contains(o.stdout, "search interrupted") || strings.Contains(o.stdout, "budget") {
 		t.Errorf("stdout %s; want \"search interrupted\"", short(o.stdout))
