@@ -56,6 +56,9 @@ func (f *Family) Redundant(ctx context.Context) ([]bool, error) {
 			total += f.Quorums[i].Len()
 		}
 		if 8*total >= m*u { // dense: a quorum holds an eighth of the nodes or more
+			if blocksCheaper(f.Quorums, sup, f.N) {
+				return red, redundantByBlocks(ctx, f.Quorums, sup, f.N, red)
+			}
 			return red, redundantByProbes(ctx, f.Quorums, f.N, red)
 		}
 	}
