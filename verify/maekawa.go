@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -186,17 +187,41 @@ func planeCheck(ctx context.Context, f *set.Family, pair []int, pairwiseOK bool)
 			holders[v] = append(holders[v], int32(i))
 		}
 	}
+	// Quorum j > i meets Q_i twice iff it shares two of Q_i's nodes other
+	// than the one held by the most quorums, or one of them and that one:
+	// the heavy node's quorums are never walked (a node in every quorum
+	// costs nothing), and the counts are reset by stamps, not cleared.
 	count := make([]int32, m)
+	stamp := make([]int32, m)
 	for i := range m {
-		j := -1
+		if i&1023 == 0 && ctx.Err() != nil {
+			undecided(&c, ctx.Err())
+			return c
+		}
 		buf = f.AppendQuorum(buf[:0], i)
+		heavy := buf[0]
 		for _, v := range buf {
-			for _, h := range holders[v] {
-				if int(h) > i {
-					count[h]++
-					if count[h] == 2 && (j < 0 || int(h) < j) {
-						j = int(h)
+			if len(holders[v]) > len(holders[heavy]) {
+				heavy = v
+			}
+		}
+		j, st := -1, int32(i+1)
+		for _, v := range buf {
+			if v == heavy {
+				continue
+			}
+			hs := holders[v]
+			k, _ := slices.BinarySearch(hs, int32(i+1))
+			for _, h := range hs[k:] {
+				if stamp[h] != st {
+					stamp[h], count[h] = st, 0
+					if f.QuorumHas(int(h), heavy) {
+						count[h] = 1
 					}
+				}
+				count[h]++
+				if count[h] == 2 && (j < 0 || int(h) < j) {
+					j = int(h)
 				}
 			}
 		}
@@ -211,7 +236,6 @@ func planeCheck(ctx context.Context, f *set.Family, pair []int, pairwiseOK bool)
 			c.Detail = fmt.Sprintf("two quorums meet in %d nodes", len(common))
 			return c
 		}
-		clear(count)
 	}
 	// Unreachable: the count differs from C(m, 2), so some pair meets twice.
 	c.Detail = "quorums meet in more than one node"
