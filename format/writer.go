@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"strconv"
 
 	"github.com/coterie-dev/coterie/set"
@@ -25,6 +24,7 @@ type Writer struct {
 	owned  bool  // some quorum has an owner
 	count  int
 	buf    []byte
+	ids    []int // the nodes of the quorum being written
 	err    error
 }
 
@@ -151,22 +151,22 @@ func (sw *Writer) textMeta(kind string, params set.Params, n, k int, labels []st
 
 // Quorum writes the next quorum, owned by owner (0-based, or set.NoOwner).
 func (sw *Writer) Quorum(q *set.Set, owner int) error {
-	return sw.quorum(q.All(), q.IsEmpty(), owner)
+	sw.ids = q.AppendTo(sw.ids[:0])
+	return sw.quorum(sw.ids, owner)
 }
 
 // QuorumList is [Writer.Quorum] for a quorum given as its 0-based nodes in
 // increasing order, such as one of a sparse family ([set.Lists]).
 func (sw *Writer) QuorumList(nodes []int32, owner int) error {
-	return sw.quorum(func(yield func(int) bool) {
-		for _, v := range nodes {
-			if !yield(int(v)) {
-				return
-			}
-		}
-	}, len(nodes) == 0, owner)
+	sw.ids = sw.ids[:0]
+	for _, v := range nodes {
+		sw.ids = append(sw.ids, int(v))
+	}
+	return sw.quorum(sw.ids, owner)
 }
 
-func (sw *Writer) quorum(nodes iter.Seq[int], empty bool, owner int) error {
+// quorum writes a quorum given as its 0-based nodes in increasing order.
+func (sw *Writer) quorum(nodes []int, owner int) error {
 	if sw.err != nil {
 		return sw.err
 	}
@@ -176,7 +176,7 @@ func (sw *Writer) quorum(nodes iter.Seq[int], empty bool, owner int) error {
 	if sw.meta.IsImplicit() {
 		return errors.New("format: an implicit family lists no quorums")
 	}
-	if empty {
+	if len(nodes) == 0 {
 		return fmt.Errorf("format: quorum %d is empty", sw.count+1)
 	}
 	sw.count++
@@ -191,7 +191,7 @@ func (sw *Writer) quorum(nodes iter.Seq[int], empty bool, owner int) error {
 		}
 		b = append(b, "\n    ["...)
 		first := true
-		for v := range nodes {
+		for _, v := range nodes {
 			if !first {
 				b = append(b, ", "...)
 			}
@@ -202,7 +202,7 @@ func (sw *Writer) quorum(nodes iter.Seq[int], empty bool, owner int) error {
 		sw.owners = append(sw.owners, owner)
 	case Text, Dat:
 		first := true
-		for v := range nodes {
+		for _, v := range nodes {
 			if !first {
 				b = append(b, ' ')
 			}
@@ -215,7 +215,7 @@ func (sw *Writer) quorum(nodes iter.Seq[int], empty bool, owner int) error {
 		}
 		b = append(b, '\n')
 	case CSV:
-		for v := range nodes {
+		for _, v := range nodes {
 			b = strconv.AppendInt(b, int64(sw.count), 10)
 			b = append(b, ',')
 			b = strconv.AppendInt(b, int64(v+1), 10)
