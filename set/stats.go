@@ -45,11 +45,10 @@ func (f *Family) Stats() Stats {
 		st.MinDegree, st.MaxDegree = d, new(big.Int).Set(d)
 		return st
 	}
-	st.Quorums = big.NewInt(int64(len(f.Quorums)))
+	st.Quorums = big.NewInt(int64(f.quorumCount()))
 	sum := 0
-	for i := range f.Quorums {
-		q := &f.Quorums[i]
-		l := q.Len()
+	for i := range f.quorumCount() {
+		l := f.QuorumSize(i)
 		if i == 0 || l < st.MinSize {
 			st.MinSize = l
 		}
@@ -59,7 +58,7 @@ func (f *Family) Stats() Stats {
 			if !st.HasOwners {
 				st.HasOwners, st.OwnersInQuorums = true, true
 			}
-			if !q.Has(o) {
+			if !f.QuorumHas(i, o) {
 				st.OwnersInQuorums = false
 			}
 		}

@@ -295,7 +295,7 @@ func witnessLines(sys set.System, c verify.Check) []string {
 			if k < len(roles) {
 				role = roles[k]
 			}
-			lines = append(lines, fmt.Sprintf("%squorum %d %s", role, i+1, nodeList(fam.Quorums[i].Elements())))
+			lines = append(lines, fmt.Sprintf("%squorum %d %s", role, i+1, nodeList(fam.AppendQuorum(nil, i))))
 		}
 	}
 	if len(w.Nodes) > 0 {
