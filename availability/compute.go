@@ -115,9 +115,6 @@ func Compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	return compute(ctx, f, opts)
 }
 

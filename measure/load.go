@@ -161,9 +161,6 @@ func (w *watchedMatrix) T() mat.Matrix { return mat.Transpose{Matrix: w} }
 // construct.ListLimit quorums; past that its construction's closed form
 // gives the load (Exact, with no Strategy), or the error says why not.
 func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	if f.IsImplicit() {
 		g, err := explicitFamily(ctx, f)
 		if err != nil {
