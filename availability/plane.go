@@ -141,11 +141,94 @@ func planePolynomial(ctx context.Context, q int, progress Progress, maxBytes int
 	if err != nil {
 		return nil, err
 	}
-	n := q*q + q + 1
-	row := binomialRow(n)
-	p := NewPolynomial(n)
+	return s.polynomial(fr)
+}
+
+// PlanePieces computes the pieces which of the of pieces (a power of two
+// from 1 to 1024) that the count of [PlanePolynomial] splits into, for a
+// shard or a checkpoint. The states before the last stored row are
+// shared out by a hash: piece j sweeps the rest of the plane from its
+// share alone. The sums are linear in the states, so the pieces' counts
+// add up to the whole count, which [PlaneFromPieces] turns into the
+// polynomial. Every piece sweeps the rows before the split again, a small
+// part of the work for q ≥ 7, and the states two pieces both reach after
+// the split are swept by both. Orders below 4 have no stored row to
+// split: piece 0 holds their whole count, the others nothing. Each
+// piece's count is a vector of q²+q+2 integers, scaled as the sweep keeps
+// them (so a piece alone means nothing). maxBytes bounds the states' bytes
+// as for the whole count (0 = none).
+func PlanePieces(ctx context.Context, q, of int, which []int, progress Progress, maxBytes int64) ([][]*big.Int, error) {
+	if !slices.Contains(PlaneOrders(), q) {
+		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
+	}
+	if of < 1 || of > maxPlaneParts || of&(of-1) != 0 {
+		return nil, fmt.Errorf("availability: projective plane: %d pieces: want a power of two from 1 to %d", of, maxPlaneParts)
+	}
+	s := newPlaneSweep(q)
+	s.maxBytes = maxBytes
+	out := make([][]*big.Int, len(which))
+	for i, j := range which {
+		if j < 0 || j >= of {
+			return nil, fmt.Errorf("availability: projective plane: piece %d of %d", j, of)
+		}
+		out[i] = make([]*big.Int, s.n+1)
+		for e := range out[i] {
+			out[i][e] = new(big.Int)
+		}
+		s.pieces = append(s.pieces, planePart{uint64(j), uint64(of)})
+	}
+	s.pieceCounts = out
+	if len(which) == 0 {
+		return out, nil
+	}
+	if q-tailRows(q)-1 < 0 {
+		// No row to split at: piece 0 is the whole.
+		i := slices.Index(which, 0)
+		if i < 0 {
+			return out, nil
+		}
+		s.pieces = nil
+		fr, err := s.counts(ctx, progress)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = fr
+		return out, nil
+	}
+	if _, err := s.counts(ctx, progress); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// PlaneFromPieces returns the availability polynomial of PG(2,q) from
+// the sum of the counts of all the pieces of [PlanePieces] (for any
+// number of pieces). It fails on a sum that no such pieces give.
+func PlaneFromPieces(q int, sum []*big.Int) (*Polynomial, error) {
+	if !slices.Contains(PlaneOrders(), q) {
+		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
+	}
+	s := &planeSweep{q: q, n: q*q + q + 1}
+	if len(sum) != s.n+1 {
+		return nil, fmt.Errorf("availability: projective plane: %d counts for order %d: want %d", len(sum), q, s.n+1)
+	}
+	fr, err := s.unscale(sum)
+	if err != nil {
+		return nil, fmt.Errorf("availability: projective plane: not the counts of PG(2,%d)'s pieces: %w", q, err)
+	}
+	return s.polynomial(fr)
+}
+
+// polynomial returns the availability polynomial from the line-free
+// counts fr: A_i = C(n, i) − fr[i].
+func (s *planeSweep) polynomial(fr []*big.Int) (*Polynomial, error) {
+	row := binomialRow(s.n)
+	p := NewPolynomial(s.n)
 	for i := range p.A {
 		p.A[i].Sub(row[i], fr[i])
+		if p.A[i].Sign() < 0 {
+			return nil, errors.New("availability: projective plane: a line-free count exceeds the binomial: not the counts of this plane")
+		}
 	}
 	return p, nil
 }
@@ -175,6 +258,10 @@ type planeSweep struct {
 	rowSym [][][]uint8
 	// maxBytes bounds the bytes of the states of a step (0 = none).
 	maxBytes int64
+	// pieces, when not nil, are the pieces a split run sweeps the last
+	// stored row for, each adding into its own pieceCounts.
+	pieces      []planePart
+	pieceCounts [][]*big.Int
 }
 
 // newPlaneSweep returns the tables for order q, a prime power ≤ 8.
@@ -430,6 +517,18 @@ func (l *planeStates) poly(i int) []uint64 {
 	return b[j*w : (j+1)*w]
 }
 
+// share returns the states of l that part pt keeps, with their
+// polynomials.
+func (l *planeStates) share(pt planePart) *planeStates {
+	out := &planeStates{deg: l.deg}
+	for i, t := range l.keys {
+		if pt.keeps(t) {
+			copy(out.poly(out.add(t)), l.poly(i))
+		}
+	}
+	return out
+}
+
 // add appends state t with a zero polynomial and returns its index.
 func (l *planeStates) add(t uint64) int {
 	i := len(l.keys)
@@ -440,12 +539,53 @@ func (l *planeStates) add(t uint64) int {
 	return i
 }
 
-func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, error) {
-	q, n := s.q, s.n
+// scale returns lcm(1..q+1), by which the sweep scales its counts.
+func (s *planeSweep) scale() uint64 {
 	lcm := uint64(1)
-	for k := uint64(2); k <= uint64(q+1); k++ {
+	for k := uint64(2); k <= uint64(s.q+1); k++ {
 		lcm = lcm / gcd(lcm, k) * k
 	}
+	return lcm
+}
+
+// run returns the line-free counts of the plane.
+func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, error) {
+	fr, err := s.counts(ctx, progress)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.unscale(fr)
+	if err != nil {
+		return nil, fmt.Errorf("availability: projective plane: internal error: %w", err)
+	}
+	return out, nil
+}
+
+// errNotScaled is the error of counts that the sweep's scale does not
+// divide.
+var errNotScaled = errors.New("count not divisible by the orbit weights")
+
+// unscale divides the scaled counts fr by the scale, exactly.
+func (s *planeSweep) unscale(fr []*big.Int) ([]*big.Int, error) {
+	out := make([]*big.Int, len(fr))
+	l := new(big.Int).SetUint64(s.scale())
+	var rem big.Int
+	for i := range out {
+		out[i] = new(big.Int)
+		out[i].QuoRem(fr[i], l, &rem)
+		if rem.Sign() != 0 {
+			return nil, errNotScaled
+		}
+	}
+	return out, nil
+}
+
+// counts returns the line-free counts of the plane scaled by
+// [planeSweep.scale], or with s.pieces the pieces' counts in
+// s.pieceCounts.
+func (s *planeSweep) counts(ctx context.Context, progress Progress) ([]*big.Int, error) {
+	q, n := s.q, s.n
+	lcm := s.scale()
 	// Layer 0: the live directions D ⊆ F_q (∞, the row direction, down),
 	// weighted t^{|D|} · lcm·(q+1)/(q+1−|D|).
 	deg := q
@@ -481,19 +621,7 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 	} else if err := s.descend(ctx, layer, 0, last, 0, fr, progress); err != nil {
 		return nil, err
 	}
-	out := make([]*big.Int, n+1)
-	l := new(big.Int).SetUint64(lcm)
-	var rem big.Int
-	for i := range out {
-		out[i] = new(big.Int)
-		if i < len(fr) {
-			out[i].QuoRem(fr[i], l, &rem)
-			if rem.Sign() != 0 {
-				return nil, errors.New("availability: projective plane: internal error: count not divisible by the orbit weights")
-			}
-		}
-	}
-	return out, nil
+	return fr, nil
 }
 
 // descend sweeps row y from the states in, and on to the last stored row
@@ -504,6 +632,21 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 // states, and goes on down alone. The sums are linear in the states, so
 // the parts add up to the whole.
 func (s *planeSweep) descend(ctx context.Context, in *planeStates, y, last int, reserved int64, fr []*big.Int, progress Progress) error {
+	if y != last || s.pieces == nil {
+		return s.descendAll(ctx, in, y, last, reserved, fr, progress)
+	}
+	// A split run: each piece sweeps the last row from its own share of
+	// the states before it (see [PlanePieces]).
+	for i, pc := range s.pieces {
+		if err := s.descendAll(ctx, in.share(pc), y, last, reserved, s.pieceCounts[i], progress); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// descendAll is descend on the whole of the states in.
+func (s *planeSweep) descendAll(ctx context.Context, in *planeStates, y, last int, reserved int64, fr []*big.Int, progress Progress) error {
 	q := s.q
 	inBytes := int64(len(in.keys)) * int64(planeStateBytes+8*(in.deg+1))
 	todo := []planePart{{0, 1}}
