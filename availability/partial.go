@@ -36,7 +36,8 @@ type Partial struct {
 	MinQuorum    int
 	Intersecting bool
 
-	sizes []int // quorum sizes, for the union bound
+	// Sizes are the quorum sizes, for the union bound.
+	Sizes []int
 }
 
 // partialWork caps the transversal search of [NewPartial], in words of
@@ -76,7 +77,7 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 	for i := range g.Quorums {
 		qs[i] = packed.Row(i)
 		sz := g.Quorums[i].Len()
-		pp.sizes = append(pp.sizes, sz)
+		pp.Sizes = append(pp.Sizes, sz)
 		pp.MinQuorum = min(pp.MinQuorum, sz)
 	}
 	// Intersection, pair by pair.
@@ -364,7 +365,7 @@ func (p *Partial) Bounds(x float64) (lo, hi float64) {
 		}
 	}
 	u := 0.0
-	for _, s := range p.sizes {
+	for _, s := range p.Sizes {
 		u += math.Pow(x, float64(s))
 	}
 	hi = math.Min(hi, u)
@@ -377,4 +378,19 @@ func ratio(a, b *big.Int) float64 {
 	}
 	f, _ := new(big.Rat).SetFrac(a, b).Float64()
 	return f
+}
+
+// Equal reports whether p and q prove the same: the same known
+// coefficients, smallest quorum, intersection and quorum sizes.
+func (p *Partial) Equal(q *Partial) bool {
+	if p.N != q.N || p.MinQuorum != q.MinQuorum || p.Intersecting != q.Intersecting ||
+		!slices.Equal(p.Known, q.Known) || !slices.Equal(p.Sizes, q.Sizes) || len(p.A) != len(q.A) {
+		return false
+	}
+	for i, a := range p.A {
+		if p.Known[i] && a.Cmp(q.A[i]) != 0 {
+			return false
+		}
+	}
+	return true
 }

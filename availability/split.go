@@ -2,10 +2,8 @@ package availability
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -375,53 +373,6 @@ func RunPieces(ctx context.Context, f *set.Family, bits int, owns func(j int) bo
 // from pieces.
 func PartialResult(p *Partial, reason string) *Result {
 	return &Result{N: p.N, Partial: p, Reason: reason}
-}
-
-// partialJSON is the wire form of a [Partial].
-type partialJSON struct {
-	N            int       `json:"n"`
-	Coefficients []*string `json:"coefficients"`
-	MinQuorum    int       `json:"min_quorum"`
-	Intersecting bool      `json:"intersecting"`
-	Sizes        []int     `json:"quorum_sizes"`
-}
-
-// MarshalJSON writes what p proved: the coefficients (null where
-// unknown, decimal strings elsewhere), the smallest quorum size, whether
-// the quorums meet pairwise, and the quorum sizes the bounds use.
-func (p *Partial) MarshalJSON() ([]byte, error) {
-	w := partialJSON{N: p.N, MinQuorum: p.MinQuorum, Intersecting: p.Intersecting, Sizes: p.sizes}
-	w.Coefficients = make([]*string, len(p.A))
-	for i, a := range p.A {
-		if p.Known[i] {
-			s := a.String()
-			w.Coefficients[i] = &s
-		}
-	}
-	return json.Marshal(w)
-}
-
-// UnmarshalJSON reads what MarshalJSON wrote.
-func (p *Partial) UnmarshalJSON(data []byte) error {
-	var w partialJSON
-	if err := json.Unmarshal(data, &w); err != nil {
-		return err
-	}
-	if w.N < 0 || len(w.Coefficients) != w.N+1 {
-		return fmt.Errorf("availability: partial: %d coefficients for %d nodes", len(w.Coefficients), w.N)
-	}
-	*p = Partial{N: w.N, Known: make([]bool, w.N+1), A: make([]*big.Int, w.N+1), MinQuorum: w.MinQuorum, Intersecting: w.Intersecting, sizes: w.Sizes}
-	for i, c := range w.Coefficients {
-		p.A[i] = new(big.Int)
-		if c == nil {
-			continue
-		}
-		if _, ok := p.A[i].SetString(*c, 10); !ok || p.A[i].Sign() < 0 {
-			return fmt.Errorf("availability: partial: coefficient %d is not a count: %q", i, *c)
-		}
-		p.Known[i] = true
-	}
-	return nil
 }
 
 // Clone returns a copy of p.

@@ -2,7 +2,6 @@ package availability
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -96,38 +95,6 @@ func TestSplitBits(t *testing.T) {
 		if got := SplitBits(c.n, c.shards); got != c.want {
 			t.Errorf("SplitBits(%d, %d) = %d, want %d", c.n, c.shards, got, c.want)
 		}
-	}
-}
-
-// A Partial survives JSON, and so do its bounds.
-func TestPartialJSON(t *testing.T) {
-	f, err := construct.Billiard(13)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := NewPartial(context.Background(), f)
-	data, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var q Partial
-	if err := json.Unmarshal(data, &q); err != nil {
-		t.Fatal(err)
-	}
-	for i := range p.A {
-		if p.Known[i] != q.Known[i] || p.A[i].Cmp(q.A[i]) != 0 {
-			t.Fatalf("A_%d: %v %v, read back %v %v", i, p.Known[i], p.A[i], q.Known[i], q.A[i])
-		}
-	}
-	for _, x := range []float64{0.3, 0.7, 0.95} {
-		l1, h1 := p.Bounds(x)
-		l2, h2 := q.Bounds(x)
-		if l1 != l2 || h1 != h2 {
-			t.Errorf("bounds at %v: %v %v, read back %v %v", x, l1, h1, l2, h2)
-		}
-	}
-	if err := json.Unmarshal([]byte(`{"n": 2, "coefficients": ["1"]}`), &q); err == nil {
-		t.Error("a partial with too few coefficients was accepted")
 	}
 }
 

@@ -162,6 +162,7 @@ var billiardSpec = Spec{
 	Name:    "billiard",
 	Summary: "broken billiard paths on the modified q×q grid, N = (q²−1)/2",
 	Source:  "Agrawal, Eğecioğlu, El Abbadi, IPL 1997",
+	Layout:  named("billiard"),
 	Params: []Param{
 		{Name: "q", Usage: "odd grid order ≥ 3 (quorum size)", Type: Int, Required: true, Min: 3, Max: maxBilliardQ},
 	},

@@ -141,6 +141,7 @@ var mgridSpec = Spec{
 	Name:    "mgrid",
 	Summary: "M-Grid: ⌈√(b+1)⌉ rows and as many columns of a square grid (b-masking)",
 	Source:  "Malkhi, Reiter, Wool 2000",
+	Layout:  mgridLayout,
 	Params: []Param{
 		{Name: "n", Usage: "number of nodes (a square)", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 		{Name: "b", Usage: "faulty nodes tolerated", Type: Int, Default: 0, Min: 0, Max: set.MaxNodes},

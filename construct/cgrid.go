@@ -130,6 +130,7 @@ var cgridSpec = Spec{
 	Name:    "cgrid",
 	Summary: "grid protocol: one full column plus one node of every column",
 	Source:  "Cheung, Ammar, Ahamad 1990",
+	Layout:  rowsCols,
 	Params: []Param{
 		{Name: "rows", Usage: "number of rows", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 		{Name: "cols", Usage: "number of columns", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
@@ -180,6 +181,7 @@ var bgridSpec = Spec{
 	Name:    "bgrid",
 	Summary: "B-grid: a mini-column in every band plus a representative of every mini-column of one band",
 	Source:  "Naor, Wool 1998, Section 5",
+	Layout:  bgridLayout,
 	Params: []Param{
 		{Name: "cols", Usage: "number of columns", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 		{Name: "bands", Usage: "number of bands", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},

@@ -287,6 +287,7 @@ var cubeSpec = Spec{
 	Name:    "cube",
 	Summary: "(k+1)-cube k-arbiter over a^(k+1) nodes (or n, folded); (h,k)-arbiter with h or hk",
 	Source:  "Manabe, Tajima, Sections 2.3, 3.3",
+	Layout:  named("cube"),
 	Params: []Param{
 		{Name: "a", Usage: "side of the cube (default: the smallest with a^(k+1) ≥ n)", Type: Int, Default: 0, Min: 2, Max: set.MaxNodes},
 		{Name: "k", Usage: "units of the resource (k of the k-arbiter); the cube has k+1 dimensions", Type: Int, Required: true, Min: 1, Max: 63},

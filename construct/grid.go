@@ -229,6 +229,7 @@ var gridSpec = Spec{
 	Name:    "grid",
 	Summary: "Maekawa's grid: each node's row and column; a short last row when n is not rows·cols",
 	Source:  "Maekawa 1985, Section 7, Method 2",
+	Layout:  rowsCols,
 	Params: []Param{
 		{Name: "n", Usage: "number of nodes (alone: ⌈√n⌉ columns; with rows and cols: a short last row)",
 			Type: Int, Min: 1, Max: MaxGridNodes},

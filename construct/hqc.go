@@ -87,6 +87,7 @@ var hqcSpec = Spec{
 	Name:    "hqc",
 	Summary: "hierarchical quorum consensus: a majority of groups at every level",
 	Source:  "Kumar 1991",
+	Layout:  named("hqc"),
 	Params: []Param{
 		{Name: "levels", Usage: "group sizes from the top level down, such as 3,3,3", Type: String, Required: true},
 	},

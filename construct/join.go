@@ -306,7 +306,7 @@ func JoinContext(ctx context.Context, outer, inner *set.Family, x, limit int) (f
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f.Kind = "join"
+	f.Kind = joinKind
 	f.Labels = joinLabels(outer, inner, x)
 	f.Params = set.Params{"at": x + 1, "outer_n": n1, "inner_n": n2}
 	if outer.Kind != "" {
@@ -375,3 +375,10 @@ func JoinClaim(f *set.Family) [][2]int {
 	}
 	return cands
 }
+
+// joinKind is the kind of a join's family.
+const joinKind = "join"
+
+// joinLayout draws a join as the outer system with the joined node
+// expanded into the inner one (params at, outer_n, inner_n).
+var joinLayout = named("join")

@@ -132,6 +132,10 @@ type Spec struct {
 	// rebuilds (see [Typed]). Its value implements the capabilities of
 	// package quorum that the construction can answer.
 	Typed func(a Args) (quorum.System, error)
+	// Layout, if not nil, is the picture that shows the construction's
+	// structure, from its params and number of nodes: what [Drawn]'s
+	// value answers as a [quorum.Drawer].
+	Layout func(p set.Params, n int) (quorum.Layout, bool)
 }
 
 // specs lists every construction, sorted by name.

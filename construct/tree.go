@@ -110,6 +110,7 @@ var treeSpec = Spec{
 	Name:    "tree",
 	Summary: "tree quorums: root-to-leaf paths, a failed node replaced by paths through its children",
 	Source:  "Agrawal, El Abbadi 1991",
+	Layout:  named("tree"),
 	Params: []Param{
 		{Name: "degree", Usage: "children per inner node", Type: Int, Default: 2, Min: 2, Max: 1 << 12},
 		{Name: "height", Usage: "height of the tree (a single node has height 0)", Type: Int, Required: true, Min: 0, Max: 64},

@@ -175,6 +175,7 @@ var wallSpec = Spec{
 	Name:    "wall",
 	Summary: "crumbling wall: one full row plus one node of every row below",
 	Source:  "Peleg, Wool 1997",
+	Layout:  wallLayout,
 	Params: []Param{
 		{Name: "widths", Usage: "row widths from the top, such as 1,2,3", Type: String},
 		{Name: "cwlog", Usage: "the CWlog wall over n nodes (row i has ⌈lg 2i⌉ nodes; the nodes left over join the last row)", Type: Bool, Default: false},
@@ -318,8 +319,9 @@ var triangleSpec = Spec{
 	Name:    "triangle",
 	Summary: "the crumbling wall of widths 1, 2, …, d",
 	Source:  "Peleg, Wool 1997",
+	Layout:  triangleLayout,
 	Params: []Param{
-		{Name: "rows", Usage: "number of rows d", Type: Int, Required: true, Min: 1, Max: 5792},
+		{Name: "rows", Usage: "number of rows d", Type: Int, Required: true, Min: 1, Max: maxTriangleRows},
 	},
 	Build: func(a Args) (set.System, error) { return system(Triangle(a.Int("rows"))) },
 	Typed: func(a Args) (quorum.System, error) {
@@ -335,6 +337,7 @@ var wheelSpec = Spec{
 	Name:    "wheel",
 	Summary: "hub and one rim node, or the whole rim",
 	Source:  "Peleg, Wool 1997 (the wall 1, n−1)",
+	Layout:  wheelLayout,
 	Params: []Param{
 		{Name: "n", Usage: "number of nodes (the hub and n−1 rim nodes)", Type: Int, Required: true, Min: 3, Max: set.MaxNodes},
 	},
@@ -404,3 +407,7 @@ func (w *WallSystem) LoadCertificate() (*big.Rat, func(*set.Set) *big.Rat, []*bi
 	}
 	return l, weight, y, true
 }
+
+// maxTriangleRows bounds the rows of the triangle (its nodes fit
+// set.MaxNodes).
+const maxTriangleRows = 5792

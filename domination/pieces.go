@@ -2,6 +2,7 @@ package domination
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/shard"
 )
 
 // pieceTarget is how many pieces the MMCS tree is cut into at least
@@ -180,4 +182,70 @@ func CountTransversalPieces(ctx context.Context, f *set.Family, owns func(piece 
 		firstErr = ctx.Err()
 	}
 	return st, firstErr
+}
+
+// Check reports whether pc can be the saved count of a family over n
+// nodes: pieces done listed once each, within 0..Pieces−1, and sizes
+// within 0..n.
+func (pc *PieceCount) Check(n int) error {
+	done := slices.Clone(pc.Done)
+	slices.Sort(done)
+	if len(slices.Compact(slices.Clone(done))) != len(done) || len(done) > 0 && (done[0] < 0 || done[len(done)-1] >= pc.Pieces) {
+		return errors.New("bad list of pieces done")
+	}
+	for size, k := range pc.BySize {
+		if size < 0 || size > n || k == nil || k.Sign() < 0 {
+			return fmt.Errorf("size %d is not 0..%d", size, n)
+		}
+	}
+	return nil
+}
+
+// ShardCount is what one shard of a split count found (see
+// [CountTransversalPieces]): how many pieces the search is cut into, how
+// many of the shard's own it counted, and the minimal transversals in
+// them by size.
+type ShardCount struct {
+	Pieces, PiecesDone int
+	BySize             map[int]*big.Int
+}
+
+// Share returns the shard's count that pc is.
+func (pc *PieceCount) Share() *ShardCount {
+	return &ShardCount{Pieces: pc.Pieces, PiecesDone: len(pc.Done), BySize: pc.BySize}
+}
+
+// MergeShardCounts adds up the counts of the N shards of one split, given
+// in shard order: every shard must have counted all the pieces it owns,
+// of the same cut. The sum is [CountTransversals] of the family. A set of
+// counts that does not make a whole is refused with a
+// *[shard.MergeError].
+func MergeShardCounts(parts []*ShardCount) (*TransversalCount, error) {
+	if len(parts) == 0 {
+		return nil, &shard.MergeError{Msg: "no counts"}
+	}
+	n := len(parts)
+	first := parts[0]
+	sum := &PieceCount{Pieces: first.Pieces, BySize: map[int]*big.Int{}}
+	done := 0
+	for i, pc := range parts {
+		sp := shard.Spec{Index: i + 1, Count: n}
+		if pc.Pieces != first.Pieces {
+			return nil, &shard.MergeError{Shard: sp, Msg: fmt.Sprintf("shard %s cut the search into %d pieces, shard %s into %d", sp, pc.Pieces, shard.Spec{Index: 1, Count: n}, first.Pieces)}
+		}
+		if owned := sp.Owned(pc.Pieces); pc.PiecesDone != owned {
+			return nil, &shard.MergeError{Shard: sp, Msg: fmt.Sprintf("shard %s counted %d of its %d pieces", sp, pc.PiecesDone, owned)}
+		}
+		done += pc.PiecesDone
+		for size, k := range pc.BySize {
+			if sum.BySize[size] == nil {
+				sum.BySize[size] = new(big.Int)
+			}
+			sum.BySize[size].Add(sum.BySize[size], k)
+		}
+	}
+	if done != first.Pieces {
+		return nil, &shard.MergeError{Msg: fmt.Sprintf("the shards counted %d of %d pieces", done, first.Pieces)}
+	}
+	return sum.Count(), nil
 }

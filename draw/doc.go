@@ -18,6 +18,16 @@
 // out, a dash pattern each. Two themes, light and dark, set every colour;
 // PNG is twice the scene's size unless asked otherwise.
 //
+// Failure domains ([Options.Domains]) are drawn over any layout: a
+// labelled box per domain around its nodes, nested like the tree, when the
+// layout keeps each domain's nodes apart from the others'; otherwise a
+// coloured ring per level around each node, named in the legend; bars
+// beside the rows of the matrix. Failed nodes and domains ([Options.Down])
+// are grey, as is every shape of a quorum that holds a failed node, and
+// the legend counts the survivors. The layout a construction is drawn by
+// comes from its [quorum.Drawer] capability ([construct.Drawn]), not from
+// its kind's name.
+//
 // [Draw] builds a [Scene], a list of shapes in a fixed coordinate system;
 // the scene is then written as SVG by a deterministic writer
 // ([Scene.WriteSVG]), or rasterised to PNG and PDF through gonum's vg

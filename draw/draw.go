@@ -7,6 +7,9 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/domain"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -47,6 +50,24 @@ type Options struct {
 	// and the explorer set it, so that a picture nobody can read costs
 	// nothing; the command line draws whatever it is asked to.
 	MaxCells int
+	// Domains, when not nil, are the failure domains of the nodes (over
+	// the same n): each is drawn as a labelled box around its nodes,
+	// nested like the tree, when the layout keeps every domain's nodes
+	// apart from the others'; otherwise each node wears a coloured ring
+	// per level, the colour of its domain, and the legend names the
+	// colours. The matrix marks the rows of each domain beside the node
+	// labels, a column per level.
+	Domains *domain.Tree
+	// Down lists 0-based failed nodes and DownDomains failed domains of
+	// Domains (their nodes belong in Down too). Failed nodes and domains
+	// are grey, and so is every shape of a quorum that holds a failed
+	// node (a dead quorum); the legend names what failed and how many
+	// quorums survive.
+	Down        []int
+	DownDomains []int
+	// DownNames names what failed, as the user did ("zone-a"), for the
+	// legend; nil names the failed domains and nodes.
+	DownNames []string
 }
 
 // ErrTooLarge is wrapped by [Draw] when a matrix would have more than
@@ -89,6 +110,12 @@ type drawing struct {
 	sc     *Scene
 	// pending are the labels [drawing.finish] places.
 	pending []pendingLabel
+	// layout is the layout drawn.
+	layout string
+	// down marks the failed nodes, dead the quorums that hold one (nil
+	// without failures); extra are legend entries after the others.
+	down, dead []bool
+	extra      []legendEntry
 }
 
 // Draw returns the scene of sys under opts. An (h,k)-arbiter is drawn by
@@ -128,10 +155,14 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 		}
 		d.marked[v] = true
 	}
+	if err := d.checkDomains(); err != nil {
+		return nil, err
+	}
 	layout := opts.Layout
 	if layout == "" || layout == "auto" {
 		layout = autoLayout(f)
 	}
+	d.layout = layout
 	switch layout {
 	case "matrix":
 		if opts.MaxCells > 0 {
@@ -166,6 +197,7 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
+	d.decorate()
 	d.finish()
 	return d.sc, nil
 }
@@ -182,42 +214,49 @@ func themeOf(name string) (palette, error) {
 	return c, nil
 }
 
-// autoLayout picks the layout that shows f's structure.
+// autoLayout picks the layout that shows f's structure: the one its
+// construction names ([construct.Drawn], a [quorum.Drawer]) when f fits
+// it, else a small projective plane, else the matrix.
 func autoLayout(f *set.Family) string {
-	switch f.Kind {
-	case "grid", "cgrid", "bgrid", "mgrid":
-		if _, _, ok := gridShape(f); ok {
-			return "grid"
+	if lay, ok := layoutOf(f); ok {
+		fits := false
+		switch lay.Name {
+		case "grid":
+			_, _, fits = gridShape(f)
+		case "tree":
+			_, _, fits = treeShape(f)
+		case "hqc":
+			_, fits = hqcShape(f)
+		case "rows":
+			_, fits = rowWidths(f)
+		case "billiard":
+			_, fits = billiardOrder(f)
+		case "cube":
+			_, _, fits = cubeShape(f)
+		case "join":
+			_, _, _, fits = joinShape(f)
 		}
-	case "tree":
-		if _, _, ok := treeShape(f); ok {
-			return "tree"
-		}
-	case "hqc":
-		if _, ok := hqcShape(f); ok {
-			return "hqc"
-		}
-	case "wall", "triangle", "wheel":
-		if _, ok := rowWidths(f); ok {
-			return "rows"
-		}
-	case "billiard":
-		if _, ok := billiardOrder(f); ok {
-			return "billiard"
-		}
-	case "cube":
-		if _, _, ok := cubeShape(f); ok {
-			return "cube"
-		}
-	case "join":
-		if _, _, _, ok := joinShape(f); ok {
-			return "join"
+		if fits {
+			return lay.Name
 		}
 	}
 	if q, ok := planeOrder(f); ok && q <= 4 {
 		return "plane"
 	}
 	return "matrix"
+}
+
+// layoutOf is the layout f's construction draws it by, as its kind and
+// params claim: ok is false when it names none.
+func layoutOf(f *set.Family) (quorum.Layout, bool) {
+	c, ok := construct.Drawn(f)
+	if !ok {
+		return quorum.Layout{}, false
+	}
+	if dr, ok := c.(quorum.Drawer); ok {
+		return dr.DrawLayout()
+	}
+	return quorum.Layout{}, false
 }
 
 // inQuorum reports whether node v is in the highlighted quorum.
@@ -356,6 +395,10 @@ func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
 		}
 		d.marked[v] = true
 	}
+	if err := d.checkDomains(); err != nil {
+		return nil, err
+	}
+	d.layout = "threshold"
 	r, R, outside := ringSize(f.N, 100, d.ringLabelRoom())
 	const top = 20.0
 	margin := 2*r + 20
@@ -372,6 +415,7 @@ func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
 		d.node(v, Point{mid + R*math.Cos(a), top + mid + R*math.Sin(a)}, r)
 	}
 	d.ringNumbers(Point{mid, top + mid}, R, r, angles, nodes, outside)
+	d.decorate()
 	d.finish()
 	return d.sc, nil
 }

@@ -28,6 +28,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 type elem struct {
 	name  string
 	attrs map[string]string
+	text  string // a <text>'s own characters (not its <title>'s)
 }
 
 func (e elem) f(t *testing.T, name string) float64 {
@@ -66,6 +67,7 @@ func parseSVG(t *testing.T, data []byte) []elem {
 	t.Helper()
 	dec := xml.NewDecoder(bytes.NewReader(data))
 	var out []elem
+	inText := false // in a <text>, outside its <title>
 	for {
 		tok, err := dec.Token()
 		if err != nil {
@@ -80,6 +82,16 @@ func parseSVG(t *testing.T, data []byte) []elem {
 				e.attrs[a.Name.Local] = a.Value
 			}
 			out = append(out, e)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			inText = tok.Name.Local == "text"
+		case xml.EndElement:
+			inText = false
+		case xml.CharData:
+			if inText {
+				out[len(out)-1].text += string(tok)
+			}
 		}
 	}
 }

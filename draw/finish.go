@@ -241,14 +241,14 @@ func (sc *Scene) translate(dx, dy float64) {
 // legend explains, under the drawing, what the colours mean: the quorum
 // of --quorum (blue) and the nodes of --highlight (red).
 func (d *drawing) legend() {
-	type entry struct {
-		st   Style
-		text string
-	}
+	type entry = legendEntry
 	var entries []entry
 	if d.quorum != nil {
-		entries = append(entries, entry{Style{Fill: d.c.quorum, Stroke: d.c.ink, Width: 1.5},
-			fmt.Sprintf("quorum %d: %s", d.sel+1, d.names(d.quorum.Elements(), 12))})
+		text := fmt.Sprintf("quorum %d: %s", d.sel+1, d.names(d.quorum.Elements(), 12))
+		if d.dead != nil && d.dead[d.sel] {
+			text += ", dead"
+		}
+		entries = append(entries, entry{st: Style{Fill: d.c.quorum, Stroke: d.c.ink, Width: 1.5}, text: text})
 	}
 	var marked []int
 	for v, m := range d.marked {
@@ -257,17 +257,20 @@ func (d *drawing) legend() {
 		}
 	}
 	if len(marked) > 0 {
-		entries = append(entries, entry{Style{Fill: d.c.highlight, Stroke: d.c.ink, Width: 1.5},
-			"highlighted nodes: " + d.names(marked, 12)})
+		entries = append(entries, entry{st: Style{Fill: d.c.highlight, Stroke: d.c.ink, Width: 1.5},
+			text: "highlighted nodes: " + d.names(marked, 12)})
 	}
+	entries = append(entries, d.extra...)
 	if len(entries) == 0 {
 		return
 	}
 	y := d.sc.H + 2
 	for _, e := range entries {
 		y += 18
-		d.sc.add(Shape{Kind: Circle, Role: "legend", X: 16, Y: y - 4, R: 6, Style: e.st})
-		t := Shape{Kind: Text, Role: "legend", X: 28, Y: y, Text: e.text, Style: Style{Fill: d.c.ink, FontSize: labelSize}}
+		if e.st != (Style{}) {
+			d.sc.add(Shape{Kind: Circle, Role: "legend", X: 16, Y: y - 4, R: 6, Style: e.st, Domain: e.domain})
+		}
+		t := Shape{Kind: Text, Role: "legend", X: 28, Y: y, Text: e.text, Style: Style{Fill: d.c.ink, FontSize: labelSize}, Domain: e.domain}
 		d.sc.add(t)
 		d.sc.W = math.Max(d.sc.W, t.X+TextWidth(t.Text, labelSize)+8)
 	}

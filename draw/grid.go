@@ -11,22 +11,17 @@ import (
 // gridShape returns the rows and columns of a grid system (Maekawa's
 // Method 2): node i sits in row i / cols, column i mod cols.
 //
-// Cheung's grid protocol (cgrid) and the B-grid (bgrid, bands × band-rows
-// rows) number their nodes the same way; the M-grid (mgrid) is a square of
-// √n × √n.
+// Cheung's grid protocol (cgrid), the B-grid (bgrid, bands × band-rows
+// rows) and the M-grid (mgrid, √n × √n) number their nodes the same way:
+// their constructions give their rows and columns ([layoutOf]); any other
+// family is read by its params rows and cols.
 func gridShape(f *set.Family) (rows, cols int, ok bool) {
+	if lay, ok := layoutOf(f); ok && lay.Name == "grid" && len(lay.Dims) == 2 {
+		rows, cols := lay.Dims[0], lay.Dims[1]
+		return rows, cols, rows >= 1 && cols >= 1 && f.N <= rows*cols && f.N > (rows-1)*cols
+	}
 	rows, ok1 := f.Params.Int("rows")
 	cols, ok2 := f.Params.Int("cols")
-	switch f.Kind {
-	case "bgrid":
-		bands, ok3 := f.Params.Int("bands")
-		br, ok4 := f.Params.Int("band-rows")
-		rows, ok1 = bands*br, ok3 && ok4 && bands > 0 && br > 0
-	case "mgrid":
-		n, ok3 := f.Params.Int("n")
-		side := int(math.Round(math.Sqrt(float64(n))))
-		rows, cols, ok1, ok2 = side, side, ok3 && side*side == n, ok3
-	}
 	if !ok1 || !ok2 || rows < 1 || cols < 1 || f.N > rows*cols || f.N <= (rows-1)*cols {
 		return 0, 0, false
 	}

@@ -179,28 +179,15 @@ func (d *drawing) hqc() error {
 
 // rowWidths returns the widths of the rows of a crumbling wall, the
 // triangle (1, 2, …, d) or the wheel (1, n − 1), top row first.
+//
+// The construction gives the widths ([layoutOf]); any other family is read
+// by its param widths.
 func rowWidths(f *set.Family) ([]int, bool) {
 	var widths []int
-	switch f.Kind {
-	case "triangle":
-		d, ok := f.Params.Int("rows")
-		if !ok || d < 1 || d > maxRow {
-			return nil, false
-		}
-		for i := 1; i <= d; i++ {
-			widths = append(widths, i)
-		}
-	case "wheel":
-		n, ok := f.Params.Int("n")
-		if !ok || n < 2 {
-			return nil, false
-		}
-		widths = []int{1, n - 1}
-	default:
-		var ok bool
-		if widths, ok = f.Params.Ints("widths"); !ok {
-			return nil, false
-		}
+	if lay, ok := layoutOf(f); ok && lay.Name == "rows" {
+		widths = lay.Dims
+	} else if widths, ok = f.Params.Ints("widths"); !ok {
+		return nil, false
 	}
 	sum := 0
 	for _, w := range widths {

@@ -57,6 +57,9 @@ type Shape struct {
 	Style  Style
 	Node   int // 1-based node this shape stands for, 0 if none
 	Quorum int // 1-based quorum this shape stands for, 0 if none
+	// Domain is the path of the failure domain this shape stands for (a
+	// domain's box, ring, mark or label), written as data-domain.
+	Domain string
 	// Tip is the shape's tooltip, written as an SVG <title> child.
 	Tip string
 }
@@ -161,6 +164,9 @@ func writeShape(w *bufio.Writer, s *Shape) {
 	}
 	if s.Quorum > 0 {
 		fmt.Fprintf(w, ` data-quorum="%d"`, s.Quorum)
+	}
+	if s.Domain != "" {
+		fmt.Fprintf(w, ` data-domain="%s"`, escape(s.Domain))
 	}
 	st := s.Style
 	fill := st.Fill

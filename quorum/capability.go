@@ -72,3 +72,24 @@ type SlabGrid interface {
 type LoadCertifier interface {
 	LoadCertificate() (load *big.Rat, weight func(q *set.Set) *big.Rat, y []*big.Rat, ok bool)
 }
+
+// Layout is how a picture shows a construction's structure. Name is a
+// layout of package draw: "grid", "tree", "hqc", "rows", "billiard",
+// "cube" or "join". Dims are the layout's dimensions where the
+// construction's parameters hold them in a form of its own: the rows and
+// columns of a "grid" (node i in row i / columns), the row widths of
+// "rows" from the top; the other layouts read the parameters they are
+// named by (degree and height, levels, q, a and k, at, outer_n and
+// inner_n) and leave Dims nil.
+type Layout struct {
+	Name string
+	Dims []int
+}
+
+// Drawer knows the layout that shows its structure, from its parameters
+// and its number of nodes; ok is false when they do not fit it (a grid
+// whose rows and columns do not hold its nodes). The layout only places
+// the nodes: a consumer checks on the quorums whatever else it needs.
+type Drawer interface {
+	DrawLayout() (layout Layout, ok bool)
+}

@@ -1,38 +1,43 @@
 // Package shard splits exponential work across machines and puts the
 // pieces back together.
 //
-// A run with --shard I/N does the I-th of N shares of the work and writes
-// a [Part]: a JSON document with "partial": true, the shard "I/N", the
-// SHA-256 of the canonical input ("input_sha256"), the command ("kind")
-// and the options the result depends on, and what the shard proved
-// ("result", whose shape belongs to the kind). [Check] verifies that a set
-// of parts is complete (every shard 1..N exactly once) and of one
-// computation (the same kind, input hash and options), and returns them
-// in shard order, so that the kind's merge only has to add up results.
+// A run split into N shards does, in shard I, the I-th of N shares of
+// the work and writes a [Part]: a JSON document with "partial": true,
+// the shard "I/N", the SHA-256 of the canonical input ("input_sha256"),
+// the computation ("kind") and the options the result depends on, and
+// what the shard proved ("result", whose shape belongs to the kind).
+// [Check] verifies that a set of parts is complete (every shard 1..N
+// exactly once) and of one computation (the same kind, input hash and
+// options), and returns them in shard order, so that the kind's merge
+// only has to combine results. A run that saves its progress writes a
+// checkpoint ([CheckpointHead], [ReadCheckpoint]), which only a run of
+// the same kind, input and shard resumes.
 //
-// How work is divided is the kind's business; the rule every kind keeps
-// is that the merge of the N parts equals the unsplit run exactly. The
-// usual way is [Spec.Owns]: the work is cut into numbered pieces fixed by
-// the input and options alone (never by N's neighbours or the machine),
-// and shard I takes the pieces p with p mod N = I − 1.
+// How work is divided is the computation's business, and lives beside
+// it; the rule every kind keeps is that the merge of the N parts equals
+// the unsplit run exactly. The usual way is [Spec.Owns]: the work is cut
+// into numbered pieces fixed by the input and options alone (never by N
+// or the machine), and shard I takes the pieces p with p mod N = I − 1.
 //
-// The kinds so far: "availability" (exact polynomials by BDD in pieces by
-// the first nodes, Monte Carlo estimates in shares of the samples),
-// "transversals" (transversals --count: the pieces of the MMCS search,
-// counted by size), "explore" (simulate --explore: the pieces are the
-// ways to have made every request; a part is the state graph its shard
-// expanded, and the merge searches the union of the parts, so that
-// states reached by several shards count once) and
-// "smallest" (domination --smallest: the cubes of the candidate sizes
-// below the first witness, one solver question each; the merge takes the
-// smallest size some cube answered yes).
+// The kinds so far: "availability" (availability.ComputeShare and
+// MergeShares: exact polynomials by BDD in pieces by the first nodes,
+// Monte Carlo estimates in shares of the samples, closed forms carried
+// whole by shard 1), "transversals" (domination.CountTransversalPieces
+// and MergeShardCounts: the pieces of the MMCS search, counted by size),
+// "explore" (protocol.ExploreShardRun and MergeExplore: the pieces are
+// the ways to have made every request; a part is the state graph its
+// shard expanded, and the merge searches the union of the parts, so that
+// states reached by several shards count once) and "smallest"
+// (domination.SmallestShard and MergeSmallest: the cubes of the candidate
+// sizes below the first witness, one solver question each; the merge
+// takes the smallest size some cube answered yes).
 //
-// Adding a kind: give its command --shard, write the part with
-// [Write] under a new Kind name and a result type of its own (counts as
-// decimal strings, so that nothing outgrows JSON numbers), and add a case
-// to the merge command that decodes the results of the checked parts with
-// [Decode] and combines them: sums for counts, unions for explored
-// states, the best witness for searches.
+// Adding a kind: give the computation's package a function that does
+// one shard's share and one that merges the shares of every shard
+// (refusing shares that do not make a whole with a *[MergeError]), write
+// the part with [New] under a new Kind name and a result of its own
+// (counts as decimal strings, so that nothing outgrows JSON numbers), and
+// read the results of the checked parts with [Decode].
 package shard
 
 import (
@@ -46,6 +51,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/coterie-dev/coterie/shard/internal/wire"
 )
 
 // FormatName is the value of the "format" field of every part.
@@ -93,21 +100,25 @@ func ParseSpec(spec string) (Spec, error) {
 // MaxShards is the most shards a computation can be split into.
 const MaxShards = 1 << 20
 
-// Part is the partial result of one shard, as written to its file.
+// Part is the partial result of one shard, as written to its file (the
+// fields in this order, as JSON: "format", "partial", "kind", "shard",
+// "input_sha256", "options", "result").
 type Part struct {
-	Format  string `json:"format"`
-	Partial bool   `json:"partial"`
+	// Format is [FormatName] and Partial true.
+	Format  string
+	Partial bool
 	// Kind names the computation ("availability"); each kind has its own
 	// Options and Result shapes.
-	Kind  string `json:"kind"`
-	Shard string `json:"shard"`
+	Kind string
+	// Shard is the part's [Spec] as "I/N".
+	Shard string
 	// InputSHA256 is [HashInput] of the canonical input.
-	InputSHA256 string `json:"input_sha256"`
-	// Options are the options the result depends on; parts merge only if
-	// they are byte-identical.
-	Options json.RawMessage `json:"options"`
-	// Result is what the shard proved.
-	Result json.RawMessage `json:"result"`
+	InputSHA256 string
+	// Options are the options the result depends on (JSON); parts merge
+	// only if they are the same up to insignificant spaces.
+	Options json.RawMessage
+	// Result is what the shard proved (JSON).
+	Result json.RawMessage
 
 	spec Spec
 }
@@ -139,7 +150,8 @@ func New(kind string, s Spec, inputHash string, options, result any) (*Part, err
 
 // Write writes p as indented JSON followed by a newline.
 func Write(w io.Writer, p *Part) error {
-	data, err := json.MarshalIndent(p, "", "  ")
+	data, err := json.MarshalIndent(wire.Part{Format: p.Format, Partial: p.Partial, Kind: p.Kind, Shard: p.Shard,
+		InputSHA256: p.InputSHA256, Options: p.Options, Result: p.Result}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("shard: %w", err)
 	}
@@ -151,13 +163,14 @@ func Write(w io.Writer, p *Part) error {
 func Read(data []byte) (*Part, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var p Part
-	if err := dec.Decode(&p); err != nil {
+	var w wire.Part
+	if err := dec.Decode(&w); err != nil {
 		return nil, fmt.Errorf("not a partial result: %v", err)
 	}
 	if dec.More() {
 		return nil, errors.New("not a partial result: more than one JSON value")
 	}
+	p := Part{Format: w.Format, Partial: w.Partial, Kind: w.Kind, Shard: w.Shard, InputSHA256: w.InputSHA256, Options: w.Options, Result: w.Result}
 	if p.Format != FormatName || !p.Partial {
 		return nil, fmt.Errorf("not a partial result (want \"format\": %q and \"partial\": true)", FormatName)
 	}
@@ -262,3 +275,23 @@ func DecodeOptions[T any](p *Part) (T, error) {
 	}
 	return o, nil
 }
+
+// Owned returns how many of pieces pieces (numbered 0..pieces−1) belong
+// to s.
+func (s Spec) Owned(pieces int) int {
+	if pieces < s.Index {
+		return 0
+	}
+	return (pieces-s.Index)/s.Count + 1
+}
+
+// MergeError is why the results of a set of parts cannot be merged
+// (returned by the merges of the computations split into parts): Shard
+// is the shard at fault, the zero Spec when no one is; Msg says what is
+// wrong.
+type MergeError struct {
+	Shard Spec
+	Msg   string
+}
+
+func (e *MergeError) Error() string { return "shard: merge: " + e.Msg }

@@ -118,6 +118,11 @@ func (s *Server) sides(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, f.N, s.o.MaxNodes)
 		return
 	}
+	tree, err := uploadDomains(name, f, format.NewUniverse(f.N, f.Labels, true).Labels)
+	if err != nil {
+		fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
 	ctx, done, ok := s.worker(w, r)
 	if !ok {
 		return
@@ -153,7 +158,7 @@ func (s *Server) sides(w http.ResponseWriter, r *http.Request) {
 				}
 				sd.Quorums = append(sd.Quorums, el)
 			}
-			if sc, err := draw.Draw(set.System{Family: g}, draw.Options{}); err == nil {
+			if sc, err := draw.Draw(set.System{Family: g}, draw.Options{Domains: tree}); err == nil {
 				var b strings.Builder
 				_ = sc.WriteSVGOptions(&b, draw.SVGOptions{Inline: true})
 				sd.Drawing = b.String()

@@ -8,10 +8,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/report"
 	"github.com/coterie-dev/coterie/rw"
+	"github.com/coterie-dev/coterie/set"
 )
 
 // defaultRWPoints are the p at which a read-write system's availability
@@ -80,8 +82,13 @@ func (s *Server) uploadRWFile(ctx context.Context, w http.ResponseWriter, r *htt
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, f.N, s.o.MaxNodes)
 		return
 	}
+	tree, err := uploadDomains(name, f, format.NewUniverse(f.N, f.Labels, true).Labels)
+	if err != nil {
+		fail(w, http.StatusBadRequest, "%v", err)
+		return
+	}
 	s.run(ctx, w, r, func(ctx context.Context, progress func(string)) (any, error) {
-		return s.analyzeRW(ctx, name, f, wl, ps, progress)
+		return s.analyzeRW(ctx, name, f, tree, wl, ps, progress)
 	})
 }
 
@@ -111,27 +118,53 @@ func rwSystem(ctx context.Context, f *format.RWFile) (*rw.System, error) {
 }
 
 // analyzeRW computes the figures of a read-write system.
-func (s *Server) analyzeRW(ctx context.Context, name string, f *format.RWFile, wl rw.Workload, ps []float64, progress func(string)) (*Analysis, error) {
+// With failure domains (tree not nil) the figures are those under the
+// domains, and the answer carries the domains, their resilience and a
+// drawing with them.
+func (s *Server) analyzeRW(ctx context.Context, name string, f *format.RWFile, tree *domain.Tree, wl rw.Workload, ps []float64, progress func(string)) (*Analysis, error) {
 	sys, err := rwSystem(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	rep, err := report.AnalyzeRW(ctx, name, sys, report.RWOptions{Workload: wl, Points: ps,
-		Budget: s.o.Budget, AvailabilityBudget: s.o.AvailabilityBudget, Progress: stageProgress(progress)})
+	o := report.RWOptions{Workload: wl, Points: ps,
+		Budget: s.o.Budget, AvailabilityBudget: s.o.AvailabilityBudget, Progress: stageProgress(progress)}
+	rep, err := report.AnalyzeRW(ctx, name, sys, o)
 	if err != nil {
 		return nil, err
+	}
+	// The last note of the analysis says why the sides do not meet; the
+	// domains add notes of their own after it.
+	var why string
+	if n := rep.Figures.Notes; len(n) > 0 {
+		why = n[len(n)-1]
+	}
+	if tree != nil {
+		if progress != nil {
+			progress("failure domains")
+		}
+		if err := report.AnalyzeRWDomains(ctx, rep, tree, o); err != nil {
+			return nil, err
+		}
+		if g := rep.ReadQuorums; g != nil {
+			if sc, err := draw.Draw(set.System{Family: g}, draw.Options{Layout: "auto", Domains: tree, MaxCells: report.MaxDrawnCells}); err == nil {
+				rep.Drawing = sc
+			}
+		}
 	}
 	fig := &rep.Figures
 	a := &Analysis{Name: name, N: sys.N, K: 1, RW: fig, Valid: fig.Intersection == nil || *fig.Intersection}
 	a.Verdict = fmt.Sprintf("read-write system (n = %d): read resilience %d, write resilience %d", sys.N, fig.ReadResilience, fig.WriteResilience)
 	if !a.Valid {
-		a.Verdict = fmt.Sprintf("not a read-write quorum system (n = %d): %s", sys.N, fig.Notes[len(fig.Notes)-1])
+		a.Verdict = fmt.Sprintf("not a read-write quorum system (n = %d): %s", sys.N, why)
 	}
 	var sb strings.Builder
 	if err := report.WriteRWSections(&sb, rep); err != nil {
 		return nil, err
 	}
 	a.Sections = sb.String()
+	if rep.Domains != nil {
+		a.Domains = domainsView(rep.Domains)
+	}
 	a.Exact = true
 	for _, av := range fig.Availability {
 		a.Exact = a.Exact && av.Exact

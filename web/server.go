@@ -544,6 +544,10 @@ type Analysis struct {
 	// RW holds the figures of a read-write system (then ID is empty: it
 	// is not kept for downloads).
 	RW *report.RWFigures `json:"rw,omitempty"`
+	// Domains are the failure domains of a read-write system that has
+	// them: the tree and the resilience per level (the sections show
+	// them as tables).
+	Domains *DomainsView `json:"domains,omitempty"`
 }
 
 // NinesRow is the availability at one p.

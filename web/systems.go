@@ -31,14 +31,22 @@ func (s *Server) uploadConfig(ctx context.Context, w http.ResponseWriter, r *htt
 		fail(w, http.StatusBadRequest, "%s: %d nodes, more than the explorer's limit of %d (use the command line)", name, cfg.N(), s.o.MaxNodes)
 		return
 	}
+	// A configuration that says where its nodes are is analysed as a
+	// read-write system, whose report shows the failure domains.
+	nodes := configNodes(cfg.Domains)
 	if k, ok := cfg.Threshold(); ok {
 		f := set.NewThreshold(cfg.N(), k)
 		f.Labels = cfg.Labels
+		if nodes != nil {
+			s.uploadRWFile(ctx, w, r, name, &format.RWFile{N: cfg.N(), Labels: cfg.Labels, Reads: expr.FromFamily(f), Writes: expr.FromFamily(f),
+				ReadList: f, WriteList: f, Nodes: nodes})
+			return
+		}
 		s.analyzeAndReply(ctx, w, r, name, set.System{Family: f})
 		return
 	}
 	if !cfg.IsCoterie() && cfg.ReadExpr != nil {
-		s.uploadRWFile(ctx, w, r, name, &format.RWFile{N: cfg.N(), Labels: cfg.Labels, Reads: cfg.ReadExpr, Writes: cfg.WriteExpr})
+		s.uploadRWFile(ctx, w, r, name, &format.RWFile{N: cfg.N(), Labels: cfg.Labels, Reads: cfg.ReadExpr, Writes: cfg.WriteExpr, Nodes: nodes})
 		return
 	}
 	reads, writes, err := cfg.Families(ctx, maxConfigQuorums)
@@ -50,10 +58,10 @@ func (s *Server) uploadConfig(ctx context.Context, w http.ResponseWriter, r *htt
 		fail(w, http.StatusBadRequest, "%s: %v", name, err)
 		return
 	}
-	if cfg.IsCoterie() {
+	if cfg.IsCoterie() && nodes == nil {
 		s.analyzeAndReply(ctx, w, r, name, set.System{Family: reads})
 		return
 	}
 	s.uploadRWFile(ctx, w, r, name, &format.RWFile{N: cfg.N(), Labels: cfg.Labels,
-		Reads: expr.FromFamily(reads), Writes: expr.FromFamily(writes), ReadList: reads, WriteList: writes})
+		Reads: expr.FromFamily(reads), Writes: expr.FromFamily(writes), ReadList: reads, WriteList: writes, Nodes: nodes})
 }

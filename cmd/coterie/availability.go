@@ -22,6 +22,7 @@ import (
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/shard"
 )
 
 type availabilityOptions struct {
@@ -248,20 +249,18 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 			}
 		}
 		if sharded {
-			part := &avPartResult{N: sys.N(), K: sys.K(), HK: sys.HK != nil}
-			for fi, fam := range sys.Families() {
-				pf, err := computeAvShardFamily(ctx, s, name, fam, fi, method, o, sp, ps, hash)
-				if err != nil {
-					return err
-				}
-				part.Families = append(part.Families, pf)
-			}
-			return writeAvPart(s, sp, hash, avPartOptionsOf(o, name, ps, pointsGiven), part)
+			return computeAvShard(ctx, s, name, sys, method, o, sp, ps, pointsGiven, hash)
 		}
+		var ckp *avCheckpointer
 		for fi, fam := range sys.Families() {
 			var res *availability.Result
 			if o.checkpoint != "" && availability.Splittable(fam, method) {
-				res, err = computeAvCheckpointed(ctx, s, name, fam, fi, o, hash)
+				if ckp == nil {
+					if ckp, err = loadAvCheckpoint(o.checkpoint, hash, shard.Spec{Index: 1, Count: 1}); err != nil {
+						return fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
+					}
+				}
+				res, err = computeAvCheckpointed(ctx, s, name, fam, fi, o, ckp)
 			} else {
 				res, err = computeAvFamily(ctx, s, name, fam, method, o.maxNodes, o.exactTime, maxMemory(o.in.cmd))
 			}
@@ -325,6 +324,15 @@ func avLevelSuffix(f *set.Family) string {
 // computeAvFamily runs availability.Compute with a progress bar on stderr.
 // maxMem is the --max-memory budget in bytes (0 = none).
 func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int, exactTime time.Duration, maxMem int64) (*availability.Result, error) {
+	res, err := computeAvFamilyPlain(ctx, s, name, f, m, budget, exactTime, maxMem)
+	if err != nil {
+		return nil, fmt.Errorf("%s%s: %w", name, avLevelSuffix(f), err)
+	}
+	return res, nil
+}
+
+// computeAvFamilyPlain is computeAvFamily without the name on its errors.
+func computeAvFamilyPlain(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int, exactTime time.Duration, maxMem int64) (*availability.Result, error) {
 	// Parts of Compute (choosing variable orders) do not watch ctx: it
 	// runs where --timeout and Ctrl-C can abandon it, and its progress
 	// reports, once it is abandoned, are dropped.
@@ -359,7 +367,7 @@ func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family
 		})
 	})
 	if err != nil && !(res != nil && errors.Is(err, set.ErrMemoryBudget)) {
-		return nil, fmt.Errorf("%s%s: %w", name, avLevelSuffix(f), err)
+		return nil, err
 	}
 	// Past the memory budget the result holds what was proved, and its
 	// Reason says so.
@@ -908,16 +916,19 @@ func plotFormatOf(path string) (string, error) {
 }
 
 // avReason says why res is not exact, and which flags would change that.
-func avReason(res *availability.Result) string {
-	switch res.Cause {
+func avReason(res *availability.Result) string { return avReasonOf(res.Reason, res.Cause) }
+
+// avReasonOf is avReason of a result's reason and cause.
+func avReasonOf(reason string, cause availability.Cause) string {
+	switch cause {
 	case availability.CauseAsked:
-		return res.Reason + " (--method estimate)"
+		return reason + " (--method estimate)"
 	case availability.CauseBudget:
-		return res.Reason + "; raise --max-nodes or --exact-time, or rely on the bounds and estimate"
+		return reason + "; raise --max-nodes or --exact-time, or rely on the bounds and estimate"
 	case availability.CauseMemory:
-		return res.Reason + "; raise --max-memory, or rely on the bounds and estimate"
+		return reason + "; raise --max-memory, or rely on the bounds and estimate"
 	case availability.CauseTime:
-		return res.Reason + "; raise --exact-time (it needs tens of minutes or more), or rely on the bounds and estimate"
+		return reason + "; raise --exact-time (it needs tens of minutes or more), or rely on the bounds and estimate"
 	}
-	return res.Reason
+	return reason
 }

@@ -1,93 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
 
 	"github.com/coterie-dev/coterie/availability"
-	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
 )
 
-// The partial result of `availability --shard I/N` (kind "availability").
-//
-// Exact polynomials found by BDD are split into pieces by the first nodes
-// (see availability.ComputePiece): a shard sums the contributions of its
-// pieces. Monte Carlo estimates (--method estimate) are split by the
-// pieces of their samples (availability.EstimateShare): a shard counts
-// the hits of its share. Closed forms are not split: shard 1 carries the
-// whole result of such a family, the others nothing.
-
-// avPartKind is the kind of availability parts.
-const avPartKind = "availability"
-
-// How a part shares a family's result.
-const (
-	avShareWhole   = "whole"   // this part holds the whole result
-	avShareNone    = "none"    // another part holds the whole result
-	avSharePieces  = "pieces"  // the sum of this shard's pieces
-	avShareSamples = "samples" // this shard's share of the samples
-)
-
-// avPartOptions are the options an availability result depends on; parts
-// merge only when theirs are the same.
-type avPartOptions struct {
-	Name        string    `json:"name"`
-	Format      string    `json:"format"`
-	Points      []float64 `json:"points"`
-	PointsGiven bool      `json:"points_given"`
-	Polynomial  bool      `json:"polynomial"`
-	Digits      int       `json:"digits"`
-	Method      string    `json:"method"`
-	Samples     int       `json:"samples"`
-	Seed        uint64    `json:"seed"`
-}
-
-// avPartResult is what a shard proved about one input.
-type avPartResult struct {
-	N        int            `json:"n"`
-	K        int            `json:"k"`
-	HK       bool           `json:"hk,omitempty"`
-	Families []avPartFamily `json:"families"`
-}
-
-// avPartFamily is a shard's share of one family (one level h of an
-// (h,k)-arbiter).
-type avPartFamily struct {
-	H      int    `json:"h,omitempty"`
-	N      int    `json:"n"`
-	Share  string `json:"share"`
-	Method string `json:"method"`
-	// Exact says whether the share is exact; a pieces share that is not
-	// (a budget or --exact-time stopped it) cannot be merged.
-	Exact  bool   `json:"exact"`
-	Reason string `json:"reason,omitempty"`
-	// Pieces and PiecesDone: the split and how many of this shard's
-	// pieces are summed in Coefficients.
-	Pieces       int                   `json:"pieces,omitempty"`
-	PiecesDone   int                   `json:"pieces_done,omitempty"`
-	Coefficients []string              `json:"coefficients,omitempty"`
-	Proved       *availability.Partial `json:"proved,omitempty"`
-	Points       []avPartPoint         `json:"points,omitempty"`
-}
-
-// avPartPoint is a share of the estimate at one p, with the proved
-// bounds there.
-type avPartPoint struct {
-	P       float64 `json:"p"`
-	Hits    int     `json:"hits"`
-	Samples int     `json:"samples"`
-	Seed    uint64  `json:"seed"`
-	Lo      float64 `json:"bound_low"`
-	Hi      float64 `json:"bound_high"`
-}
+// `availability --shard I/N` writes the part of kind "availability":
+// availability.ComputeShare works out each family's share, and
+// `coterie merge` puts them together with availability.MergeShares.
+// --checkpoint saves the pieces done (availability.Checkpoint) and
+// resumes from them. The files' JSON is package partfile's.
 
 // avShardSpec reads --shard, --shards: the zero Spec when not split.
 func avShardSpec(o availabilityOptions) (shard.Spec, error) {
@@ -105,32 +34,11 @@ func avShardSpec(o availabilityOptions) (shard.Spec, error) {
 }
 
 // inputHash returns the SHA-256 of the canonical JSON of sys.
-func inputHash(sys set.System) (string, error) {
-	var b bytes.Buffer
-	if err := format.Write(&b, sys, format.JSON, format.DefaultOptions()); err != nil {
-		return "", err
-	}
-	return shard.HashInput(b.Bytes()), nil
-}
+func inputHash(sys set.System) (string, error) { return partfile.InputHash(sys) }
 
-func avPartOptionsOf(o availabilityOptions, name string, ps []float64, pointsGiven bool) avPartOptions {
-	return avPartOptions{Name: name, Format: o.format, Points: ps, PointsGiven: pointsGiven, Polynomial: o.polynomial,
+func avPartOptionsOf(o availabilityOptions, name string, ps []float64, pointsGiven bool) partfile.AvOptions {
+	return partfile.AvOptions{Name: name, Format: o.format, Points: ps, PointsGiven: pointsGiven, Polynomial: o.polynomial,
 		Digits: o.digits, Method: o.method, Samples: o.samples, Seed: o.seed}
-}
-
-func polyStrings(p *availability.Polynomial) []string { return p.Strings() }
-
-func parsePoly(n int, cs []string) (*availability.Polynomial, error) {
-	if len(cs) != n+1 {
-		return nil, fmt.Errorf("%d coefficients for %d nodes", len(cs), n)
-	}
-	p := availability.NewPolynomial(n)
-	for i, c := range cs {
-		if _, ok := p.A[i].SetString(c, 10); !ok || p.A[i].Sign() < 0 {
-			return nil, fmt.Errorf("coefficient %d is not a count: %q", i, c)
-		}
-	}
-	return p, nil
 }
 
 // avProgress returns a Progress that draws a bar per stage on stderr, and
@@ -150,247 +58,132 @@ func avProgress(s *streams, label string) (availability.Progress, func()) {
 		}
 }
 
-// computeAvShardFamily works out shard sp's share of family fam.
-func computeAvShardFamily(ctx context.Context, s *streams, name string, fam *set.Family, fi int, m availability.Method, o availabilityOptions, sp shard.Spec, ps []float64, hash string) (avPartFamily, error) {
-	pf := avPartFamily{H: fam.H, N: fam.N}
-	label := "availability: " + name + avLevelSuffix(fam)
-	switch {
-	case m == availability.MethodEstimate && !fam.IsThreshold():
-		res, err := availability.Compute(ctx, fam, availability.Options{Method: m})
-		if err != nil {
-			return pf, fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
-		}
-		if res.Exact {
-			// What is proved is every coefficient: the same in every shard.
-			pf.Share, pf.Method, pf.Exact = avShareWhole, string(res.Method), true
-			if sp.Index != 1 {
-				pf.Share = avShareNone
-				return pf, nil
-			}
-			pf.Coefficients = polyStrings(res.Poly)
-			return pf, nil
-		}
-		pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Samples: o.samples, Seed: o.seed, Budget: o.maxNodes, Shard: sp.Index, Shards: sp.Count})
-		if err != nil {
-			return pf, err
-		}
-		pf.Share, pf.Method, pf.Reason, pf.Proved = avShareSamples, string(availability.MethodEstimate), avReason(res), res.Partial
-		for _, pt := range pts {
-			e := pt.Estimate
-			pf.Points = append(pf.Points, avPartPoint{P: pt.P, Hits: e.Hits, Samples: e.Samples, Seed: e.Seed, Lo: pt.Lo, Hi: pt.Hi})
-		}
-		return pf, nil
-	case availability.Splittable(fam, m):
-		bits := availability.SplitBits(fam.N, sp.Count)
-		pf.Share, pf.Method, pf.Pieces = avSharePieces, string(availability.MethodBDD), 1<<bits
-		state, err := runAvPieces(ctx, s, label, fam, fi, bits, sp, o, hash)
-		if err != nil {
-			var stop *avStopped
-			if !errors.As(err, &stop) {
-				return pf, fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
-			}
-			pf.Reason = stop.reason
-		} else {
-			pf.Exact = true
-		}
-		pf.PiecesDone = len(state.Done)
-		pf.Coefficients = polyStrings(state.Sum)
-		return pf, nil
-	}
-	// Not split: shard 1 does it all.
-	if sp.Index != 1 {
-		pf.Share = avShareNone
-		return pf, nil
-	}
-	res, err := computeAvFamily(ctx, s, name, fam, m, o.maxNodes, o.exactTime, maxMemory(o.in.cmd))
-	if err != nil {
-		return pf, err
-	}
-	pf.Share, pf.Method, pf.Exact = avShareWhole, string(res.Method), res.Exact
-	if res.Exact {
-		pf.Coefficients = polyStrings(res.Poly)
-		return pf, nil
-	}
-	pts, err := res.Evaluate(ctx, ps, availability.EvalOptions{Samples: o.samples, Seed: o.seed, Budget: o.maxNodes})
-	if err != nil {
-		return pf, err
-	}
-	pf.Method, pf.Reason, pf.Proved = string(availability.MethodEstimate), avReason(res), res.Partial
-	for _, pt := range pts {
-		e := pt.Estimate
-		pf.Points = append(pf.Points, avPartPoint{P: pt.P, Hits: e.Hits, Samples: e.Samples, Seed: e.Seed, Lo: pt.Lo, Hi: pt.Hi})
-	}
-	return pf, nil
+// avCheckpointer is --checkpoint of one run of availability: the file,
+// and the progress of the input read from it.
+type avCheckpointer struct {
+	path string
+	hash string
+	sp   shard.Spec
+	ck   *availability.Checkpoint
 }
 
-// avStopped is the error of runAvPieces when a budget or --exact-time
-// stopped a piece (not an interrupt): the pieces done so far are saved.
-type avStopped struct{ reason string }
-
-func (e *avStopped) Error() string { return e.reason }
-
-// runAvPieces computes shard sp's pieces of fam under --exact-time,
-// resuming from and saving to --checkpoint when given. An interrupt or
-// --timeout returns the context's error; a budget or --exact-time an
-// *avStopped; either way the state holds the pieces done.
-func runAvPieces(ctx context.Context, s *streams, label string, fam *set.Family, fi, bits int, sp shard.Spec, o availabilityOptions, hash string) (*availability.PieceState, error) {
-	var ck *avCheckpoint
-	var state *availability.PieceState
-	if o.checkpoint != "" {
-		var err error
-		ck, err = loadAvCheckpoint(o.checkpoint, hash, sp)
-		if err != nil {
-			return nil, err
-		}
-		if state, err = ck.state(fi, fam.N, bits); err != nil {
-			return nil, err
-		}
-	}
-	bctx := ctx
-	if o.exactTime > 0 {
-		var cancel context.CancelFunc
-		bctx, cancel = context.WithTimeout(ctx, o.exactTime)
-		defer cancel()
-	}
-	prog, done := avProgress(s, label)
-	defer done()
-	var save func(*availability.PieceState) error
-	if ck != nil {
-		save = func(st *availability.PieceState) error { return ck.save(o.checkpoint, fi, st) }
-	}
-	state, err := availability.RunPieces(bctx, fam, bits, sp.Owns, state, availability.Options{Budget: o.maxNodes, Progress: prog, MaxMemory: maxMemory(o.in.cmd)}, save)
-	if err == nil {
-		return state, nil
-	}
-	if state == nil {
+// loadAvCheckpoint reads the checkpoint at path, or starts one if there
+// is no file; a file of another input or shard is refused.
+func loadAvCheckpoint(path, hash string, sp shard.Spec) (*avCheckpointer, error) {
+	ck, found, err := readCheckpoint(path, "availability", sp, func(data []byte) (*availability.Checkpoint, error) {
+		return partfile.ReadAvailabilityCheckpoint(data, hash, sp)
+	})
+	if err != nil {
 		return nil, err
 	}
-	owned := 0
-	for j := range 1 << bits {
-		if sp.Owns(j) {
-			owned++
-		}
+	if !found {
+		ck = &availability.Checkpoint{}
 	}
+	return &avCheckpointer{path: path, hash: hash, sp: sp, ck: ck}, nil
+}
+
+func (c *avCheckpointer) save(ck *availability.Checkpoint) error {
+	return writeCheckpoint(c.path, partfile.AvailabilityCheckpoint(c.hash, c.sp, ck))
+}
+
+// avShareOptions are the options of the share of fam (index fi) in
+// shard sp, with its progress bars, reasons worded for the command's
+// flags and --checkpoint; done clears the progress bar.
+func avShareOptions(ctx context.Context, s *streams, name string, fam *set.Family, fi int, o availabilityOptions, m availability.Method, sp shard.Spec, ps []float64, ckp *avCheckpointer) (availability.ShareOptions, func()) {
+	label := "availability: " + name + avLevelSuffix(fam)
+	prog, done := avProgress(s, label)
+	so := availability.ShareOptions{
+		Options: availability.Options{Method: m, Budget: o.maxNodes, Time: o.exactTime, Progress: prog, MaxMemory: maxMemory(o.in.cmd)},
+		Points:  ps, Samples: o.samples, Seed: o.seed, Family: fi,
+		Compute: func(ctx context.Context, f *set.Family, opts availability.Options) (*availability.Result, error) {
+			return computeAvFamilyPlain(ctx, s, name, f, opts.Method, opts.Budget, opts.Time, opts.MaxMemory)
+		},
+		Explain: avReasonOf,
+		ExplainStop: func(stop *availability.PiecesStopped) string {
+			return avStopNote(stop, ckp)
+		},
+	}
+	if ckp != nil {
+		so.Checkpoint, so.Save = ckp.ck, ckp.save
+	}
+	return so, done
+}
+
+// avPiecesDone says how far stopped pieces got, and where they are saved.
+func avPiecesDone(stop *availability.PiecesStopped, ckp *avCheckpointer) string {
 	saved := ""
-	if ck != nil {
-		saved = fmt.Sprintf(" (saved in %s: run again to resume)", o.checkpoint)
+	if ckp != nil {
+		saved = fmt.Sprintf(" (saved in %s: run again to resume)", ckp.path)
 	}
-	progressNote := fmt.Sprintf("%d of %d pieces done%s", len(state.Done), owned, saved)
-	switch {
-	case ctx.Err() != nil:
-		fmt.Fprintf(s.err, "coterie: note: %s: stopped with %s\n", label, progressNote)
-		return state, err
-	case bctx.Err() != nil && errors.Is(err, context.DeadlineExceeded):
-		return state, &avStopped{fmt.Sprintf("no BDD within %s: %s", o.exactTime, progressNote)}
-	case errors.Is(err, availability.ErrBudget) || errors.Is(err, set.ErrMemoryBudget):
-		return state, &avStopped{fmt.Sprintf("%v: %s", err, progressNote)}
+	return fmt.Sprintf("%d of %d pieces done%s", stop.Done, stop.Owned, saved)
+}
+
+// avStopNote is the reason of pieces a budget or --exact-time stopped.
+func avStopNote(stop *availability.PiecesStopped, ckp *avCheckpointer) string {
+	progress := avPiecesDone(stop, ckp)
+	if stop.Time > 0 {
+		return fmt.Sprintf("no BDD within %s: %s", stop.Time, progress)
 	}
-	return state, err
+	return fmt.Sprintf("%v: %s", stop.Err, progress)
+}
+
+// avPiecesErr prints the note of pieces an interrupt stopped, and wraps
+// an error of fam's computation with its name.
+func avPiecesErr(s *streams, name string, fam *set.Family, ckp *avCheckpointer, err error) error {
+	var stop *availability.PiecesStopped
+	if errors.As(err, &stop) && stop.Interrupted {
+		fmt.Fprintf(s.err, "coterie: note: availability: %s%s: stopped with %s\n", name, avLevelSuffix(fam), avPiecesDone(stop, ckp))
+	}
+	return fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
+}
+
+// computeAvShard works out shard sp's share of every family of sys and
+// prints the part.
+func computeAvShard(ctx context.Context, s *streams, name string, sys set.System, m availability.Method, o availabilityOptions, sp shard.Spec, ps []float64, pointsGiven bool, hash string) error {
+	var ckp *avCheckpointer
+	r := partfile.AvResult{N: sys.N(), K: sys.K(), HK: sys.HK != nil}
+	for fi, fam := range sys.Families() {
+		if o.checkpoint != "" && ckp == nil && availability.Splittable(fam, m) {
+			var err error
+			if ckp, err = loadAvCheckpoint(o.checkpoint, hash, sp); err != nil {
+				return fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
+			}
+		}
+		so, done := avShareOptions(ctx, s, name, fam, fi, o, m, sp, ps, ckp)
+		sh, err := availability.ComputeShare(ctx, fam, sp, so)
+		done()
+		if err != nil {
+			return avPiecesErr(s, name, fam, ckp, err)
+		}
+		r.Shares = append(r.Shares, sh)
+	}
+	p, err := partfile.AvailabilityPart(sp, hash, avPartOptionsOf(o, name, ps, pointsGiven), r)
+	return writePartOut(s, p, err)
 }
 
 // computeAvCheckpointed is computeAvFamily for a family split into pieces
 // saved to --checkpoint: the same result as an uninterrupted run; when a
 // budget or --exact-time stops it, the proved coefficients, bounds and an
 // estimate, as without a checkpoint.
-func computeAvCheckpointed(ctx context.Context, s *streams, name string, fam *set.Family, fi int, o availabilityOptions, hash string) (*availability.Result, error) {
-	label := "availability: " + name + avLevelSuffix(fam)
-	bits := availability.SplitBits(fam.N, 1)
-	state, err := runAvPieces(ctx, s, label, fam, fi, bits, shard.Spec{Index: 1, Count: 1}, o, hash)
-	if err == nil {
-		return availability.ExactResult(fam, availability.MethodBDD, state.Sum), nil
+func computeAvCheckpointed(ctx context.Context, s *streams, name string, fam *set.Family, fi int, o availabilityOptions, ckp *avCheckpointer) (*availability.Result, error) {
+	one := shard.Spec{Index: 1, Count: 1}
+	so, done := avShareOptions(ctx, s, name, fam, fi, o, availability.MethodBDD, one, nil, ckp)
+	explain := so.ExplainStop
+	so.ExplainStop = func(stop *availability.PiecesStopped) string {
+		return explain(stop) + "; raise --max-nodes or --exact-time, or rely on the bounds and estimate"
 	}
-	var stop *avStopped
-	if !errors.As(err, &stop) {
-		return nil, fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
-	}
-	res, err := availability.Settle(ctx, fam, stop.reason+"; raise --max-nodes or --exact-time, or rely on the bounds and estimate")
+	res, err := availability.ComputeResumable(ctx, fam, so)
+	done()
 	if err != nil {
-		return nil, fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
+		return nil, avPiecesErr(s, name, fam, ckp, err)
 	}
 	return res, nil
-}
-
-// avCheckpoint is the --checkpoint file: the pieces done of each split
-// family of one input (and shard), and their sum.
-type avCheckpoint struct {
-	Format      string               `json:"format"`
-	Kind        string               `json:"kind"`
-	InputSHA256 string               `json:"input_sha256"`
-	Shard       string               `json:"shard"`
-	Families    []avCheckpointFamily `json:"families"`
-}
-
-type avCheckpointFamily struct {
-	Family int      `json:"family"`
-	Pieces int      `json:"pieces"`
-	Done   []int    `json:"done"`
-	Sum    []string `json:"sum"`
-}
-
-// loadAvCheckpoint reads the checkpoint at path, or starts one if there
-// is no file; a file of another input or shard is refused.
-func loadAvCheckpoint(path, hash string, sp shard.Spec) (*avCheckpoint, error) {
-	ck := &avCheckpoint{Format: checkpointFormat, Kind: avPartKind, InputSHA256: hash, Shard: sp.String()}
-	var got avCheckpoint
-	switch found, err := readCheckpoint(path, avPartKind, "availability", hash, sp, &got); {
-	case err != nil:
-		return nil, err
-	case !found:
-		return ck, nil
-	}
-	ck.Families = got.Families
-	return ck, nil
-}
-
-// state returns the saved pieces of family fi, nil if none.
-func (ck *avCheckpoint) state(fi, n, bits int) (*availability.PieceState, error) {
-	for _, f := range ck.Families {
-		if f.Family != fi {
-			continue
-		}
-		if f.Pieces != 1<<bits {
-			return nil, fmt.Errorf("checkpoint: family %d is split into %d pieces, this run into %d", fi+1, f.Pieces, 1<<bits)
-		}
-		sum, err := parsePoly(n, f.Sum)
-		if err != nil {
-			return nil, fmt.Errorf("checkpoint: family %d: %v", fi+1, err)
-		}
-		done := slices.Clone(f.Done)
-		slices.Sort(done)
-		if len(slices.Compact(slices.Clone(done))) != len(done) || len(done) > 0 && (done[0] < 0 || done[len(done)-1] >= 1<<bits) {
-			return nil, fmt.Errorf("checkpoint: family %d: bad list of pieces done", fi+1)
-		}
-		return &availability.PieceState{Bits: bits, Done: done, Sum: sum}, nil
-	}
-	return nil, nil
-}
-
-// save records the state of family fi and rewrites the file: a
-// temporary file in the same folder, renamed over the old one.
-func (ck *avCheckpoint) save(path string, fi int, st *availability.PieceState) error {
-	f := avCheckpointFamily{Family: fi, Pieces: 1 << st.Bits, Done: slices.Clone(st.Done), Sum: st.Sum.Strings()}
-	i := slices.IndexFunc(ck.Families, func(g avCheckpointFamily) bool { return g.Family == fi })
-	if i < 0 {
-		ck.Families = append(ck.Families, f)
-	} else {
-		ck.Families[i] = f
-	}
-	return writeCheckpoint(path, ck)
-}
-
-// writeAvPart writes shard sp's part to stdout.
-func writeAvPart(s *streams, sp shard.Spec, hash string, opts avPartOptions, res *avPartResult) error {
-	return writePart(s, avPartKind, sp, hash, opts, res)
 }
 
 // mergeAvailability puts the parts together and prints the result as the
 // unsplit command would.
 func mergeAvailability(ctx context.Context, s *streams, parts []*shard.Part, asJSON bool) error {
-	po, err := shard.DecodeOptions[avPartOptions](parts[0])
-	if err != nil {
-		return err
-	}
-	results, err := shard.Decode[avPartResult](parts)
+	po, results, err := partfile.DecodeAvailability(parts)
 	if err != nil {
 		return err
 	}
@@ -401,24 +194,30 @@ func mergeAvailability(ctx context.Context, s *streams, parts []*shard.Part, asJ
 	first := results[0]
 	in := &avInput{name: po.Name, n: first.N, k: first.K, hk: first.HK}
 	for i, r := range results {
-		if r.N != first.N || r.K != first.K || r.HK != first.HK || len(r.Families) != len(first.Families) {
+		if r.N != first.N || r.K != first.K || r.HK != first.HK || len(r.Shares) != len(first.Shares) {
 			return fmt.Errorf("merge: shard %s describes another system than shard %s", parts[i].Shard, parts[0].Shard)
 		}
 	}
-	for fi := range first.Families {
-		fams := make([]avPartFamily, len(results))
+	for fi := range first.Shares {
+		shares := make([]*availability.Share, len(results))
 		for i, r := range results {
-			fams[i] = r.Families[fi]
+			shares[i] = r.Shares[fi]
 		}
-		res, pts, err := mergeAvFamily(ctx, parts, fams, po)
-		if err != nil {
+		res, pts, err := availability.MergeShares(ctx, shares, po.Points)
+		var me *availability.MergeError
+		switch {
+		case errors.As(err, &me) && me.Unfinished:
+			return fmt.Errorf("merge: %s; run it again (with --checkpoint it resumes), raise --max-nodes or --exact-time, or split it with --method estimate", me.Msg())
+		case errors.As(err, &me):
+			return fmt.Errorf("merge: %s", me.Msg())
+		case err != nil:
 			return err
 		}
 		if !res.Exact {
 			fmt.Fprintf(s.err, "coterie: note: %s%s: no exact result: %s; showing the proved coefficients, bounds and a Monte Carlo estimate (%d samples, seed %d)\n",
-				po.Name, avHLabel(in.hk, fams[0].H), avReason(res), avSamplesOf(pts, po.Samples), po.Seed)
+				po.Name, avHLabel(in.hk, shares[0].H), avReason(res), avSamplesOf(pts, po.Samples), po.Seed)
 		}
-		in.fams = append(in.fams, avFamily{h: fams[0].H, res: res, points: pts})
+		in.fams = append(in.fams, avFamily{h: shares[0].H, res: res, points: pts})
 	}
 	return writeAvailabilityResults(s, o, []*avInput{in}, po.Points, po.PointsGiven)
 }
@@ -437,121 +236,4 @@ func avSamplesOf(pts []availability.Point, samples int) int {
 		}
 	}
 	return samples
-}
-
-// mergeAvFamily puts together the shares of one family.
-func mergeAvFamily(ctx context.Context, parts []*shard.Part, fams []avPartFamily, po avPartOptions) (*availability.Result, []availability.Point, error) {
-	first := fams[0]
-	for i, f := range fams {
-		if f.N != first.N || f.H != first.H || f.Share != avShareNone && (f.Method != first.Method || f.Pieces != first.Pieces) {
-			return nil, nil, fmt.Errorf("merge: shard %s and shard %s split level %d differently", parts[0].Shard, parts[i].Shard, first.H)
-		}
-	}
-	var res *availability.Result
-	var pts []availability.Point
-	switch first.Share {
-	case avShareWhole, avShareNone:
-		if first.Share != avShareWhole {
-			return nil, nil, fmt.Errorf("merge: shard %s should hold the whole result and does not", parts[0].Shard)
-		}
-		for i, f := range fams[1:] {
-			if f.Share != avShareNone {
-				return nil, nil, fmt.Errorf("merge: shard %s holds a share %q where shard 1 holds the whole result", parts[i+1].Shard, f.Share)
-			}
-		}
-		if first.Exact {
-			p, err := parsePoly(first.N, first.Coefficients)
-			if err != nil {
-				return nil, nil, fmt.Errorf("merge: shard %s: %v", parts[0].Shard, err)
-			}
-			res = availability.ExactResult(nil, availability.Method(first.Method), p)
-			break
-		}
-		return mergeAvEstimate(parts[:1], fams[:1])
-	case avSharePieces:
-		sum := availability.NewPolynomial(first.N)
-		for i, f := range fams {
-			if f.Share != avSharePieces {
-				return nil, nil, fmt.Errorf("merge: shard %s holds a share %q, shard %s pieces", parts[i].Shard, f.Share, parts[0].Shard)
-			}
-			if !f.Exact {
-				return nil, nil, fmt.Errorf("merge: shard %s did not finish its pieces: %s; run it again (with --checkpoint it resumes), raise --max-nodes or --exact-time, or split it with --method estimate", parts[i].Shard, f.Reason)
-			}
-			p, err := parsePoly(first.N, f.Coefficients)
-			if err != nil {
-				return nil, nil, fmt.Errorf("merge: shard %s: %v", parts[i].Shard, err)
-			}
-			sum.Add(p)
-		}
-		res = availability.ExactResult(nil, availability.Method(first.Method), sum)
-	case avShareSamples:
-		return mergeAvEstimate(parts, fams)
-	default:
-		return nil, nil, fmt.Errorf("merge: shard %s: unknown share %q", parts[0].Shard, first.Share)
-	}
-	pts, err := res.Evaluate(ctx, po.Points, availability.EvalOptions{})
-	if err != nil {
-		return nil, nil, err
-	}
-	return res, pts, nil
-}
-
-// mergeAvEstimate adds up the shares of an estimate.
-func mergeAvEstimate(parts []*shard.Part, fams []avPartFamily) (*availability.Result, []availability.Point, error) {
-	first := fams[0]
-	if first.Proved == nil {
-		return nil, nil, fmt.Errorf("merge: shard %s: no proved coefficients", parts[0].Shard)
-	}
-	proved, _ := json.Marshal(first.Proved)
-	for i, f := range fams {
-		if f.Share != first.Share || len(f.Points) != len(first.Points) || f.Proved == nil {
-			return nil, nil, fmt.Errorf("merge: shard %s and shard %s hold different shares", parts[0].Shard, parts[i].Shard)
-		}
-		if other, _ := json.Marshal(f.Proved); !bytes.Equal(other, proved) || f.Reason != first.Reason {
-			return nil, nil, fmt.Errorf("merge: shard %s and shard %s proved different things", parts[0].Shard, parts[i].Shard)
-		}
-	}
-	pts := make([]availability.Point, len(first.Points))
-	for k, pt := range first.Points {
-		shares := make([]availability.Estimate, len(fams))
-		for i, f := range fams {
-			q := f.Points[k]
-			if q.P != pt.P || q.Seed != pt.Seed || q.Hits < 0 || q.Samples < 0 || q.Hits > q.Samples {
-				return nil, nil, fmt.Errorf("merge: shard %s: point %d does not match shard %s", parts[i].Shard, k+1, parts[0].Shard)
-			}
-			shares[i] = availability.Estimate{Hits: q.Hits, Samples: q.Samples, Seed: q.Seed}
-		}
-		e := availability.MergeEstimates(shares...)
-		pts[k] = availability.Point{P: pt.P, AV: e.Value, Estimate: &e, Lo: pt.Lo, Hi: pt.Hi}
-	}
-	return availability.PartialResult(first.Proved, first.Reason), pts, nil
-}
-
-// writeCheckpoint rewrites the checkpoint file at path with ck as JSON: a
-// temporary file in the same folder, synced, then renamed over the old
-// one, so a stop at any moment leaves the old checkpoint or the new one.
-func writeCheckpoint(path string, ck any) error {
-	data, err := json.MarshalIndent(ck, "", "  ")
-	if err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".checkpoint-*")
-	if err != nil {
-		return fmt.Errorf("checkpoint %s: %v", path, unwrapPath(err))
-	}
-	_, err = tmp.Write(append(data, '\n'))
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("checkpoint %s: %v", path, unwrapPath(err))
-	}
-	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -60,11 +59,20 @@ run out. --theme dark draws light on dark.
 
 An (h,k)-arbiter is drawn by its lowest level. A read-write system
 (--reads EXPR [--writes EXPR], --nodes, or a read-write file) is drawn by one
-side: --side reads (default) or writes, or both side by side. PNG output is
+side: --side reads (default) or writes, or both side by side.
+
+Failure domains (the domain, or region/zone/rack, columns of --nodes) are
+drawn as labelled boxes around their nodes, nested like the tree, when the
+layout keeps each domain's nodes apart; otherwise each node wears a ring in
+its domain's colour per level, named in the legend; the matrix marks each
+domain's rows. --down NODES_OR_DOMAINS greys the failed nodes and domains
+and every dead quorum (one holding a failed node); when no quorum survives
+the drawing says so and draw exits 1, as info does. PNG output is
 --scale pixels per unit (default 2). The same input gives the same bytes.`,
 		Example: `  coterie generate fpp --order 2 -o fano.json && coterie draw fano.json -o fano.svg
   coterie draw --reads 'a*b*c + d*e*f' --side both --highlight a -o rw.svg
   coterie draw grid.json -o grid.png --quorum 5
+  coterie draw grid.json --nodes nodes.csv --down zone-a -o zones.svg
   coterie draw plane.json -o witness.pdf --layout matrix --highlight 1,4,7 --labels`,
 		Args: fileOrRW,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -72,6 +80,8 @@ side: --side reads (default) or writes, or both side by side. PNG output is
 		},
 	}
 	addSideInputFlags(cmd, &o.sideInput, "reads")
+	addDomainsFlag(cmd, &o.side.rw)
+	addDownFlag(cmd, &o.side.rw)
 	f := cmd.Flags()
 	f.Lookup("side").Usage = "for a read-write system, the side to draw: reads|writes|both (side by side)"
 	f.StringVarP(&o.out, "output", "o", "", "write the drawing to `OUT.svg`, OUT.png or OUT.pdf (default: SVG on standard output)")
@@ -115,6 +125,7 @@ func runDraw(s *streams, o drawOptions, path string) error {
 	}
 	var sides []set.System
 	var headings []string
+	var dr *drawRW // the read-write system, with its domains and --down
 	if o.side.side == "both" {
 		if o.quorum > 0 {
 			return usageErrorf("--quorum numbers the quorums of one side: use --side reads or --side writes")
@@ -123,10 +134,24 @@ func runDraw(s *streams, o drawOptions, path string) error {
 			return usageErrorf("--side both is for a read-write system (--reads/--writes or a read-write file)")
 		}
 		var err error
-		if sides, err = readBothSides(s, o, path); err != nil {
+		if dr, err = loadDrawRW(s, o, path); err != nil {
+			return err
+		}
+		if sides, err = dr.sides("both", o.side.rw.limit); err != nil {
 			return err
 		}
 		headings = []string{"read quorums", "write quorums"}
+	} else if o.side.wanted(o.in.cmd, s, path) {
+		if err := checkInputFlags(path, o.in); err != nil {
+			return err
+		}
+		var err error
+		if dr, err = loadDrawRW(s, o, path); err != nil {
+			return err
+		}
+		if sides, err = dr.sides(o.side.side, o.side.rw.limit); err != nil {
+			return err
+		}
 	} else {
 		sys, err := readSystem(s, path, o.in)
 		if err != nil {
@@ -140,8 +165,8 @@ func runDraw(s *streams, o drawOptions, path string) error {
 		if err != nil {
 			return usageErrorf("--highlight: %v", err)
 		}
-		sc, err := draw.Draw(sys, draw.Options{Layout: o.layout, ShowQuorum: o.quorum > 0, Quorum: o.quorum - 1, Highlight: nodes,
-			Labels: o.labels, Theme: o.theme})
+		sc, err := draw.Draw(sys, dr.options(draw.Options{Layout: o.layout, ShowQuorum: o.quorum > 0, Quorum: o.quorum - 1, Highlight: nodes,
+			Labels: o.labels, Theme: o.theme}))
 		if errors.Is(err, draw.ErrThresholdQuorum) {
 			err = errors.New("draw: a threshold system's quorums are not listed: --quorum needs --layout matrix")
 		}
@@ -154,7 +179,7 @@ func runDraw(s *streams, o drawOptions, path string) error {
 	if len(scenes) > 1 {
 		sc = draw.Beside("read and write quorums", headings, scenes...)
 	}
-	return writeOutput(s, o.out, func(w io.Writer) error {
+	err := writeOutput(s, o.out, func(w io.Writer) error {
 		switch ext {
 		case "png":
 			return sc.WritePNGScale(w, o.scale)
@@ -163,32 +188,10 @@ func runDraw(s *streams, o drawOptions, path string) error {
 		}
 		return sc.WriteSVG(w)
 	})
-}
-
-// readBothSides reads a read-write system once and lists its read and
-// write quorums.
-func readBothSides(s *streams, o drawOptions, path string) ([]set.System, error) {
-	ctx := context.Background()
-	if o.in.cmd != nil && o.in.cmd.Context() != nil {
-		ctx = o.in.cmd.Context()
-	}
-	var args []string
-	if path != "" {
-		args = []string{path}
-	}
-	sys, err := loadRW(ctx, s, o.side.rw, o.in, args)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var out []set.System
-	for _, side := range []string{"reads", "writes"} {
-		f, err := listSide(sys, side, o.side.rw.limit)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, set.System{Family: f})
-	}
-	return out, nil
+	return dr.exitErr()
 }
 
 // parseNodeList reads "1,4,7": node numbers 1..n or labels, returned

@@ -3,16 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/shard"
 )
 
@@ -100,13 +99,13 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 		return usageErrorf("merge: %v", err)
 	}
 	switch parts[0].Kind {
-	case avPartKind:
+	case partfile.KindAvailability:
 		return mergeAvailability(ctx, s, parts, asJSON)
-	case tvPartKind:
+	case partfile.KindTransversals:
 		return mergeTransversals(s, parts, asJSON)
-	case exPartKind:
+	case partfile.KindExplore:
 		return mergeExplore(ctx, s, parts, asJSON)
-	case smPartKind:
+	case partfile.KindSmallest:
 		return mergeSmallest(ctx, s, parts, asJSON)
 	}
 	return usageErrorf("merge: %s: partial results of %q cannot be merged by this version", names[0], parts[0].Kind)
@@ -119,49 +118,17 @@ func runMerge(ctx context.Context, s *streams, paths []string, asJSON bool) erro
 var presentationOptions = map[string]bool{"name": true, "format": true, "json": true}
 
 // alignPresentation compares the options of parts of one kind and input
-// field by field: a difference that matters is refused, naming the field
-// (as its flag) and both values; a difference of presentation only is
+// (shard.Align): a difference that matters is refused, naming the option
+// by its flag and both values; a difference of presentation only is
 // dropped, the first part's kept.
 func alignPresentation(parts []*shard.Part, names []string) error {
-	if len(parts) < 2 {
-		return nil
+	err := shard.Align(parts, names, func(k string) bool { return presentationOptions[k] })
+	var oe *shard.OptionsError
+	if errors.As(err, &oe) {
+		return fmt.Errorf("%s (shard %s) was run with other options than %s (shard %s): %s %s, not %s",
+			oe.Name, oe.Shard, oe.FirstName, oe.FirstShard, optionFlag(oe.Key), oe.Got, oe.Want)
 	}
-	first := parts[0]
-	var want map[string]json.RawMessage
-	if json.Unmarshal(first.Options, &want) != nil {
-		return nil // shard.Check says what is wrong
-	}
-	for i, p := range parts[1:] {
-		if p.Kind != first.Kind || p.InputSHA256 != first.InputSHA256 {
-			continue // shard.Check refuses these
-		}
-		var got map[string]json.RawMessage
-		if json.Unmarshal(p.Options, &got) != nil {
-			continue
-		}
-		keys := make([]string, 0, len(want)+len(got))
-		for k := range want {
-			keys = append(keys, k)
-		}
-		for k := range got {
-			if _, ok := want[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if presentationOptions[k] {
-				continue
-			}
-			a, b := compactJSON(want[k]), compactJSON(got[k])
-			if a != b {
-				return fmt.Errorf("%s (shard %s) was run with other options than %s (shard %s): %s %s, not %s",
-					names[i+1], p.Shard, names[0], first.Shard, optionFlag(k), b, a)
-			}
-		}
-		p.Options = first.Options
-	}
-	return nil
+	return err
 }
 
 // optionFlag names a part's option by its flag: max_states is
@@ -174,16 +141,4 @@ func optionFlag(key string) string {
 		return "--p/--range given"
 	}
 	return "--" + strings.ReplaceAll(key, "_", "-")
-}
-
-// compactJSON is v without insignificant spaces ("absent" when missing).
-func compactJSON(v json.RawMessage) string {
-	if v == nil {
-		return "absent"
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, v) != nil {
-		return string(v)
-	}
-	return b.String()
 }

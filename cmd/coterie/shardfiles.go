@@ -1,68 +1,74 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/coterie-dev/coterie/shard"
 )
 
-// checkpointFormat names the checkpoint files of every command that can
-// resume (--checkpoint).
-const checkpointFormat = "coterie-checkpoint/1"
-
-// checkpointHead is how every checkpoint file starts: the format, the
-// kind of work (a part kind: "availability", "transversals", …), and
-// the input and shard it belongs to.
-type checkpointHead struct {
-	Format      string `json:"format"`
-	Kind        string `json:"kind"`
-	InputSHA256 string `json:"input_sha256"`
-	Shard       string `json:"shard"`
-}
-
-// readCheckpoint reads the checkpoint at path into got, a pointer to the
-// kind's checkpoint struct (which repeats the head's fields); found is
-// false when there is no such file. A file that is not a checkpoint of
-// kind (the work of command what), of the input with this hash and of
-// shard sp is refused, naming the file.
-func readCheckpoint(path, kind, what, hash string, sp shard.Spec, got any) (found bool, err error) {
+// readCheckpoint reads the --checkpoint file at path with decode (a
+// partfile reader); nil data (no error) when there is no such file. A
+// file the reader refuses (shard.CheckpointError: not a checkpoint, or
+// one of another kind, input or shard) is named with what is wrong in
+// the user's terms: what is the command whose work the file should hold.
+func readCheckpoint[T any](path, what string, sp shard.Spec, decode func([]byte) (T, error)) (T, bool, error) {
+	var zero T
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return false, nil
+		return zero, false, nil
 	case err != nil:
-		return false, asInputError(path, 0, "cannot read the checkpoint: "+unwrapPath(err).Error())
+		return zero, false, asInputError(path, 0, "cannot read the checkpoint: "+unwrapPath(err).Error())
 	}
-	notOne := asInputError(path, 0, "not a coterie checkpoint (remove it or choose another --checkpoint file)")
-	var head checkpointHead
-	if err := json.Unmarshal(data, &head); err != nil || head.Format != checkpointFormat {
-		return false, notOne
-	}
+	v, err := decode(data)
+	var ce *shard.CheckpointError
 	switch {
-	case head.Kind != kind:
-		return false, asInputError(path, 0, fmt.Sprintf("a checkpoint of %s, not of %s", head.Kind, what))
-	case head.InputSHA256 != hash:
-		return false, asInputError(path, 0, "a checkpoint of another input (remove it or choose another --checkpoint file)")
-	case head.Shard != sp.String():
-		return false, asInputError(path, 0, fmt.Sprintf("a checkpoint of shard %s, not %s", head.Shard, sp))
+	case err == nil:
+		return v, true, nil
+	case !errors.As(err, &ce):
+		return zero, false, asInputError(path, 0, err.Error())
+	case ce.Problem == shard.OtherKind:
+		return zero, false, asInputError(path, 0, fmt.Sprintf("a checkpoint of %s, not of %s", ce.Kind, what))
+	case ce.Problem == shard.OtherInput:
+		return zero, false, asInputError(path, 0, "a checkpoint of another input (remove it or choose another --checkpoint file)")
+	case ce.Problem == shard.OtherShard:
+		return zero, false, asInputError(path, 0, fmt.Sprintf("a checkpoint of shard %s, not %s", ce.Shard, sp))
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(got); err != nil {
-		return false, notOne
-	}
-	return true, nil
+	return zero, false, asInputError(path, 0, "not a coterie checkpoint (remove it or choose another --checkpoint file)")
 }
 
-// writePart writes a shard's part (shard.New with these arguments) to
-// standard output.
-func writePart(s *streams, kind string, sp shard.Spec, hash string, options, result any) error {
-	p, err := shard.New(kind, sp, hash, options, result)
+// writeCheckpoint rewrites the checkpoint file at path with ck (a
+// partfile checkpoint): a temporary file in the same folder, synced, then
+// renamed over the old one, so a stop at any moment leaves the old
+// checkpoint or the new one.
+func writeCheckpoint(path string, ck any) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".checkpoint-*")
+	if err != nil {
+		return fmt.Errorf("checkpoint %s: %v", path, unwrapPath(err))
+	}
+	err = shard.WriteCheckpoint(tmp, ck)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("checkpoint %s: %v", path, unwrapPath(err))
+	}
+	return nil
+}
+
+// writePartOut writes a shard's part to standard output.
+func writePartOut(s *streams, p *shard.Part, err error) error {
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/protocol"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
@@ -25,35 +24,16 @@ import (
 // merge of that one part, as `coterie merge` would print it, which is the
 // report of the plain search byte for byte.
 
-// exCheckpoint is the --checkpoint file of an exploration.
-type exCheckpoint struct {
-	Format      string `json:"format"`
-	Kind        string `json:"kind"`
-	InputSHA256 string `json:"input_sha256"`
-	Shard       string `json:"shard"`
-	// Options are the run's; the saved search depends on those
-	// exSearchDiffers compares.
-	Options exPartOptions `json:"options"`
-	// Finished says that the search is done; States and Expanded count
-	// the states it found and expanded so far.
-	Finished bool `json:"finished"`
-	States   int  `json:"states"`
-	Expanded int  `json:"expanded"`
-	// Snapshot is the search (protocol.ExploreSnapshot.AppendBinary), in
-	// base64, and SnapshotSHA256 its hex SHA-256.
-	SnapshotSHA256 string `json:"snapshot_sha256"`
-	Snapshot       []byte `json:"snapshot"`
-}
-
 // exSaveEvery is the least time between two saves of a running search;
-// a save that takes long spaces the next ones further (exSaver).
+// a save that takes long spaces the next ones further
+// (protocol.SnapshotSaver).
 const exSaveEvery = 2 * time.Second
 
 // exSearchDiffers says how the search of saved differs from the one of
 // opts, in flags ("" when it does not): the protocol, requests, rounds,
 // requesters and depth bound. The name, the report format and the state
 // bound change the report, not the search saved.
-func exSearchDiffers(saved, opts exPartOptions) string {
+func exSearchDiffers(saved, opts partfile.ExOptions) string {
 	nodes := func(v []int) string {
 		if len(v) == 0 {
 			return "all"
@@ -78,81 +58,20 @@ func exSearchDiffers(saved, opts exPartOptions) string {
 // loadExCheckpoint reads the checkpoint at path for shard sp of j (nil
 // if there is no file). A file of another command, input, shard or
 // search, or whose search is damaged, is refused.
-func loadExCheckpoint(path string, j *exploreJob, sp shard.Spec) (*exCheckpoint, error) {
-	var got exCheckpoint
-	found, err := readCheckpoint(path, exPartKind, "simulate --explore", j.hash, sp, &got)
+func loadExCheckpoint(path string, j *exploreJob, sp shard.Spec) (*partfile.ExSaved, error) {
+	got, found, err := readCheckpoint(path, "simulate --explore", sp, func(data []byte) (*partfile.ExSaved, error) {
+		return partfile.ReadExploreCheckpoint(data, j.hash, sp)
+	})
 	if err != nil || !found {
 		return nil, err
 	}
 	if d := exSearchDiffers(got.Options, j.opts); d != "" {
 		return nil, asInputError(path, 0, "a checkpoint of "+d+" (remove it or choose another --checkpoint file)")
 	}
-	if sum := sha256.Sum256(got.Snapshot); hex.EncodeToString(sum[:]) != got.SnapshotSHA256 {
+	if got.Check() != nil {
 		return nil, asInputError(path, 0, "a damaged checkpoint: the saved search does not match its snapshot_sha256 (remove it or choose another --checkpoint file)")
 	}
-	return &got, nil
-}
-
-// exSaver saves a running search to the checkpoint file: at once when
-// the file holds none (so that a file that cannot be written is known
-// before the work), then at most every exSaveEvery, or twenty times as
-// long as the last save took (a large search is large to write), and
-// always when the run ends. A save that fails once the search is under
-// way is reported and the search goes on unsaved: its result is worth
-// more than the file.
-type exSaver struct {
-	s    *streams
-	path string
-	head exCheckpoint
-	last time.Time
-	took time.Duration
-	// held says whether the file holds a search, and which.
-	held             bool
-	states, expanded int
-	finished         bool
-	err              error // the first save, which failed: the run stops
-	failed           bool  // a later save failed: no more are tried
-}
-
-func newExSaver(s *streams, path string, head exCheckpoint, loaded *exCheckpoint) *exSaver {
-	v := &exSaver{s: s, path: path, head: head, last: time.Now()}
-	if loaded != nil {
-		v.held, v.states, v.expanded, v.finished = true, loaded.States, loaded.Expanded, loaded.Finished
-	}
-	return v
-}
-
-// save is the search's protocol.ExploreShard.Save.
-func (v *exSaver) save(sn *protocol.ExploreSnapshot) error {
-	switch {
-	case v.failed:
-		return nil
-	case v.held && sn.States == v.states && sn.Expanded == v.expanded && sn.Finished == v.finished:
-		return nil // the file holds this already
-	case v.held && !sn.End && time.Since(v.last) < max(exSaveEvery, 20*v.took):
-		return nil
-	}
-	start := time.Now()
-	bin, err := sn.AppendBinary(nil)
-	if err == nil {
-		ck := v.head
-		sum := sha256.Sum256(bin)
-		ck.Finished, ck.States, ck.Expanded = sn.Finished, sn.States, sn.Expanded
-		ck.SnapshotSHA256, ck.Snapshot = hex.EncodeToString(sum[:]), bin
-		err = writeCheckpoint(v.path, ck)
-	}
-	if err != nil {
-		if !v.held {
-			v.err = err
-			return err
-		}
-		v.failed = true
-		fmt.Fprintf(v.s.err, "coterie: note: %v; the search goes on without saving\n", err)
-		return nil
-	}
-	v.last, v.took = time.Now(), time.Since(start)
-	v.held, v.states, v.expanded, v.finished = true, sn.States, sn.Expanded, sn.Finished
-	return nil
+	return got, nil
 }
 
 // runExploreCheckpointed explores one protocol on one file, whole or
@@ -176,9 +95,21 @@ func runExploreCheckpointed(ctx context.Context, s *streams, o simulateOptions, 
 	if err != nil {
 		return err
 	}
-	head := exCheckpoint{Format: checkpointFormat, Kind: exPartKind, InputSHA256: j.hash, Shard: sp.String(), Options: j.opts}
-	saver := newExSaver(s, o.checkpoint, head, loaded)
-	sh := protocol.ExploreShard{Owns: sp.Owns, Save: saver.save}
+	write := func(sn *protocol.ExploreSnapshot) error {
+		ck, err := partfile.ExploreCheckpoint(j.hash, sp, j.opts, sn)
+		if err != nil {
+			return err
+		}
+		return writeCheckpoint(o.checkpoint, ck)
+	}
+	saver := protocol.NewSnapshotSaver(write, exSaveEvery, false, false, 0, 0)
+	if loaded != nil {
+		saver = protocol.NewSnapshotSaver(write, exSaveEvery, true, loaded.Finished, loaded.States, loaded.Expanded)
+	}
+	saver.Failed = func(err error) {
+		fmt.Fprintf(s.err, "coterie: note: %v; the search goes on without saving\n", err)
+	}
+	sh := protocol.ExploreShard{Owns: sp.Owns, Save: saver.Save}
 	if loaded != nil {
 		sh.Resume = loaded.Snapshot
 	}
@@ -193,14 +124,14 @@ func runExploreCheckpointed(ctx context.Context, s *streams, o simulateOptions, 
 	bar.Done()
 	cfg.Progress = nil
 	saved := func() string {
-		if !saver.held {
+		if !saver.Held {
 			return "nothing saved"
 		}
-		return fmt.Sprintf("%d states expanded, saved in %s: run again to resume", saver.expanded, o.checkpoint)
+		return fmt.Sprintf("%d states expanded, saved in %s: run again to resume", saver.Expanded, o.checkpoint)
 	}
 	switch {
-	case saver.err != nil:
-		return saver.err
+	case saver.Err != nil:
+		return saver.Err
 	case err != nil && ctx.Err() != nil:
 		fmt.Fprintf(s.err, "coterie: note: %s: stopped before the end (%s)\n", label, saved())
 		return &codeError{code: exitError, err: fmt.Errorf("explore: %w", ctx.Err())}

@@ -37,6 +37,21 @@ func runCtx(ctx context.Context, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// exCheckpoint is the --checkpoint file of an exploration, as the
+// tests read it.
+type exCheckpoint struct {
+	Format         string          `json:"format"`
+	Kind           string          `json:"kind"`
+	InputSHA256    string          `json:"input_sha256"`
+	Shard          string          `json:"shard"`
+	Options        json.RawMessage `json:"options"`
+	Finished       bool            `json:"finished"`
+	States         int             `json:"states"`
+	Expanded       int             `json:"expanded"`
+	SnapshotSHA256 string          `json:"snapshot_sha256"`
+	Snapshot       []byte          `json:"snapshot"`
+}
+
 // readExCheckpoint reads the checkpoint at path.
 func readExCheckpoint(t *testing.T, path string) exCheckpoint {
 	t.Helper()

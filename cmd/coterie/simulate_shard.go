@@ -1,19 +1,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
-	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/protocol"
 	"github.com/coterie-dev/coterie/shard"
 )
 
-// The partial result of `simulate --explore --shard I/N` (kind "explore"):
+// `simulate --explore --shard I/N` writes the part of kind "explore":
 // the pieces are the ways to have made every request (how many each node
 // made); shard I expands the states whose requests so far fit under a
 // piece p it owns, p mod N = I − 1, and writes the part of the state graph
@@ -21,33 +19,7 @@ import (
 // the parts as the unsplit run searches the protocol
 // (protocol.MergeExplore), so that its report is the unsplit one. The
 // part carries the system, for the merge to replay and describe the
-// counterexamples.
-
-// exPartKind is the kind of explorer parts.
-const exPartKind = "explore"
-
-// exPartOptions are the options an exploration's report depends on.
-type exPartOptions struct {
-	Name       string `json:"name"`
-	Format     string `json:"format"`
-	Protocol   string `json:"protocol"`
-	Requests   int    `json:"requests"`
-	Rounds     int    `json:"rounds"`
-	Requesters []int  `json:"requesters"`
-	MaxStates  int    `json:"max_states"`
-	MaxDepth   int    `json:"max_depth"`
-}
-
-// exPartResult is the part of the state graph one shard expanded.
-type exPartResult struct {
-	// System is the canonical JSON of the system explored.
-	System   json.RawMessage `json:"system"`
-	Pieces   int             `json:"pieces"`
-	Root     string          `json:"root"`
-	Expanded int             `json:"expanded"`
-	// Graph is the binary graph of protocol.ExplorePart, in base64.
-	Graph []byte `json:"graph"`
-}
+// counterexamples. The files' JSON is package partfile's.
 
 // exploreJob is an exploration that is split or saved: one protocol on
 // one file.
@@ -58,7 +30,7 @@ type exploreJob struct {
 	// canon is the canonical JSON of the system; hash its input hash.
 	canon []byte
 	hash  string
-	opts  exPartOptions
+	opts  partfile.ExOptions
 }
 
 // newExploreJob reads the one file and protocol of args and o for a run
@@ -85,24 +57,22 @@ func newExploreJob(s *streams, o simulateOptions, args []string, what string) (*
 			return nil, usageErrorf("--requesters: %v", err)
 		}
 	}
-	var canon bytes.Buffer
-	if err := format.Write(&canon, in.sys, format.JSON, format.DefaultOptions()); err != nil {
+	canon, hash, err := partfile.Canonical(in.sys)
+	if err != nil {
 		return nil, err
 	}
-	opts := exPartOptions{Name: in.name, Format: o.format, Protocol: specs[0].Name, Requests: o.requests, Rounds: o.rounds,
+	opts := partfile.ExOptions{Name: in.name, Format: o.format, Protocol: specs[0].Name, Requests: o.requests, Rounds: o.rounds,
 		MaxStates: o.maxStates, MaxDepth: o.maxDepth}
 	for _, v := range who {
 		opts.Requesters = append(opts.Requesters, v+1)
 	}
-	return &exploreJob{in: in, spec: specs[0], who: who, canon: bytes.TrimSpace(canon.Bytes()),
-		hash: shard.HashInput(canon.Bytes()), opts: opts}, nil
+	return &exploreJob{in: in, spec: specs[0], who: who, canon: canon, hash: hash, opts: opts}, nil
 }
 
 // part is the partial result of shard sp of j that p is.
 func (j *exploreJob) part(s *streams, sp shard.Spec, p *protocol.ExplorePart) error {
-	res := exPartResult{System: j.canon, Pieces: p.Pieces, Root: hex.EncodeToString(p.Root[:]),
-		Expanded: p.Expanded, Graph: p.Graph}
-	return writePart(s, exPartKind, sp, j.hash, j.opts, res)
+	part, err := partfile.ExplorePart(sp, j.hash, j.canon, j.opts, p)
+	return writePartOut(s, part, err)
 }
 
 // runExploreShard explores one shard of the state space of one protocol
@@ -132,7 +102,7 @@ func runExploreShard(ctx context.Context, s *streams, o simulateOptions, args []
 
 // exploreConfig is the configuration of a split exploration with opts;
 // who are the requesters, 0-based.
-func exploreConfig(opts exPartOptions, who []int, maxMemory int64) protocol.ExploreConfig {
+func exploreConfig(opts partfile.ExOptions, who []int, maxMemory int64) protocol.ExploreConfig {
 	return protocol.ExploreConfig{Requests: opts.Requests, Rounds: opts.Rounds, Requesters: who,
 		MaxStates: opts.MaxStates, MaxDepth: opts.MaxDepth, MaxMemory: maxMemory}
 }
@@ -140,21 +110,12 @@ func exploreConfig(opts exPartOptions, who []int, maxMemory int64) protocol.Expl
 // mergeExplore puts the shards' parts of an exploration together and
 // prints the report of the unsplit `simulate --explore`.
 func mergeExplore(ctx context.Context, s *streams, parts []*shard.Part, asJSON bool) error {
-	opts, err := shard.DecodeOptions[exPartOptions](parts[0])
-	if err != nil {
+	opts, sys, eps, err := partfile.DecodeExplore(parts)
+	var me *shard.MergeError
+	if errors.As(err, &me) {
+		return usageErrorf("merge: %s", me.Msg)
+	} else if err != nil {
 		return usageErrorf("merge: %v", err)
-	}
-	results, err := shard.Decode[exPartResult](parts)
-	if err != nil {
-		return usageErrorf("merge: %v", err)
-	}
-	sys, err := format.ReadBytes(results[0].System, format.JSON, format.DefaultOptions())
-	if err != nil {
-		return usageErrorf("merge: shard %s: the system it carries: %v", parts[0].Shard, err)
-	}
-	// The system the parts carry is the one they hash to.
-	if h, err := inputHash(sys); err != nil || h != parts[0].InputSHA256 {
-		return usageErrorf("merge: shard %s: the system it carries is not the input its input_sha256 names", parts[0].Shard)
 	}
 	ps, err := protocol.NewSystem(sys)
 	if err != nil {
@@ -167,14 +128,6 @@ func mergeExplore(ctx context.Context, s *streams, parts []*shard.Part, asJSON b
 	var who []int
 	for _, v := range opts.Requesters {
 		who = append(who, v-1)
-	}
-	eps := make([]*protocol.ExplorePart, len(results))
-	for i, r := range results {
-		root, err := hex.DecodeString(r.Root)
-		if err != nil || len(root) != 16 {
-			return usageErrorf("merge: shard %s: \"root\" is not a state hash", parts[i].Shard)
-		}
-		eps[i] = &protocol.ExplorePart{Pieces: r.Pieces, Root: [16]byte(root), Expanded: r.Expanded, Graph: r.Graph}
 	}
 	res, err := protocol.MergeExplore(ctx, spec, ps, exploreConfig(opts, who, 0), eps)
 	if err != nil {

@@ -2,76 +2,23 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"os"
-	"slices"
-	"strconv"
 	"time"
 
 	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
 )
 
-// The partial result of `transversals --count --shard I/N` (kind
-// "transversals"): the MMCS search is cut into numbered pieces by the
+// `transversals --count --shard I/N` writes the part of kind
+// "transversals": the MMCS search is cut into numbered pieces by the
 // family alone (domination.CountTransversalPieces), shard I counts the
-// pieces it owns, and the merge adds up the counts by size.
-
-// tvPartKind is the kind of transversal-count parts.
-const tvPartKind = "transversals"
-
-// tvPartOptions are the options a transversal count's output depends on.
-type tvPartOptions struct {
-	Name string `json:"name"`
-}
-
-// tvPartResult is what a shard counted: its pieces of the search and the
-// minimal transversals in them by size (sizes and counts as decimal
-// strings).
-type tvPartResult struct {
-	N          int               `json:"n"`
-	Pieces     int               `json:"pieces"`
-	PiecesDone int               `json:"pieces_done"`
-	BySize     map[string]string `json:"by_size"`
-}
-
-// tvCheckpoint is the --checkpoint file of a transversal count.
-type tvCheckpoint struct {
-	Format      string            `json:"format"`
-	Kind        string            `json:"kind"`
-	InputSHA256 string            `json:"input_sha256"`
-	Shard       string            `json:"shard"`
-	Pieces      int               `json:"pieces"`
-	Done        []int             `json:"done"`
-	BySize      map[string]string `json:"by_size"`
-}
-
-func bySizeStrings(m map[int]*big.Int) map[string]string {
-	out := make(map[string]string, len(m))
-	for size, k := range m {
-		out[strconv.Itoa(size)] = k.String()
-	}
-	return out
-}
-
-func parseBySize(n int, m map[string]string) (map[int]*big.Int, error) {
-	out := make(map[int]*big.Int, len(m))
-	for s, c := range m {
-		size, err := strconv.Atoi(s)
-		if err != nil || size < 0 || size > n {
-			return nil, fmt.Errorf("size %q is not 0..%d", s, n)
-		}
-		k, ok := new(big.Int).SetString(c, 10)
-		if !ok || k.Sign() < 0 {
-			return nil, fmt.Errorf("size %d: count %q is not a count", size, c)
-		}
-		out[size] = k
-	}
-	return out, nil
-}
+// pieces it owns, and the merge adds up the counts by size
+// (domination.MergeShardCounts). The files' JSON is package partfile's.
 
 // runTransversalsSharded counts the minimal transversals of f piece by
 // piece: shard sp's pieces with --shard (printing a part), or all of
@@ -95,7 +42,9 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 	var save func(*domination.PieceCount) error
 	dirty := false
 	if o.checkpoint != "" {
-		if st, err = loadTvCheckpoint(o.checkpoint, hash, sp, f.N); err != nil {
+		if st, _, err = readCheckpoint(o.checkpoint, "transversals", sp, func(data []byte) (*domination.PieceCount, error) {
+			return partfile.ReadTransversalsCheckpoint(data, hash, sp, f.N)
+		}); err != nil {
 			return err
 		}
 		// Each piece is saved, at most once a second (a small count has
@@ -141,8 +90,8 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 	if !sharded {
 		return writeTransversalCount(s, displayName(path), st.Count(), o.asJSON)
 	}
-	res := tvPartResult{N: f.N, Pieces: st.Pieces, PiecesDone: len(st.Done), BySize: bySizeStrings(st.BySize)}
-	return writePart(s, tvPartKind, sp, hash, tvPartOptions{Name: displayName(path)}, res)
+	part, err := partfile.TransversalsPart(sp, hash, partfile.TvOptions{Name: displayName(path)}, f.N, st)
+	return writePartOut(s, part, err)
 }
 
 // writeTransversalCount prints c as `transversals --count` does.
@@ -163,73 +112,24 @@ func writeTransversalCount(s *streams, name string, c *domination.TransversalCou
 // mergeTransversals adds up the shards' counts and prints the whole count
 // as the unsplit `transversals --count` would.
 func mergeTransversals(s *streams, parts []*shard.Part, asJSON bool) error {
-	po, err := shard.DecodeOptions[tvPartOptions](parts[0])
-	if err != nil {
+	po, counts, err := partfile.DecodeTransversals(parts)
+	var me *shard.MergeError
+	if errors.As(err, &me) {
+		return usageErrorf("merge: %s", me.Msg)
+	} else if err != nil {
 		return err
 	}
-	results, err := shard.Decode[tvPartResult](parts)
-	if err != nil {
+	c, err := domination.MergeShardCounts(counts)
+	if errors.As(err, &me) {
+		return usageErrorf("merge: %s", me.Msg)
+	} else if err != nil {
 		return err
 	}
-	first := results[0]
-	sum := &domination.PieceCount{Pieces: first.Pieces, BySize: map[int]*big.Int{}}
-	done := 0
-	for i, r := range results {
-		if r.N != first.N || r.Pieces != first.Pieces {
-			return usageErrorf("merge: shard %s cut the search into %d pieces, shard %s into %d", parts[i].Shard, r.Pieces, parts[0].Shard, first.Pieces)
-		}
-		owned := 0
-		sp := shard.Spec{Index: i + 1, Count: len(parts)}
-		for p := range r.Pieces {
-			if sp.Owns(p) {
-				owned++
-			}
-		}
-		if r.PiecesDone != owned {
-			return usageErrorf("merge: shard %s counted %d of its %d pieces", parts[i].Shard, r.PiecesDone, owned)
-		}
-		done += r.PiecesDone
-		m, err := parseBySize(r.N, r.BySize)
-		if err != nil {
-			return usageErrorf("merge: shard %s: %v", parts[i].Shard, err)
-		}
-		for size, k := range m {
-			if sum.BySize[size] == nil {
-				sum.BySize[size] = new(big.Int)
-			}
-			sum.BySize[size].Add(sum.BySize[size], k)
-		}
-	}
-	if done != first.Pieces {
-		return usageErrorf("merge: the shards counted %d of %d pieces", done, first.Pieces)
-	}
-	return writeTransversalCount(s, po.Name, sum.Count(), asJSON)
-}
-
-// loadTvCheckpoint reads the checkpoint at path (nil if there is no
-// file); a file of another command, input or shard is refused.
-func loadTvCheckpoint(path, hash string, sp shard.Spec, n int) (*domination.PieceCount, error) {
-	var got tvCheckpoint
-	found, err := readCheckpoint(path, tvPartKind, "transversals", hash, sp, &got)
-	if err != nil || !found {
-		return nil, err
-	}
-	m, err := parseBySize(n, got.BySize)
-	if err != nil {
-		return nil, asInputError(path, 0, "checkpoint: "+err.Error())
-	}
-	done := slices.Clone(got.Done)
-	slices.Sort(done)
-	if len(slices.Compact(slices.Clone(done))) != len(done) || len(done) > 0 && (done[0] < 0 || done[len(done)-1] >= got.Pieces) {
-		return nil, asInputError(path, 0, "checkpoint: bad list of pieces done")
-	}
-	return &domination.PieceCount{Pieces: got.Pieces, Done: done, BySize: m}, nil
+	return writeTransversalCount(s, po.Name, c, asJSON)
 }
 
 // saveTvCheckpoint rewrites the checkpoint: a temporary file in the same
 // folder, renamed over the old one.
 func saveTvCheckpoint(path, hash string, sp shard.Spec, pc *domination.PieceCount) error {
-	ck := tvCheckpoint{Format: checkpointFormat, Kind: tvPartKind, InputSHA256: hash, Shard: sp.String(),
-		Pieces: pc.Pieces, Done: slices.Clone(pc.Done), BySize: bySizeStrings(pc.BySize)}
-	return writeCheckpoint(path, ck)
+	return writeCheckpoint(path, partfile.TransversalsCheckpoint(hash, sp, pc))
 }
