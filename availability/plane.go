@@ -13,6 +13,7 @@ import (
 
 	"github.com/coterie-dev/coterie/galois"
 	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/shard"
 )
 
 // planeOrder reports whether the minimal quorums of f are exactly the lines
@@ -1216,4 +1217,68 @@ func (s *planeSweep) finish(ctx context.Context, in *planeStates, report func(in
 		}
 	}
 	return out, nil
+}
+
+// planeSplittable reports whether f is the lines of a plane whose sweep
+// [ComputeShare] splits into pieces: the orders from planeSlowOrder, whose
+// sweep takes long enough to be worth machines (the smaller ones take
+// seconds, in one shard).
+func planeSplittable(f *set.Family) bool {
+	q, ok := planeOrder(f)
+	return ok && q >= planeSlowOrder
+}
+
+// planeShare is shard sp's share of the plane sweep of f (see
+// [ComputeShare]): the summed counts of its pieces, as a polynomial's
+// coefficients that mean nothing alone. A sweep that o.Time or the memory
+// budget stops makes an inexact share, which the merge refuses.
+func planeShare(ctx context.Context, f *set.Family, sp shard.Spec, o *ShareOptions) (*Share, error) {
+	q, _ := planeOrder(f)
+	of := 1 << min(SplitBits(f.N, sp.Count), 10)
+	var which []int
+	for j := range of {
+		if sp.Owns(j) {
+			which = append(which, j)
+		}
+	}
+	sh := &Share{H: f.H, N: f.N, Kind: SharePieces, Method: MethodPlane, Pieces: of}
+	pctx := ctx
+	if o.Time > 0 {
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithTimeout(ctx, o.Time)
+		defer cancel()
+	}
+	counts, err := PlanePieces(pctx, q, of, which, o.Progress, o.MaxMemory)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return nil, err
+	case pctx.Err() != nil:
+		sh.Reason = fmt.Sprintf("the plane sweep of order %d did not finish within %s", q, o.Time)
+		return sh, nil
+	case errors.Is(err, set.ErrMemoryBudget):
+		sh.Reason = err.Error()
+		return sh, nil
+	default:
+		return nil, err
+	}
+	sum := NewPolynomial(f.N)
+	for _, c := range counts {
+		for i, v := range c {
+			sum.A[i].Add(sum.A[i], v)
+		}
+	}
+	sh.Exact, sh.PiecesDone, sh.Poly = true, len(which), sum
+	return sh, nil
+}
+
+// planeFromShares returns the polynomial of the plane from the sum of all
+// its pieces' counts, held as the coefficients of sum.
+func planeFromShares(sum *Polynomial) (*Polynomial, error) {
+	for _, q := range PlaneOrders() {
+		if q*q+q+1 == sum.N {
+			return PlaneFromPieces(q, sum.A)
+		}
+	}
+	return nil, fmt.Errorf("%d nodes: not a projective plane the sweep counts", sum.N)
 }

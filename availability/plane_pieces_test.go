@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"os"
 	"testing"
+
+	"github.com/coterie-dev/coterie/shard"
 )
 
 // sumCounts adds count vectors.
@@ -145,5 +147,51 @@ func TestPG7Pieces(t *testing.T) {
 	}
 	if !p.Equal(pg7Golden(t)) {
 		t.Errorf("PG(2,7) from pieces: %v", p)
+	}
+}
+
+// Shares of the plane sweep (as ComputeShare makes them for order 8)
+// merge into the unsplit polynomial for 1, 2 and 3 shards; a changed
+// count or a missing shard is refused.
+func TestPlaneShares(t *testing.T) {
+	ctx := context.Background()
+	for _, q := range []int{4, 5} {
+		f := projectivePlane(t, q)
+		want, err := PlanePolynomial(ctx, q, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 1; n <= 3; n++ {
+			var shares []*Share
+			for i := 1; i <= n; i++ {
+				sh, err := planeShare(ctx, f, shard.Spec{Index: i, Count: n}, &ShareOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sh.Exact || sh.Kind != SharePieces || sh.Method != MethodPlane {
+					t.Fatalf("PG(2,%d) shard %d/%d: %+v", q, i, n, sh)
+				}
+				shares = append(shares, sh)
+			}
+			res, _, err := MergeShares(ctx, shares, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Exact || res.Method != MethodPlane || !res.Poly.Equal(want) {
+				t.Errorf("PG(2,%d) merged from %d shards: %v by %s", q, n, res.Poly, res.Method)
+			}
+			if n < 2 {
+				continue
+			}
+			if _, _, err := MergeShares(ctx, shares[1:], nil); err == nil {
+				t.Errorf("PG(2,%d): %d shards of %d merged", q, n-1, n)
+			}
+			bad := *shares[n-1]
+			bad.Poly = shares[n-1].Poly.Clone()
+			bad.Poly.A[3].Add(bad.Poly.A[3], big.NewInt(1))
+			if _, _, err := MergeShares(ctx, append(shares[:n-1:n-1], &bad), nil); err == nil {
+				t.Errorf("PG(2,%d): a changed count merged", q)
+			}
+		}
 	}
 }

@@ -19,6 +19,10 @@ import (
 //   - an exact polynomial by BDD ([Splittable]) is cut into the pieces of
 //     [SplitBits](n, N) split nodes; shard I sums its pieces (ShareKind
 //     SharePieces) and the merge adds the sums;
+//   - the lines of a projective plane of order 8 (the plane sweep, which
+//     takes long) are cut into the pieces of [PlanePieces]: shard I sums
+//     the counts of its pieces (SharePieces, MethodPlane), and the merge
+//     adds the sums and turns them into the polynomial;
 //   - a Monte Carlo estimate (MethodEstimate) is cut into the shares of
 //     its samples ([EstimateShare]); the merge adds hits and samples;
 //   - anything else (closed forms) is not split: shard 1 carries the whole
@@ -132,6 +136,8 @@ func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOpti
 		}
 		sh.Kind, sh.Method, sh.Reason, sh.Proved, sh.Points = ShareSamples, MethodEstimate, o.explain(res), res.Partial, pts
 		return sh, nil
+	case o.Method == MethodAuto && planeSplittable(f):
+		return planeShare(ctx, f, sp, &o)
 	case Splittable(f, o.Method):
 		bits := SplitBits(f.N, sp.Count)
 		sh.Kind, sh.Method, sh.Pieces = SharePieces, MethodBDD, 1<<bits
@@ -392,6 +398,13 @@ func MergeShares(ctx context.Context, shares []*Share, points []float64) (*Resul
 				return nil, nil, bad(i, "shard %s summed %d pieces, and shard %s of %d pieces owns %d", spec(i), f.PiecesDone, spec(i), f.Pieces, owned)
 			}
 			sum.Add(f.Poly)
+		}
+		if first.Method == MethodPlane {
+			p, err := planeFromShares(sum)
+			if err != nil {
+				return nil, nil, bad(0, "%v", err)
+			}
+			sum = p
 		}
 		res = ExactResult(nil, first.Method, sum)
 	case ShareSamples:
