@@ -289,6 +289,63 @@ func (m *manager) chain(levels []int32) uint32 {
 	return r
 }
 
+// orCube returns u ∨ (the conjunction of the variables at the levels q,
+// sorted increasingly), making only the nodes of the result: where u
+// already tests a level of q, the cube joins u's high branch there, so no
+// chain of q is made first (a list of many quorums would leave one
+// chain's worth of garbage nodes per quorum). Each node of u is visited
+// once per path to it, without a cache: past *left visits it gives up and
+// reports false, and the caller ORs a chain instead.
+func (m *manager) orCube(u uint32, q []int32, left *int) (uint32, bool) {
+	switch {
+	case len(q) == 0 || u == bddTrue:
+		return bddTrue, true
+	case u == bddFalse:
+		return m.chain(q), true
+	}
+	*left--
+	if *left < 0 {
+		return 0, false
+	}
+	nd := m.nodes[u]
+	c := q[0]
+	switch {
+	case nd.level < c:
+		lo, ok := m.orCube(nd.lo, q, left)
+		if !ok {
+			return 0, false
+		}
+		hi, ok := m.orCube(nd.hi, q, left)
+		if !ok {
+			return 0, false
+		}
+		if lo == nd.lo && hi == nd.hi {
+			return u, true // the cube was implied below: no lookup
+		}
+		return m.mk(nd.level, lo, hi), true
+	case nd.level == c:
+		// x·hi ∨ x̄·lo ∨ x·rest = x·(hi ∨ rest) ∨ x̄·lo.
+		hi, ok := m.orCube(nd.hi, q[1:], left)
+		if !ok {
+			return 0, false
+		}
+		if hi == nd.hi {
+			return u, true
+		}
+		return m.mk(c, nd.lo, hi), true
+	default:
+		// u does not test x: u ∨ x·rest = x·(u ∨ rest) ∨ x̄·u.
+		hi, ok := m.orCube(u, q[1:], left)
+		if !ok {
+			return 0, false
+		}
+		return m.mk(c, u, hi), true
+	}
+}
+
+// orCubeVisits bounds the visits of one [manager.orCube].
+const orCubeVisits = 1 << 12
+
 // gc keeps only the nodes reachable from roots, renumbering them in their
 // old relative order (children before parents), and rewrites roots.
 func (m *manager) gc(roots []uint32) {
@@ -496,7 +553,12 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 	for i := 0; i < len(qs); i += block {
 		r := bddFalse
 		for _, q := range qs[i:min(i+block, len(qs))] {
-			r = m.or(r, m.chain(q))
+			left := orCubeVisits
+			if c, ok := m.orCube(r, q, &left); ok {
+				r = c
+			} else {
+				r = m.or(r, m.chain(q))
+			}
 			merged++
 		}
 		roots = append(roots, r)
@@ -571,7 +633,7 @@ func (b *BDD) count(ctx context.Context, progress func(done, total int), maxByte
 // countWords is the number of 64-bit words a count over n variables
 // takes: room for C(n, n/2) and a word to spare.
 func countWords(n int) int {
-	return (binomialRow(n)[n/2].BitLen() + 64) / 64
+	return (set.Binomial(n, n/2).BitLen() + 64) / 64
 }
 
 // counter holds the state of one counting pass.

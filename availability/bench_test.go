@@ -93,7 +93,7 @@ func BenchmarkBilliard9(b *testing.B) {
 func BenchmarkBilliard9BDD(b *testing.B) {
 	f := ok[*set.Family](b)(construct.Billiard(9))
 	ctx := context.Background()
-	d, err := BuildBDD(ctx, f, BDDOptions{Order: chainOrder(f), apply: true})
+	d, err := BuildBDD(ctx, f, BDDOptions{Order: chainOrder(context.Background(), f), apply: true})
 	if err != nil {
 		b.Fatal(err)
 	}

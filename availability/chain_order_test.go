@@ -1,6 +1,7 @@
 package availability
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -27,7 +28,7 @@ func TestChainOrderLinear(t *testing.T) {
 			}
 			f.Add(&q, set.NoOwner)
 		}
-		if got, want := chainOrder(f), chainOrderQuadratic(f); !slices.Equal(got, want) {
+		if got, want := chainOrder(context.Background(), f), chainOrderQuadratic(f); !slices.Equal(got, want) {
 			t.Fatalf("%v: order %v, want %v", f.Quorums, got, want)
 		}
 	}

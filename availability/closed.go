@@ -3,6 +3,7 @@ package availability
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 
@@ -14,24 +15,64 @@ import (
 // Threshold returns the polynomial of the system of all w-subsets of n
 // nodes (majority, uniform k-arbiters): A_i = C(n, i) for i ≥ w, else 0, so
 // AV(p) is the binomial tail P[Bin(n, p) ≥ w] (Kuo 2001, Section 5: the
-// uniform k-arbiter with w = ⌈(kN+1)/(k+1)⌉). Cost: n big-integer
-// multiplications by small numbers, milliseconds for n = 10,001.
+// uniform k-arbiter with w = ⌈(kN+1)/(k+1)⌉). Cost: C(n, w), then n − w
+// big-integer multiplications by small numbers, milliseconds for
+// n = 10,001; the coefficients take about Σ log2 C(n, i) bits
+// ([ThresholdBytes]), some 60 GB for a majority of 10^6 nodes.
 func Threshold(n, w int) *Polynomial {
+	p, _ := ThresholdContext(context.Background(), n, w, 0)
+	return p
+}
+
+// ThresholdContext is [Threshold] watching ctx, and refusing, with an
+// error wrapping [set.ErrMemoryBudget], coefficients that would take more
+// than maxBytes (0: no limit) by [ThresholdBytes].
+func ThresholdContext(ctx context.Context, n, w int, maxBytes int64) (*Polynomial, error) {
+	w = max(w, 0)
+	if maxBytes > 0 {
+		if need := ThresholdBytes(n, w); need > maxBytes {
+			return nil, fmt.Errorf("availability: the coefficients of the %d-of-%d threshold take about %d MiB, more than the memory budget of %d MiB: %w",
+				w, n, need>>20, maxBytes>>20, set.ErrMemoryBudget)
+		}
+	}
 	p := &Polynomial{N: n, A: make([]*big.Int, n+1)}
-	c := big.NewInt(1)
+	for i := range min(w, n+1) {
+		p.A[i] = new(big.Int)
+	}
+	if w > n {
+		return p, ctx.Err()
+	}
+	c, err := set.BinomialContext(ctx, n, w)
+	if err != nil {
+		return nil, err
+	}
 	var m, d big.Int
-	for i := 0; i <= n; i++ {
-		if i > 0 {
+	for i := w; i <= n; i++ {
+		if i > w {
+			if i&0xff == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			c.Mul(c, m.SetInt64(int64(n-i+1)))
 			c.Quo(c, d.SetInt64(int64(i)))
 		}
-		if i >= w {
-			p.A[i] = new(big.Int).Set(c)
-		} else {
-			p.A[i] = new(big.Int)
-		}
+		p.A[i] = new(big.Int).Set(c)
 	}
-	return p
+	return p, ctx.Err()
+}
+
+// ThresholdBytes estimates the bytes of [Threshold]'s coefficients:
+// log2 C(n, i) bits for each i ≥ w (by the log-gamma function), plus a
+// big.Int's header each.
+func ThresholdBytes(n, w int) int64 {
+	lg := func(x int) float64 { v, _ := math.Lgamma(float64(x) + 1); return v }
+	bytes := 0.0
+	for i := max(w, 0); i <= n; i++ {
+		bits := (lg(n) - lg(i) - lg(n-i)) / math.Ln2
+		bytes += bits/8 + 40
+	}
+	return int64(min(bytes, math.MaxInt64/2))
 }
 
 // isAllSubsets reports whether the explicit family f lists every w-subset
@@ -44,7 +85,7 @@ func isAllSubsets(f *set.Family) (int, bool) {
 		return 0, false
 	}
 	w := f.Quorums[0].Len()
-	want := new(big.Int).Binomial(int64(f.N), int64(w))
+	want := set.Binomial(f.N, w)
 	if !want.IsInt64() || want.Int64() != int64(len(f.Quorums)) {
 		// Repeats could make up the number; then the count of distinct
 		// quorums falls short and the test below fails anyway.
@@ -145,8 +186,9 @@ func Product(dims ...int) *Polynomial {
 
 // productFamily returns the quorums of [Product] over dims with node
 // Σ x_j·(a_1⋯a_{j−1}) (the first coordinate varies fastest), one quorum per
-// choice of slabs, as a set of strings for comparison.
-func productQuorums(dims []int) (n int, qs map[string]bool) {
+// choice of slabs, as a set of strings for comparison; nil once ctx is
+// done (it takes n²·d steps, seconds for n in the ten thousands).
+func productQuorums(ctx context.Context, dims []int) (n int, qs map[string]bool) {
 	n = 1
 	for _, a := range dims {
 		n *= a
@@ -160,6 +202,9 @@ func productQuorums(dims []int) (n int, qs map[string]bool) {
 	qs = make(map[string]bool, n)
 	q := set.New(n)
 	for b := range n { // b encodes the slab choice (b_1..b_d) the same way
+		if b%64 == 0 && ctx.Err() != nil {
+			return n, nil
+		}
 		q.Clear()
 		for v := range n {
 			for j := range dims {
@@ -181,7 +226,7 @@ func productQuorums(dims []int) (n int, qs map[string]bool) {
 // factorisation of n into 2 factors or into equal factors whose sizes and
 // count fit. The quorums are always compared in full: the claim alone is
 // never trusted.
-func productDims(f *set.Family) ([]int, bool) {
+func productDims(ctx context.Context, f *set.Family) ([]int, bool) {
 	if f.IsThreshold() || len(f.Quorums) == 0 || len(f.Quorums) > 1<<16 {
 		return nil, false
 	}
@@ -221,7 +266,7 @@ func productDims(f *set.Family) ([]int, bool) {
 		if pow1(dims) != n || n-rest != size || len(f.Quorums) < n {
 			continue
 		}
-		if sameQuorums(f, dims) {
+		if sameQuorums(ctx, f, dims) {
 			return dims, true
 		}
 	}
@@ -250,9 +295,12 @@ func pow1(dims []int) int {
 }
 
 // sameQuorums reports whether f's distinct quorums are exactly those of the
-// product over dims.
-func sameQuorums(f *set.Family, dims []int) bool {
-	_, want := productQuorums(dims)
+// product over dims; false once ctx is done.
+func sameQuorums(ctx context.Context, f *set.Family, dims []int) bool {
+	_, want := productQuorums(ctx, dims)
+	if want == nil {
+		return false
+	}
 	got := make(map[string]bool, len(f.Quorums))
 	for i := range f.Quorums {
 		k := f.Quorums[i].String()

@@ -115,6 +115,9 @@ func Compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return compute(ctx, f, opts)
 }
 
@@ -166,16 +169,31 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		return nil, fmt.Errorf("availability: unknown method %q", opts.Method)
 	}
 	if w, ok := isAllSubsets(f); ok {
-		r.Exact, r.Method, r.Poly = true, MethodThreshold, Threshold(f.N, w)
+		p, err := ThresholdContext(ctx, f.N, w, opts.MaxMemory)
+		if err != nil {
+			return nil, err
+		}
+		r.Exact, r.Method, r.Poly = true, MethodThreshold, p
 		return r, nil
 	}
 	if p, ok := recognise(ctx, f); ok {
 		r.Exact, r.Method, r.Poly = true, MethodRecurrence, p
 		return r, nil
 	}
-	if dims, ok := productDims(f); ok {
+	if p, ok := recogniseTree(ctx, f); ok {
+		r.Exact, r.Method, r.Poly = true, MethodRecurrence, p
+		return r, nil
+	}
+	if p, ok := recogniseWall(ctx, f); ok {
+		r.Exact, r.Method, r.Poly = true, MethodRecurrence, p
+		return r, nil
+	}
+	if dims, ok := productDims(ctx, f); ok {
 		r.Exact, r.Method, r.Poly, r.dims = true, MethodProduct, Product(dims...), dims
 		return r, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	var memErr error
 	if q, ok := planeOrder(f); ok {
@@ -290,7 +308,11 @@ func computeBDD(ctx context.Context, r *Result, opts Options, progress func(done
 	var fail *bddFailure
 	switch {
 	case ctx.Err() == nil && bctx.Err() != nil && errors.Is(err, context.DeadlineExceeded):
-		fail = &bddFailure{reason: fmt.Errorf("no BDD within %s", opts.Time), orders: len(OrderCandidates(f))}
+		cands, err := orderCandidates(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		fail = &bddFailure{reason: fmt.Errorf("no BDD within %s", opts.Time), orders: len(cands)}
 	case !errors.As(err, &fail):
 		return nil, err
 	}
@@ -338,7 +360,7 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 	// [OrderCandidates]: often the first one fits at once.
 	var makers []func() []int
 	if cands == nil {
-		makers = orderMakers(f)
+		makers = orderMakers(ctx, f)
 		cands = make([][]int, len(makers))
 	}
 	skip := make([]bool, len(cands))
@@ -374,6 +396,9 @@ func searchBDD(ctx context.Context, f *set.Family, cands [][]int, opts Options, 
 			}
 			if makers != nil && cands[i] == nil {
 				cands[i] = makers[i]()
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
+				}
 				// A candidate equal to one before it is tried once.
 				skip[i] = slices.ContainsFunc(cands[:i], func(o []int) bool { return slices.Equal(o, cands[i]) })
 			}

@@ -22,7 +22,10 @@
 //     consensus, crumbling walls, the grid protocol, the B-grid, weighted
 //     voting): recurrences over their independent parts (see
 //     [TreePolynomial], [WallPolynomial] and their siblings), used once the
-//     family is proved to be the construction its Kind names;
+//     family is proved to be the construction its Kind names; a plain list
+//     with no kind, numbered any way, is recognised as a tree or a
+//     crumbling wall from its quorums (the numbering guessed, then proved
+//     the same way);
 //   - Kuo's join C1 ⊕x C2: Corollary 5 lifted to coefficient vectors (see
 //     [Compose]);
 //   - projective planes of order 2, 3, 4, 5, 7 and 8: a sweep of the affine

@@ -153,7 +153,11 @@ func (r *Result) perNodeBDD(ctx context.Context, budget int) (*BDD, error) {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	for _, order := range OrderCandidates(f) {
+	cands, err := orderCandidates(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	for _, order := range cands {
 		d, err := BuildBDD(ctx, f, BDDOptions{Order: order, Budget: budget})
 		if err == nil {
 			c.bdd = d

@@ -1,6 +1,7 @@
 package availability
 
 import (
+	"context"
 	"math"
 	"math/big"
 	"strconv"
@@ -30,6 +31,14 @@ func DecimalRat(x float64) *big.Rat {
 // close AV is to 1, where 1 − AV computed in float64 would be noise or 0.
 // x must be in [0, 1].
 func (p *Polynomial) Unavailability(x float64) *big.Float {
+	u, _ := p.UnavailabilityContext(context.Background(), x)
+	return u
+}
+
+// UnavailabilityContext is [Polynomial.Unavailability] watching ctx: once
+// ctx is done it returns nil and ctx's error. Its cost grows as N times
+// the length of C(N, N/2): seconds at N = 10^5, minutes at 10^6.
+func (p *Polynomial) UnavailabilityContext(ctx context.Context, x float64) (*big.Float, error) {
 	xr := DecimalRat(x)
 	yr := new(big.Rat).Sub(big.NewRat(1, 1), xr)
 	xf := new(big.Float).SetPrec(ninesPrec).SetRat(xr)
@@ -40,13 +49,25 @@ func (p *Polynomial) Unavailability(x float64) *big.Float {
 	for i := 1; i <= p.N; i++ {
 		xp[i] = new(big.Float).SetPrec(ninesPrec).Mul(xp[i-1], xf)
 	}
-	row := binomialRow(p.N)
+	// C(N, i) is taken from the top down, one row entry at a time: the
+	// whole row of a million nodes would take tens of gigabytes.
+	row := big.NewInt(1) // C(N, i)
+	var m, d big.Int
 	sum := new(big.Float).SetPrec(ninesPrec)
 	ypow := new(big.Float).SetPrec(ninesPrec).SetInt64(1) // y^(N−i)
 	var c big.Int
 	t := new(big.Float).SetPrec(ninesPrec)
 	for i := p.N; i >= 0; i-- {
-		c.Sub(row[i], p.A[i])
+		if i&0xff == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if i < p.N {
+			row.Mul(row, m.SetInt64(int64(i+1)))
+			row.Quo(row, d.SetInt64(int64(p.N-i)))
+		}
+		c.Sub(row, p.A[i])
 		if c.Sign() != 0 {
 			t.SetInt(&c)
 			t.Mul(t, xp[i])
@@ -55,7 +76,7 @@ func (p *Polynomial) Unavailability(x float64) *big.Float {
 		}
 		ypow.Mul(ypow, yf)
 	}
-	return sum
+	return sum, nil
 }
 
 // Nines returns −log10(u), the number of nines of an availability 1 − u

@@ -20,7 +20,7 @@ func ChooseOrder(f *set.Family) []int {
 		return naturalOrder(f.N)
 	}
 	f = g
-	return forceOrder(f, naturalOrder(f.N))
+	return forceOrder(context.Background(), f, naturalOrder(f.N))
 }
 
 // OrderCandidates returns the orders [Compute] tries for f, best guess
@@ -29,28 +29,42 @@ func ChooseOrder(f *set.Family) []int {
 // appearance along a greedy chain of overlapping quorums (which follows
 // the diagonals of a billiard), then FORCE from the natural order.
 func OrderCandidates(f *set.Family) [][]int {
-	if g, err := explicitFamily(context.Background(), f); err != nil {
-		return [][]int{naturalOrder(f.N)}
+	out, _ := orderCandidates(context.Background(), f)
+	return out
+}
+
+// orderCandidates is [OrderCandidates] watching ctx: once ctx is done it
+// returns ctx's error.
+func orderCandidates(ctx context.Context, f *set.Family) ([][]int, error) {
+	if g, err := explicitFamily(ctx, f); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return [][]int{naturalOrder(f.N)}, nil
 	} else {
 		f = g
 	}
 	var out [][]int
-	for _, mk := range orderMakers(f) {
+	for _, mk := range orderMakers(ctx, f) {
 		c := mk()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if !slices.ContainsFunc(out, func(o []int) bool { return slices.Equal(o, c) }) {
 			out = append(out, c)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // orderMakers returns the makers of the orders of [OrderCandidates], in
-// its order, duplicates included.
-func orderMakers(f *set.Family) []func() []int {
+// its order, duplicates included. Once ctx is done a maker returns at
+// once, with an order of no use: its caller looks at ctx.
+func orderMakers(ctx context.Context, f *set.Family) []func() []int {
 	return []func() []int{
 		func() []int { return naturalOrder(f.N) },
-		func() []int { return chainOrder(f) },
-		func() []int { return forceOrder(f, naturalOrder(f.N)) },
+		func() []int { return chainOrder(ctx, f) },
+		func() []int { return forceOrder(ctx, f, naturalOrder(f.N)) },
 	}
 }
 
@@ -75,7 +89,7 @@ func span(qs [][]int, pos []int) int {
 	return s
 }
 
-func forceOrder(f *set.Family, start []int) []int {
+func forceOrder(ctx context.Context, f *set.Family, start []int) []int {
 	n := f.N
 	qs := make([][]int, len(f.Quorums))
 	for i := range f.Quorums {
@@ -92,6 +106,9 @@ func forceOrder(f *set.Family, start []int) []int {
 	sum := make([]float64, n)
 	cnt := make([]int, n)
 	for iter := 0; iter < 50; iter++ {
+		if ctx.Err() != nil {
+			return best
+		}
 		for i, q := range qs {
 			s := 0
 			for _, v := range q {
@@ -142,7 +159,7 @@ func forceOrder(f *set.Family, start []int) []int {
 // quorums: start from the quorum of the smallest node, then repeatedly take
 // the unused quorum with most nodes already placed (ties: fewest new nodes,
 // then list order).
-func chainOrder(f *set.Family) []int {
+func chainOrder(ctx context.Context, f *set.Family) []int {
 	n := f.N
 	placed := make([]bool, n)
 	used := make([]bool, len(f.Quorums))
@@ -162,7 +179,11 @@ func chainOrder(f *set.Family) []int {
 	// A quorum whose nodes are all placed adds nothing to the order
 	// wherever the sequence takes it: it is dropped, so that every step
 	// places a node and the whole costs at most n passes, not m.
-	for range n {
+	for step := range n {
+		// A step is a pass over the quorums.
+		if step%16 == 0 && ctx.Err() != nil {
+			return nil
+		}
 		bi, bOld, bNew := -1, -1, 0
 		for i, q := range qs {
 			if used[i] {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/big"
 	"strings"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // Polynomial is the availability polynomial of a system over N nodes,
@@ -61,12 +63,23 @@ func (p *Polynomial) String() string {
 // without overflow or cancellation.
 func (p *Polynomial) Fractions() []float64 {
 	f := make([]float64, len(p.A))
-	c := big.NewInt(1) // C(N, i)
+	// The fractions below the first coefficient that is not 0 are 0:
+	// C(N, i) starts there (a single quorum of all N nodes costs one
+	// step, not N growing products).
+	first := 0
+	for first < len(p.A) && p.A[first].Sign() == 0 {
+		first++
+	}
+	if first == len(p.A) {
+		return f
+	}
+	c := set.Binomial(p.N, first) // C(N, i)
 	var num, den big.Float
 	num.SetPrec(64)
 	den.SetPrec(64)
-	for i, a := range p.A {
-		if i > 0 {
+	for i := first; i < len(p.A); i++ {
+		a := p.A[i]
+		if i > first {
 			c.Mul(c, big.NewInt(int64(p.N-i+1)))
 			c.Quo(c, big.NewInt(int64(i)))
 		}

@@ -34,19 +34,32 @@ func recognise(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 		return nil, false
 	}
 	c, ok := describe(f)
-	if !ok || !c.count.IsInt64() || c.count.Int64() != int64(len(f.Quorums)) {
+	if !ok || !c.holds(f) {
 		return nil, false
+	}
+	p, err := c.poly(ctx)
+	if err != nil || p.N != f.N {
+		return nil, false
+	}
+	return p, true
+}
+
+// holds reports whether f's quorums are distinct minimal live sets of c's
+// predicate, as many as c has: then they are all of them.
+func (c catalogue) holds(f *set.Family) bool {
+	if !c.count.IsInt64() || c.count.Int64() != int64(len(f.Quorums)) {
+		return false
 	}
 	seen := make(map[string]bool, len(f.Quorums))
 	var s set.Set
 	for i := range f.Quorums {
 		q := &f.Quorums[i]
 		if m, ok := q.Max(); !ok || m >= f.N || !c.live(q) {
-			return nil, false
+			return false
 		}
 		key := q.String()
 		if seen[key] {
-			return nil, false
+			return false
 		}
 		seen[key] = true
 		s.Copy(q)
@@ -55,15 +68,11 @@ func recognise(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 			live := c.live(&s)
 			s.Add(v)
 			if live {
-				return nil, false
+				return false
 			}
 		}
 	}
-	p, err := c.poly(ctx)
-	if err != nil || p.N != f.N {
-		return nil, false
-	}
-	return p, true
+	return true
 }
 
 // describe reads the construction that f's kind and params claim (the
@@ -110,6 +119,11 @@ func describe(f *set.Family) (catalogue, bool) {
 	}
 	return catalogue{live: sys.HasQuorum, count: count, poly: poly}, true
 }
+
+// MinimalVoteCount returns the number of minimal sets of nodes holding at
+// least t of the votes weights (see minimalVoteCount), and false when
+// weights and t are too large to count.
+func MinimalVoteCount(weights []int, t int) (*big.Int, bool) { return minimalVoteCount(weights, t) }
 
 // minimalVoteCount returns the number of minimal sets holding at least t
 // votes. Sorted by decreasing votes, a set is minimal exactly when it

@@ -138,7 +138,7 @@ func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOpti
 		return sh, nil
 	case o.Method == MethodAuto && planeSplittable(f):
 		return planeShare(ctx, f, sp, &o)
-	case Splittable(f, o.Method):
+	case SplittableContext(ctx, f, o.Method):
 		bits := SplitBits(f.N, sp.Count)
 		sh.Kind, sh.Method, sh.Pieces = SharePieces, MethodBDD, 1<<bits
 		state, err := runShardPieces(ctx, f, bits, sp, &o)

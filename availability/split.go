@@ -36,8 +36,10 @@ type Split struct {
 // NewSplit returns the split of f into 2^bits pieces along the candidate
 // order (see [OrderCandidates]) whose whole BDD fits the smallest node
 // budget of 2^12, 2^14 or 2^16; past that, along the order that got
-// furthest within 2^16 nodes (so the choice costs little, and a poor
-// order makes the pieces slower, never wrong). The choice counts work, not time, so it
+// furthest within 2^16 nodes, or 2^18 when no order was a quarter ahead
+// of the others at 2^16 (so the choice costs little, and a poor order
+// makes the pieces slower, never wrong), split at its widest cut (see
+// [splitWindow]). The choice counts work, not time, so it
 // is the same on every machine: every shard and every resumed run cuts the
 // same pieces.
 func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
@@ -51,24 +53,95 @@ func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
 	if bits < 0 || bits >= f.N || bits > 30 {
 		return nil, fmt.Errorf("availability: pieces: 2^%d pieces for %d nodes", bits, f.N)
 	}
-	cands := OrderCandidates(f)
+	cands, err := orderCandidates(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	best := 0
-	for budget := 1 << 12; budget <= 1<<16; budget *= 4 {
-		bestSteps := -1
+	kept := make([]*manager, len(cands))
+	for budget := 1 << 12; budget <= 1<<18; budget *= 4 {
+		bestSteps, second := -1, -1
 		for i, o := range cands {
-			_, k, _, err := buildBDD(ctx, f, BDDOptions{Order: o, Budget: budget}, nil)
+			_, k, m, err := buildBDD(ctx, f, BDDOptions{Order: o, Budget: budget}, kept[i])
 			if err == nil {
 				return &Split{Bits: bits, Order: cands[i]}, nil
 			}
 			if !errors.Is(err, ErrBudget) {
 				return nil, err
 			}
-			if k > bestSteps {
-				best, bestSteps = i, k
+			kept[i] = nil
+			if m != nil && m.keptBytes() <= maxKeptBytes/int64(len(cands)) {
+				kept[i] = m
+			}
+			switch {
+			case k > bestSteps:
+				best, bestSteps, second = i, k, bestSteps
+			case k > second:
+				second = k
 			}
 		}
+		// Within 2^16 nodes the orders are often still close (on the
+		// billiard of q = 15 the order that never fits was 2% ahead of
+		// the one that fits in 1.7 million nodes, and 30% behind it at
+		// 2^18): the probes go on until one leads by a quarter.
+		if budget >= 1<<16 && 4*bestSteps >= 5*second {
+			break
+		}
 	}
-	return &Split{Bits: bits, Order: cands[best]}, nil
+	order, err := splitWindow(ctx, f, cands[best], bits)
+	if err != nil {
+		return nil, err
+	}
+	return &Split{Bits: bits, Order: order}, nil
+}
+
+// splitWindow returns order with bits consecutive nodes moved to the
+// front, the rest in their order: the window whose trial piece (every
+// other split node up) has the smallest diagram, among windows starting
+// at every sixteenth of the order. A diagram too large for the probes of
+// [NewSplit] is widest in its middle levels; its cofactors by the first
+// nodes of the order share that wide middle and are about as large as
+// the whole (on the billiard of q = 15, in the chain order, each of 64
+// pieces had half the whole's 1.7 million nodes), while fixing nodes of
+// the middle cuts it (pieces of 16,000 to 45,000 nodes there). Each trial
+// stops at 2^16 nodes; when none fits, the window whose trial got
+// furthest wins. The choice counts work, not time.
+func splitWindow(ctx context.Context, f *set.Family, order []int, bits int) ([]int, error) {
+	n := len(order)
+	if bits == 0 || bits >= n {
+		return order, nil
+	}
+	at := func(s int) []int {
+		out := make([]int, 0, n)
+		out = append(out, order[s:s+bits]...)
+		out = append(out, order[:s]...)
+		return append(out, order[s+bits:]...)
+	}
+	j := 0x5555_5555 & (1<<bits - 1)
+	best, bestSize, bestSteps := 0, -1, -1
+	for k := range 16 {
+		s := k * (n - bits) / 16
+		if k > 0 && s == (k-1)*(n-bits)/16 {
+			continue
+		}
+		sp := &Split{Bits: bits, Order: at(s)}
+		g, always := sp.restrict(f, j)
+		if always || len(g.Quorums) == 0 {
+			continue
+		}
+		d, steps, _, err := buildBDD(ctx, g, BDDOptions{Order: naturalOrder(g.N), Budget: 1 << 16}, nil)
+		switch {
+		case err == nil:
+			if bestSize < 0 || d.Size() < bestSize {
+				best, bestSize = s, d.Size()
+			}
+		case !errors.Is(err, ErrBudget):
+			return nil, err
+		case bestSize < 0 && steps > bestSteps:
+			best, bestSteps = s, steps
+		}
+	}
+	return at(best), nil
 }
 
 // SplitBits returns the number of split nodes for a family of n nodes cut
@@ -86,7 +159,15 @@ func SplitBits(n, shards int) int {
 // fits, or PG(2,8), whose sweep takes hours). The other closed forms take
 // seconds at most and are not split.
 func Splittable(f *set.Family, m Method) bool {
-	f, err := explicitFamily(context.Background(), f)
+	return SplittableContext(context.Background(), f, m)
+}
+
+// SplittableContext is [Splittable] watching ctx: listing an implicit
+// family and the test for a product of slabs take seconds on large
+// families; once ctx is done it returns false, and the computation the
+// caller then starts returns ctx's error.
+func SplittableContext(ctx context.Context, f *set.Family, m Method) bool {
+	f, err := explicitFamily(ctx, f)
 	if err != nil {
 		return false
 	}
@@ -108,7 +189,7 @@ func Splittable(f *set.Family, m Method) bool {
 	if _, ok := isAllSubsets(f); ok {
 		return false
 	}
-	if _, ok := productDims(f); ok {
+	if _, ok := productDims(ctx, f); ok || ctx.Err() != nil {
 		return false
 	}
 	if q, ok := planeOrder(f); ok && q < planeSlowOrder {

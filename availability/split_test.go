@@ -194,3 +194,36 @@ func TestRunPiecesResume(t *testing.T) {
 		t.Error("a state of another split was accepted")
 	}
 }
+
+// TestSplitWindowPiecesAddUp checks that the pieces of a split at any
+// window of the order (the split NewSplit makes when no order fits its
+// probes) add up to the brute force: the window moves nodes to the front
+// of the order, and the pieces must not depend on where they were.
+func TestSplitWindowPiecesAddUp(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(7, 21))
+	for range 20 {
+		f := randomFamily(r, 6+r.IntN(8), 2+r.IntN(14), 0.4)
+		want, err := Brute(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := 1 + r.IntN(3)
+		order, err := splitWindow(ctx, f, r.Perm(f.N), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := &Split{Bits: b, Order: order}
+		sum := NewPolynomial(f.N)
+		for j := range 1 << b {
+			p, err := sp.Piece(ctx, f, j, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum.Add(p)
+		}
+		if !sum.Equal(want) {
+			t.Fatalf("%v split at window %v: %v, brute force %v", f, order[:b], sum.A, want.A)
+		}
+	}
+}

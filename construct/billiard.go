@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"github.com/coterie-dev/coterie/set"
 	"iter"
 )
@@ -96,6 +97,11 @@ func billiardPath(q, s int, buf []int) []int {
 // whose explicit family would take more than 1 GiB (q ≥ 431), for
 // which [BilliardStream] holds one quorum at a time.
 func Billiard(q int) (*set.Family, error) {
+	return billiard(context.Background(), q)
+}
+
+// billiard is [Billiard] watching ctx.
+func billiard(ctx context.Context, q int) (*set.Family, error) {
 	if err := billiardCheck(q); err != nil {
 		return nil, err
 	}
@@ -107,7 +113,11 @@ func Billiard(q int) (*set.Family, error) {
 	f.Quorums = make([]set.Set, n)
 	f.Owners = make([]int, n)
 	buf := make([]int, 0, q)
+	stop := poll{ctx: ctx}
 	for s := range n {
+		if err := stop.stop(); err != nil {
+			return nil, err
+		}
 		qs := &f.Quorums[s]
 		qs.Grow(n)
 		buf = billiardPath(q, s, buf[:0])
@@ -166,8 +176,8 @@ var billiardSpec = Spec{
 	Params: []Param{
 		{Name: "q", Usage: "odd grid order ≥ 3 (quorum size)", Type: Int, Required: true, Min: 3, Max: maxBilliardQ},
 	},
-	Build: func(a Args) (set.System, error) {
-		f, err := Billiard(a.Int("q"))
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
+		f, err := billiard(ctx, a.Int("q"))
 		if err != nil {
 			return set.System{}, err
 		}

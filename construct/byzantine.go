@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -68,6 +69,11 @@ func MGridSide(b int) int {
 // bound). n must be a perfect square. The family has C(s, t)² quorums; more
 // than MaxCatalogueQuorums are refused.
 func MGrid(n, b int) (*set.Family, error) {
+	return mgrid(context.Background(), n, b)
+}
+
+// mgrid is [MGrid] watching ctx.
+func mgrid(ctx context.Context, n, b int) (*set.Family, error) {
 	if n < 1 || n > set.MaxNodes {
 		return nil, fmt.Errorf("construct: mgrid: n = %d is out of range 1..%d", n, set.MaxNodes)
 	}
@@ -90,7 +96,7 @@ func MGrid(n, b int) (*set.Family, error) {
 	if err := checkCount(fmt.Sprintf("mgrid: n = %d, b = %d", n, b), c.Mul(c, c), n); err != nil {
 		return nil, err
 	}
-	return collect(n, "mgrid", set.Params{"n": n, "b": b}, func(q *set.Set, emit func()) {
+	return collect(ctx, n, "mgrid", set.Params{"n": n, "b": b}, func(q *set.Set, emit func()) {
 		combinations(s, t, func(rows []int) {
 			combinations(s, t, func(cols []int) {
 				q.Clear()
@@ -107,7 +113,7 @@ func MGrid(n, b int) (*set.Family, error) {
 				emit()
 			})
 		})
-	}), nil
+	})
 }
 
 // maxMGridB returns the largest b the s×s M-Grid tolerates.
@@ -146,7 +152,9 @@ var mgridSpec = Spec{
 		{Name: "n", Usage: "number of nodes (a square)", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 		{Name: "b", Usage: "faulty nodes tolerated", Type: Int, Default: 0, Min: 0, Max: set.MaxNodes},
 	},
-	Build: func(a Args) (set.System, error) { return system(MGrid(a.Int("n"), a.Int("b"))) },
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
+		return system(mgrid(ctx, a.Int("n"), a.Int("b")))
+	},
 }
 
 // BoostFPP returns the boostFPP b-masking system (Malkhi, Reiter and Wool,
@@ -160,10 +168,15 @@ var mgridSpec = Spec{
 // b = 0 gives the plane itself. The family has (q²+q+1)·C(4b+1, 3b+1)^(q+1)
 // quorums; more than MaxCatalogueQuorums are refused.
 func BoostFPP(q, b int) (*set.Family, error) {
+	return boostFPP(context.Background(), q, b)
+}
+
+// boostFPP is [BoostFPP] watching ctx.
+func boostFPP(ctx context.Context, q, b int) (*set.Family, error) {
 	if b < 0 {
 		return nil, fmt.Errorf("construct: boostfpp: b = %d must be at least 0", b)
 	}
-	plane, err := ProjectivePlane(q)
+	plane, err := projectivePlane(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("construct: boostfpp: %w", err)
 	}
@@ -183,7 +196,7 @@ func BoostFPP(q, b int) (*set.Family, error) {
 	}
 	var subsets [][]int // the w-subsets of a group, 0-based within it
 	combinations(g, w, func(c []int) { subsets = append(subsets, append([]int(nil), c...)) })
-	return collect(n, "boostfpp", set.Params{"order": q, "b": b}, func(s *set.Set, emit func()) {
+	return collect(ctx, n, "boostfpp", set.Params{"order": q, "b": b}, func(s *set.Set, emit func()) {
 		for i := range plane.Quorums {
 			pts := plane.Quorums[i].Elements()
 			var rec func(k int)
@@ -205,7 +218,7 @@ func BoostFPP(q, b int) (*set.Family, error) {
 			}
 			rec(0)
 		}
-	}), nil
+	})
 }
 
 var boostFPPSpec = Spec{
@@ -216,5 +229,7 @@ var boostFPPSpec = Spec{
 		{Name: "order", Usage: "prime-power order q of the plane", Type: Int, Default: 2, Min: 1, Max: MaxPlaneOrder},
 		{Name: "b", Usage: "faulty nodes tolerated", Type: Int, Default: 1, Min: 0, Max: 1 << 10},
 	},
-	Build: func(a Args) (set.System, error) { return system(BoostFPP(a.Int("order"), a.Int("b"))) },
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
+		return system(boostFPP(ctx, a.Int("order"), a.Int("b")))
+	},
 }

@@ -72,17 +72,6 @@ func checkCount(what string, count *big.Int, n int) error {
 	return checkExplicit(what, n, int(count.Int64()))
 }
 
-// collect runs enum, which calls emit once per quorum on a scratch set, and
-// returns the quorums as a canonical unowned family.
-func collect(n int, kind string, params set.Params, enum func(s *set.Set, emit func())) *set.Family {
-	f := set.NewFamily(n)
-	f.Kind, f.Params = kind, params
-	s := set.New(n)
-	enum(s, func() { f.Add(s, set.NoOwner) })
-	f.Canonical()
-	return f
-}
-
 // product calls k after adding to s one node of each of the groups, in
 // every way (the groups are disjoint); nodes are removed again.
 func product(s *set.Set, groups [][]int, k func()) {

@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -16,6 +17,11 @@ import (
 // quorum's node in that column. The family has cols·rows^(cols−1) quorums;
 // CGrid refuses more than MaxCatalogueQuorums.
 func CGrid(rows, cols int) (*set.Family, error) {
+	return cgrid(context.Background(), rows, cols)
+}
+
+// cgrid is [CGrid] watching ctx.
+func cgrid(ctx context.Context, rows, cols int) (*set.Family, error) {
 	if rows < 1 || cols < 1 || rows*cols > set.MaxNodes {
 		return nil, fmt.Errorf("construct: cgrid: %d rows and %d columns: need both ≥ 1 and at most %d nodes", rows, cols, set.MaxNodes)
 	}
@@ -33,7 +39,7 @@ func CGrid(rows, cols int) (*set.Family, error) {
 			col[c] = append(col[c], r*cols+c)
 		}
 	}
-	return collect(n, "cgrid", set.Params{"rows": rows, "cols": cols}, func(s *set.Set, emit func()) {
+	return collect(ctx, n, "cgrid", set.Params{"rows": rows, "cols": cols}, func(s *set.Set, emit func()) {
 		for c := range cols {
 			for _, v := range col[c] {
 				s.Add(v)
@@ -44,7 +50,7 @@ func CGrid(rows, cols int) (*set.Family, error) {
 				s.Remove(v)
 			}
 		}
-	}), nil
+	})
 }
 
 // BGridCount returns the number of quorums of [BGrid](cols, bands,
@@ -73,6 +79,11 @@ func BGridCount(cols, bands, bandRows int) *big.Int {
 // Every quorum has bands·bandRows + cols − 1 nodes. BGrid refuses more than
 // MaxCatalogueQuorums quorums (see [BGridCount]).
 func BGrid(cols, bands, bandRows int) (*set.Family, error) {
+	return bgrid(context.Background(), cols, bands, bandRows)
+}
+
+// bgrid is [BGrid] watching ctx.
+func bgrid(ctx context.Context, cols, bands, bandRows int) (*set.Family, error) {
 	if cols < 1 || bands < 1 || bandRows < 1 {
 		return nil, fmt.Errorf("construct: bgrid: %d columns, %d bands of %d rows: all must be at least 1", cols, bands, bandRows)
 	}
@@ -95,7 +106,7 @@ func BGrid(cols, bands, bandRows int) (*set.Family, error) {
 		}
 	}
 	params := set.Params{"cols": cols, "bands": bands, "band-rows": bandRows}
-	return collect(n, "bgrid", params, func(s *set.Set, emit func()) {
+	return collect(ctx, n, "bgrid", params, func(s *set.Set, emit func()) {
 		choice := make([]int, bands)
 		var pick func(b int)
 		pick = func(b int) {
@@ -123,7 +134,7 @@ func BGrid(cols, bands, bandRows int) (*set.Family, error) {
 			}
 		}
 		pick(0)
-	}), nil
+	})
 }
 
 var cgridSpec = Spec{
@@ -135,7 +146,9 @@ var cgridSpec = Spec{
 		{Name: "rows", Usage: "number of rows", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 		{Name: "cols", Usage: "number of columns", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 	},
-	Build: func(a Args) (set.System, error) { return system(CGrid(a.Int("rows"), a.Int("cols"))) },
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
+		return system(cgrid(ctx, a.Int("rows"), a.Int("cols")))
+	},
 	Typed: func(a Args) (quorum.System, error) {
 		r, c := a.Int("rows"), a.Int("cols")
 		if r < 1 || c < 1 || r > set.MaxNodes/c {
@@ -187,8 +200,8 @@ var bgridSpec = Spec{
 		{Name: "bands", Usage: "number of bands", Type: Int, Required: true, Min: 1, Max: set.MaxNodes},
 		{Name: "band-rows", Usage: "rows per band (the mini-column height)", Type: Int, Default: 2, Min: 1, Max: set.MaxNodes},
 	},
-	Build: func(a Args) (set.System, error) {
-		return system(BGrid(a.Int("cols"), a.Int("bands"), a.Int("band-rows")))
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
+		return system(bgrid(ctx, a.Int("cols"), a.Int("bands"), a.Int("band-rows")))
 	},
 	Typed: func(a Args) (quorum.System, error) {
 		c, b, r := a.Int("cols"), a.Int("bands"), a.Int("band-rows")

@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/coterie-dev/coterie/quorum"
@@ -169,7 +170,7 @@ func CubeA(n, k int) int {
 
 // cubeLevel builds level h (h = 1 for the k-arbiter) over n nodes; a, k, n
 // are validated.
-func cubeLevel(a, k, n, h int) (*set.Family, error) {
+func cubeLevel(ctx context.Context, a, k, n, h int) (*set.Family, error) {
 	z := CubeZ(k, h)
 	if cubeWork(a, k, z) > maxCubeWork {
 		return nil, errorf("cube", "a = %d, k = %d, h = %d needs more than %d node insertions (%d^%d tuples); take a smaller a or k: %w",
@@ -187,7 +188,12 @@ func cubeLevel(a, k, n, h int) (*set.Family, error) {
 	if exact {
 		f.Owners = make([]int, c.tuples)
 	}
+	// A step is about 256 insertions: a tuple's quorum takes (k+1)·a^k.
+	stop, work := poll{ctx: ctx}, max(1, (k+1)*cubePow(a, k)/256)
 	for t := range c.tuples {
+		if err := stop.steps(work); err != nil {
+			return nil, err
+		}
 		q := &f.Quorums[t]
 		q.Grow(n)
 		c.add(q, t, n)
@@ -198,7 +204,9 @@ func cubeLevel(a, k, n, h int) (*set.Family, error) {
 	if !exact {
 		// Folding tuples onto n nodes makes some quorums equal to or
 		// supersets of others; the paper drops them (Section 3.3).
-		f.Minimalize()
+		if _, err := f.MinimalizeContext(ctx); err != nil {
+			return nil, err
+		}
 	}
 	f.Canonical()
 	return f, nil
@@ -229,11 +237,16 @@ func cubeParams(a, k, n, h int) set.Params {
 // has no owners (several tuples fold onto one node) and quorums of several
 // sizes. Cost: a^(k+1) quorums of at most (k+1)·a^k insertions each.
 func Cube(a, k, n int) (*set.Family, error) {
+	return cubeContext(context.Background(), a, k, n)
+}
+
+// cubeContext is [Cube] watching ctx.
+func cubeContext(ctx context.Context, a, k, n int) (*set.Family, error) {
 	n, err := cubeArgs(a, k, n)
 	if err != nil {
 		return nil, err
 	}
-	f, err := cubeLevel(a, k, n, 1)
+	f, err := cubeLevel(ctx, a, k, n, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -249,13 +262,18 @@ func Cube(a, k, n int) (*set.Family, error) {
 // request pattern shares a node. n = 0 or the modification as in [Cube],
 // level by level.
 func CubeHK(a, k, n int) (*set.HK, error) {
+	return cubeHK(context.Background(), a, k, n)
+}
+
+// cubeHK is [CubeHK] watching ctx.
+func cubeHK(ctx context.Context, a, k, n int) (*set.HK, error) {
 	n, err := cubeArgs(a, k, n)
 	if err != nil {
 		return nil, err
 	}
 	hk := &set.HK{N: n, K: k, Kind: "cube", Params: cubeParams(a, k, n, 0)}
 	for h := 1; h <= k; h++ {
-		l, err := cubeLevel(a, k, n, h)
+		l, err := cubeLevel(ctx, a, k, n, h)
 		if err != nil {
 			return nil, err
 		}
@@ -267,6 +285,11 @@ func CubeHK(a, k, n int) (*set.HK, error) {
 // CubeLevel returns level h alone of [CubeHK], as an (h,k)-arbiter with one
 // level whose Params record h.
 func CubeLevel(a, k, n, h int) (*set.HK, error) {
+	return cubeLevelHK(context.Background(), a, k, n, h)
+}
+
+// cubeLevelHK is [CubeLevel] watching ctx.
+func cubeLevelHK(ctx context.Context, a, k, n, h int) (*set.HK, error) {
 	n, err := cubeArgs(a, k, n)
 	if err != nil {
 		return nil, err
@@ -274,7 +297,7 @@ func CubeLevel(a, k, n, h int) (*set.HK, error) {
 	if err := checkH("cube", h, k); err != nil {
 		return nil, err
 	}
-	l, err := cubeLevel(a, k, n, h)
+	l, err := cubeLevel(ctx, a, k, n, h)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +335,7 @@ var cubeSpec = Spec{
 		}
 		return newSlabSystem("cube", cubeParams(a, k, n, 0), dims, k)
 	},
-	Build: func(ar Args) (set.System, error) {
+	BuildContext: func(ctx context.Context, ar Args) (set.System, error) {
 		a, k, n, err := cubeSpecArgs(ar)
 		if err != nil {
 			return set.System{}, err
@@ -322,13 +345,13 @@ var cubeSpec = Spec{
 		case err != nil:
 			return set.System{}, err
 		case all:
-			hk, err := CubeHK(a, k, n)
+			hk, err := cubeHK(ctx, a, k, n)
 			return set.System{HK: hk}, err
 		case h > 0:
-			hk, err := CubeLevel(a, k, n, h)
+			hk, err := cubeLevelHK(ctx, a, k, n, h)
 			return set.System{HK: hk}, err
 		}
-		f, err := Cube(a, k, n)
+		f, err := cubeContext(ctx, a, k, n)
 		if err != nil {
 			return set.System{}, err
 		}

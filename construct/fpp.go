@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"iter"
@@ -254,6 +255,11 @@ func planeOrder(q int) error {
 // The explicit family takes about n²/8 bytes; ProjectivePlane refuses orders
 // above 303 (1 GiB), which the "fpp" spec's Stream produces line by line.
 func ProjectivePlane(q int) (*set.Family, error) {
+	return projectivePlane(context.Background(), q)
+}
+
+// projectivePlane is [ProjectivePlane] watching ctx.
+func projectivePlane(ctx context.Context, q int) (*set.Family, error) {
 	if err := planeOrder(q); err != nil {
 		return nil, err
 	}
@@ -269,7 +275,11 @@ func ProjectivePlane(q int) (*set.Family, error) {
 	f.Quorums = make([]set.Set, n)
 	f.Owners = make([]int, n)
 	var buf []int
+	stop := poll{ctx: ctx}
 	for p, l := range pl.owners() {
+		if err := stop.stop(); err != nil {
+			return nil, err
+		}
 		f.Quorums[p].Grow(n)
 		buf = pl.appendLine(buf[:0], int(l))
 		for _, v := range buf {
@@ -327,8 +337,8 @@ var fppSpec = Spec{
 	Source:  "Maekawa 1985, Section 3 and Fig. 1",
 	Params: []Param{{Name: "order", Usage: "order q of the plane: a prime power, or 1 (n = q²+q+1 nodes)",
 		Type: Int, Required: true, Min: 1, Max: MaxPlaneOrder}},
-	Build: func(a Args) (set.System, error) {
-		f, err := ProjectivePlane(a.Int("order"))
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
+		f, err := projectivePlane(ctx, a.Int("order"))
 		return set.System{Family: f}, err
 	},
 	Stream: func(a Args) (*set.Family, iter.Seq2[*set.Set, int], error) {

@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"fmt"
 	"iter"
 	"math/big"
@@ -81,6 +82,11 @@ func checkGrid(rows, cols, n int) error {
 // is given, "n". The explicit family takes about n²/8 bytes; larger grids
 // are streamed by the "grid" spec.
 func Grid(rows, cols, n int) (*set.Family, error) {
+	return grid(context.Background(), rows, cols, n)
+}
+
+// grid is [Grid] watching ctx.
+func grid(ctx context.Context, rows, cols, n int) (*set.Family, error) {
 	params := set.Params{"rows": rows, "cols": cols}
 	if n == 0 {
 		n = rows * cols
@@ -96,7 +102,11 @@ func Grid(rows, cols, n int) (*set.Family, error) {
 	f := gridHeader(n, params)
 	f.Quorums = make([]set.Set, n)
 	f.Owners = make([]int, n)
+	stop := poll{ctx: ctx}
 	for i := range n {
+		if err := stop.stop(); err != nil {
+			return nil, err
+		}
 		f.Quorums[i].Grow(n)
 		gridQuorum(&f.Quorums[i], i, cols, n, (*set.Set).Add)
 		f.Owners[i] = i
@@ -236,12 +246,12 @@ var gridSpec = Spec{
 		{Name: "rows", Usage: "number of rows", Type: Int, Min: 1, Max: MaxGridNodes},
 		{Name: "cols", Usage: "number of columns", Type: Int, Min: 1, Max: MaxGridNodes},
 	},
-	Build: func(a Args) (set.System, error) {
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
 		rows, cols, n, err := gridArgs(a)
 		if err != nil {
 			return set.System{}, err
 		}
-		f, err := Grid(rows, cols, n)
+		f, err := grid(ctx, rows, cols, n)
 		return set.System{Family: f}, err
 	},
 	Typed: func(a Args) (quorum.System, error) {

@@ -151,7 +151,7 @@ func TestGridArgs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sys, err := gridSpec.Build(a)
+		sys, err := gridSpec.complete().Build(a)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
 				t.Errorf("grid %v: error %v, want %q", tt.args, err, tt.err)

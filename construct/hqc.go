@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"slices"
@@ -38,6 +39,11 @@ func HQCCount(levels []int) *big.Int {
 // Every quorum has Π(⌊g_i/2⌋+1) nodes. The family has [HQCCount](levels)
 // quorums; HQC refuses more than MaxCatalogueQuorums.
 func HQC(levels []int) (*set.Family, error) {
+	return hqc(context.Background(), levels)
+}
+
+// hqc is [HQC] watching ctx.
+func hqc(ctx context.Context, levels []int) (*set.Family, error) {
 	if len(levels) == 0 {
 		return nil, fmt.Errorf("construct: hqc: no levels")
 	}
@@ -56,7 +62,7 @@ func HQC(levels []int) (*set.Family, error) {
 		return nil, err
 	}
 	params := set.Params{"levels": joinInts(levels)}
-	return collect(n, "hqc", params, func(s *set.Set, emit func()) {
+	return collect(ctx, n, "hqc", params, func(s *set.Set, emit func()) {
 		var rec func(level, lo, size int, k func())
 		rec = func(level, lo, size int, k func()) {
 			if level == len(levels) {
@@ -80,7 +86,7 @@ func HQC(levels []int) (*set.Family, error) {
 			})
 		}
 		rec(0, 0, n, emit)
-	}), nil
+	})
 }
 
 var hqcSpec = Spec{
@@ -91,12 +97,12 @@ var hqcSpec = Spec{
 	Params: []Param{
 		{Name: "levels", Usage: "group sizes from the top level down, such as 3,3,3", Type: String, Required: true},
 	},
-	Build: func(a Args) (set.System, error) {
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
 		levels, err := ParseInts("hqc", "levels", a.String("levels"), 1)
 		if err != nil {
 			return set.System{}, err
 		}
-		return system(HQC(levels))
+		return system(hqc(ctx, levels))
 	},
 	Typed: func(a Args) (quorum.System, error) {
 		levels, err := ParseInts("hqc", "levels", a.String("levels"), 1)

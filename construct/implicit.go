@@ -1,12 +1,14 @@
 package construct
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -208,6 +210,27 @@ func Count(f *set.Family) (count *big.Int, ok bool) {
 	return sh.count, true
 }
 
+// Sizes returns the sizes of the smallest and largest quorums of f: an
+// explicit or threshold family's own, or an implicit family's from its
+// construction (a [quorum.Sizer]). ok is false when the construction does
+// not know them without listing the quorums, or is not valid.
+func Sizes(f *set.Family) (smallest, largest int, ok bool) {
+	if !f.IsImplicit() {
+		st := f.Stats()
+		return st.MinSize, st.MaxSize, true
+	}
+	sys, err := Typed(f)
+	if err != nil {
+		return 0, 0, false
+	}
+	s, ok := sys.(quorum.Sizer)
+	if !ok {
+		return 0, 0, false
+	}
+	smallest, largest = s.QuorumSizes()
+	return smallest, largest, true
+}
+
 // Materialize returns f as an explicit family of at most limit quorums: an
 // explicit or threshold family as [set.Family.Enumerate] lists it, an
 // implicit one built by its construction (the same quorums, in the same
@@ -216,8 +239,13 @@ func Count(f *set.Family) (count *big.Int, ok bool) {
 // list them (past MaxCatalogueQuorums, or more than fit in memory), the
 // only refusal left once its params are checked.
 func Materialize(f *set.Family, limit int) (*set.Family, error) {
+	return materialize(context.Background(), f, limit)
+}
+
+// materialize is [Materialize] watching ctx.
+func materialize(ctx context.Context, f *set.Family, limit int) (*set.Family, error) {
 	if !f.IsImplicit() {
-		return f.Enumerate(limit)
+		return f.EnumerateContext(ctx, limit)
 	}
 	spec, a, sh, err := implicitParse(f.Kind, f.Params)
 	if err != nil {
@@ -234,8 +262,11 @@ func Materialize(f *set.Family, limit int) (*set.Family, error) {
 		delete(a.vals, "widths")
 		delete(a.given, "widths")
 	}
-	sys, err := spec.Build(a)
+	sys, err := spec.complete().BuildContext(ctx, a)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if errors.Is(err, set.ErrTooMany) {
 			return nil, err
 		}

@@ -24,9 +24,9 @@ func JoinCount(outer, inner *set.Family, x int) *big.Int {
 	if outer.IsThreshold() {
 		// Of the w-subsets of n nodes, C(n−1, w−1) hold x and C(n−1, w)
 		// do not.
-		n, w := int64(outer.N), int64(outer.Threshold)
-		with = new(big.Int).Binomial(n-1, w-1)
-		without = new(big.Int).Binomial(n-1, w)
+		n, w := outer.N, outer.Threshold
+		with = set.Binomial(n-1, w-1)
+		without = set.Binomial(n-1, w)
 	} else {
 		t := outerWith(outer, x)
 		with, without = big.NewInt(int64(t)), big.NewInt(int64(len(outer.Quorums)-t))

@@ -276,6 +276,11 @@ func (mp *maekawaPlan) quorum(i int, s *set.Set, buf []int) []int {
 // used. The explicit family takes about n²/8 bytes; larger systems are
 // streamed by the "maekawa" spec.
 func Maekawa(n int, how DegenerateMap) (*set.Family, error) {
+	return maekawa(context.Background(), n, how)
+}
+
+// maekawa is [Maekawa] watching ctx.
+func maekawa(ctx context.Context, n int, how DegenerateMap) (*set.Family, error) {
 	if err := checkMaekawaN(n); err != nil {
 		return nil, err
 	}
@@ -290,7 +295,11 @@ func Maekawa(n int, how DegenerateMap) (*set.Family, error) {
 	f.Quorums = make([]set.Set, n)
 	f.Owners = make([]int, n)
 	var buf []int
+	stop := poll{ctx: ctx}
 	for i := range n {
+		if err := stop.stop(); err != nil {
+			return nil, err
+		}
 		f.Quorums[i].Grow(n)
 		buf = mp.quorum(i, &f.Quorums[i], buf)
 		f.Owners[i] = i
@@ -339,12 +348,12 @@ var maekawaSpec = Spec{
 		{Name: "map", Usage: "how removed points are replaced: min (smallest quorums) or paper (x ↦ x − (N′−N))",
 			Type: String, Default: "min"},
 	},
-	Build: func(a Args) (set.System, error) {
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
 		n, how, err := maekawaArgs(a)
 		if err != nil {
 			return set.System{}, err
 		}
-		f, err := Maekawa(n, how)
+		f, err := maekawa(ctx, n, how)
 		return set.System{Family: f}, err
 	},
 	Stream: func(a Args) (*set.Family, iter.Seq2[*set.Set, int], error) {

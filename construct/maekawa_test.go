@@ -194,7 +194,7 @@ func TestMaekawaStream(t *testing.T) {
 			args := map[string]any{"n": n, "map": how}
 			got := streamed(t, maekawaSpec, args)
 			a, _ := NewArgs(maekawaSpec, args)
-			sys, err := maekawaSpec.Build(a)
+			sys, err := maekawaSpec.complete().Build(a)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +226,7 @@ func TestMaekawaErrors(t *testing.T) {
 		}
 	}
 	a, _ := NewArgs(maekawaSpec, map[string]any{"n": 10, "map": "best"})
-	if _, err := maekawaSpec.Build(a); err == nil || !strings.Contains(err.Error(), `unknown map "best"`) {
+	if _, err := maekawaSpec.complete().Build(a); err == nil || !strings.Contains(err.Error(), `unknown map "best"`) {
 		t.Errorf("map best: %v", err)
 	}
 }

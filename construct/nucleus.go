@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -49,6 +50,11 @@ func NucleusCount(r int) *big.Int {
 // partitions are never complementary, so they meet. For r = 2 it is the
 // majority of three nodes.
 func Nucleus(r int) (*set.Family, error) {
+	return nucleus(context.Background(), r)
+}
+
+// nucleus is [Nucleus] watching ctx.
+func nucleus(ctx context.Context, r int) (*set.Family, error) {
 	n := NucleusNodes(r)
 	if n < 0 {
 		return nil, paramErrorf("nucleus", "r", r, "makes more than %d nodes", set.MaxNodes)
@@ -57,7 +63,7 @@ func Nucleus(r int) (*set.Family, error) {
 		return nil, err
 	}
 	core := 2*r - 2
-	return collect(n, "nucleus", set.Params{"r": r}, func(s *set.Set, emit func()) {
+	return collect(ctx, n, "nucleus", set.Params{"r": r}, func(s *set.Set, emit func()) {
 		combinations(core, r, func(c []int) {
 			for _, v := range c {
 				s.Add(v)
@@ -78,7 +84,7 @@ func Nucleus(r int) (*set.Family, error) {
 			s.Clear()
 			u++
 		})
-	}), nil
+	})
 }
 
 // nucleusHalves calls k with every partition of {0, …, 2r−3} into two
@@ -112,8 +118,8 @@ var nucleusSpec = Spec{
 	Params: []Param{
 		{Name: "r", Usage: "quorum size r (2r−2 nodes in the nucleus)", Type: Int, Required: true, Min: 2, Max: 12},
 	},
-	Build: func(a Args) (set.System, error) { return system(Nucleus(a.Int("r"))) },
-	Typed: func(a Args) (quorum.System, error) { return NewNucleusSystem(a.Int("r")) },
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) { return system(nucleus(ctx, a.Int("r"))) },
+	Typed:        func(a Args) (quorum.System, error) { return NewNucleusSystem(a.Int("r")) },
 }
 
 // NucleusSystem is [Nucleus] as a typed construction.

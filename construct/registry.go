@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"fmt"
 	"iter"
 	"slices"
@@ -116,8 +117,15 @@ type Spec struct {
 	Params  []Param
 	// Build constructs the system from validated arguments. It returns an
 	// error for combinations the parameter ranges cannot express (an order
-	// that is not a prime power, --h without --k, ...).
+	// that is not a prime power, --h without --k, ...). It is BuildContext
+	// with context.Background() for the registry's constructions.
 	Build func(Args) (set.System, error)
+	// BuildContext is Build watching ctx: listing up to
+	// MaxCatalogueQuorums quorums takes seconds, and once ctx is done it
+	// stops and returns ctx's error. The registry's constructions ([Specs],
+	// [Lookup]) have both Build and BuildContext; for one that sets only
+	// Build, BuildContext looks at ctx before and after it.
+	BuildContext func(ctx context.Context, a Args) (set.System, error)
 	// Stream, if not nil, produces the same system as Build without holding
 	// it in memory, for orders whose quorums do not fit. It returns the
 	// metadata (N, K, Kind, Params, Labels; no quorums) and the quorums in
@@ -157,7 +165,36 @@ func register(s Spec) {
 }
 
 // Specs returns every registered construction, sorted by name.
-func Specs() []Spec { return slices.Clone(specs) }
+func Specs() []Spec {
+	out := make([]Spec, len(specs))
+	for i, s := range specs {
+		out[i] = s.complete()
+	}
+	return out
+}
+
+// complete fills in whichever of Build and BuildContext s leaves nil from
+// the other.
+func (s Spec) complete() Spec {
+	switch {
+	case s.BuildContext == nil && s.Build != nil:
+		build := s.Build
+		s.BuildContext = func(ctx context.Context, a Args) (set.System, error) {
+			if err := ctx.Err(); err != nil {
+				return set.System{}, err
+			}
+			sys, err := build(a)
+			if err := ctx.Err(); err != nil {
+				return set.System{}, err
+			}
+			return sys, err
+		}
+	case s.Build == nil && s.BuildContext != nil:
+		build := s.BuildContext
+		s.Build = func(a Args) (set.System, error) { return build(context.Background(), a) }
+	}
+	return s
+}
 
 // Lookup returns the construction called name.
 func Lookup(name string) (Spec, bool) {
@@ -165,5 +202,5 @@ func Lookup(name string) (Spec, bool) {
 	if i < 0 {
 		return Spec{}, false
 	}
-	return specs[i], true
+	return specs[i].complete(), true
 }

@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 
@@ -65,6 +66,11 @@ func TreeCount(d, h int) *big.Int {
 // MaxCatalogueQuorums. Its availability and load do not need the quorums
 // (package availability and measure).
 func Tree(d, h int) (*set.Family, error) {
+	return tree(context.Background(), d, h)
+}
+
+// tree is [Tree] watching ctx.
+func tree(ctx context.Context, d, h int) (*set.Family, error) {
 	if d < 2 || h < 0 {
 		return nil, fmt.Errorf("construct: tree: degree %d and height %d: need degree ≥ 2 and height ≥ 0", d, h)
 	}
@@ -77,7 +83,7 @@ func Tree(d, h int) (*set.Family, error) {
 		return nil, err
 	}
 	params := set.Params{"degree": d, "height": h}
-	return collect(n, "tree", params, func(s *set.Set, emit func()) {
+	return collect(ctx, n, "tree", params, func(s *set.Set, emit func()) {
 		var rec func(v, depth int, k func())
 		rec = func(v, depth int, k func()) {
 			if depth == h {
@@ -103,7 +109,7 @@ func Tree(d, h int) (*set.Family, error) {
 			all(0)
 		}
 		rec(0, 0, emit)
-	}), nil
+	})
 }
 
 var treeSpec = Spec{
@@ -115,7 +121,9 @@ var treeSpec = Spec{
 		{Name: "degree", Usage: "children per inner node", Type: Int, Default: 2, Min: 2, Max: 1 << 12},
 		{Name: "height", Usage: "height of the tree (a single node has height 0)", Type: Int, Required: true, Min: 0, Max: 64},
 	},
-	Build: func(a Args) (set.System, error) { return system(Tree(a.Int("degree"), a.Int("height"))) },
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
+		return system(tree(ctx, a.Int("degree"), a.Int("height")))
+	},
 	Typed: func(a Args) (quorum.System, error) { return NewTreeSystem(a.Int("degree"), a.Int("height")) },
 }
 

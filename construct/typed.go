@@ -51,10 +51,7 @@ func Explicit(ctx context.Context, f *set.Family, limit int) (*set.Family, error
 // MaterializeContext is [Materialize] watching ctx, and with a *[ListError]
 // when f has more than limit quorums.
 func MaterializeContext(ctx context.Context, f *set.Family, limit int) (*set.Family, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	g, err := Materialize(f, limit)
+	g, err := materialize(ctx, f, limit)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -152,10 +149,7 @@ func (b *implicitBase) Family(ctx context.Context, limit int) (*set.Family, erro
 	if err != nil {
 		return nil, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	sys, err := spec.Build(a)
+	sys, err := spec.complete().BuildContext(ctx, a)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -62,6 +63,11 @@ func VoteThreshold(weights []int, t int) (int, error) {
 // MaxCatalogueQuorums of them are refused: storing a general weighted
 // threshold symbolically would need a weighted form in package set.
 func Vote(weights []int, t int) (*set.Family, error) {
+	return vote(context.Background(), weights, t)
+}
+
+// vote is [Vote] watching ctx.
+func vote(ctx context.Context, weights []int, t int) (*set.Family, error) {
 	t, err := VoteThreshold(weights, t)
 	if err != nil {
 		return nil, err
@@ -86,9 +92,14 @@ func Vote(weights []int, t int) (*set.Family, error) {
 	f.Kind, f.Params = "vote", params
 	s := set.New(n)
 	var tooMany bool
+	var stopErr error // ctx's, once it is done
+	stop := poll{ctx: ctx}
 	var rec func(j, votes int)
 	rec = func(j, votes int) {
-		for k := j; k < n && !tooMany; k++ {
+		for k := j; k < n && !tooMany && stopErr == nil; k++ {
+			if stopErr = stop.stop(); stopErr != nil {
+				return
+			}
 			w := weights[order[k]]
 			if w == 0 || votes+suffix[k] < t {
 				return
@@ -107,6 +118,9 @@ func Vote(weights []int, t int) (*set.Family, error) {
 		}
 	}
 	rec(0, 0)
+	if stopErr != nil {
+		return nil, stopErr
+	}
 	if tooMany {
 		return nil, fmt.Errorf("construct: vote: more than %d minimal quorums; coterie lists at most that many (availability has a votes recurrence that needs no list)", MaxCatalogueQuorums)
 	}
@@ -125,12 +139,12 @@ var voteSpec = Spec{
 		{Name: "weights", Usage: "votes of nodes 1, 2, …, such as 3,1,1,1,1", Type: String, Required: true},
 		{Name: "threshold", Usage: "votes a quorum needs (default: more than half)", Type: Int, Default: 0, Min: 1, Max: MaxVoteTotal},
 	},
-	Build: func(a Args) (set.System, error) {
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
 		weights, err := ParseInts("vote", "weights", a.String("weights"), 0)
 		if err != nil {
 			return set.System{}, err
 		}
-		return system(Vote(weights, a.Int("threshold")))
+		return system(vote(ctx, weights, a.Int("threshold")))
 	},
 	Typed: func(a Args) (quorum.System, error) {
 		weights, err := ParseInts("vote", "weights", a.String("weights"), 0)

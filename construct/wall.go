@@ -1,6 +1,7 @@
 package construct
 
 import (
+	"context"
 	"fmt"
 	"math/big"
 	"slices"
@@ -59,14 +60,19 @@ func checkWidths(widths []int) (n int, err error) {
 // nondominated. The family has [WallCount](widths) quorums; Wall refuses
 // more than MaxCatalogueQuorums.
 func Wall(widths []int) (*set.Family, error) {
+	return wall(context.Background(), widths)
+}
+
+// wall is [Wall] watching ctx.
+func wall(ctx context.Context, widths []int) (*set.Family, error) {
 	n, err := checkWidths(widths)
 	if err != nil {
 		return nil, err
 	}
-	return wallFamily(n, widths, "wall", set.Params{"widths": joinInts(widths)})
+	return wallFamily(ctx, n, widths, "wall", set.Params{"widths": joinInts(widths)})
 }
 
-func wallFamily(n int, widths []int, kind string, params set.Params) (*set.Family, error) {
+func wallFamily(ctx context.Context, n int, widths []int, kind string, params set.Params) (*set.Family, error) {
 	what := kind + ": widths " + shortInts(widths)
 	if kind == "wheel" {
 		what = fmt.Sprintf("wheel: n = %d", n)
@@ -82,7 +88,7 @@ func wallFamily(n int, widths []int, kind string, params set.Params) (*set.Famil
 			v++
 		}
 	}
-	return collect(n, kind, params, func(s *set.Set, emit func()) {
+	return collect(ctx, n, kind, params, func(s *set.Set, emit func()) {
 		for i := range rows {
 			for _, v := range rows[i] {
 				s.Add(v)
@@ -92,13 +98,18 @@ func wallFamily(n int, widths []int, kind string, params set.Params) (*set.Famil
 				s.Remove(v)
 			}
 		}
-	}), nil
+	})
 }
 
 // Triangle returns the triangular crumbling wall with rows of widths 1, 2,
 // …, d (Peleg and Wool; the triangular system of Lovász and of Erdős and
 // Lovász): d(d+1)/2 nodes, nondominated.
 func Triangle(d int) (*set.Family, error) {
+	return triangle(context.Background(), d)
+}
+
+// triangle is [Triangle] watching ctx.
+func triangle(ctx context.Context, d int) (*set.Family, error) {
 	if d < 1 {
 		return nil, fmt.Errorf("construct: triangle: %d rows: need at least 1", d)
 	}
@@ -110,7 +121,7 @@ func Triangle(d int) (*set.Family, error) {
 	if err != nil {
 		return nil, err
 	}
-	return wallFamily(n, widths, "triangle", set.Params{"rows": d})
+	return wallFamily(ctx, n, widths, "triangle", set.Params{"rows": d})
 }
 
 // CWlogWidths returns the row widths of the CWlog wall over n nodes: row i
@@ -151,6 +162,11 @@ func CWlogWidths(n int) []int {
 
 // CWlog returns the CWlog crumbling wall over n nodes (see [CWlogWidths]).
 func CWlog(n int) (*set.Family, error) {
+	return cwlog(context.Background(), n)
+}
+
+// cwlog is [CWlog] watching ctx.
+func cwlog(ctx context.Context, n int) (*set.Family, error) {
 	if n < 1 || n > set.MaxNodes {
 		return nil, paramErrorf("wall", "n", n, "is out of range 1..%d", set.MaxNodes)
 	}
@@ -158,17 +174,22 @@ func CWlog(n int) (*set.Family, error) {
 	if _, err := checkWidths(widths); err != nil {
 		return nil, err
 	}
-	return wallFamily(n, widths, "wall", set.Params{"cwlog": true, "n": n, "widths": joinInts(widths)})
+	return wallFamily(ctx, n, widths, "wall", set.Params{"cwlog": true, "n": n, "widths": joinInts(widths)})
 }
 
 // Wheel returns the wheel coterie over n ≥ 3 nodes: node 0 is the hub and
 // 1..n−1 the rim; the quorums are {hub, r} for every rim node r, and the
 // whole rim. It is the crumbling wall of widths 1, n−1, and nondominated.
 func Wheel(n int) (*set.Family, error) {
+	return wheel(context.Background(), n)
+}
+
+// wheel is [Wheel] watching ctx.
+func wheel(ctx context.Context, n int) (*set.Family, error) {
 	if n < 3 || n > set.MaxNodes {
 		return nil, fmt.Errorf("construct: wheel: n = %d is out of range 3..%d", n, set.MaxNodes)
 	}
-	return wallFamily(n, []int{1, n - 1}, "wheel", set.Params{"n": n})
+	return wallFamily(ctx, n, []int{1, n - 1}, "wheel", set.Params{"n": n})
 }
 
 var wallSpec = Spec{
@@ -181,7 +202,7 @@ var wallSpec = Spec{
 		{Name: "cwlog", Usage: "the CWlog wall over n nodes (row i has ⌈lg 2i⌉ nodes; the nodes left over join the last row)", Type: Bool, Default: false},
 		{Name: "n", Usage: "number of nodes of the CWlog wall", Type: Int, Min: 1, Max: set.MaxNodes},
 	},
-	Build: func(a Args) (set.System, error) {
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) {
 		if err := exactlyOne("wall", a, []string{"widths"}, []string{"cwlog", "n"}); err != nil {
 			return set.System{}, err
 		}
@@ -190,9 +211,9 @@ var wallSpec = Spec{
 			return set.System{}, err
 		}
 		if params["cwlog"] == true {
-			return system(CWlog(a.Int("n")))
+			return system(cwlog(ctx, a.Int("n")))
 		}
-		return system(Wall(widths))
+		return system(wall(ctx, widths))
 	},
 	Typed: func(a Args) (quorum.System, error) {
 		widths, params, err := wallShape("wall", a)
@@ -323,7 +344,7 @@ var triangleSpec = Spec{
 	Params: []Param{
 		{Name: "rows", Usage: "number of rows d", Type: Int, Required: true, Min: 1, Max: maxTriangleRows},
 	},
-	Build: func(a Args) (set.System, error) { return system(Triangle(a.Int("rows"))) },
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) { return system(triangle(ctx, a.Int("rows"))) },
 	Typed: func(a Args) (quorum.System, error) {
 		widths, params, err := wallShape("triangle", a)
 		if err != nil {
@@ -341,7 +362,7 @@ var wheelSpec = Spec{
 	Params: []Param{
 		{Name: "n", Usage: "number of nodes (the hub and n−1 rim nodes)", Type: Int, Required: true, Min: 3, Max: set.MaxNodes},
 	},
-	Build: func(a Args) (set.System, error) { return system(Wheel(a.Int("n"))) },
+	BuildContext: func(ctx context.Context, a Args) (set.System, error) { return system(wheel(ctx, a.Int("n"))) },
 	Typed: func(a Args) (quorum.System, error) {
 		n := a.Int("n")
 		return newWallSystem("wheel", set.Params{"n": n}, []int{1, n - 1})

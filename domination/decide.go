@@ -189,9 +189,10 @@ func thresholdResult(f *set.Family) *Result {
 var solverSem = make(chan struct{}, 1)
 
 // problem is a SAT problem whose solver is built by the goroutine that
-// solves it, so that a cancellation abandons the parse too: gophersat
-// takes seconds to index a few hundred thousand clauses, and cannot be
-// interrupted while it does. s is nil until the first solve has built it.
+// solves it, under the semaphore. gophersat takes seconds to index a few
+// hundred thousand clauses and cannot be interrupted while it does: a
+// cancellation then waits for the parse to end. s is nil until the first
+// solve has built it.
 type problem struct {
 	build func() *solver.Solver
 	s     *solver.Solver
@@ -207,19 +208,15 @@ func parsed(clauses [][]int, nvars int) *problem {
 
 // solve builds p's solver if it has none and runs it until it answers or
 // ctx is done, one solver at a time (see solverSem). Both steps run in a
-// goroutine that solve stops waiting for on cancellation, so that it
-// returns ctx.Err() at once whatever the solver is doing.
+// goroutine that solve stops on cancellation and waits for.
 //
 // gophersat has no way to stop Solve, but in certified mode it sends every
 // learned clause on CertChan. When ctx can be cancelled, solve drains that
 // channel as the solver runs; on cancellation it closes the channel: the
 // solver's next send panics, which ends its goroutine (recovered there)
-// and frees the semaphore for the next solver. A goroutine still building
-// its solver, or in a stretch without learning, runs on until it gets
-// there, holding the semaphore; it touches nothing but its own solver and
-// a buffered channel nobody reads, so leaving it is safe: a command exits
-// with it still running, and a later solve in the same process waits for
-// the semaphore (and its own ctx). Under the race detector, which reports
+// and frees the semaphore for the next solver; solve returns once it has.
+// A goroutine still building its solver, or in a stretch without learning,
+// runs on until it gets there. Under the race detector, which reports
 // a close racing with a send even though the outcome here is defined (the
 // send panics), the channel is left open and the solver finishes in the
 // background before the next one starts. Certified mode costs time, as
@@ -280,6 +277,7 @@ func solve(ctx context.Context, p *problem) (solver.Status, error) {
 		case <-ctx.Done():
 			if !raceDetector {
 				close(cert)
+				<-done // the solver's next send panics and ends it
 			}
 			return solver.Indet, ctx.Err()
 		}

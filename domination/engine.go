@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"sync"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -80,10 +81,15 @@ func witnessSearch(ctx context.Context, f *set.Family, use engines) (*set.Set, e
 // So a solver's witness waits until MMCS has passed its limit (or found a
 // late one). MMCS is not stopped at the limit: a nondominated family whose
 // minimal transversals it lists in full (they are the quorums) is often
-// its fast case and the solver's slow one. The loser is cancelled.
+// its fast case and the solver's slow one. The loser is cancelled, and
+// race returns once it has stopped.
 func race(ctx context.Context, f *set.Family, h *hyper, limit uint64, sat func(context.Context) (*set.Set, error)) (*set.Set, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
 	type answer struct {
 		h    *set.Set
 		late bool // MMCS: found after the limit
@@ -91,11 +97,17 @@ func race(ctx context.Context, f *set.Family, h *hyper, limit uint64, sat func(c
 	}
 	passed := make(chan struct{})
 	mc, sc := make(chan answer, 1), make(chan answer, 1)
+	wg.Add(2)
 	go func() {
+		defer wg.Done()
 		w, late, err := mmcsWitness(ctx, f, h, limit, func() { close(passed) })
 		mc <- answer{w, late, err}
 	}()
-	go func() { w, err := sat(ctx); sc <- answer{h: w, err: err} }()
+	go func() {
+		defer wg.Done()
+		w, err := sat(ctx)
+		sc <- answer{h: w, err: err}
+	}()
 	var satAnswer, lateMMCS *answer
 	var satErr error
 	mmcsPassed := false

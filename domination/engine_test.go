@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"sync/atomic"
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
@@ -369,5 +370,28 @@ func TestCountPartial(t *testing.T) {
 		if !errors.Is(err, set.ErrMemoryBudget) {
 			t.Fatalf("listing within %d bytes: %v after %d", budget, err, listed)
 		}
+	}
+}
+
+// race returns once its loser has stopped: here the solver, which only
+// waits for its context, loses to MMCS on the majority of three; when
+// race returns, the solver has returned too (it is cancelled, then waited
+// for), and nothing runs on.
+func TestRaceWaitsForLoser(t *testing.T) {
+	f := set.NewFamily(3)
+	for _, q := range [][]int{{0, 1}, {0, 2}, {1, 2}} {
+		f.Add(set.Of(q...), set.NoOwner)
+	}
+	var returned atomic.Bool
+	sat := func(ctx context.Context) (*set.Set, error) {
+		<-ctx.Done()
+		returned.Store(true)
+		return nil, ctx.Err()
+	}
+	if _, err := race(context.Background(), f, newHyper(f), 0, sat); err != nil {
+		t.Fatal(err)
+	}
+	if !returned.Load() {
+		t.Error("race returned with the solver still running")
 	}
 }

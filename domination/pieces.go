@@ -139,7 +139,7 @@ func CountTransversalPieces(ctx context.Context, f *set.Family, owns func(piece 
 	if h == nil {
 		if len(todo) == 1 {
 			size := f.N - f.Threshold + 1
-			st.BySize[size] = new(big.Int).Binomial(int64(f.N), int64(size))
+			st.BySize[size] = set.Binomial(f.N, size)
 			add(0, nil)
 		}
 		return st, firstErr

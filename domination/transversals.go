@@ -156,7 +156,7 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 	c := &TransversalCount{Total: new(big.Int), BySize: map[int]*big.Int{}, Smallest: -1}
 	if f.IsThreshold() {
 		size := f.N - f.Threshold + 1
-		c.Total.Binomial(int64(f.N), int64(size))
+		c.Total.Set(set.Binomial(f.N, size))
 		c.BySize[size] = new(big.Int).Set(c.Total)
 		c.Smallest = size
 		return c, nil
@@ -165,10 +165,18 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 		// All w-subsets of the u nodes in use, written out: the minimal
 		// transversals are the (u−w+1)-subsets of those nodes.
 		size := len(sup) - w + 1
-		c.Total.Binomial(int64(len(sup)), int64(size))
+		c.Total.Set(set.Binomial(len(sup), size))
 		c.BySize[size] = new(big.Int).Set(c.Total)
 		c.Smallest = size
 		return c, nil
+	}
+	if len(f.Quorums) >= selfDualMin {
+		if sd, ok, err := selfDualCount(ctx, f); err != nil {
+			c.Partial = true
+			return c, err
+		} else if ok {
+			return sd, nil
+		}
 	}
 	h, left, err := o.packFor(f)
 	if err != nil {

@@ -215,3 +215,18 @@ func (e *Expr) MaxNode() int {
 	e.Leaves(func(l *Expr) { m = max(m, l.Node) })
 	return m
 }
+
+// Relabel returns a copy of e whose leaves are named by labels (node v
+// gets labels[v]), the nodes themselves unchanged; it is how a formula is
+// shown with a system's labels. It panics if a node is not below
+// len(labels).
+func (e *Expr) Relabel(labels []string) *Expr {
+	if e.Op == Leaf {
+		return &Expr{Op: Leaf, Node: e.Node, Name: labels[e.Node]}
+	}
+	c := &Expr{Op: e.Op, K: e.K, Args: make([]*Expr, len(e.Args))}
+	for i, a := range e.Args {
+		c.Args[i] = a.Relabel(labels)
+	}
+	return c
+}

@@ -3,6 +3,8 @@ package expr
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // SyntaxError is a parse error at a 1-based column (byte offset + 1) of the
@@ -29,8 +31,21 @@ const maxDepth = 1000
 // A NAME is a letter or "_" followed by letters, digits, "_", "." or "-";
 // an ID is a decimal node id (1 or more). Leaves come back unbound (Node
 // −1; see [Expr.Bind]). Errors are *[SyntaxError] with the column.
-func Parse(s string) (*Expr, error) {
-	p := &parser{s: s}
+func Parse(s string) (*Expr, error) { return ParseLimit(s, 0) }
+
+// nodeBytes is about what one node of a parsed expression takes: the
+// Expr, its pointer in its parent's arguments and their slack.
+const nodeBytes = 96
+
+// ParseLimit is [Parse] refusing, with an error wrapping
+// [set.ErrMemoryBudget], an expression whose tree would take more than
+// maxBytes (0: no limit). A tree takes up to a hundred times the bytes
+// of its text ("1+1+…" is two bytes a node).
+func ParseLimit(s string, maxBytes int64) (*Expr, error) {
+	p := &parser{s: s, left: -1}
+	if maxBytes > 0 {
+		p.left, p.max = maxBytes, maxBytes
+	}
 	p.next()
 	e, err := p.expr(0)
 	if err != nil {
@@ -62,6 +77,22 @@ type parser struct {
 	tok token
 	lit string
 	col int // column of the current token
+	// left is what the tree may still take, in bytes (−1: no limit), of
+	// max; err is set once the tree would take more.
+	left, max int64
+	err       error
+}
+
+// grow counts k more nodes of the tree against its budget.
+func (p *parser) grow(k int) error {
+	if p.left < 0 || p.err != nil {
+		return p.err
+	}
+	p.left -= int64(k) * nodeBytes
+	if p.left < 0 {
+		p.err = fmt.Errorf("expr: at column %d the expression takes more than %d MiB: %w", p.col, p.max>>20, set.ErrMemoryBudget)
+	}
+	return p.err
 }
 
 func isLetter(c byte) bool { return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
@@ -147,6 +178,9 @@ func (p *parser) list(op token, operand func() (*Expr, error), join func(...*Exp
 			return nil, err
 		}
 		args = append(args, e)
+		if err := p.grow(1); err != nil {
+			return nil, err
+		}
 		if p.tok != op {
 			return join(args...), nil
 		}

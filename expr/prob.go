@@ -100,6 +100,18 @@ func (e *Expr) counts() (hold, fail []*big.Int) {
 		}
 		return acc, other
 	default:
+		if leaves(e.Args) {
+			// K of m nodes: the subsets of size at least K hold.
+			m := len(e.Args)
+			hold := make([]*big.Int, m+1)
+			for i := range hold {
+				hold[i] = new(big.Int)
+				if i >= e.K {
+					hold[i].Binomial(int64(m), int64(i))
+				}
+			}
+			return hold, complement(hold, m)
+		}
 		// dist[j][i] = subsets of size i of the arguments so far in which
 		// exactly j arguments hold (j capped at K).
 		dist := [][]*big.Int{{big.NewInt(1)}}
@@ -125,6 +137,16 @@ func (e *Expr) counts() (hold, fail []*big.Int) {
 		hold := pad(dist[e.K], m+1)
 		return hold, complement(hold, m)
 	}
+}
+
+// leaves reports whether every argument is a leaf.
+func leaves(args []*Expr) bool {
+	for _, a := range args {
+		if a.Op != Leaf {
+			return false
+		}
+	}
+	return true
 }
 
 func convolve(a, b []*big.Int) []*big.Int {
@@ -175,6 +197,24 @@ func complement(a []*big.Int, m int) []*big.Int {
 	for i := range out {
 		out[i] = new(big.Int).Binomial(int64(m), int64(i))
 		out[i].Sub(out[i], a[i])
+	}
+	return out
+}
+
+// CoefficientsOver returns [Expr.Coefficients] over n nodes, of which e
+// uses m (n ≥ m): the other n−m nodes are free, so
+// A[i] = Σ_j c[j]·C(n−m, i−j). It panics if e is not read-once.
+func (e *Expr) CoefficientsOver(n int) []*big.Int {
+	c, m := e.Coefficients(), e.Nodes().Len()
+	out := make([]*big.Int, n+1)
+	var t, b big.Int
+	for i := range out {
+		a := new(big.Int)
+		for j := max(0, i-(n-m)); j <= min(i, m); j++ {
+			b.Binomial(int64(n-m), int64(i-j))
+			a.Add(a, t.Mul(c[j], &b))
+		}
+		out[i] = a
 	}
 	return out
 }

@@ -119,27 +119,93 @@ func (e *Expr) MinimalQuorums() iter.Seq[*set.Set] {
 func (e *Expr) MinimalQuorumsContext(ctx context.Context) iter.Seq[*set.Set] {
 	return func(yield func(*set.Set) bool) {
 		readOnce := e.ReadOnce()
-		seen := map[uint64][]*set.Set{}
-		probe := new(set.Set)
-		e.candidates(new(set.Set), func(q *set.Set) bool {
+		if !readOnce && e.Op == Choose && leaves(e.Args) {
+			// A weighted vote: its minimal quorums straight away, in
+			// the order the candidates would give them.
+			e.voteQuorums(ctx, yield)
+			return
+		}
+		e.generalQuorums(ctx, readOnce, yield)
+	}
+}
+
+// generalQuorums yields the minimal quorums from the candidates.
+func (e *Expr) generalQuorums(ctx context.Context, readOnce bool, yield func(*set.Set) bool) {
+	seen := map[uint64][]*set.Set{}
+	probe := new(set.Set)
+	e.candidates(new(set.Set), func(q *set.Set) bool {
+		if ctx.Err() != nil {
+			return false
+		}
+		if !readOnce {
+			if !e.minimal(q, probe) {
+				return true
+			}
+			h := q.Hash()
+			for _, s := range seen[h] {
+				if set.Equal(s, q) {
+					return true
+				}
+			}
+			seen[h] = append(seen[h], q.Clone())
+		}
+		return yield(q.Clone())
+	})
+}
+
+// voteQuorums yields the minimal quorums of choose(K, leaves), a node
+// appearing w times weighing w: the sets S of weight at least K that
+// lose it without any one node. The candidates (K argument positions, in
+// lexicographic order) first give S as the first K positions of its
+// nodes' leaves, so S is yielded when its positions are picked: a depth
+// first walk over the positions that picks (before skipping) a node not
+// yet decided, must pick every later position of a node picked, and
+// never one of a node skipped.
+func (e *Expr) voteQuorums(ctx context.Context, yield func(*set.Set) bool) {
+	args := e.Args
+	weight := map[int]int{}
+	for _, a := range args {
+		weight[a.Node]++
+	}
+	state := map[int]int8{} // 1 picked, −1 skipped
+	s := new(set.Set)
+	var rec func(p, c, w int) bool
+	rec = func(p, c, w int) bool {
+		if c == e.K {
 			if ctx.Err() != nil {
 				return false
 			}
-			if !readOnce {
-				if !e.minimal(q, probe) {
+			for v := range s.All() {
+				if w-weight[v] >= e.K {
 					return true
 				}
-				h := q.Hash()
-				for _, s := range seen[h] {
-					if set.Equal(s, q) {
-						return true
-					}
-				}
-				seen[h] = append(seen[h], q.Clone())
 			}
-			return yield(q.Clone())
-		})
+			return yield(s.Clone())
+		}
+		if len(args)-p < e.K-c {
+			return true
+		}
+		v := args[p].Node
+		switch state[v] {
+		case 1:
+			return rec(p+1, c+1, w)
+		case -1:
+			return rec(p+1, c, w)
+		}
+		state[v] = 1
+		s.Add(v)
+		ok := rec(p+1, c+1, w+weight[v])
+		s.Remove(v)
+		if !ok {
+			state[v] = 0
+			return false
+		}
+		state[v] = -1
+		ok = rec(p+1, c, w)
+		state[v] = 0
+		return ok
 	}
+	rec(0, 0, 0)
 }
 
 // minimal reports whether quorum q of e stays a quorum after removing any
@@ -325,27 +391,52 @@ func (e *Expr) AsThreshold() (k int, nodes []int, ok bool) {
 // product in increasing node order, or choose(w, 1..n) for a threshold
 // family. It returns nil for an empty family or one with an empty quorum.
 func FromFamily(f *set.Family) *Expr {
+	e, _ := FromFamilyContext(context.Background(), f)
+	return e
+}
+
+// FromFamilyContext is [FromFamily] watching ctx: once ctx is done it
+// returns nil and ctx's error.
+func FromFamilyContext(ctx context.Context, f *set.Family) (*Expr, error) {
 	if f.IsThreshold() {
 		if f.Threshold < 1 || f.Threshold > f.N {
-			return nil
+			return nil, nil
 		}
-		return Threshold(f.N, f.Threshold)
+		return Threshold(f.N, f.Threshold), nil
 	}
 	var terms []*Expr
 	for i := range f.Quorums {
+		if i&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		var leaves []*Expr
 		for v := range f.Quorums[i].All() {
 			leaves = append(leaves, labelled(v, f.Labels))
 		}
 		if len(leaves) == 0 {
-			return nil
+			return nil, nil
 		}
 		terms = append(terms, NewAnd(leaves...))
 	}
 	if len(terms) == 0 {
-		return nil
+		return nil, nil
 	}
-	return NewOr(terms...)
+	return NewOr(terms...), nil
+}
+
+// FamilyBytes is about what [FromFamily] takes for f: a node for each
+// quorum and each of its members.
+func FamilyBytes(f *set.Family) int64 {
+	if f.IsThreshold() {
+		return int64(f.N+1) * nodeBytes
+	}
+	nodes := int64(1 + len(f.Quorums))
+	for i := range f.Quorums {
+		nodes += int64(f.Quorums[i].Len())
+	}
+	return nodes * nodeBytes
 }
 
 func labelled(v int, labels []string) *Expr {

@@ -134,6 +134,12 @@ type Options struct {
 	// caller that sets no checker is not ready for a family without
 	// quorums.
 	Implicit func(kind string, params set.Params) (*set.Family, error)
+	// Sparse lets a reader hold the quorums of a coterie or k-arbiter as
+	// node lists ([set.Family.Sparse]) when their bit sets would take far
+	// more (wide node ids) or more than MaxMemory allows; the memory
+	// budget then charges a quorum's bit set only once the form is
+	// chosen. A caller that sets it handles sparse families.
+	Sparse bool
 }
 
 // DefaultOptions() returns the options used when none are given: .dat nodes
@@ -173,6 +179,7 @@ func readBytes(data []byte, f Format, opt Options) (set.System, error) {
 		return set.System{}, err
 	}
 	b := newBudget(opt.MaxMemory, data)
+	b.allowSparse = opt.Sparse
 	b.implicit = opt.Implicit
 	var sys set.System
 	var err error
@@ -223,6 +230,14 @@ func Write(w io.Writer, sys set.System, f Format, opt Options) error {
 	if err != nil {
 		return err
 	}
+	if fam.IsSparse() {
+		for i := range fam.Sparse.Len() {
+			if err := sw.QuorumList(fam.Sparse.At(i), fam.Owner(i)); err != nil {
+				return err
+			}
+		}
+		return sw.Close()
+	}
 	for i := range fam.Quorums {
 		if err := sw.Quorum(&fam.Quorums[i], fam.Owner(i)); err != nil {
 			return err
@@ -260,6 +275,9 @@ func Lossy(sys set.System, f Format) []string {
 	// n survives only if the largest node is in some quorum.
 	if fam := sys.Family; fam != nil && !fam.IsThreshold() {
 		top := -1
+		if fam.IsSparse() {
+			top = fam.Sparse.Max()
+		}
 		for i := range fam.Quorums {
 			if m, ok := fam.Quorums[i].Max(); ok && m > top {
 				top = m

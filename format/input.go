@@ -67,7 +67,7 @@ func errorf(line int, format string, args ...any) *SyntaxError {
 // InputShare is the part of [Options.MaxMemory] that the input's bytes may
 // take: an input is at most MaxMemory/InputShare bytes long, leaving the
 // rest for what is built from it.
-const InputShare = 8
+const InputShare = 4
 
 // bom is the UTF-8 byte order mark some editors put at the start of a
 // file; readers skip it.
@@ -259,6 +259,9 @@ type budget struct {
 	max  int64  // 0: no limit
 	used int64  // input and the bit sets of the quorums so far
 	data []byte // the input, to estimate the whole from the part read
+	// allowSparse is Options.Sparse: the bit sets are charged once the
+	// form is chosen, not quorum by quorum.
+	allowSparse bool
 	// implicit is Options.Implicit, which the readers of every format
 	// reach through the budget they all hold.
 	implicit func(kind string, params set.Params) (*set.Family, error)
@@ -268,19 +271,57 @@ func newBudget(maxMemory int64, data []byte) *budget {
 	return &budget{max: maxMemory, used: int64(len(data)), data: data}
 }
 
-// quorumCost is what one quorum whose largest node is top (0-based) takes
-// once read: its ids in the arena, its line, owner and largest node, and
-// the bit set it becomes (one Set in the family, its words rounded up as
-// the allocator does, and an owner).
-func quorumCost(ids, top int) int64 {
-	words := int64(top/64 + 1)
-	return int64(4*ids) + 4*4 + 8 + 32 + words*8*9/8 + 8
+// quorumCost is what one quorum takes while it is read: its ids in the
+// arena, its end, line and largest node, and an owner. The arena becomes
+// the family's node lists when the quorums stay sparse; otherwise the bit
+// sets are charged once all are read (see [budget.sparse]).
+func quorumCost(ids int) int64 {
+	return int64(4*ids) + 4*4 + 8 + 8
+}
+
+// setCost is what the bit set of a quorum whose largest node is top
+// (0-based) takes: one Set in the family, its words rounded up as the
+// allocator does.
+func setCost(top int32) int64 {
+	return 32 + int64(top/64+1)*8*9/8
+}
+
+// denseFloor is the memory below which the quorums of a family are always
+// held as bit sets, whatever their node ids (and the budget allows).
+const denseFloor = 64 << 20
+
+// sparseRatio is how many times the bit sets may outweigh the node lists
+// before a family is held as lists.
+const sparseRatio = 4
+
+// sparse decides how the quorums of q are held once read: as node lists
+// ([set.Lists]) when sparse may be chosen and the bit sets would take more
+// than denseFloor and sparseRatio times the lists, or more than the budget
+// has left; otherwise as bit sets, which it charges (line is where an
+// error points).
+func (b *budget) sparse(q *quorumList, allowed bool, line int) (bool, error) {
+	if !b.allowSparse {
+		return false, nil // charged quorum by quorum
+	}
+	var dense int64
+	for _, top := range q.top {
+		dense += setCost(top)
+	}
+	lists := 4*int64(len(q.ids)) + 8*int64(len(q.end))
+	if allowed && (dense > denseFloor && dense > sparseRatio*lists || b.max > 0 && b.used+dense > b.max) {
+		return true, nil
+	}
+	return false, b.charge(dense, line)
 }
 
 // add charges a quorum read at line; past the limit it returns the error
 // that stops reading there.
 func (b *budget) add(ids, top, line int) error {
-	return b.charge(quorumCost(ids, top), line)
+	c := quorumCost(ids)
+	if !b.allowSparse {
+		c += setCost(int32(top))
+	}
+	return b.charge(c, line)
 }
 
 // charge charges bytes for what was read at line.
@@ -289,7 +330,7 @@ func (b *budget) charge(bytes int64, line int) error {
 	if b.max > 0 && b.used > b.max {
 		return &SyntaxError{Line: line, err: set.ErrMemoryBudget,
 			Msg: fmt.Sprintf("reading stops here: the quorums up to this line would take more than the memory budget of %s%s "+
-				"(each quorum becomes a bit set as long as its largest node id); "+
+				"(each quorum takes 4 bytes a node, and a bit set as long as its largest node id when that fits); "+
 				"number the nodes 1..n with n as small as it can be, give a system whose quorums are all w-subsets as \"threshold\": w, or allow more memory",
 				ByteSize(b.max), b.estimate(line))}
 	}

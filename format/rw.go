@@ -155,7 +155,11 @@ func IsRW(data []byte) bool {
 //
 // "format" and "n" are optional here (without n, the nodes are those the
 // quorums name). Errors are *[Error] with the line of the field.
-func ReadRW(data []byte) (*RWFile, error) {
+func ReadRW(data []byte) (*RWFile, error) { return readRW(data, 0) }
+
+// readRW is ReadRW with the expressions' trees bounded by maxBytes (see
+// [ReadRWAnyLimit]).
+func readRW(data []byte, maxBytes int64) (*RWFile, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		var se *json.SyntaxError
@@ -217,9 +221,9 @@ func ReadRW(data []byte) (*RWFile, error) {
 		var list [][]json.RawMessage
 		switch {
 		case json.Unmarshal(raw, &text) == nil:
-			e, err := expr.Parse(text)
+			e, err := expr.ParseLimit(text, maxBytes)
 			if err != nil {
-				return nil, errorf(sd.line, "%q: %v", sd.key, exprMsg(err))
+				return nil, exprError(sd.line, fmt.Sprintf("%q", sd.key), err)
 			}
 			sd.expr = e
 		case json.Unmarshal(raw, &th) == nil && th.Threshold > 0:
@@ -374,7 +378,11 @@ func sectionLine(line string) (key, rest string, ok bool) {
 // a line "# reads" followed by one quorum per line (node ids or labels,
 // separated by spaces or commas), or "# reads: EXPR" with an expression;
 // the same for "# writes". Other "#" lines and blank lines are ignored.
-func ReadRWText(data []byte) (*RWFile, error) {
+func ReadRWText(data []byte) (*RWFile, error) { return readRWText(data, 0) }
+
+// readRWText is ReadRWText with the expressions' trees bounded by
+// maxBytes (see [ReadRWAnyLimit]).
+func readRWText(data []byte, maxBytes int64) (*RWFile, error) {
 	sides := [2]*rawSide{{key: "reads"}, {key: "writes"}}
 	var cur *rawSide
 	n, fixed := 0, false
@@ -391,9 +399,9 @@ func ReadRWText(data []byte) (*RWFile, error) {
 			}
 			cur.given, cur.line = true, ln
 			if rest != "" {
-				e, err := expr.Parse(rest)
+				e, err := expr.ParseLimit(rest, maxBytes)
 				if err != nil {
-					return nil, errorf(ln, "%s: %v", key, exprMsg(err))
+					return nil, exprError(ln, key, err)
 				}
 				cur.expr = e
 				cur = nil // no quorum lines follow an expression
@@ -622,9 +630,23 @@ func IsRWAny(data []byte) bool { return IsRW(data) || IsRWText(data) }
 
 // ReadRWAny reads a read-write system in the form data is in: JSON when
 // [IsRW], text otherwise.
-func ReadRWAny(data []byte) (*RWFile, error) {
+func ReadRWAny(data []byte) (*RWFile, error) { return ReadRWAnyLimit(data, 0) }
+
+// ReadRWAnyLimit is [ReadRWAny] refusing an expression whose tree would
+// take more than maxBytes (0: no limit) with an *[Error] at its line that
+// wraps [set.ErrMemoryBudget].
+func ReadRWAnyLimit(data []byte, maxBytes int64) (*RWFile, error) {
 	if IsRW(data) {
-		return ReadRW(data)
+		return readRW(data, maxBytes)
 	}
-	return ReadRWText(data)
+	return readRWText(data, maxBytes)
+}
+
+// exprError is the error of the expression of side at line.
+func exprError(line int, side string, err error) error {
+	e := errorf(line, "%s: %v", side, exprMsg(err))
+	if errors.Is(err, set.ErrMemoryBudget) {
+		e.err = set.ErrMemoryBudget
+	}
+	return e
 }

@@ -257,7 +257,17 @@ func (hd *header) system(lastLine int) (set.System, error) {
 					return set.System{}, errorf(int(l.ownerLines[i]), "owner %d is beyond n = %d", o+1, n)
 				}
 			}
-			f.Quorums = l.qs.sets()
+			sparse, err := hd.budget.sparse(&l.qs, !hd.hasLevels, lastLine)
+			if err != nil {
+				return set.System{}, err
+			}
+			if sparse {
+				if f.Sparse, err = set.NewLists(l.qs.ids, l.qs.end); err != nil {
+					return set.System{}, errorf(0, "%v", err)
+				}
+			} else {
+				f.Quorums = l.qs.sets()
+			}
 			if l.owned {
 				f.Owners = make([]int, len(l.owners))
 				for i, o := range l.owners {

@@ -24,6 +24,7 @@ type Writer struct {
 	owned  bool  // some quorum has an owner
 	count  int
 	buf    []byte
+	ids    []int // the nodes of the quorum being written
 	err    error
 }
 
@@ -150,6 +151,22 @@ func (sw *Writer) textMeta(kind string, params set.Params, n, k int, labels []st
 
 // Quorum writes the next quorum, owned by owner (0-based, or set.NoOwner).
 func (sw *Writer) Quorum(q *set.Set, owner int) error {
+	sw.ids = q.AppendTo(sw.ids[:0])
+	return sw.quorum(sw.ids, owner)
+}
+
+// QuorumList is [Writer.Quorum] for a quorum given as its 0-based nodes in
+// increasing order, such as one of a sparse family ([set.Lists]).
+func (sw *Writer) QuorumList(nodes []int32, owner int) error {
+	sw.ids = sw.ids[:0]
+	for _, v := range nodes {
+		sw.ids = append(sw.ids, int(v))
+	}
+	return sw.quorum(sw.ids, owner)
+}
+
+// quorum writes a quorum given as its 0-based nodes in increasing order.
+func (sw *Writer) quorum(nodes []int, owner int) error {
 	if sw.err != nil {
 		return sw.err
 	}
@@ -159,7 +176,7 @@ func (sw *Writer) Quorum(q *set.Set, owner int) error {
 	if sw.meta.IsImplicit() {
 		return errors.New("format: an implicit family lists no quorums")
 	}
-	if q.IsEmpty() {
+	if len(nodes) == 0 {
 		return fmt.Errorf("format: quorum %d is empty", sw.count+1)
 	}
 	sw.count++
@@ -174,7 +191,7 @@ func (sw *Writer) Quorum(q *set.Set, owner int) error {
 		}
 		b = append(b, "\n    ["...)
 		first := true
-		for v := range q.All() {
+		for _, v := range nodes {
 			if !first {
 				b = append(b, ", "...)
 			}
@@ -185,7 +202,7 @@ func (sw *Writer) Quorum(q *set.Set, owner int) error {
 		sw.owners = append(sw.owners, owner)
 	case Text, Dat:
 		first := true
-		for v := range q.All() {
+		for _, v := range nodes {
 			if !first {
 				b = append(b, ' ')
 			}
@@ -198,7 +215,7 @@ func (sw *Writer) Quorum(q *set.Set, owner int) error {
 		}
 		b = append(b, '\n')
 	case CSV:
-		for v := range q.All() {
+		for _, v := range nodes {
 			b = strconv.AppendInt(b, int64(sw.count), 10)
 			b = append(b, ',')
 			b = strconv.AppendInt(b, int64(v+1), 10)

@@ -41,15 +41,38 @@ func implicitLoad(f *set.Family, err error) (*Load, error) {
 	if terr != nil {
 		return nil, err
 	}
-	c, ok := sys.(quorum.LoadFormula)
-	if !ok {
+	if _, ok := sys.(quorum.LoadFormula); !ok {
 		return nil, fmt.Errorf("%w; the %s construction has no closed form for its load", err, f.Kind)
 	}
-	l, ok := c.ClosedFormLoad()
+	out, ok := ClosedFormLoad(f)
 	if !ok {
 		return nil, fmt.Errorf("%w; the closed form of the %s construction does not apply to these parameters", err, f.Kind)
 	}
-	out := &Load{Exact: l, Method: MethodClosedForm}
-	out.Value, _ = l.Float64()
 	return out, nil
+}
+
+// ClosedFormLoad returns the load of the implicit family f from its
+// construction's closed form (a [quorum.LoadFormula]), method
+// MethodClosedForm, without listing its quorums; ok is false when the
+// construction has none, it does not apply to these parameters, or f is
+// not a valid implicit family. It costs no search.
+func ClosedFormLoad(f *set.Family) (l *Load, ok bool) {
+	if !f.IsImplicit() {
+		return nil, false
+	}
+	sys, err := construct.Typed(f)
+	if err != nil {
+		return nil, false
+	}
+	c, ok := sys.(quorum.LoadFormula)
+	if !ok {
+		return nil, false
+	}
+	x, ok := c.ClosedFormLoad()
+	if !ok {
+		return nil, false
+	}
+	l = &Load{Exact: x, Method: MethodClosedForm}
+	l.Value, _ = x.Float64()
+	return l, true
 }

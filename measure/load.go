@@ -89,27 +89,52 @@ var ErrTooLarge = errors.New("linear program too large")
 var ErrLP = errors.New("the simplex method failed")
 
 // simplex runs gonum's simplex method on the standard-form LP (minimise
-// cᵀx subject to Ax = b, x ≥ 0) and returns early with ctx's error when ctx
-// ends first. gonum's solver cannot be interrupted, so it then finishes in
-// the background and its answer is dropped.
-func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (float64, []float64, error) {
-	type answer struct {
-		opt float64
-		x   []float64
-		err error
+// cᵀx subject to Ax = b, x ≥ 0) and returns ctx's error once ctx ends.
+// gonum's solver takes no context, but it reads A in every iteration (the
+// entering column): it reads it here through a matrix that looks at ctx
+// every 1024 reads and panics once ctx is done, and the panic is
+// recovered, so that the solver stops within an iteration and nothing
+// goes on in the background.
+func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (opt float64, x []float64, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, nil, err
 	}
-	done := make(chan answer, 1)
-	go func() {
-		opt, x, err := lp.Simplex(c, A, b, 1e-10, nil)
-		done <- answer{opt, x, err}
+	defer func() {
+		if r := recover(); r != nil {
+			st, ok := r.(simplexStopped)
+			if !ok {
+				panic(r)
+			}
+			opt, x, err = 0, nil, st.err
+		}
 	}()
-	select {
-	case a := <-done:
-		return a.opt, a.x, a.err
-	case <-ctx.Done():
-		return 0, nil, ctx.Err()
-	}
+	return lp.Simplex(c, &watchedMatrix{Matrix: A, ctx: ctx}, b, 1e-10, nil)
 }
+
+// watchedMatrix is a matrix whose At panics with simplexStopped once its
+// context is done (looked at every 1024 reads).
+type watchedMatrix struct {
+	mat.Matrix
+	ctx   context.Context
+	reads int
+}
+
+// simplexStopped is the panic that stops gonum's simplex method.
+type simplexStopped struct{ err error }
+
+// At returns the element (i, j), or panics with simplexStopped once the
+// context is done.
+func (w *watchedMatrix) At(i, j int) float64 {
+	if w.reads++; w.reads%1024 == 0 {
+		if err := w.ctx.Err(); err != nil {
+			panic(simplexStopped{err})
+		}
+	}
+	return w.Matrix.At(i, j)
+}
+
+// T returns the transpose, read through w.
+func (w *watchedMatrix) T() mat.Matrix { return mat.Transpose{Matrix: w} }
 
 // LoadOf computes the load of f. Closed forms come first:
 //
@@ -136,6 +161,9 @@ func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (float
 // construct.ListLimit quorums; past that its construction's closed form
 // gives the load (Exact, with no Strategy), or the error says why not.
 func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if f.IsImplicit() {
 		g, err := explicitFamily(ctx, f)
 		if err != nil {

@@ -51,6 +51,9 @@ type ResilienceOptions struct {
 
 // ResilienceWithin is [ResilienceBounded] with options.
 func ResilienceWithin(ctx context.Context, f *set.Family, o ResilienceOptions) (*Resilience, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	f, err := explicitFamily(ctx, f)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package protocol
 import (
 	"errors"
 	"fmt"
-	"math/big"
 	"math/rand/v2"
 
 	"github.com/coterie-dev/coterie/set"
@@ -176,7 +175,7 @@ func (s *System) options(node int, units bool, limit int) ([]option, error) {
 	for _, h := range hs {
 		l := s.level(h)
 		if l.Threshold > 0 {
-			c := new(big.Int).Binomial(int64(s.N), int64(l.Threshold))
+			c := set.Binomial(s.N, l.Threshold)
 			if !c.IsInt64() || c.Int64() > int64(limit) {
 				return nil, errorf("%s has %s quorums (all %d-subsets of %d nodes): %w",
 					levelName(*l), c, l.Threshold, s.N, errTooManyOptions)

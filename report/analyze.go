@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/draw"
@@ -71,6 +72,22 @@ type Family struct {
 	Notes      []string
 }
 
+// newFamily is the report's metrics of the family measured as fa; a
+// figure not found within budget is a note.
+func newFamily(fa *analysis.Family, budget time.Duration) Family {
+	fam := Family{F: fa.F, Stats: fa.Stats, Messages: fa.Messages, Load: fa.Load, Resilience: fa.Resilience}
+	switch fa.LoadStatus.Reason {
+	case analysis.Unsupported:
+		fam.Notes = append(fam.Notes, "load: "+fa.LoadStatus.Detail+"; not computed")
+	case analysis.OutOfBudget:
+		fam.Notes = append(fam.Notes, fmt.Sprintf("load: not found within %s", budget))
+	}
+	if fa.ResilienceStatus.Reason == analysis.OutOfBudget {
+		fam.Notes = append(fam.Notes, fmt.Sprintf("resilience: not found within %s", budget))
+	}
+	return fam
+}
+
 // Point is the availability at one p.
 type Point struct {
 	P, AV float64
@@ -125,27 +142,17 @@ func within2(ctx context.Context, d time.Duration, fn func(context.Context) erro
 }
 
 // computeWithin returns the availability of f, or an error wrapping
-// context.DeadlineExceeded as soon as d has passed: some exact methods
-// look at their context only now and then, and the caller should not wait
-// for them (they stop on their own when they do look).
+// context.DeadlineExceeded once d has passed: Compute watches its context,
+// so it returns within a moment of the deadline, and a result it finishes
+// past the deadline is dropped as out of time.
 func computeWithin(ctx context.Context, f *set.Family, d time.Duration) (*availability.Result, error) {
-	type result struct {
-		res *availability.Result
-		err error
-	}
 	c, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	ch := make(chan result, 1)
-	go func() {
-		res, err := availability.Compute(c, f, availability.Options{Time: d})
-		ch <- result{res, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.res, r.err
-	case <-c.Done():
+	res, err := availability.Compute(c, f, availability.Options{Time: d})
+	if c.Err() != nil {
 		return nil, fmt.Errorf("availability: %w", c.Err())
 	}
+	return res, err
 }
 
 // disjointDrawing draws the first two quorums of a failed intersection
@@ -219,35 +226,16 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 	}
 	r.FailDraw = disjointDrawing(sys, r.Verify)
 	for _, f := range sys.Families() {
-		fam := Family{F: f, Stats: f.Stats(), Messages: measure.MessagesOf(f)}
-		stage("load")
-		err := within(func(c context.Context) error {
-			var err error
-			fam.Load, err = measure.LoadOf(c, f, measure.LoadOptions{})
-			return err
-		})
-		var me *measure.Error
-		switch {
-		case errors.As(err, &me):
-			fam.Notes = append(fam.Notes, "load: "+me.Msg+"; not computed")
-		case outOfTime(err):
-			fam.Notes = append(fam.Notes, fmt.Sprintf("load: not found within %s", o.Budget))
-		case err != nil:
-			return nil, fmt.Errorf("report: %s: load: %w", name, err)
+		fa, err := analysis.MeasureFamily(ctx, f, analysis.Options{Budget: o.Budget, NoByzantine: true,
+			ExactResilience: true, Progress: o.Progress})
+		var fe *analysis.FigureError
+		if err != nil && errors.As(err, &fe) {
+			return nil, fmt.Errorf("report: %s: %s: %w", name, fe.Figure, fe.Err)
 		}
-		stage("resilience")
-		err = within(func(c context.Context) error {
-			var err error
-			fam.Resilience, err = measure.ResilienceOf(c, f)
-			return err
-		})
-		switch {
-		case outOfTime(err):
-			fam.Notes = append(fam.Notes, fmt.Sprintf("resilience: not found within %s", o.Budget))
-		case err != nil:
-			return nil, fmt.Errorf("report: %s: resilience: %w", name, err)
+		if err != nil {
+			return nil, fmt.Errorf("report: %s: %w", name, err)
 		}
-		r.Families = append(r.Families, fam)
+		r.Families = append(r.Families, newFamily(fa, o.Budget))
 	}
 	f := sys.Families()[0]
 	switch {
@@ -335,7 +323,9 @@ func (r *System) setAvailability(ctx context.Context, res *availability.Result, 
 		for i, pt := range pts {
 			out[i] = Point{P: pt.P, AV: pt.AV, Exact: pt.Exact, U: big.NewFloat(math.Max(0, 1-pt.AV))}
 			if pt.Exact && res.Exact && len(o.Override) == 0 {
-				out[i].U = res.Poly.Unavailability(pt.P)
+				if out[i].U, err = res.Poly.UnavailabilityContext(ctx, pt.P); err != nil {
+					return nil, err
+				}
 			}
 		}
 		return out, nil

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/rw"
@@ -223,8 +224,8 @@ const exactBudget = 2_000_000
 // of both at once, with their nines and downtime per year (seconds of a
 // year of 365.25 days).
 type RWExactPoint struct {
-	P    float64          `json:"p"`
-	Side [3]RWUnavailable `json:"-"` // reads, writes, both
+	P    float64
+	Side [3]RWUnavailable // reads, writes, both
 }
 
 // RWUnavailable is one exact unavailability.
@@ -238,26 +239,14 @@ type RWUnavailable struct {
 // under t (nil for independent nodes); an error when no exact method fits
 // within the budget.
 func rwExact(ctx context.Context, sys *rw.System, t *domain.Tree, ps []float64, budget int) ([]RWExactPoint, error) {
-	ev, err := rw.NewDomainEvaluator(ctx, sys, t, rw.DefaultListLimit, budget)
+	_, exact, err := analysis.ReadWriteExact(ctx, sys, t, ps, rw.DefaultListLimit, budget)
 	if err != nil {
 		return nil, err
 	}
 	var out []RWExactPoint
-	for _, p := range ps {
-		probs := make([]*big.Rat, sys.N)
-		for v := range probs {
-			if x := sys.Nodes[v].P; x != nil {
-				probs[v] = x
-			} else {
-				probs[v] = availability.DecimalRat(p)
-			}
-		}
-		r, w, b, err := ev.At(ctx, probs)
-		if err != nil {
-			return nil, err
-		}
-		pt := RWExactPoint{P: p}
-		for i, av := range []*big.Rat{r, w, b} {
+	for _, x := range exact {
+		pt := RWExactPoint{P: x.P}
+		for i, av := range []*big.Rat{x.Reads, x.Writes, x.Both} {
 			e := availability.Exact{AV: av}
 			f, _ := av.Float64()
 			pt.Side[i] = RWUnavailable{AV: f, U: new(big.Float).SetPrec(256).SetRat(e.Unavailability()), Nines: e.Nines(), Downtime: e.Downtime()}

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/rw"
 	"github.com/coterie-dev/coterie/set"
@@ -39,33 +41,33 @@ type RWOptions struct {
 // side, the optimal load and capacity under a workload (exact, as
 // fractions), and the availability of reads and of writes.
 type RWFigures struct {
-	Reads           string   `json:"reads"`
-	Writes          string   `json:"writes"`
-	WritesDerived   bool     `json:"writes_derived,omitempty"`
-	ReadsDerived    bool     `json:"reads_derived,omitempty"`
-	Intersection    *bool    `json:"intersection,omitempty"`
-	ReadResilience  int      `json:"read_resilience"`
-	WriteResilience int      `json:"write_resilience"`
-	Resilience      int      `json:"resilience"`
-	ReadFraction    string   `json:"read_fraction,omitempty"`
-	Load            *float64 `json:"load,omitempty"`
-	LoadExact       string   `json:"load_exact,omitempty"`
-	CapacityExact   string   `json:"capacity_exact,omitempty"`
+	Reads           string
+	Writes          string
+	WritesDerived   bool
+	ReadsDerived    bool
+	Intersection    *bool
+	ReadResilience  int
+	WriteResilience int
+	Resilience      int
+	ReadFraction    string
+	Load            *float64
+	LoadExact       string
+	CapacityExact   string
 	// Availability holds, at each p, the probability that some read
 	// quorum and that some write quorum is up.
-	Availability []RWAvailability `json:"availability"`
+	Availability []RWAvailability
 	// Exact holds the exact 1 − AV of reads, writes and both at each p,
 	// when an exact method fits (domains.go).
-	Exact []RWExactPoint `json:"-"`
-	Notes []string       `json:"notes,omitempty"`
+	Exact []RWExactPoint
+	Notes []string
 }
 
 // RWAvailability is the availability of reads and of writes at one p.
 type RWAvailability struct {
-	P      float64 `json:"p"`
-	Reads  float64 `json:"reads"`
-	Writes float64 `json:"writes"`
-	Exact  bool    `json:"exact"`
+	P      float64
+	Reads  float64
+	Writes float64
+	Exact  bool
 }
 
 // RWSystem is the analysis of one read-write system.
@@ -93,11 +95,6 @@ var defaultRWPoints = []float64{0.9, 0.99}
 
 // AnalyzeRW computes the figures of a read-write system.
 func AnalyzeRW(ctx context.Context, name string, sys *rw.System, o RWOptions) (*RWSystem, error) {
-	step := func(stage string) {
-		if o.Progress != nil {
-			o.Progress(stage, 0, -1)
-		}
-	}
 	if len(o.Points) == 0 {
 		o.Points = defaultRWPoints
 	}
@@ -109,54 +106,47 @@ func AnalyzeRW(ctx context.Context, name string, sys *rw.System, o RWOptions) (*
 	fig := &out.Figures
 	*fig = RWFigures{Reads: sys.Reads.Expr.String(), Writes: sys.Writes.Expr.String(),
 		WritesDerived: sys.WritesDerived, ReadsDerived: sys.ReadsDerived}
-	if !sys.WritesDerived && !sys.ReadsDerived {
-		step("intersection")
-		res, err := sys.ReadWrite(ctx, rw.DefaultListLimit)
-		if err != nil {
-			fig.Notes = append(fig.Notes, "intersection not checked: "+err.Error())
-		} else {
-			fig.Intersection = &res.OK
-			if !res.OK {
-				fig.Notes = append(fig.Notes, fmt.Sprintf("read quorum %s misses write quorum %s", nodeNames(res.Read, labels), nodeNames(res.Write, labels)))
-			}
-		}
-	}
-	step("resilience")
-	rr, err := sys.ReadResilience(ctx)
-	if err != nil {
-		return nil, err
-	}
-	wr, err := sys.WriteResilience(ctx)
-	if err != nil {
-		return nil, err
-	}
-	fig.ReadResilience, fig.WriteResilience, fig.Resilience = rr.F, wr.F, min(rr.F, wr.F)
+	ao := analysis.RWOptions{Limit: rw.DefaultListLimit, Intersection: true, Points: o.Points,
+		AvailabilityTime: o.AvailabilityBudget, Progress: o.Progress}
 	if len(o.Workload) > 0 {
-		step("load")
-		fig.ReadFraction = o.Workload.String()
-		lctx, cancel := ctx, context.CancelFunc(func() {})
-		if o.Budget > 0 {
-			lctx, cancel = context.WithTimeout(ctx, o.Budget)
+		ao.Strategy = &rw.Options{Workload: o.Workload, Optimize: rw.MinLoad, ListLimit: rw.DefaultListLimit}
+		ao.StrategyBudget, ao.StrategyOptional = o.Budget, true
+	}
+	res, err := analysis.ReadWrite(ctx, sys, ao)
+	var fe *analysis.FigureError
+	switch {
+	case errors.As(err, &fe) && fe.Figure == analysis.Strategy:
+		return nil, fmt.Errorf("cancelled: %w", ctx.Err())
+	case errors.As(err, &fe):
+		return nil, fe.Err
+	case err != nil:
+		return nil, err
+	}
+	if res.IntersectionErr != nil {
+		fig.Notes = append(fig.Notes, "intersection not checked: "+res.IntersectionErr.Error())
+	} else if m := res.Intersection; m != nil {
+		fig.Intersection = &m.OK
+		if !m.OK {
+			fig.Notes = append(fig.Notes, fmt.Sprintf("read quorum %s misses write quorum %s", nodeNames(m.Read, labels), nodeNames(m.Write, labels)))
 		}
-		st, m, err := sys.Optimal(lctx, rw.Options{Workload: o.Workload, Optimize: rw.MinLoad, ListLimit: rw.DefaultListLimit})
-		cancel()
-		switch {
-		case err == nil:
+	}
+	fig.ReadResilience, fig.WriteResilience, fig.Resilience = res.Read.F, res.Write.F, min(res.Read.F, res.Write.F)
+	if len(o.Workload) > 0 {
+		fig.ReadFraction = o.Workload.String()
+		if m := res.Metrics; m != nil {
 			l, _ := m.Load.Float64()
 			fig.Load, fig.LoadExact = &l, m.Load.RatString()
 			if m.Capacity != nil && m.Capacity.Sign() > 0 {
 				fig.CapacityExact = m.Capacity.RatString()
 			}
-			out.Strategy = st
-		case ctx.Err() != nil:
-			return nil, fmt.Errorf("cancelled: %w", ctx.Err())
-		default:
-			fig.Notes = append(fig.Notes, "load: "+err.Error())
+			out.Strategy = res.Strategy
+		} else {
+			fig.Notes = append(fig.Notes, "load: "+res.StrategyErr.Error())
 		}
 	}
-	step("availability")
-	if fig.Availability, err = rwAvailability(ctx, sys, o.Points, o.AvailabilityBudget); err != nil {
-		return nil, err
+	fig.Availability = make([]RWAvailability, len(res.Availability))
+	for i, pt := range res.Availability {
+		fig.Availability[i] = RWAvailability(pt)
 	}
 	fig.Exact, _ = rwExact(ctx, sys, nil, o.Points, exactBudget) // too large: the figures above stand alone
 	if rf, err := sys.Reads.FamilyContext(ctx, sys.N, maxDrawn); err == nil {
@@ -169,20 +159,6 @@ func AnalyzeRW(ctx context.Context, name string, sys *rw.System, o RWOptions) (*
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("cancelled: %w", err)
-	}
-	return out, nil
-}
-
-// rwAvailability is the availability of each side at each p
-// (rw.System.AvailabilityAt), each side's exact search bounded by budget.
-func rwAvailability(ctx context.Context, sys *rw.System, ps []float64, budget time.Duration) ([]RWAvailability, error) {
-	pts, err := sys.AvailabilityAt(ctx, ps, rw.AvailabilityOptions{Limit: rw.DefaultListLimit, Time: budget})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]RWAvailability, len(pts))
-	for i, pt := range pts {
-		out[i] = RWAvailability(pt)
 	}
 	return out, nil
 }

@@ -32,6 +32,8 @@ type DomainEvaluator struct {
 	// per side: a vote (weights, k) or a lifted BDD
 	side   [2]sideEval
 	either *availability.Lifted
+	// same: reads and writes are one formula (side[1] is side[0]).
+	same bool
 }
 
 type sideEval struct {
@@ -42,11 +44,15 @@ type sideEval struct {
 
 // NewDomainEvaluator prepares the exact availability of s under the
 // domains of t (nil for none) whose probabilities are below 1: a side
-// that is "k of a set of nodes" is counted by the generating function of
-// the live count ([availability.VoteAvailability]); any other by the BDD
-// of its lifted formula ([availability.NewLiftedFormula], at most budget
-// nodes), or, past the budget, of its listed quorums (at most limit);
-// "both" is P(R) + P(W) − P(R or W), the last from the formula R + W.
+// that is a weighted vote ("k of a set of nodes", or choose(k, …) over
+// nodes some of which repeat, a node's weight being how often it
+// appears) is counted by the generating function of the live weight
+// ([availability.VoteAvailability]); any other by the BDD of its lifted
+// formula ([availability.NewLiftedFormula], at most budget nodes), or,
+// past the budget, of its listed quorums (at most limit); "both" is
+// P(R) + P(W) − P(R or W), the last from the formula R + W. Two votes
+// with the same weights share one generating function, and two equal
+// formulas one BDD (then both is P(R)).
 func NewDomainEvaluator(ctx context.Context, s *System, t *domain.Tree, limit, budget int) (*DomainEvaluator, error) {
 	e := &DomainEvaluator{s: s, tree: t, Method: availability.MethodDomainTree}
 	var vars []int
@@ -57,16 +63,25 @@ func NewDomainEvaluator(ctx context.Context, s *System, t *domain.Tree, limit, b
 			}
 		}
 	}
-	kr, nr, okr := s.Reads.Expr.AsThreshold()
-	kw, nw, okw := s.Writes.Expr.AsThreshold()
-	if okr && okw && sameNodes(nr, nw) {
-		e.weights, e.kr, e.kw, e.sharedVote = weightsOf(s.N, nr), kr, kw, true
+	wr, kr, okr := voteOf(s.N, s.Reads.Expr)
+	ww, kw, okw := voteOf(s.N, s.Writes.Expr)
+	if okr && okw && slices.Equal(wr, ww) {
+		e.weights, e.kr, e.kw, e.sharedVote = wr, kr, kw, true
 		return e, nil
 	}
 	e.Method = availability.MethodLiftedBDD
+	if expr.Equal(s.Reads.Expr, s.Writes.Expr) {
+		// One formula: P(R and R) = P(R).
+		l, err := lifted(ctx, s, s.Reads.Expr, &s.Reads, t, vars, limit, budget)
+		if err != nil {
+			return nil, err
+		}
+		e.side[0].lifted, e.side[1].lifted, e.same = l, l, true
+		return e, nil
+	}
 	for i, sd := range []*Side{&s.Reads, &s.Writes} {
-		if k, nodes, ok := sd.Expr.AsThreshold(); ok {
-			e.side[i] = sideEval{weights: weightsOf(s.N, nodes), k: k}
+		if w, k, ok := voteOf(s.N, sd.Expr); ok {
+			e.side[i] = sideEval{weights: w, k: k}
 			continue
 		}
 		l, err := lifted(ctx, s, sd.Expr, sd, t, vars, limit, budget)
@@ -100,6 +115,41 @@ func NewDomainEvaluator(ctx context.Context, s *System, t *domain.Tree, limit, b
 	return e, nil
 }
 
+// voteOf reads e over n nodes as a weighted vote: a node, or an or, an
+// and or a choose(k, …) of nodes, a node that appears m times having
+// weight m (a node in no leaf weight 0). The and of nodes needs all of
+// their weight, the or one unit of it.
+func voteOf(n int, e *expr.Expr) (weights []int, k int, ok bool) {
+	weights = make([]int, n)
+	if e.Op == expr.Leaf {
+		if e.Node < 0 || e.Node >= n {
+			return nil, 0, false
+		}
+		weights[e.Node] = 1
+		return weights, 1, true
+	}
+	total := 0
+	for _, a := range e.Args {
+		if a.Op != expr.Leaf || a.Node < 0 || a.Node >= n {
+			return nil, 0, false
+		}
+		weights[a.Node]++
+		total++
+	}
+	switch e.Op {
+	case expr.Or:
+		k = 1
+	case expr.And:
+		k = total
+	default:
+		k = e.K
+	}
+	if k < 1 || k > total {
+		return nil, 0, false
+	}
+	return weights, k, true
+}
+
 // lifted is the lifted BDD of one side: from its formula, or, past the
 // budget, from its listed quorums.
 func lifted(ctx context.Context, s *System, e *expr.Expr, sd *Side, t *domain.Tree, vars []int, limit, budget int) (*availability.Lifted, error) {
@@ -114,21 +164,6 @@ func lifted(ctx context.Context, s *System, e *expr.Expr, sd *Side, t *domain.Tr
 	return availability.NewLifted(ctx, f, t, vars, budget)
 }
 
-func sameNodes(a, b []int) bool {
-	a, b = slices.Clone(a), slices.Clone(b)
-	slices.Sort(a)
-	slices.Sort(b)
-	return slices.Equal(a, b)
-}
-
-func weightsOf(n int, nodes []int) []int {
-	w := make([]int, n)
-	for _, v := range nodes {
-		w[v] = 1
-	}
-	return w
-}
-
 // At returns the exact probabilities that a read quorum, a write quorum,
 // and both are up when node v is up with probability p[v] (on its own)
 // and each domain of the tree with its probability.
@@ -140,6 +175,13 @@ func (e *DomainEvaluator) At(ctx context.Context, p []*big.Rat) (reads, writes, 
 			return nil, nil, nil, err
 		}
 		return av[0], av[1], av[2], nil
+	}
+	if e.same {
+		r, err := e.side[0].lifted.At(ctx, m)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		return r, new(big.Rat).Set(r), new(big.Rat).Set(r), nil
 	}
 	var out [2]*big.Rat
 	for i, sd := range e.side {

@@ -74,6 +74,14 @@ func TestDomainEvaluatorBrute(t *testing.T) {
 		{"1*2*3 + 4*5*6 + 7*8*9", "(1 + 2 + 3)*(4 + 5 + 6)*(7 + 8 + 9)"},
 		{"choose(2, 1, 2, 3)", "choose(2, 1, 2, 3)*(4 + 5 + 6 + 7 + 8 + 9)"},
 		{"choose(2, choose(2, 1, 2, 3), choose(2, 4, 5, 6), choose(2, 7, 8, 9))", ""},
+		// Weighted votes (a node repeated for its weight): one
+		// generating function for both sides, or one per side.
+		{"choose(7, 1, 1, 1, 2, 3, 4, 4, 5, 6, 7, 8, 8, 9)", ""},
+		{"choose(7, 1, 1, 1, 2, 3, 4, 4, 5, 6, 7, 8, 8, 9)", "choose(7, 1, 1, 1, 2, 3, 4, 4, 5, 6, 7, 8, 8, 9)"},
+		{"choose(4, 1, 1, 2, 5, 5, 9)", "choose(3, 1, 1, 2, 5, 5, 9)*(3 + 4 + 6 + 7 + 8)"},
+		{"1*1*2*3*4*5*6*7*8*9", "1 + 2 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9"},
+		// One formula on both sides.
+		{"1*2*3 + 4*5*6 + 7*8*9", "1*2*3 + 4*5*6 + 7*8*9"},
 	} {
 		t.Run(tt.reads, func(t *testing.T) {
 			var we *expr.Expr

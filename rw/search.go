@@ -136,6 +136,7 @@ func Search(ctx context.Context, nodes []Node, opts SearchOptions) (*SearchResul
 		{"grid", func(y func(*expr.Expr, string) bool) bool { return grids(nodes, opts, y) }},
 		{"construction", func(y func(*expr.Expr, string) bool) bool { return constructions(n, y) }},
 		{"domains", func(y func(*expr.Expr, string) bool) bool { return domainCandidates(opts.Domains, y) }},
+		{"domain-vote", func(y func(*expr.Expr, string) bool) bool { return domainVotes(opts.Domains, y) }},
 		{"two-level", func(y func(*expr.Expr, string) bool) bool {
 			if n > opts.MaxPartitionNodes {
 				return true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"slices"
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
@@ -130,3 +131,93 @@ func searchAvailability(ctx context.Context, s *System, opts SearchOptions) (flo
 	f, _ := least.Float64()
 	return f, nil
 }
+
+// maxVoteTotal bounds the votes of the weighted-vote candidates of
+// [domainVotes], per node: past it a level's weights are not tried.
+const maxVoteTotal = 16
+
+// maxVoteThresholds is the most votes for which every read threshold is
+// tried; above it only the majority of the votes is.
+const maxVoteThresholds = 64
+
+// domainVotes yields, for each level of t, weighted votes in which every
+// domain of the level holds the same number of votes (a node's weight is
+// inversely proportional to the size of its domain; nodes above the level
+// are domains of one): when the domains are unbalanced, a plain majority
+// of the nodes is lost with the largest domain, but such a vote survives
+// any minority of the domains failing. A node of weight w appears w times
+// in choose(k, …) (see [NewDomainEvaluator]); the reads need k of the
+// votes (every k when the votes are few, else the majority), the writes
+// are the dual (total − k + 1).
+func domainVotes(t *domain.Tree, yield func(*expr.Expr, string) bool) bool {
+	if t == nil {
+		return true
+	}
+	n := t.N()
+	for l := 1; l <= t.Depth(); l++ {
+		size := make([]int, n)
+		placed := 0
+		for _, d := range t.AtLevel(l) {
+			b := t.Under(d)
+			for _, v := range b {
+				size[v] = len(b)
+			}
+			placed += len(b)
+		}
+		L := 1
+		for v := range n {
+			if size[v] == 0 {
+				size[v] = 1
+			}
+			L = lcm(L, size[v])
+			if L > maxVoteTotal*n {
+				break
+			}
+		}
+		weights := make([]int, n)
+		g, total, equal := 0, 0, true
+		for v := range n {
+			weights[v] = L / size[v]
+			g = gcd(g, weights[v])
+			equal = equal && size[v] == size[0]
+		}
+		if equal || placed == 0 || L > maxVoteTotal*n {
+			continue // a plain threshold, or too many votes
+		}
+		var leaves []*expr.Expr
+		for v := range n {
+			weights[v] /= g
+			total += weights[v]
+			for range weights[v] {
+				leaves = append(leaves, expr.Node(v))
+			}
+		}
+		if total > maxVoteTotal*n {
+			continue
+		}
+		lo, hi := total/2+1, total/2+1
+		if total <= maxVoteThresholds {
+			lo, hi = 1, total
+		}
+		for k := lo; k <= hi; k++ {
+			e, err := expr.NewChoose(k, slices.Clone(leaves)...)
+			if err != nil {
+				continue
+			}
+			src := fmt.Sprintf("weighted vote, equal votes per domain of level %s: read %d of %d votes, write %d", t.LevelName(l), k, total, total-k+1)
+			if !yield(e, src) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func lcm(a, b int) int { return a / gcd(a, b) * b }

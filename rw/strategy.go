@@ -296,7 +296,7 @@ func (s *System) resilientSets(ctx context.Context, side *Side, f, limit int) ([
 		if k+f > s.N {
 			return nil, nil
 		}
-		c := new(big.Int).Binomial(int64(s.N), int64(k+f))
+		c := set.Binomial(s.N, k+f)
 		if !c.IsInt64() || c.Int64() > int64(limit) {
 			return nil, fmt.Errorf("rw: %s %d-resilient quorums: %w", c, f, set.ErrTooMany)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/set"
@@ -151,6 +152,14 @@ func listDual(ctx context.Context, n int, given, dual *Side) error {
 	if given.Expr.ReadOnce() {
 		return nil
 	}
+	if w, k, ok := voteOf(n, given.Expr); ok {
+		// A weighted vote (a node repeated for its weight) with more
+		// minimal quorums than the limit keeps its symbolic dual, as
+		// the listing below would, without trying to list them.
+		if c, ok := availability.MinimalVoteCount(w, k); ok && c.Cmp(big.NewInt(DefaultListLimit)) > 0 {
+			return nil
+		}
+	}
 	f, ok, err := given.Expr.FamilyContext(ctx, n, DefaultListLimit)
 	if err != nil || !ok {
 		return err
@@ -184,16 +193,20 @@ func FromFamilies(ctx context.Context, r, w *set.Family, nodes []Node) (*System,
 			return nil, fmt.Errorf("rw: reads over %d nodes, writes over %d", r.N, w.N)
 		}
 	}
-	s, err := New(r.N, re, we, nodes)
+	s, err := NewContext(ctx, r.N, re, we, nodes)
 	if err != nil {
 		return nil, err
 	}
 	if !r.IsThreshold() {
-		s.Reads.List = minimalCopy(r)
+		if s.Reads.List, err = minimalCopy(ctx, r); err != nil {
+			return nil, err
+		}
 	}
 	switch {
 	case w != nil && !w.IsThreshold():
-		s.Writes.List = minimalCopy(w)
+		if s.Writes.List, err = minimalCopy(ctx, w); err != nil {
+			return nil, err
+		}
 	case w == nil && !r.IsThreshold():
 		t, err := transversals(ctx, r, DefaultListLimit)
 		if err != nil && !errors.Is(err, set.ErrTooMany) {
@@ -207,14 +220,23 @@ func FromFamilies(ctx context.Context, r, w *set.Family, nodes []Node) (*System,
 	return s, nil
 }
 
-func minimalCopy(f *set.Family) *set.Family {
+// minimalCopy returns a copy of f without its redundant quorums, or ctx's
+// error.
+func minimalCopy(ctx context.Context, f *set.Family) (*set.Family, error) {
 	g := set.NewFamily(f.N)
 	g.Labels = f.Labels
 	for i := range f.Quorums {
+		if i&4095 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		g.Add(&f.Quorums[i], set.NoOwner)
 	}
-	g.Minimalize()
-	return g
+	if _, err := g.MinimalizeContext(ctx); err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 // transversals lists the minimal transversals of f, or refuses beyond

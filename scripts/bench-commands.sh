@@ -11,10 +11,18 @@
 # The inputs are made once in BENCH_DIR (default: a temporary folder):
 #   t11of21.dat   all 11-subsets of 21 nodes, 352,716 quorums
 #   tree4.dat     the binary tree quorums of height 4, 65,535 quorums on 31 nodes
+#   wall30.dat    the CWlog crumbling wall of 30 nodes, 40,106 quorums
+#   billiard15.json  the billiard of q = 15 (112 nodes, 112 quorums)
 #   rand-small.dat  10^6 random quorums of 2–20 of 200 nodes (not intersecting)
 #   rand-major.dat  10^6 random quorums of 101–120 of 200 nodes (intersecting)
+# The .dat lists keep no kind: whatever coterie recognises in them, it
+# recognises from the quorums.
 # Anchors, when built: SHD=/path/to/shd (Murakami–Uno's minimal transversal
-# enumerator, run as "shd 0 FILE") is timed on the transversal counts.
+# enumerator, run as "shd 0 FILE") is timed on the transversal counts;
+# CUDD=/path/to/driver, a program linked with CUDD that reads a .dat list,
+# builds the OR of the ANDs of its quorums and counts the satisfying sets
+# by weight, run as "driver freq FILE" (variables by decreasing frequency
+# in the quorums) or "driver natural FILE", on the exact availabilities.
 #
 # The report (Markdown, hyperfine's mean and its spread, CPU time, target)
 # is printed and kept in BENCH_DIR/report.md; a case over its target is
@@ -39,6 +47,8 @@ CGO_ENABLED=0 go build -o "$bin" ./cmd/coterie
 
 [ -s "$dir/t11of21.dat" ] || "$bin" generate majority --n 21 --enumerate --limit 400000 -o "$dir/t11of21.dat"
 [ -s "$dir/tree4.dat" ] || "$bin" generate tree --degree 2 --height 4 -o "$dir/tree4.dat" 2>/dev/null
+[ -s "$dir/wall30.dat" ] || "$bin" generate wall --cwlog --n 30 -o "$dir/wall30.dat" 2>/dev/null
+[ -s "$dir/billiard15.json" ] || "$bin" generate billiard --q 15 -o "$dir/billiard15.json"
 [ -s "$dir/rand-small.dat" ] || go run ./scripts/benchgen 1000000 200 2 20 1 >"$dir/rand-small.dat"
 [ -s "$dir/rand-major.dat" ] || go run ./scripts/benchgen 1000000 200 101 120 1 >"$dir/rand-major.dat"
 
@@ -83,11 +93,20 @@ bench "tree4 domination" 5 "$c domination $dir/tree4.dat"
 bench "tree4 verify" - "$c verify $dir/tree4.dat"
 bench "tree4 transversals --count" - "$c transversals --count $dir/tree4.dat"
 bench "tree4 availability" - "$c availability --p 0.9 $dir/tree4.dat"
+bench "tree4 availability --method bdd" - "$c availability --method bdd --p 0.9 $dir/tree4.dat"
+bench "wall30 availability" - "$c availability --p 0.9 $dir/wall30.dat"
+bench "wall30 availability --method bdd" - "$c availability --method bdd --p 0.9 $dir/wall30.dat"
+bench "billiard15 availability" - "$c availability --p 0.9 $dir/billiard15.json"
+bench "billiard15 availability --shard 1/3" - "$c availability --p 0.9 --shard 1/3 $dir/billiard15.json"
 bench "rand-small verify" 10 "$c verify $dir/rand-small.dat"
 bench "rand-major verify" 10 "$c verify $dir/rand-major.dat"
 if [ -n "${SHD:-}" ]; then
 	bench "t11of21 SHD (anchor)" - "$SHD 0 $dir/t11of21.dat"
 	bench "tree4 SHD (anchor)" - "$SHD 0 $dir/tree4.dat"
+fi
+if [ -n "${CUDD:-}" ]; then
+	bench "tree4 CUDD frequency order (anchor)" - "$CUDD freq $dir/tree4.dat"
+	bench "wall30 CUDD natural order (anchor)" - "$CUDD natural $dir/wall30.dat"
 fi
 
 echo

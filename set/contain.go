@@ -33,10 +33,13 @@ func (f *Family) Redundant(ctx context.Context) ([]bool, error) {
 	if f.IsThreshold() || f.IsImplicit() {
 		panic("set: Redundant of a threshold or implicit family")
 	}
-	m := len(f.Quorums)
+	m := f.quorumCount()
 	red := make([]bool, m)
 	if m < 2 {
 		return red, ctx.Err()
+	}
+	if f.IsSparse() {
+		return red, redundantSparse(ctx, f, red)
 	}
 	var used Set
 	for i := range f.Quorums {
@@ -53,6 +56,9 @@ func (f *Family) Redundant(ctx context.Context) ([]bool, error) {
 			total += f.Quorums[i].Len()
 		}
 		if 8*total >= m*u { // dense: a quorum holds an eighth of the nodes or more
+			if blocksCheaper(f.Quorums, sup, f.N) {
+				return red, redundantByBlocks(ctx, f.Quorums, sup, f.N, red)
+			}
 			return red, redundantByProbes(ctx, f.Quorums, f.N, red)
 		}
 	}
@@ -352,8 +358,11 @@ func redundantBySize(ctx context.Context, qs []Set, red []bool) error {
 // C(|nodes|, w) of them, so they are all the w-subsets. One pass, with a
 // hash of each quorum.
 func (f *Family) EverySubset() (nodes []int, w int, ok bool) {
-	if f.IsThreshold() || f.IsImplicit() || len(f.Quorums) == 0 {
+	if f.IsThreshold() || f.IsImplicit() || f.quorumCount() == 0 {
 		return nil, 0, false
+	}
+	if f.IsSparse() {
+		return f.everySubsetSparse()
 	}
 	w = f.Quorums[0].Len()
 	var used Set

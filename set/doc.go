@@ -2,7 +2,9 @@
 // set of nodes backed by a bitset; [Family], a coterie or k-arbiter (an
 // explicit list of quorums, or the threshold form "every subset of size w");
 // [HK], an (h,k)-arbiter with one [Family] per level h; and [System], which
-// is either of the two, as a file holds it.
+// is either of the two, as a file holds it. A family over wide node ids
+// holds its quorums as [Lists], sorted node lists (Family.Sparse), instead
+// of a bit set per quorum as long as its largest id.
 //
 // For the hot loops of exponential searches, [Pack] lays a list of sets
 // out as a [Packed] bit matrix: rows of 64-bit [Words], and per node the

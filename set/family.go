@@ -41,6 +41,11 @@ type Family struct {
 
 	// Quorums lists the quorums in order; positions are what reports cite.
 	Quorums []Set
+	// Sparse, when not nil, holds the quorums instead of Quorums (which is
+	// then nil), as sorted node lists: the form of a family whose node ids
+	// are too wide for a bit set per quorum (see [Lists]). Code that reads
+	// Quorums asks [Family.IsSparse] first, or calls [Family.Densify].
+	Sparse *Lists
 	// Owners is nil, or holds one node per quorum (NoOwner for none):
 	// Owners[i] is the node whose quorum Quorums[i] is (Maekawa's S_i).
 	Owners []int
@@ -67,6 +72,58 @@ func (f *Family) IsThreshold() bool { return f.Threshold > 0 }
 // IsImplicit reports whether f is in implicit form: defined by its Kind and
 // Params, with no quorums listed.
 func (f *Family) IsImplicit() bool { return f.Implicit }
+
+// IsSparse reports whether f holds its quorums as node lists ([Family.Sparse]).
+func (f *Family) IsSparse() bool { return f.Sparse != nil }
+
+// Densify moves a sparse family's quorums into Quorums as bit sets, each
+// as long as its largest node ([Lists.SetBytes] says what that takes),
+// and does nothing to any other family.
+func (f *Family) Densify() {
+	if f.Sparse == nil {
+		return
+	}
+	f.Quorums = f.Sparse.Sets()
+	f.Sparse = nil
+}
+
+// QuorumSize returns the number of nodes of quorum i of an explicit
+// family, in either form.
+func (f *Family) QuorumSize(i int) int {
+	if f.Sparse != nil {
+		return f.Sparse.Size(i)
+	}
+	return f.Quorums[i].Len()
+}
+
+// QuorumHas reports whether quorum i of an explicit family holds node v,
+// in either form.
+func (f *Family) QuorumHas(i, v int) bool {
+	if f.Sparse != nil {
+		return f.Sparse.Has(i, v)
+	}
+	return f.Quorums[i].Has(v)
+}
+
+// AppendQuorum appends the nodes of quorum i of an explicit family, in
+// increasing order, to buf and returns the extended slice.
+func (f *Family) AppendQuorum(buf []int, i int) []int {
+	if f.Sparse != nil {
+		for _, v := range f.Sparse.At(i) {
+			buf = append(buf, int(v))
+		}
+		return buf
+	}
+	return f.Quorums[i].AppendTo(buf)
+}
+
+// quorumCount is the number of listed quorums, in either form.
+func (f *Family) quorumCount() int {
+	if f.Sparse != nil {
+		return f.Sparse.Len()
+	}
+	return len(f.Quorums)
+}
 
 // Add appends quorum q, owned by owner (or NoOwner), and returns its index.
 // Owners is created on the first owned quorum.
@@ -101,7 +158,7 @@ func (f *Family) Len() int {
 		return -1
 	}
 	if !f.IsThreshold() {
-		return len(f.Quorums)
+		return f.quorumCount()
 	}
 	c := f.Count()
 	if !c.IsInt64() || c.Int64() > int64(^uint(0)>>1) {
@@ -118,12 +175,12 @@ func (f *Family) Count() *big.Int {
 		return big.NewInt(-1)
 	}
 	if !f.IsThreshold() {
-		return big.NewInt(int64(len(f.Quorums)))
+		return big.NewInt(int64(f.quorumCount()))
 	}
 	if f.Threshold > f.N {
 		return new(big.Int)
 	}
-	return new(big.Int).Binomial(int64(f.N), int64(f.Threshold))
+	return Binomial(f.N, f.Threshold)
 }
 
 // ErrTooMany is wrapped by [Family.Enumerate] when a threshold family has more
@@ -152,6 +209,11 @@ func (f *Family) EnumerateContext(ctx context.Context, limit int) (*Family, erro
 		return nil, fmt.Errorf("set: %s: its construction lists the quorums (construct.Materialize): %w", f.Kind, ErrImplicit)
 	}
 	g := f.CloneMeta()
+	if f.IsSparse() {
+		g.Sparse = f.Sparse.Clone()
+		g.Owners = slices.Clone(f.Owners)
+		return g, nil
+	}
 	if !f.IsThreshold() {
 		g.Quorums = make([]Set, len(f.Quorums))
 		for i := range f.Quorums {
@@ -181,11 +243,29 @@ func (f *Family) EnumerateContext(ctx context.Context, limit int) (*Family, erro
 // All returns an iterator over the quorums of f with their positions: the
 // listed quorums of an explicit family, or every Threshold-subset of the N
 // nodes in lexicographic order, generated one at a time (no more memory than
-// one set, whatever the count). A threshold family's quorum is reused by the
-// next step: the loop body copies what it keeps. Cost: C(N, Threshold) steps
-// for a threshold family.
+// one set, whatever the count). A threshold or sparse family's quorum is
+// reused by the next step: the loop body copies what it keeps. Cost:
+// C(N, Threshold) steps for a threshold family.
 func (f *Family) All() iter.Seq2[int, *Set] {
 	return func(yield func(int, *Set) bool) {
+		if f.IsSparse() {
+			var q Set
+			for i := range f.Sparse.Len() {
+				// Clear only the bits set: a wide set is long.
+				if i > 0 {
+					for _, v := range f.Sparse.At(i - 1) {
+						q.Remove(int(v))
+					}
+				}
+				for _, v := range f.Sparse.At(i) {
+					q.Add(int(v))
+				}
+				if !yield(i, &q) {
+					return
+				}
+			}
+			return
+		}
 		if !f.IsThreshold() {
 			for i := range f.Quorums {
 				if !yield(i, &f.Quorums[i]) {
@@ -250,6 +330,9 @@ func (f *Family) Clone() *Family {
 			g.Quorums[i].Copy(&f.Quorums[i])
 		}
 	}
+	if f.Sparse != nil {
+		g.Sparse = f.Sparse.Clone()
+	}
 	g.Owners = slices.Clone(f.Owners)
 	return g
 }
@@ -273,7 +356,7 @@ func (f *Family) Validate() error {
 		switch {
 		case f.Kind == "":
 			return errors.New("set: an implicit family needs the kind of its construction")
-		case f.Quorums != nil || f.Owners != nil || f.Threshold != 0:
+		case f.Quorums != nil || f.Sparse != nil || f.Owners != nil || f.Threshold != 0:
 			return errors.New("set: an implicit family lists no quorums, owners or threshold")
 		}
 		return nil
@@ -282,7 +365,7 @@ func (f *Family) Validate() error {
 		if f.Threshold > f.N {
 			return fmt.Errorf("set: threshold %d exceeds n = %d", f.Threshold, f.N)
 		}
-		if f.Quorums != nil || f.Owners != nil {
+		if f.Quorums != nil || f.Sparse != nil || f.Owners != nil {
 			return errors.New("set: a threshold family lists no quorums or owners")
 		}
 		return nil
@@ -290,12 +373,22 @@ func (f *Family) Validate() error {
 	if f.Threshold < 0 {
 		return fmt.Errorf("set: threshold %d is negative", f.Threshold)
 	}
-	if f.Owners != nil && len(f.Owners) != len(f.Quorums) {
-		return fmt.Errorf("set: %d owners for %d quorums", len(f.Owners), len(f.Quorums))
+	if f.Sparse != nil && f.Quorums != nil {
+		return errors.New("set: a sparse family holds its quorums as lists, not in Quorums")
 	}
-	for i := range f.Quorums {
-		q := &f.Quorums[i]
-		m, ok := q.Max()
+	if f.Owners != nil && len(f.Owners) != f.quorumCount() {
+		return fmt.Errorf("set: %d owners for %d quorums", len(f.Owners), f.quorumCount())
+	}
+	for i := range f.quorumCount() {
+		var m int
+		var ok bool
+		if f.Sparse != nil {
+			if q := f.Sparse.At(i); len(q) > 0 {
+				m, ok = int(q[len(q)-1]), true
+			}
+		} else {
+			m, ok = f.Quorums[i].Max()
+		}
 		if !ok {
 			return fmt.Errorf("set: quorum %d is empty", i+1)
 		}
@@ -314,7 +407,11 @@ func (f *Family) Validate() error {
 // removes exact repeats (the same nodes and the same owner). Constructors
 // return canonical families, so equal systems give identical files.
 func (f *Family) Canonical() {
-	if f.IsThreshold() || f.IsImplicit() || len(f.Quorums) == 0 {
+	if f.IsThreshold() || f.IsImplicit() || f.quorumCount() == 0 {
+		return
+	}
+	if f.IsSparse() {
+		f.canonicalSparse()
 		return
 	}
 	idx := make([]int, len(f.Quorums))
@@ -368,12 +465,15 @@ func (f *Family) Minimalize() int {
 // MinimalizeContext is [Family.Minimalize] watching ctx: once ctx is done it
 // stops, leaves f as it was and returns ctx's error.
 func (f *Family) MinimalizeContext(ctx context.Context) (int, error) {
-	if f.IsThreshold() || f.IsImplicit() || len(f.Quorums) < 2 {
+	if f.IsThreshold() || f.IsImplicit() || f.quorumCount() < 2 {
 		return 0, ctx.Err()
 	}
 	drop, err := f.Redundant(ctx)
 	if err != nil {
 		return 0, err
+	}
+	if f.IsSparse() {
+		return f.keepSparse(drop), nil
 	}
 	m := len(f.Quorums)
 	dropped := 0
@@ -412,6 +512,14 @@ func (f *Family) Degrees() []int {
 		return nil
 	}
 	d := make([]int, f.N)
+	if f.Sparse != nil {
+		for _, v := range f.Sparse.nodes {
+			if int(v) < f.N {
+				d[v]++
+			}
+		}
+		return d
+	}
 	for i := range f.Quorums {
 		for v := range f.Quorums[i].All() {
 			if v < f.N {
@@ -448,12 +556,45 @@ func (f *Family) String() string {
 		return sb.String()
 	}
 	sb.WriteString(" [")
-	for i := range f.Quorums {
+	for i, q := range f.All() {
 		if i > 0 {
 			sb.WriteByte(' ')
 		}
-		sb.WriteString(f.Quorums[i].String())
+		sb.WriteString(q.String())
 	}
 	sb.WriteByte(']')
 	return sb.String()
+}
+
+// SameQuorums reports whether a and b hold the same quorums, in any
+// order (their other fields are not compared); neither may hold a quorum
+// twice, as minimal families do not. Threshold families are
+// compared by their n and w. It hashes a's quorums: O(m) expected for m
+// quorums.
+func SameQuorums(a, b *Family) bool {
+	if a.IsThreshold() || b.IsThreshold() {
+		return a.IsThreshold() && b.IsThreshold() && a.N == b.N && a.Threshold == b.Threshold
+	}
+	if len(a.Quorums) != len(b.Quorums) {
+		return false
+	}
+	seen := map[uint64][]*Set{}
+	for i := range a.Quorums {
+		q := &a.Quorums[i]
+		seen[q.Hash()] = append(seen[q.Hash()], q)
+	}
+	for i := range b.Quorums {
+		q := &b.Quorums[i]
+		found := false
+		for _, p := range seen[q.Hash()] {
+			if Equal(p, q) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }

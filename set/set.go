@@ -102,10 +102,13 @@ func (s *Set) Copy(a *Set) *Set {
 	return s
 }
 
-// words returns s's storage, grown to at least n words.
+// words returns s's storage, grown to at least n words. The bitset's
+// length grows with it even when its words were already there (a set
+// whose largest node was 130 has 3 words and a length of 131): a bit
+// written past the length would be in Words but not seen by Has.
 func (s *Set) words(n int) []uint64 {
-	if w := s.b.Words(); len(w) >= n {
-		return w
+	if s.b.Len() >= uint(n*64) {
+		return s.b.Words()
 	}
 	s.Grow(n * 64)
 	return s.b.Words()

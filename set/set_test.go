@@ -192,3 +192,25 @@ func BenchmarkIntersects(b *testing.B) {
 		set.Intersects(x, y)
 	}
 }
+
+// A set whose words were long enough but whose length was short (its
+// largest node below the last word's end) sees every node copied or
+// combined into it.
+func TestCopyIntoShortSet(t *testing.T) {
+	for _, op := range []struct {
+		name string
+		do   func(s, a *set.Set)
+	}{
+		{"Copy", func(s, a *set.Set) { s.Copy(a) }},
+		{"Union", func(s, a *set.Set) { s.Union(s, a) }},
+		{"Intersect", func(s, a *set.Set) { s.Intersect(a, a) }},
+		{"Difference", func(s, a *set.Set) { s.Difference(a, set.New(0)) }},
+	} {
+		s := set.Of(130) // 3 words, length 131
+		a := set.Of(1, 190)
+		op.do(s, a)
+		if !s.Has(190) || !s.Has(1) {
+			t.Errorf("%s: %v holds 1 and 190, Has says %v and %v", op.name, s, s.Has(1), s.Has(190))
+		}
+	}
+}

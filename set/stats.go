@@ -41,15 +41,14 @@ func (f *Family) Stats() Stats {
 		st.Quorums = f.Count()
 		st.MinSize, st.MaxSize = w, w
 		st.SizeSum.Mul(st.Quorums, big.NewInt(int64(w)))
-		d := new(big.Int).Binomial(int64(f.N-1), int64(w-1))
+		d := Binomial(f.N-1, w-1)
 		st.MinDegree, st.MaxDegree = d, new(big.Int).Set(d)
 		return st
 	}
-	st.Quorums = big.NewInt(int64(len(f.Quorums)))
+	st.Quorums = big.NewInt(int64(f.quorumCount()))
 	sum := 0
-	for i := range f.Quorums {
-		q := &f.Quorums[i]
-		l := q.Len()
+	for i := range f.quorumCount() {
+		l := f.QuorumSize(i)
 		if i == 0 || l < st.MinSize {
 			st.MinSize = l
 		}
@@ -59,7 +58,7 @@ func (f *Family) Stats() Stats {
 			if !st.HasOwners {
 				st.HasOwners, st.OwnersInQuorums = true, true
 			}
-			if !q.Has(o) {
+			if !f.QuorumHas(i, o) {
 				st.OwnersInQuorums = false
 			}
 		}

@@ -65,6 +65,25 @@ func ByConstruction(f *set.Family, opts Options) (*Report, error) {
 	}}, nil
 }
 
+// ConstructionCheckOf is the informational check that cites why the
+// construction of the implicit family f is a coterie; ok is false when f
+// is not a valid implicit family or its construction has no proof
+// (a [quorum.Prover]).
+func ConstructionCheckOf(f *set.Family) (c Check, ok bool) {
+	if !f.IsImplicit() {
+		return Check{}, false
+	}
+	sys, err := construct.Typed(f)
+	if err != nil {
+		return Check{}, false
+	}
+	p, ok := sys.(quorum.Prover)
+	if !ok {
+		return Check{}, false
+	}
+	return ConstructionCheck(f.Kind, p), true
+}
+
 // ConstructionCheck is the informational check that cites why the
 // construction kind is a coterie.
 func ConstructionCheck(kind string, p quorum.Prover) Check {

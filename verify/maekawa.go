@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -25,14 +26,14 @@ func ownerCheck(f *set.Family) Check {
 		return c
 	}
 	owns := make([]int, f.N)
-	for i := range f.Quorums {
+	for i := range f.Len() {
 		o := f.Owner(i)
 		if o == set.NoOwner {
 			c.Witness = &Witness{Quorums: []int{i}}
 			c.Detail = "a quorum has no owner"
 			return c
 		}
-		if !f.Quorums[i].Has(o) {
+		if !f.QuorumHas(i, o) {
 			c.Witness = &Witness{Quorums: []int{i}, Nodes: []int{o}}
 			c.Detail = "a quorum does not contain its owner"
 			return c
@@ -66,21 +67,22 @@ func sizeCheck(f *set.Family) Check {
 		c.OK, c.Detail = true, fmt.Sprintf("every quorum has %d nodes", f.Threshold)
 		return c
 	}
-	if len(f.Quorums) == 0 {
+	m := f.Len()
+	if m == 0 {
 		c.OK, c.Detail = true, "no quorums"
 		return c
 	}
 	lo, hi := 0, 0
-	for i := range f.Quorums {
-		s := f.Quorums[i].Len()
-		if s < f.Quorums[lo].Len() {
-			lo = i
+	a, b := f.QuorumSize(0), f.QuorumSize(0)
+	for i := range m {
+		s := f.QuorumSize(i)
+		if s < a {
+			lo, a = i, s
 		}
-		if s > f.Quorums[hi].Len() {
-			hi = i
+		if s > b {
+			hi, b = i, s
 		}
 	}
-	a, b := f.Quorums[lo].Len(), f.Quorums[hi].Len()
 	if a == b {
 		c.OK, c.Detail = true, fmt.Sprintf("every quorum has %d nodes", a)
 		return c
@@ -139,14 +141,19 @@ func planeCheck(ctx context.Context, f *set.Family, pair []int, pairwiseOK bool)
 		c.Detail = fmt.Sprintf("two quorums meet in %d to %d nodes", max(0, 2*w-n), w-1)
 		return c
 	}
-	m := len(f.Quorums)
+	m := f.Len()
 	if m < 2 {
 		c.OK, c.Detail = true, "fewer than two quorums"
 		return c
 	}
 	if pair == nil && !pairwiseOK {
-		p := set.Pack(f.N, f.Quorums)
-		i, j, err := findPair(ctx, p, nil)
+		var i, j int
+		var err error
+		if f.IsSparse() {
+			i, j, err = sparsePair(ctx, f, nil)
+		} else {
+			i, j, err = findPair(ctx, set.Pack(f.N, f.Quorums), nil)
+		}
 		if err != nil {
 			undecided(&c, err)
 			return c
@@ -173,32 +180,62 @@ func planeCheck(ctx context.Context, f *set.Family, pair []int, pairwiseOK bool)
 	}
 	// Some pair meets twice: find the first.
 	holders := make([][]int32, f.N)
-	for i := range f.Quorums {
-		for v := range f.Quorums[i].All() {
+	var buf []int
+	for i := range m {
+		buf = f.AppendQuorum(buf[:0], i)
+		for _, v := range buf {
 			holders[v] = append(holders[v], int32(i))
 		}
 	}
+	// Quorum j > i meets Q_i twice iff it shares two of Q_i's nodes other
+	// than the one held by the most quorums, or one of them and that one:
+	// the heavy node's quorums are never walked (a node in every quorum
+	// costs nothing), and the counts are reset by stamps, not cleared.
 	count := make([]int32, m)
-	for i := range f.Quorums {
-		j := -1
-		for v := range f.Quorums[i].All() {
-			for _, h := range holders[v] {
-				if int(h) > i {
-					count[h]++
-					if count[h] == 2 && (j < 0 || int(h) < j) {
-						j = int(h)
+	stamp := make([]int32, m)
+	for i := range m {
+		if i&1023 == 0 && ctx.Err() != nil {
+			undecided(&c, ctx.Err())
+			return c
+		}
+		buf = f.AppendQuorum(buf[:0], i)
+		heavy := buf[0]
+		for _, v := range buf {
+			if len(holders[v]) > len(holders[heavy]) {
+				heavy = v
+			}
+		}
+		j, st := -1, int32(i+1)
+		for _, v := range buf {
+			if v == heavy {
+				continue
+			}
+			hs := holders[v]
+			k, _ := slices.BinarySearch(hs, int32(i+1))
+			for _, h := range hs[k:] {
+				if stamp[h] != st {
+					stamp[h], count[h] = st, 0
+					if f.QuorumHas(int(h), heavy) {
+						count[h] = 1
 					}
+				}
+				count[h]++
+				if count[h] == 2 && (j < 0 || int(h) < j) {
+					j = int(h)
 				}
 			}
 		}
 		if j >= 0 {
-			var common set.Set
-			common.Intersect(&f.Quorums[i], &f.Quorums[j])
-			c.Witness = &Witness{Quorums: []int{i, j}, Nodes: common.Elements()}
-			c.Detail = fmt.Sprintf("two quorums meet in %d nodes", common.Len())
+			var common []int
+			for _, v := range buf {
+				if f.QuorumHas(j, v) {
+					common = append(common, v)
+				}
+			}
+			c.Witness = &Witness{Quorums: []int{i, j}, Nodes: common}
+			c.Detail = fmt.Sprintf("two quorums meet in %d nodes", len(common))
 			return c
 		}
-		clear(count)
 	}
 	// Unreachable: the count differs from C(m, 2), so some pair meets twice.
 	c.Detail = "quorums meet in more than one node"

@@ -17,9 +17,12 @@ import (
 // comparison walks P's nodes until one is missing from Q. For the systems
 // coterie builds that is close to Σ|Q| operations.
 func findContained(ctx context.Context, f *set.Family) (int, int, error) {
-	m := len(f.Quorums)
+	m := f.Len()
 	if m < 2 {
 		return -1, -1, nil
+	}
+	if f.IsSparse() {
+		return findContainedSparse(ctx, f)
 	}
 	if m >= bigList {
 		return findContainedBig(ctx, f)
@@ -155,7 +158,7 @@ func minimalityCheck(ctx context.Context, f *set.Family) Check {
 		c.OK, c.Detail = true, "no quorum contains another"
 	default:
 		c.Witness = &Witness{Quorums: []int{i, j}}
-		if f.Quorums[i].Len() == f.Quorums[j].Len() {
+		if f.QuorumSize(i) == f.QuorumSize(j) {
 			c.Detail = "the same quorum is listed twice"
 		} else {
 			c.Detail = "a quorum contains another"

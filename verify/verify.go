@@ -34,6 +34,9 @@ func Verify(ctx context.Context, sys set.System, opts Options) (*Report, error) 
 	if sys.Family.IsImplicit() {
 		return verifyImplicit(ctx, sys.Family, opts)
 	}
+	if sys.Family.IsSparse() {
+		return verifySparse(ctx, sys.Family, opts)
+	}
 	return verifyFamily(ctx, sys.Family, opts)
 }
 
@@ -80,7 +83,7 @@ func intersectionCheck(ctx context.Context, f *set.Family, opts Options) (Check,
 			return c, nil, fmt.Errorf("verify: brute force: %w", err)
 		}
 	}
-	m := len(g.Quorums)
+	m := g.Len()
 	var (
 		w   []int
 		err error
@@ -88,6 +91,11 @@ func intersectionCheck(ctx context.Context, f *set.Family, opts Options) (Check,
 	switch {
 	case opts.Method != Brute && pigeonhole(g, k):
 		// w = nil: no k+1 quorums are disjoint.
+	case g.IsSparse() && k == 1:
+		var i, j int
+		if i, j, err = sparsePair(ctx, g, opts.progress("intersection")); err == nil && i >= 0 {
+			w = []int{i, j}
+		}
 	case opts.Method == Brute:
 		if err := bruteFeasible(m, k+1); err != nil {
 			return c, nil, err
@@ -140,6 +148,9 @@ func intersectionCheck(ctx context.Context, f *set.Family, opts Options) (Check,
 // pass over the quorums; majorities and thresholds written out are
 // decided here.
 func pigeonhole(f *set.Family, k int) bool {
+	if f.IsSparse() {
+		return sparsePigeonhole(f, k)
+	}
 	if len(f.Quorums) == 0 {
 		return false
 	}
@@ -258,5 +269,5 @@ func binomial(n, k int) *big.Int {
 	if bits := (ln(n) - ln(k) - ln(n-k)) / math.Ln2; bits > maxCountBits {
 		return nil
 	}
-	return new(big.Int).Binomial(int64(n), int64(k))
+	return set.Binomial(n, k)
 }

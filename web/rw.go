@@ -152,7 +152,7 @@ func (s *Server) analyzeRW(ctx context.Context, name string, f *format.RWFile, t
 		}
 	}
 	fig := &rep.Figures
-	a := &Analysis{Name: name, N: sys.N, K: 1, RW: fig, Valid: fig.Intersection == nil || *fig.Intersection}
+	a := &Analysis{Name: name, N: sys.N, K: 1, RW: newRWFigures(fig), Valid: fig.Intersection == nil || *fig.Intersection}
 	a.Verdict = fmt.Sprintf("read-write system (n = %d): read resilience %d, write resilience %d", sys.N, fig.ReadResilience, fig.WriteResilience)
 	if !a.Valid {
 		a.Verdict = fmt.Sprintf("not a read-write quorum system (n = %d): %s", sys.N, why)
@@ -184,4 +184,47 @@ func (s *Server) analyzeRW(ctx context.Context, name string, f *format.RWFile, t
 		}
 	}
 	return a, nil
+}
+
+// RWFigures is the JSON shape of the figures of a read-write system
+// (report.RWFigures) in an [Analysis].
+type RWFigures struct {
+	Reads           string   `json:"reads"`
+	Writes          string   `json:"writes"`
+	WritesDerived   bool     `json:"writes_derived,omitempty"`
+	ReadsDerived    bool     `json:"reads_derived,omitempty"`
+	Intersection    *bool    `json:"intersection,omitempty"`
+	ReadResilience  int      `json:"read_resilience"`
+	WriteResilience int      `json:"write_resilience"`
+	Resilience      int      `json:"resilience"`
+	ReadFraction    string   `json:"read_fraction,omitempty"`
+	Load            *float64 `json:"load,omitempty"`
+	LoadExact       string   `json:"load_exact,omitempty"`
+	CapacityExact   string   `json:"capacity_exact,omitempty"`
+	// Availability holds, at each p, the probability that some read
+	// quorum and that some write quorum is up.
+	Availability []RWAvailability `json:"availability"`
+	Notes        []string         `json:"notes,omitempty"`
+}
+
+// RWAvailability is the availability of reads and of writes at one p.
+type RWAvailability struct {
+	P      float64 `json:"p"`
+	Reads  float64 `json:"reads"`
+	Writes float64 `json:"writes"`
+	Exact  bool    `json:"exact"`
+}
+
+func newRWFigures(f *report.RWFigures) *RWFigures {
+	out := &RWFigures{Reads: f.Reads, Writes: f.Writes, WritesDerived: f.WritesDerived, ReadsDerived: f.ReadsDerived,
+		Intersection: f.Intersection, ReadResilience: f.ReadResilience, WriteResilience: f.WriteResilience,
+		Resilience: f.Resilience, ReadFraction: f.ReadFraction, Load: f.Load, LoadExact: f.LoadExact,
+		CapacityExact: f.CapacityExact, Notes: f.Notes}
+	if f.Availability != nil {
+		out.Availability = make([]RWAvailability, 0, len(f.Availability))
+	}
+	for _, a := range f.Availability {
+		out.Availability = append(out.Availability, RWAvailability{P: a.P, Reads: a.Reads, Writes: a.Writes, Exact: a.Exact})
+	}
+	return out
 }

@@ -394,7 +394,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		i := slices.IndexFunc(spec.Params, func(p construct.Param) bool { return p.Name == name })
 		if raw == "" || i < 0 {
 			if i < 0 {
-				fail(w, http.StatusBadRequest, "%s has no parameter --%s", spec.Name, name)
+				fail(w, http.StatusBadRequest, "%s has no parameter %q", spec.Name, name)
 				return
 			}
 			continue
@@ -403,7 +403,7 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		case construct.Int:
 			v, err := strconv.Atoi(raw)
 			if err != nil {
-				fail(w, http.StatusBadRequest, "--%s %q: want an integer", name, raw)
+				fail(w, http.StatusBadRequest, "parameter %s = %q: want an integer", name, raw)
 				return
 			}
 			vals[name] = v
@@ -428,8 +428,13 @@ func (s *Server) generate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer done()
-	sys, err := spec.Build(args)
+	sys, err := spec.BuildContext(ctx, args)
 	if err != nil {
+		if ctx.Err() != nil {
+			_, reply := s.streamer(w, r)
+			s.replyError(ctx, reply, err)
+			return
+		}
 		fail(w, http.StatusBadRequest, "%s", construct.Describe(err, "", nil))
 		return
 	}
@@ -459,7 +464,7 @@ func (s *Server) checkSize(spec construct.Spec, vals map[string]any) error {
 			size = i * i / 2
 		}
 		if size > s.o.MaxNodes {
-			return fmt.Errorf("--%s %d gives more than %d nodes, the explorer's limit (use the command line)", name, i, s.o.MaxNodes)
+			return fmt.Errorf("parameter %s = %d gives more than %d nodes, the explorer's limit (use the command line)", name, i, s.o.MaxNodes)
 		}
 	}
 	return nil
@@ -543,7 +548,7 @@ type Analysis struct {
 	Exact bool `json:"exact"`
 	// RW holds the figures of a read-write system (then ID is empty: it
 	// is not kept for downloads).
-	RW *report.RWFigures `json:"rw,omitempty"`
+	RW *RWFigures `json:"rw,omitempty"`
 	// Domains are the failure domains of a read-write system that has
 	// them: the tree and the resilience per level (the sections show
 	// them as tables).
@@ -615,6 +620,7 @@ func (s *Server) acquire(w http.ResponseWriter, r *http.Request) (release func()
 	release = func() { <-s.sem }
 	select {
 	case s.sem <- struct{}{}:
+		acquired()
 		return release, true
 	default:
 	}
@@ -628,6 +634,7 @@ func (s *Server) acquire(w http.ResponseWriter, r *http.Request) (release func()
 	defer t.Stop()
 	select {
 	case s.sem <- struct{}{}:
+		acquired()
 		return release, true
 	case <-t.C:
 		s.busy(w)
@@ -637,10 +644,24 @@ func (s *Server) acquire(w http.ResponseWriter, r *http.Request) (release func()
 	return nil, false
 }
 
+// testHookAcquired, when not nil, is called as a request takes a worker,
+// before its work starts: a test looks there for work left running by
+// the request that held the worker before.
+var testHookAcquired func()
+
+func acquired() {
+	if testHookAcquired != nil {
+		testHookAcquired()
+	}
+}
+
 // worker waits for a worker as [Server.acquire] does and returns the
 // context of the work: the request's, with the work's time limit counted
 // from now (not from the request's arrival). done ends the context and
-// frees the worker.
+// frees the worker; the handler calls it once its work has returned, and
+// the work leaves nothing running behind it (the libraries stop on their
+// context and wait for their own goroutines), so the workers bound the
+// CPU the explorer takes.
 func (s *Server) worker(w http.ResponseWriter, r *http.Request) (ctx context.Context, done func(), ok bool) {
 	release, ok := s.acquire(w, r)
 	if !ok {

@@ -254,7 +254,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 		var ckp *avCheckpointer
 		for fi, fam := range sys.Families() {
 			var res *availability.Result
-			if o.checkpoint != "" && availability.Splittable(fam, method) {
+			if o.checkpoint != "" && availability.SplittableContext(ctx, fam, method) {
 				if ckp == nil {
 					if ckp, err = loadAvCheckpoint(o.checkpoint, hash, shard.Spec{Index: 1, Count: 1}); err != nil {
 						return fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
@@ -333,9 +333,8 @@ func computeAvFamily(ctx context.Context, s *streams, name string, f *set.Family
 
 // computeAvFamilyPlain is computeAvFamily without the name on its errors.
 func computeAvFamilyPlain(ctx context.Context, s *streams, name string, f *set.Family, m availability.Method, budget int, exactTime time.Duration, maxMem int64) (*availability.Result, error) {
-	// Parts of Compute (choosing variable orders) do not watch ctx: it
-	// runs where --timeout and Ctrl-C can abandon it, and its progress
-	// reports, once it is abandoned, are dropped.
+	// Compute returns within a moment of ctx ending; progress reports
+	// that come after the bar is done are dropped.
 	var (
 		mu      sync.Mutex
 		bar     *progress
@@ -348,23 +347,21 @@ func computeAvFamilyPlain(ctx context.Context, s *streams, name string, f *set.F
 		stopped = true
 		bar.Done()
 	}()
-	res, err := abandonable(ctx, func() (*availability.Result, error) {
-		return availability.Compute(ctx, f, availability.Options{
-			Method: m, Budget: budget, Time: exactTime, MaxMemory: maxMem,
-			Progress: func(st string, done, total int64) {
-				mu.Lock()
-				defer mu.Unlock()
-				if stopped {
-					return
-				}
-				if st != stage {
-					bar.Done()
-					stage = st
-					bar = newProgress(s, "availability: "+name+avLevelSuffix(f)+": "+st)
-				}
-				bar.Update(done, total)
-			},
-		})
+	res, err := availability.Compute(ctx, f, availability.Options{
+		Method: m, Budget: budget, Time: exactTime, MaxMemory: maxMem,
+		Progress: func(st string, done, total int64) {
+			mu.Lock()
+			defer mu.Unlock()
+			if stopped {
+				return
+			}
+			if st != stage {
+				bar.Done()
+				stage = st
+				bar = newProgress(s, "availability: "+name+avLevelSuffix(f)+": "+st)
+			}
+			bar.Update(done, total)
+		},
 	})
 	if err != nil && !(res != nil && errors.Is(err, set.ErrMemoryBudget)) {
 		return nil, err

@@ -143,7 +143,7 @@ func computeAvShard(ctx context.Context, s *streams, name string, sys set.System
 	var ckp *avCheckpointer
 	r := partfile.AvResult{N: sys.N(), K: sys.K(), HK: sys.HK != nil}
 	for fi, fam := range sys.Families() {
-		if o.checkpoint != "" && ckp == nil && availability.Splittable(fam, m) {
+		if o.checkpoint != "" && ckp == nil && availability.SplittableContext(ctx, fam, m) {
 			var err error
 			if ckp, err = loadAvCheckpoint(o.checkpoint, hash, sp); err != nil {
 				return fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)

@@ -121,7 +121,7 @@ func addMemoryFlag(root *cobra.Command) {
 	v := byteSize(defaultMaxMemory())
 	root.PersistentFlags().Var(&v, "max-memory",
 		"stop, with what was found so far, before taking more memory than this (such as 512MiB, 4GiB; 0 = no limit); "+
-			"input files may be 1/8 of it")
+			"input files may be 1/4 of it")
 	root.PersistentFlags().Lookup("max-memory").DefValue = "half the RAM, at most 64GiB"
 	// The budget is also the Go runtime's soft memory limit, so that the
 	// garbage collector keeps the process near what the budgets count.

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -48,49 +46,5 @@ func (o byzantineOptions) check(ctx context.Context, sys set.System, rep *verify
 		return &codeError{code: exitError, err: err}
 	}
 	rep.AddChecks(cs...)
-	return nil
-}
-
-// maxByzantineQuorums bounds the explicit families info measures
-// byzantine_b_max for: the smallest intersection costs m²/2 intersections.
-const maxByzantineQuorums = 1 << 12
-
-// measureByzantine sets byzantine_b_max (b-masking) and
-// byzantine_b_max_dissemination for a quorum system (k = 1): the largest b
-// for which f is a b-masking or b-dissemination system (Malkhi and Reiter),
-// left out when there is none (two quorums are disjoint), or with a note
-// when the family is too large or the search does not finish in the budget.
-func (fi *familyInfo) measureByzantine(ctx context.Context, f *set.Family, within func(func(context.Context) error) error) error {
-	if f.K != 1 {
-		return nil
-	}
-	if !f.IsThreshold() && len(f.Quorums) > maxByzantineQuorums {
-		fi.Notes = append(fi.Notes, fmt.Sprintf("byzantine_b_max: not computed for more than %d quorums", maxByzantineQuorums))
-		return nil
-	}
-	var masking, dissemination int
-	err := within(func(c context.Context) error {
-		var err error
-		masking, dissemination, err = verify.ByzantineMax(c, f)
-		return err
-	})
-	switch {
-	case err == nil:
-		if masking >= 0 {
-			fi.ByzantineBMax = &masking
-		}
-		if dissemination >= 0 {
-			fi.ByzantineBMaxDissemination = &dissemination
-		}
-	case errors.Is(err, verify.ErrSearchLimit), ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
-		msg := err.Error()
-		var ve *verify.Error
-		if errors.As(err, &ve) {
-			msg = ve.Msg
-		}
-		fi.Notes = append(fi.Notes, "byzantine_b_max: "+msg+"; not computed")
-	default:
-		return err
-	}
 	return nil
 }

@@ -14,11 +14,7 @@ import (
 // stderr and the command exits with status 1. what names the command
 // ("join", say).
 func verifyBuilt(ctx context.Context, s *streams, what string, sys set.System) error {
-	// verify finishes its informational checks after a cancel; run it
-	// where it can be abandoned, so that Ctrl-C and --timeout stop at once.
-	rep, err := abandonable(ctx, func() (*verify.Report, error) {
-		return verify.Verify(ctx, sys, verify.Options{})
-	})
+	rep, err := verify.Verify(ctx, sys, verify.Options{})
 	if err != nil {
 		return err
 	}
@@ -49,31 +45,4 @@ func reportStreams(s *streams, outPath string) *streams {
 	r.out = s.err
 	r.outTerminal = s.errTerminal
 	return &r
-}
-
-// abandonable runs fn, a computation that does not watch ctx, where it can
-// be abandoned: once ctx is done abandonable returns ctx's error at once and
-// fn's result, when it comes, is dropped. The command then ends, and the
-// process with it.
-func abandonable[T any](ctx context.Context, fn func() (T, error)) (T, error) {
-	type result struct {
-		v   T
-		err error
-	}
-	if err := ctx.Err(); err != nil {
-		var zero T
-		return zero, err
-	}
-	done := make(chan result, 1)
-	go func() {
-		v, err := fn()
-		done <- result{v, err}
-	}()
-	select {
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
-	case r := <-done:
-		return r.v, r.err
-	}
 }

@@ -2,15 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
-	"math/big"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/coterie-dev/coterie/rw"
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/systems"
 )
@@ -138,26 +138,16 @@ func runCheckConfig(ctx context.Context, s *streams, o checkConfigOptions, path 
 	return nil
 }
 
-// checkConfig computes the verdict with package rw's checks on the
-// configuration's quorums and package systems' domain analysis.
+// checkConfig is the verdict of analysis.CheckConfig in the shape of
+// check-config's report.
 func checkConfig(ctx context.Context, name string, cfg *systems.Config, ps []float64, own map[int]float64) (*configVerdict, error) {
-	var err error
-	nodes := rw.DefaultNodes(cfg.N())
-	for i := range nodes {
-		nodes[i].Label = cfg.Labels[i]
+	res, err := analysis.CheckConfig(ctx, cfg, analysis.ConfigOptions{Points: ps, Override: own})
+	var fe *analysis.FigureError
+	if errors.As(err, &fe) && fe.Figure == analysis.Quorums {
+		return nil, configListError(name, fe.Err)
 	}
-	for v, p := range own {
-		nodes[v].P = new(big.Rat).SetFloat64(p)
-	}
-	var sys *rw.System
-	if cfg.ReadExpr != nil {
-		sys, err = rw.New(cfg.N(), cfg.ReadExpr, cfg.WriteExpr, nodes)
-	} else {
-		var reads, writes *set.Family
-		if reads, writes, err = configFamilies(ctx, name, cfg); err != nil {
-			return nil, err
-		}
-		sys, err = rw.FromFamilies(ctx, reads, writes, nodes)
+	if errors.As(err, &fe) {
+		return nil, fe.Err
 	}
 	if err != nil {
 		return nil, err
@@ -172,38 +162,19 @@ func checkConfig(ctx context.Context, name string, cfg *systems.Config, ps []flo
 		}
 		return out
 	}
-	meet, err := sys.ReadWrite(ctx, rw.DefaultListLimit)
-	if err != nil {
-		return nil, err
+	v.Safe = res.Safe
+	if !res.Safe {
+		v.Witness = &configWitness{Read: names(res.Meet.Read), Write: names(res.Meet.Write)}
 	}
-	v.Safe = meet.OK
-	if !meet.OK {
-		v.Witness = &configWitness{Read: names(meet.Read), Write: names(meet.Write)}
-	}
-	rr, err := sys.ReadResilience(ctx)
-	if err != nil {
-		return nil, err
-	}
-	wr, err := sys.WriteResilience(ctx)
-	if err != nil {
-		return nil, err
-	}
-	v.ReadResilience, v.ReadKill = rr.F, names(rr.Witness)
-	v.WriteResilience, v.WriteKill = wr.F, names(wr.Witness)
-	dl, err := cfg.DomainFailures(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if dl != nil {
+	v.ReadResilience, v.ReadKill = res.Read.F, names(res.Read.Witness)
+	v.WriteResilience, v.WriteKill = res.Write.F, names(res.Write.Witness)
+	if dl := res.Domains; dl != nil {
 		for i, d := range dl.Domains {
 			v.Domains = append(v.Domains, configDomain{Domain: d, Reads: dl.Reads[i], Writes: dl.Writes[i]})
 		}
 		v.DomainRes = &configDomRes{Reads: dl.ReadResilience, Writes: dl.WriteResilience, ReadKill: dl.ReadKill, WriteKill: dl.WriteKill}
 	}
-	av, err := sys.AvailabilityAt(ctx, ps, rw.AvailabilityOptions{Limit: rw.DefaultListLimit})
-	if err != nil {
-		return nil, err
-	}
+	av := res.Availability
 	v.Availability = configAvailable{Reads: av[0].Reads, Writes: av[0].Writes, Exact: av[0].Exact}
 	if len(av) > 1 {
 		for _, a := range av {

@@ -1,20 +1,17 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/big"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
-	"github.com/coterie-dev/coterie/set"
 )
 
 type compareOptions struct {
@@ -69,8 +66,7 @@ reports.
 The files are read and measured one at a time, and each system is let go
 before the next is read, so each has the whole --max-memory budget: the
 budget bounds the largest file, not their sum. (A figure left out at its
---budget is abandoned, not stopped, where its search does not watch the
-clock: it runs on, holding its system, until the command ends.)
+--budget is stopped, and its system let go with it.)
 
 A table wider than the terminal (COLUMNS, or 120 columns when the output is
 not a terminal) is turned, one column per system and one row per figure;
@@ -115,8 +111,9 @@ the availability of reads and of writes at each --p.
 				if err != nil {
 					return err
 				}
-				rep, err := newInfoReport(cmd.Context(), sys, o.figures, false)
-				if rep == nil {
+				o.figures.maxMem = maxMemory(cmd)
+				res, err := analysis.Measure(cmd.Context(), sys, o.figures.options())
+				if res == nil {
 					return err
 				}
 				stopped = err
@@ -124,22 +121,23 @@ the availability of reads and of writes at each --p.
 				if err != nil {
 					return err
 				}
+				if !o.noAV && stopped == nil {
+					ao := o.figures.options()
+					ao.Points, ao.Override = o.ps, own
+					if err := res.MeasureAvailability(cmd.Context(), ao); err != nil {
+						if cmd.Context().Err() == nil {
+							return err
+						}
+						stopped = err
+					}
+				}
+				rep := newInfoReport(res, o.figures, false, true)
 				fams := rep.Levels
 				if rep.familyInfo != nil {
 					fams = []familyInfo{*rep.familyInfo}
 				}
-				for i, fi := range fams {
-					row := compareRow{File: displayName(path), N: rep.N, K: rep.K, Kind: rep.Kind, familyInfo: fi}
-					if !o.noAV && stopped == nil {
-						if err := row.availability(cmd.Context(), sys.Families()[i], o.ps, own, o.figures.budget); err != nil {
-							if cmd.Context().Err() == nil {
-								return err
-							}
-							row.Notes = append(row.Notes, "availability: stopped before it was found (partial report)")
-							stopped = err
-						}
-					}
-					rows = append(rows, row)
+				for _, fi := range fams {
+					rows = append(rows, compareRow{File: displayName(path), N: rep.N, K: rep.K, Kind: rep.Kind, familyInfo: fi})
 				}
 				if stopped != nil {
 					break
@@ -179,44 +177,6 @@ the availability of reads and of writes at each --p.
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("table", "csv", "json"))
 	addOutputFlag(cmd, s)
 	return cmd
-}
-
-// availability fills in AV at each p, within the time budget; where it
-// cannot be had the row says why.
-func (r *compareRow) availability(ctx context.Context, f *set.Family, ps []float64, own map[int]float64, budget time.Duration) error {
-	c := ctx
-	if budget > 0 {
-		var cancel context.CancelFunc
-		c, cancel = context.WithTimeout(ctx, budget)
-		defer cancel()
-	}
-	res, err := availability.Compute(c, f, availability.Options{})
-	if err == nil {
-		var pts []availability.Point
-		pts, err = res.Evaluate(c, ps, availability.EvalOptions{Seed: 1, Override: own})
-		for _, pt := range pts {
-			u := big.NewFloat(math.Max(0, 1-pt.AV))
-			if pt.Exact && res.Exact && len(own) == 0 {
-				u = res.Poly.Unavailability(pt.P)
-			}
-			a := avPoint{P: pt.P, Availability: pt.AV, Exact: pt.Exact, u: u,
-				Unavailability: json.Number(u2s(u, 10)), DowntimePerYear: json.Number(downtimeNumber(u))}
-			if n := ninesNumber(u); n != "" {
-				num := json.Number(n)
-				a.Nines = &num
-			}
-			r.Availability = append(r.Availability, a)
-		}
-	}
-	switch {
-	case err == nil:
-		return nil
-	case ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
-		r.Availability = nil
-		r.Notes = append(r.Notes, fmt.Sprintf("availability: not found within --budget %s; raise it, or 0 for no limit", budget))
-		return nil
-	}
-	return err
 }
 
 func (r compareRow) name() string {

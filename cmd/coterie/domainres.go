@@ -1,13 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/domain"
-	"github.com/coterie-dev/coterie/rw"
 )
 
 // domainResJSON is the resilience of a read-write system to failures of
@@ -27,21 +26,17 @@ type domainResJSON struct {
 	Killing         []string `json:"killing"`
 }
 
-// domainResilience is the resilience of sys at every level of t. A level
-// it cannot compute (a side too large to list) is left out, with a note;
-// only the context's end is an error.
-func domainResilience(ctx context.Context, sys *rw.System, t *domain.Tree, limit int) ([]domainResJSON, []string, error) {
+// domainResilience is the resilience at every level of t computed in
+// res, with a note for each level it could not compute (a side too large
+// to list).
+func domainResilience(res *analysis.RW, t *domain.Tree) ([]domainResJSON, []string) {
 	var out []domainResJSON
 	var notes []string
-	for l := 1; l <= t.Depth(); l++ {
-		r, w, err := sys.DomainResilience(ctx, t, l, limit)
-		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
-		}
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("domain resilience at level %s not computed: %v (raise --limit)", t.LevelName(l), err))
-			continue
-		}
+	for _, m := range res.Missing {
+		notes = append(notes, fmt.Sprintf("domain resilience at level %s not computed: %v (raise --limit)", t.LevelName(m.Level), m.Err))
+	}
+	for _, d := range res.Domains {
+		l, r, w := d.Level, d.Read, d.Write
 		name := t.LevelName(l)
 		if name == strconv.Itoa(l) {
 			name = "" // levels without names are numbered
@@ -57,7 +52,7 @@ func domainResilience(ctx context.Context, sys *rw.System, t *domain.Tree, limit
 		}
 		out = append(out, j)
 	}
-	return out, notes, nil
+	return out, notes
 }
 
 func paths(t *domain.Tree, ds []int) []string {

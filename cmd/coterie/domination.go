@@ -12,7 +12,6 @@ import (
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
-	"github.com/coterie-dev/coterie/verify"
 )
 
 type dominationOptions struct {
@@ -476,45 +475,25 @@ func meetWhat(k int) string {
 // checkArbiter refuses a system that is not a coterie (k-arbiter):
 // domination is defined only for those.
 func checkArbiter(ctx context.Context, f *set.Family) error {
-	if f.IsThreshold() {
-		if _, ok := domination.ThresholdDominated(f.N, f.Threshold, f.K); !ok {
-			return usageErrorf("all %d-subsets of %d nodes do not form a %s: some %d of them share no node ((k+1)·w must exceed k·n)",
-				f.Threshold, f.N, arbiterName(f.K), f.K+1)
-		}
+	na, err := domination.CheckArbiter(ctx, f)
+	switch {
+	case err != nil:
+		return err
+	case na == nil:
 		return nil
+	case na.Threshold && !na.Listed:
+		return usageErrorf("all %d-subsets of %d nodes do not form a %s: some %d of them share no node ((k+1)·w must exceed k·n)",
+			na.W, na.Nodes, arbiterName(f.K), f.K+1)
+	case na.Threshold:
+		return usageErrorf("the quorums are all %d-subsets of %d nodes, which do not form a %s: some %d of them share no node ((k+1)·w must exceed k·n)",
+			na.W, na.Nodes, arbiterName(f.K), f.K+1)
 	}
-	// All w-subsets of the nodes in use, recognised from the list: decided
-	// by counting, as for the threshold form.
-	if nodes, w, ok := domination.ThresholdSupport(f); ok {
-		if _, ok := domination.ThresholdDominated(len(nodes), w, f.K); !ok {
-			return usageErrorf("the quorums are all %d-subsets of %d nodes, which do not form a %s: some %d of them share no node ((k+1)·w must exceed k·n)",
-				w, len(nodes), arbiterName(f.K), f.K+1)
-		}
-		return nil
+	ids := make([]string, len(na.Quorums))
+	for i, q := range na.Quorums {
+		ids[i] = fmt.Sprint(q + 1)
 	}
-	var ks []int
-	decided := false
-	if f.K == 1 {
-		var err error
-		if ks, decided, err = domination.DisjointPair(ctx, f); err != nil {
-			return err
-		}
-	}
-	if !decided {
-		var err error
-		if ks, err = verify.FindDisjoint(ctx, f, f.K+1); err != nil {
-			return err
-		}
-	}
-	if ks != nil {
-		ids := make([]string, len(ks))
-		for i, q := range ks {
-			ids[i] = fmt.Sprint(q + 1)
-		}
-		return usageErrorf("not a %s: quorums %s share no node (see coterie verify); domination is defined only for %ss",
-			arbiterName(f.K), strings.Join(ids, ", "), arbiterName(f.K))
-	}
-	return nil
+	return usageErrorf("not a %s: quorums %s share no node (see coterie verify); domination is defined only for %ss",
+		arbiterName(f.K), strings.Join(ids, ", "), arbiterName(f.K))
 }
 
 func arbiterName(k int) string {

@@ -166,9 +166,12 @@ func runDraw(s *streams, o drawOptions, path string) error {
 			return usageErrorf("--highlight: %v", err)
 		}
 		sc, err := draw.Draw(sys, dr.options(draw.Options{Layout: o.layout, ShowQuorum: o.quorum > 0, Quorum: o.quorum - 1, Highlight: nodes,
-			Labels: o.labels, Theme: o.theme}))
+			Labels: o.labels, Theme: o.theme, MaxCells: drawnCells(maxMemory(o.in.cmd))}))
 		if errors.Is(err, draw.ErrThresholdQuorum) {
 			err = errors.New("draw: a threshold system's quorums are not listed: --quorum needs --layout matrix")
+		}
+		if errors.Is(err, draw.ErrTooLarge) {
+			err = fmt.Errorf("%w (%s)", err, budgetHint(o.in.cmd))
 		}
 		if err != nil {
 			return &codeError{code: exitError, err: fmt.Errorf("%s: %w", displayName(path), err)}

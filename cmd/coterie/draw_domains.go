@@ -105,7 +105,7 @@ func (dr *drawRW) sides(side string, limit int) ([]set.System, error) {
 			if p.IsThreshold() {
 				q, _ = p.Enumerate(limit)
 			}
-			if q != nil && sameQuorums(q, f) {
+			if q != nil && set.SameQuorums(q, f) {
 				p = p.Clone()
 				if f.Labels != nil {
 					p.Labels = f.Labels

@@ -719,32 +719,3 @@ func TestWriteSystemCancelled(t *testing.T) {
 		t.Errorf("files left: %v", ents)
 	}
 }
-
-// abandonable returns when the context ends, whatever fn does.
-func TestAbandonable(t *testing.T) {
-	block := make(chan struct{})
-	defer close(block)
-	ctx, cancel := context.WithCancel(context.Background())
-	started := make(chan struct{})
-	go func() {
-		<-started
-		cancel()
-	}()
-	_, err := abandonable(ctx, func() (int, error) {
-		close(started)
-		<-block // never returns before the test ends
-		return 1, nil
-	})
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("err = %v, want context.Canceled", err)
-	}
-	if v, err := abandonable(context.Background(), func() (int, error) { return 7, nil }); v != 7 || err != nil {
-		t.Errorf("got %d, %v", v, err)
-	}
-	pre, stop := context.WithCancel(context.Background())
-	stop()
-	ran := false
-	if _, err := abandonable(pre, func() (int, error) { ran = true; return 0, nil }); !errors.Is(err, context.Canceled) || ran {
-		t.Errorf("a cancelled context: err %v, ran %t", err, ran)
-	}
-}

@@ -269,7 +269,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 			return sw.Close()
 		})
 	}
-	sys, err := abandonable(ctx, func() (set.System, error) { return spec.Build(args) })
+	sys, err := spec.BuildContext(ctx, args)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -86,7 +87,8 @@ type hostileCase struct {
 	want    string
 	setup   func(t *testing.T, dir string) string // makes a special input, returns its path
 	maxRSS  int64
-	only    string // if not "", the one command the case is for
+	only    string   // if not "", the one command the case is for
+	skip    []string // commands the case is not for
 }
 
 // hostileCases are the inputs of the suite; big is 10^5 tiny quorums over
@@ -115,7 +117,11 @@ func hostileCases(big, many []byte) []hostileCase {
 		{name: "duplicate quorum", file: "in.txt", data: []byte(fanoText + "1 2 4\n"), dup: true},
 		{name: "empty quorum", file: "in.json", data: json("\"quorums\": [[1, 2, 4],\n[]]"), want: `^\$F:3: quorum 2 is empty`},
 		{name: "n smaller than ids", file: "in.txt", data: []byte("# n: 3\n1 2\n1 5\n"), want: `^\$F:3: node 5 is beyond n = 3`},
-		{name: "1e5 tiny quorums", file: "in.txt", data: big, want: `^\$F:[0-9]+: reading stops here: .*--max-memory`, maxRSS: 128 << 20},
+		// Too wide for bit sets within the budget: held as node lists,
+		// which verify and convert take; the others refuse.
+		{name: "1e5 tiny quorums", file: "in.txt", data: big, want: `^\$F: 100000 quorums over node ids up to 100000 are held as node lists; .* needs them as bit sets, .*--max-memory`, maxRSS: 128 << 20, skip: []string{"verify", "convert"}},
+		{name: "1e5 tiny quorums verified", file: "in.txt", data: big, dup: true, maxRSS: 128 << 20, only: "verify"},
+		{name: "1e5 tiny quorums converted", file: "in.txt", data: big, ok: true, maxRSS: 128 << 20, only: "convert"},
 		{name: "1e5 tiny quorums read", file: "in.dat", data: many, ok: true, maxRSS: 128 << 20, only: "convert"},
 		{name: "deep nesting", file: "in.json", data: json("\"params\": {\"a\": " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "},\n\"threshold\": 4"), want: `^\$F:2: values nested more than`},
 		{name: "trailing garbage", file: "in.json", data: append(json(`"threshold": 4`), "\n]]garbage"...), want: `^\$F:4: unexpected data after the end`},
@@ -204,7 +210,7 @@ func TestHostileInput(t *testing.T) {
 	}
 	for _, c := range hostileCases(big, many) {
 		for _, cmd := range hostileCommands {
-			if c.only != "" && c.only != cmd.name {
+			if c.only != "" && c.only != cmd.name || slices.Contains(c.skip, cmd.name) {
 				continue
 			}
 			t.Run(c.name+"/"+cmd.name, func(t *testing.T) {

@@ -11,10 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domination"
-	"github.com/coterie-dev/coterie/measure"
-	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
 )
@@ -74,7 +73,7 @@ func materializeImplicit(ctx context.Context, f *set.Family, limit int) (g *set.
 	if f == nil || !f.IsImplicit() {
 		return f, false, nil
 	}
-	g, err = abandonable(ctx, func() (*set.Family, error) { return construct.Materialize(f, limit) })
+	g, err = construct.MaterializeContext(ctx, f, limit)
 	if errors.Is(err, set.ErrTooMany) {
 		return f, false, nil
 	}
@@ -117,21 +116,6 @@ func refuseImplicitDat(sys set.System) error {
 func implicitNote(s *streams, name string, f *set.Family) {
 	fmt.Fprintf(s.err, "coterie: note: %s: an implicit %s family; its %d quorums were listed from the construction and checked as a list\n",
 		name, f.Kind, len(f.Quorums))
-}
-
-// constructionCheck is verify's informational check naming the proof that
-// the construction of the implicit family f is a coterie; ok is false when
-// its construction has none.
-func constructionCheck(f *set.Family) (verify.Check, bool) {
-	sys, err := construct.Typed(f)
-	if err != nil {
-		return verify.Check{}, false
-	}
-	p, ok := sys.(quorum.Prover)
-	if !ok {
-		return verify.Check{}, false
-	}
-	return verify.ConstructionCheck(f.Kind, p), true
 }
 
 // implicitVerify prepares verify's input: an implicit family with at most
@@ -200,27 +184,20 @@ type sizeRange struct {
 
 // newImplicitInfo describes an implicit family from its construction.
 func newImplicitInfo(f *set.Family, limit int) *implicitInfo {
+	fig := analysis.ImplicitFigures(f)
 	r := &implicitInfo{N: f.N, K: f.K, Kind: f.Kind, Params: f.Params, Implicit: true}
-	if c, ok := construct.Count(f); ok {
-		r.Quorums = number{c}
+	if fig.Count != nil {
+		r.Quorums = number{fig.Count}
 	}
-	var load *big.Rat
-	if sys, err := construct.Typed(f); err == nil {
-		if s, ok := sys.(quorum.Sizer); ok {
-			lo, hi := s.QuorumSizes()
-			r.QuorumSize = &sizeRange{Min: lo, Max: hi}
-		}
-		if c, ok := sys.(quorum.LoadFormula); ok {
-			if l, ok := c.ClosedFormLoad(); ok {
-				load = l
-			}
-		}
+	if fig.Sized {
+		r.QuorumSize = &sizeRange{Min: fig.MinSize, Max: fig.MaxSize}
 	}
-	if load != nil {
-		l, _ := load.Float64()
-		c, _ := new(big.Rat).Inv(load).Float64()
-		r.Load, r.LoadExact, r.LoadMethod = &l, load.RatString(), string(measure.MethodClosedForm)
-		r.Capacity, r.CapacityExact = &c, new(big.Rat).Inv(load).RatString()
+	if l := fig.Load; l != nil {
+		inv := new(big.Rat).Inv(l.Exact)
+		c, _ := inv.Float64()
+		value := l.Value
+		r.Load, r.LoadExact, r.LoadMethod = &value, l.Exact.RatString(), string(l.Method)
+		r.Capacity, r.CapacityExact = &c, inv.RatString()
 	} else {
 		r.Notes = append(r.Notes, "load: no closed form for this construction, and the linear program needs the quorums")
 	}
@@ -314,7 +291,7 @@ func generateImplicit(ctx context.Context, s *streams, spec construct.Spec, args
 		c, known := construct.Count(fam)
 		if !known {
 			// Weighted voting: its quorums are counted by listing them.
-			if _, err := abandonable(ctx, func() (set.System, error) { return spec.Build(args) }); err == nil || ctx.Err() != nil {
+			if _, err := spec.BuildContext(ctx, args); err == nil || ctx.Err() != nil {
 				return false, nil
 			}
 		} else if c.Cmp(big.NewInt(construct.MaxCatalogueQuorums)) <= 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/set"
@@ -80,10 +81,11 @@ func TestImplicitInfoAgainstList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := newInfoReport(ctx, set.System{Family: g}, figureOptions{}, false)
+		res, err := analysis.Measure(ctx, set.System{Family: g}, analysis.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
+		want := newInfoReport(res, figureOptions{}, false, false)
 		if got.QuorumSize == nil || want.QuorumSize.Min.v.Int64() != int64(got.QuorumSize.Min) || want.QuorumSize.Max.v.Int64() != int64(got.QuorumSize.Max) {
 			t.Errorf("%s %v: sizes %+v, the list has %v..%v", c.kind, c.params, got.QuorumSize, want.QuorumSize.Min.v, want.QuorumSize.Max.v)
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -15,7 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/measure"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -36,6 +37,8 @@ type figureOptions struct {
 	budget       time.Duration
 	noLoad       bool
 	noResilience bool
+	// maxMem is --max-memory in bytes (0 = none), set by the command.
+	maxMem int64
 }
 
 func addFigureFlags(cmd *cobra.Command, o *figureOptions) {
@@ -94,13 +97,15 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 			if done, err := implicitInfoReport(cmd.Context(), cmd, s, args[0], &sys, o.asJSON); done {
 				return err
 			}
-			rep, err := newInfoReport(cmd.Context(), sys, o.figures, o.strategy != "")
-			if rep == nil {
+			o.figures.maxMem = maxMemory(cmd)
+			res, err := analysis.Measure(cmd.Context(), sys, o.figures.options())
+			if res == nil {
 				return err
 			}
 			if err == nil && (len(o.ps) > 0 || o.pNode != "") {
-				err = infoAvailability(cmd.Context(), rep, sys, o)
+				err = infoAvailability(cmd.Context(), res, sys, o)
 			}
+			rep := newInfoReport(res, o.figures, o.strategy != "", false)
 			// A stopped report (err != nil) is printed, marked partial,
 			// before the command ends with its error.
 			werr := writeOutput(s, "", func(w io.Writer) error {
@@ -132,7 +137,7 @@ strategy, exactly, under per-node capacities and latencies (--nodes), --f,
 
 // infoAvailability adds the availability at each --p (with --p-node) to
 // every family of the report, as compare gives it.
-func infoAvailability(ctx context.Context, rep *infoReport, sys set.System, o infoOptions) error {
+func infoAvailability(ctx context.Context, res *analysis.System, sys set.System, o infoOptions) error {
 	own, err := parseAvPNode(o.pNode, sys)
 	if err != nil {
 		return err
@@ -141,19 +146,9 @@ func infoAvailability(ctx context.Context, rep *infoReport, sys set.System, o in
 	if len(ps) == 0 {
 		ps = []float64{0.9}
 	}
-	fams := sys.Families()
-	for i := range fams {
-		fi := rep.familyInfo
-		if fi == nil {
-			fi = &rep.Levels[i]
-		}
-		row := compareRow{familyInfo: *fi}
-		if err := row.availability(ctx, fams[i], ps, own, o.figures.budget); err != nil {
-			return err
-		}
-		*fi = row.familyInfo
-	}
-	return nil
+	ao := o.figures.options()
+	ao.Points, ao.Override = ps, own
+	return res.MeasureAvailability(ctx, ao)
 }
 
 // number is an exact count: a JSON number up to 2^53 in size, which every
@@ -293,8 +288,18 @@ type infoReport struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
-func newFamilyInfo(f *set.Family) familyInfo {
-	st := f.Stats()
+// options are the analysis options of the figure flags.
+func (o figureOptions) options() analysis.Options {
+	return analysis.Options{Budget: o.budget, StrictBudget: true, NoLoad: o.noLoad, NoResilience: o.noResilience, MaxMemory: o.maxMem}
+}
+
+// newFamilyInfo is the report on the figures of one family. budget is the
+// --budget the notes name; strategy lists the load's optimal strategy;
+// partialAV keeps the availability points found before the command was
+// stopped, with a note (compare), where info leaves them out.
+func newFamilyInfo(fa *analysis.Family, fo figureOptions, strategy, partialAV bool) familyInfo {
+	budget := fo.budget
+	f, st := fa.F, fa.Stats
 	fl := func(r *big.Rat) float64 { v, _ := r.Float64(); return v }
 	fi := familyInfo{
 		H:         f.H,
@@ -309,7 +314,7 @@ func newFamilyInfo(f *set.Family) familyInfo {
 		ok := st.OwnersInQuorums
 		fi.Maekawa.OwnerInQuorum = &ok
 	}
-	fi.msgs = measure.MessagesOf(f)
+	fi.msgs = fa.Messages
 	fi.messagesExact = fi.msgs.MaekawaLight
 	fi.MessagesPerEntry = fl(fi.messagesExact)
 	fi.Messages = messagesInfo{
@@ -321,144 +326,155 @@ func newFamilyInfo(f *set.Family) familyInfo {
 		b, w := fl(fi.msgs.HKBest), fl(fi.msgs.HKWorst)
 		fi.Messages.HKBest, fi.Messages.HKWorst = &b, &w
 	}
+	fi.setLoad(fa, budget, strategy)
+	fi.setResilience(fa, budget)
+	fi.setByzantine(fa)
+	fi.setAvailability(fa, fo, partialAV)
 	return fi
 }
 
-// measureFamily adds load, capacity, network load and resilience to fi,
-// each within the time budget; a figure that cannot be had is left out
-// with a note saying why and what to do. Each runs where it can be
-// abandoned (parts of the searches do not watch their context), so that
-// --budget, --timeout and Ctrl-C end it on time.
-func (fi *familyInfo) measure(ctx context.Context, f *set.Family, o figureOptions, strategy bool) error {
-	within := func(fn func(context.Context) error) error {
-		if o.budget <= 0 {
-			return fn(ctx)
-		}
-		c, cancel := context.WithTimeout(ctx, o.budget)
-		defer cancel()
-		return fn(c)
+// statusNote is the note on a figure that was not had, or "" when there
+// is nothing to say.
+func statusNote(name string, st analysis.Status, budget time.Duration) string {
+	switch st.Reason {
+	case analysis.Unsupported:
+		return name + ": " + st.Detail + "; not computed"
+	case analysis.OutOfBudget:
+		return fmt.Sprintf("%s: not found within --budget %s; raise it, or 0 for no limit", name, budget)
+	case analysis.Stopped:
+		return name + ": stopped before it was found (partial report)"
 	}
-	// A figure that ran out of its own budget is a note; the user's
-	// --timeout or Ctrl-C stops the command.
-	stopped := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
-	var load *measure.Load // the load found, which the resilience bound reuses
-	if !o.noLoad {
-		err := within(func(c context.Context) error {
-			l, err := abandonable(c, func() (*measure.Load, error) { return measure.LoadOf(c, f, measure.LoadOptions{}) })
-			if err != nil {
-				return err
-			}
-			load = l
-			if l.Method == measure.MethodBounds {
-				lo, _ := l.Lower.Float64()
-				up, _ := l.Upper.Float64()
-				fi.LoadMethod = string(l.Method)
-				fi.LoadLower, fi.LoadUpper = &lo, &up
-				fi.LoadLowerExact, fi.LoadUpperExact = l.Lower.RatString(), l.Upper.RatString()
-				fi.Notes = append(fi.Notes, "load: the exact linear program is beyond the work limit; proved bounds only, from a strategy (upper) and a distribution on the nodes (lower)")
-				return nil
-			}
-			fi.Load, fi.LoadMethod, fi.loadExact = &l.Value, string(l.Method), l.Exact
-			cv, ce := l.Capacity()
-			fi.Capacity, fi.NetworkLoad = &cv, &l.NetworkLoad
-			if l.Exact != nil {
-				fi.LoadExact, fi.CapacityExact = l.Exact.RatString(), ce.RatString()
-			}
-			if strategy {
-				for _, w := range l.Strategy {
-					e := strategyEntry{Quorum: w.Quorum + 1, Weight: w.W}
-					if w.Exact != nil {
-						e.Exact = w.Exact.RatString()
-					}
-					fi.Strategy = append(fi.Strategy, e)
-				}
-				if f.IsThreshold() {
-					fi.Notes = append(fi.Notes, "strategy: uniform over all quorums (every w-subset equally likely)")
-				}
-			}
-			return nil
-		})
-		var me *measure.Error
-		switch {
-		case errors.As(err, &me):
-			fi.Notes = append(fi.Notes, "load: "+me.Msg+"; not computed")
-		case stopped(err):
-			fi.Notes = append(fi.Notes, fmt.Sprintf("load: not found within --budget %s; raise it, or 0 for no limit", o.budget))
-		case err != nil && ctx.Err() != nil:
-			fi.Notes = append(fi.Notes, "load: stopped before it was found (partial report)")
-			return err
-		case err != nil:
-			return err
-		}
-	}
-	if !o.noResilience {
-		err := within(func(c context.Context) error {
-			// Part of the search (an upper bound by greedy cover) does not
-			// watch ctx: it runs where --timeout and Ctrl-C can abandon it.
-			r, err := abandonable(c, func() (*measure.Resilience, error) {
-				return measure.ResilienceWithin(c, f, measure.ResilienceOptions{Load: load})
-			})
-			if err != nil {
-				return err
-			}
-			if r.Bounded {
-				lo, up := r.Lower, r.F
-				fi.ResilienceLower, fi.ResilienceUpper = &lo, &up
-				fi.Notes = append(fi.Notes, "resilience: the smallest transversal is not proved within the work limit; proved bounds only")
-			} else {
-				fi.Resilience = &r.F
-			}
-			if !f.IsThreshold() {
-				fi.resWitness = r.Witness.Elements()
-				for _, v := range fi.resWitness {
-					fi.ResilienceWitness = append(fi.ResilienceWitness, v+1)
-				}
-			}
-			return nil
-		})
-		switch {
-		case stopped(err):
-			fi.Notes = append(fi.Notes, fmt.Sprintf("resilience: not found within --budget %s; raise it, or 0 for no limit", o.budget))
-		case err != nil && ctx.Err() != nil:
-			fi.Notes = append(fi.Notes, "resilience: stopped before it was found (partial report)")
-			return err
-		case err != nil:
-			return err
-		}
-	}
-	return fi.measureByzantine(ctx, f, within)
+	return ""
 }
 
-func newInfoReport(ctx context.Context, sys set.System, o figureOptions, strategy bool) (*infoReport, error) {
-	rep := &infoReport{N: sys.N(), K: sys.K(), Kind: sys.Kind()}
-	if sys.HK != nil {
-		rep.Params = sys.HK.Params
-		for _, l := range sys.HK.Levels {
-			fi := newFamilyInfo(l)
-			err := fi.measure(ctx, l, o, strategy)
-			if err != nil && ctx.Err() == nil {
-				return nil, err
+func (fi *familyInfo) note(n string) {
+	if n != "" {
+		fi.Notes = append(fi.Notes, n)
+	}
+}
+
+// setLoad sets load, capacity, network load and the strategy.
+func (fi *familyInfo) setLoad(fa *analysis.Family, budget time.Duration, strategy bool) {
+	l := fa.Load
+	if l == nil {
+		fi.note(statusNote("load", fa.LoadStatus, budget))
+		return
+	}
+	if l.Method == measure.MethodBounds {
+		lo, _ := l.Lower.Float64()
+		up, _ := l.Upper.Float64()
+		fi.LoadMethod = string(l.Method)
+		fi.LoadLower, fi.LoadUpper = &lo, &up
+		fi.LoadLowerExact, fi.LoadUpperExact = l.Lower.RatString(), l.Upper.RatString()
+		fi.note("load: the exact linear program is beyond the work limit; proved bounds only, from a strategy (upper) and a distribution on the nodes (lower)")
+		return
+	}
+	value, network := l.Value, l.NetworkLoad
+	fi.Load, fi.LoadMethod, fi.loadExact = &value, string(l.Method), l.Exact
+	cv, ce := l.Capacity()
+	fi.Capacity, fi.NetworkLoad = &cv, &network
+	if l.Exact != nil {
+		fi.LoadExact, fi.CapacityExact = l.Exact.RatString(), ce.RatString()
+	}
+	if strategy {
+		for _, w := range l.Strategy {
+			e := strategyEntry{Quorum: w.Quorum + 1, Weight: w.W}
+			if w.Exact != nil {
+				e.Exact = w.Exact.RatString()
 			}
-			rep.Levels = append(rep.Levels, fi)
-			if err != nil {
-				rep.Partial = true
-				return rep, err
-			}
+			fi.Strategy = append(fi.Strategy, e)
 		}
-		return rep, nil
+		if fa.F.IsThreshold() {
+			fi.note("strategy: uniform over all quorums (every w-subset equally likely)")
+		}
 	}
-	rep.Params = sys.Family.Params
-	fi := newFamilyInfo(sys.Family)
-	err := fi.measure(ctx, sys.Family, o, strategy)
-	if err != nil && ctx.Err() == nil {
-		return nil, err
+}
+
+// setResilience sets the resilience (or its bounds) and the witness.
+func (fi *familyInfo) setResilience(fa *analysis.Family, budget time.Duration) {
+	r := fa.Resilience
+	if r == nil {
+		fi.note(statusNote("resilience", fa.ResilienceStatus, budget))
+		return
 	}
-	rep.familyInfo = &fi
-	if err != nil {
-		rep.Partial = true
-		return rep, err
+	f := r.F
+	if r.Bounded {
+		lo := r.Lower
+		fi.ResilienceLower, fi.ResilienceUpper = &lo, &f
+		fi.note("resilience: the smallest transversal is not proved within the work limit; proved bounds only")
+	} else {
+		fi.Resilience = &f
 	}
-	return rep, nil
+	if !fa.F.IsThreshold() {
+		fi.resWitness = r.Witness.Elements()
+		for _, v := range fi.resWitness {
+			fi.ResilienceWitness = append(fi.ResilienceWitness, v+1)
+		}
+	}
+}
+
+// setByzantine sets byzantine_b_max (b-masking) and
+// byzantine_b_max_dissemination, each left out when there is none.
+func (fi *familyInfo) setByzantine(fa *analysis.Family) {
+	st := fa.ByzantineStatus
+	switch {
+	case fa.Byzantine != nil:
+		if m := fa.Byzantine.Masking; m >= 0 {
+			fi.ByzantineBMax = &m
+		}
+		if d := fa.Byzantine.Dissemination; d >= 0 {
+			fi.ByzantineBMaxDissemination = &d
+		}
+	case st.Reason == analysis.TooLarge:
+		fi.note(fmt.Sprintf("byzantine_b_max: not computed for more than %d quorums", analysis.MaxByzantineQuorums))
+	case st.Reason == analysis.WorkLimit, st.Reason == analysis.OutOfBudget:
+		fi.note("byzantine_b_max: " + st.Detail + "; not computed")
+	}
+}
+
+// setAvailability sets the availability at each p.
+func (fi *familyInfo) setAvailability(fa *analysis.Family, fo figureOptions, partial bool) {
+	switch fa.AvailabilityStatus.Reason {
+	case analysis.OutOfBudget:
+		fi.note(fmt.Sprintf("availability: not found within --budget %s; raise it, or 0 for no limit", fo.budget))
+		return
+	case analysis.OverMemory:
+		fi.note(fmt.Sprintf("availability: not found within the memory budget (--max-memory %s); raise it, or 0 for no limit", format.ByteSize(fo.maxMem)))
+		return
+	case analysis.Stopped:
+		if !partial {
+			return
+		}
+	}
+	for _, pt := range fa.Availability {
+		u := pt.U
+		a := avPoint{P: pt.P, Availability: pt.AV, Exact: pt.Exact, u: u,
+			Unavailability: json.Number(u2s(u, 10)), DowntimePerYear: json.Number(downtimeNumber(u))}
+		if n := ninesNumber(u); n != "" {
+			num := json.Number(n)
+			a.Nines = &num
+		}
+		fi.Availability = append(fi.Availability, a)
+	}
+	if fa.AvailabilityStatus.Reason == analysis.Stopped {
+		fi.note("availability: stopped before it was found (partial report)")
+	}
+}
+
+// newInfoReport is the report on the figures of a system (see
+// newFamilyInfo for the flags).
+func newInfoReport(res *analysis.System, fo figureOptions, strategy, partialAV bool) *infoReport {
+	rep := &infoReport{N: res.N, K: res.K, Kind: res.Kind, Params: res.Params,
+		Partial: res.Stopped != 0 && res.Stopped != analysis.Availability}
+	for i := range res.Families {
+		fi := newFamilyInfo(&res.Families[i], fo, strategy, partialAV)
+		if !res.Levels {
+			rep.familyInfo = &fi
+			break
+		}
+		rep.Levels = append(rep.Levels, fi)
+	}
+	return rep
 }
 
 // decimal formats an exact rational briefly: "6", "4.8", "8.1428…".

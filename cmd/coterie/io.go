@@ -128,7 +128,7 @@ func readSystem(s *streams, path string, o inputOptions) (set.System, error) {
 // readInput is readSystem's work, without the context.
 func readInput(s *streams, path string, o inputOptions) (set.System, error) {
 	name := displayName(path)
-	opt := format.Options{Base: o.base, Name: name, MaxMemory: maxMemory(o.cmd), Implicit: construct.Implicit}
+	opt := format.Options{Base: o.base, Name: name, MaxMemory: maxMemory(o.cmd), Implicit: construct.Implicit, Sparse: true}
 	var data []byte
 	var err error
 	if path == "-" {
@@ -150,6 +150,9 @@ func readInput(s *streams, path string, o inputOptions) (set.System, error) {
 		}
 		var sys set.System
 		if sys, err = format.ReadBytes(data, f, opt); err == nil {
+			if err := checkSparseInput(o.cmd, name, &sys); err != nil {
+				return set.System{}, err
+			}
 			return sys, checkImplicitInput(o.cmd, name, sys)
 		}
 		if f == format.Dat && o.base == 1 && errors.Is(err, format.ErrBelowBase) {
@@ -328,13 +331,19 @@ func writeSystemProgress(s *streams, path string, sys set.System, f format.Forma
 		if dest == "" || dest == "-" {
 			dest = "standard output"
 		}
-		pr := newWriteProgress(s, "write "+dest, int64(len(fam.Quorums)), plain)
+		pr := newWriteProgress(s, "write "+dest, int64(fam.Len()), plain)
 		defer pr.Done()
-		for i := range fam.Quorums {
+		for i := range fam.Len() {
 			if i%64 == 0 {
 				pr.Update(int64(i))
 			}
-			if err := sw.Quorum(&fam.Quorums[i], fam.Owner(i)); err != nil {
+			var err error
+			if fam.IsSparse() {
+				err = sw.QuorumList(fam.Sparse.At(i), fam.Owner(i))
+			} else {
+				err = sw.Quorum(&fam.Quorums[i], fam.Owner(i))
+			}
+			if err != nil {
 				return err
 			}
 		}

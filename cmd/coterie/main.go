@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/mattn/go-isatty"
 )
@@ -22,7 +23,8 @@ func main() { os.Exit(mainProcess()) }
 // and signal handling, and returns the exit status. The first SIGINT or
 // SIGTERM cancels the command's context, so that it stops, says what it has
 // proved so far and removes its temporary files; a second one removes the
-// temporary files and ends the process at once.
+// temporary files and ends the process at once, and so does the end of
+// stopGrace after the first (see [streams.watchStop]).
 func mainProcess() int {
 	delayGC()
 	temps := &tempFiles{}
@@ -31,18 +33,28 @@ func mainProcess() int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	stop := func(code int, msg string) {
+		temps.removeAll()
+		fmt.Fprintln(os.Stderr, msg)
+		os.Exit(code)
+	}
 	go func() {
 		first := <-sigs
 		cancel(&interrupted{sig: first})
-		<-sigs
-		temps.removeAll()
-		os.Exit(signalStatus(first))
+		select {
+		case <-sigs:
+			temps.removeAll()
+			os.Exit(signalStatus(first))
+		case <-time.After(stopGrace):
+			stop(signalStatus(first), "coterie: interrupted")
+		}
 	}()
 	return run(ctx, os.Args[1:], &streams{
 		in: os.Stdin, out: os.Stdout, err: os.Stderr,
 		errTerminal: isatty.IsTerminal(os.Stderr.Fd()) || isatty.IsCygwinTerminal(os.Stderr.Fd()),
 		outTerminal: isatty.IsTerminal(os.Stdout.Fd()) || isatty.IsCygwinTerminal(os.Stdout.Fd()),
 		temps:       temps,
+		stop:        stop,
 	})
 }
 
@@ -111,6 +123,10 @@ type streams struct {
 	temps       *tempFiles // removed on a second interrupt
 	rawErr      io.Writer  // err before escaping, for the progress bar
 	cmdCtx      context.Context
+	// stop, if not nil, removes the temporary files, prints msg and ends
+	// the process with code: what a command that does not return in time
+	// after its context ends comes to (see watchStop).
+	stop func(code int, msg string)
 	// outPath is the -o of a command whose result is otherwise printed:
 	// writeOutput writes there instead of out (see addOutputFlag).
 	outPath string
@@ -124,6 +140,9 @@ func (s *streams) ctx() context.Context {
 	}
 	return s.cmdCtx
 }
+
+// timeoutMessage is what a command stopped by --timeout says.
+const timeoutMessage = "coterie: stopped at the --timeout limit before finishing; allow more time with --timeout, or 0 for none"
 
 // Exit statuses (docs/formats.md).
 const (
@@ -195,7 +214,7 @@ func run(ctx context.Context, args []string, s *streams) int {
 	timedOut := (st.timeout != nil && errors.Is(st.timeout.Err(), context.DeadlineExceeded)) || errors.Is(ctx.Err(), context.DeadlineExceeded)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) && timedOut:
-		fmt.Fprintln(s.err, "coterie: stopped at the --timeout limit before finishing; allow more time with --timeout, or 0 for none")
+		fmt.Fprintln(s.err, timeoutMessage)
 		return exitTimeout
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintln(s.err, "coterie: interrupted")

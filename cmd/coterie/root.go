@@ -98,6 +98,7 @@ leaves the old file as it was.`,
 				ctx, cancel = context.WithTimeout(cmd.Context(), timeout)
 				cmd.SetContext(ctx)
 				st.timeout = ctx
+				s.watchStop(ctx)
 			}
 			s.cmdCtx = cmd.Context()
 			return nil

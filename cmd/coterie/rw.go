@@ -180,7 +180,7 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 		rl.Labels = u.Labels
 		sys, err = rw.FromFamilies(ctx, rl, wl, nodes)
 	} else {
-		sys, err = rw.New(n, re, we, nodes)
+		sys, err = rw.NewContext(ctx, n, re, we, nodes)
 		if err == nil {
 			if rl != nil && !rl.IsThreshold() {
 				sys.Reads.List = rl
@@ -191,6 +191,9 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 		}
 	}
 	if err != nil {
+		if isStopped(err) {
+			return nil, nil, nil, err
+		}
 		return nil, nil, nil, usageErrorf("%v", err)
 	}
 	if o.pNode != "" {
@@ -268,10 +271,15 @@ func rwFromFile(ctx context.Context, s *streams, arg string, in inputOptions, an
 		return configRWSource(inputContext(in), name, data, sf)
 	}
 	if format.IsRWAny(data) {
-		f, err := format.ReadRWAny(data)
+		// A quarter of the budget for the expressions' trees: they are
+		// bound (copied) once read, and the rest is for the work.
+		f, err := format.ReadRWAnyLimit(data, maxMemory(in.cmd)/4)
 		if err != nil {
 			var fe *format.SyntaxError
 			if errors.As(err, &fe) {
+				if errors.Is(err, set.ErrMemoryBudget) {
+					return nil, asInputError(name, fe.Line, fe.Msg+" ("+budgetHint(in.cmd)+")")
+				}
 				return nil, asInputError(name, fe.Line, fe.Msg)
 			}
 			return nil, asInputError(name, 0, err.Error())
@@ -288,8 +296,17 @@ func rwFromFile(ctx context.Context, s *streams, arg string, in inputOptions, an
 		return nil, usageErrorf("%s: read-write figures are for coteries (k = 1) and read-write systems", name)
 	}
 	f := sys.Family
+	// The quorums as an expression, one tree for both sides, within the
+	// share of the budget the expressions read from a file have.
+	if mm := maxMemory(in.cmd); mm > 0 && expr.FamilyBytes(f) > mm/4 {
+		return nil, asInputError(name, 0, fmt.Sprintf("%d quorums: as read and write quorums they take more than a quarter of the memory budget (%s)", len(f.Quorums), budgetHint(in.cmd)))
+	}
+	e, err := expr.FromFamilyContext(ctx, f)
+	if err != nil {
+		return nil, err
+	}
 	return &rwSource{u: format.NewUniverse(f.N, f.Labels, true),
-		reads: expr.FromFamily(f), writes: expr.FromFamily(f), readList: f, writeList: f}, nil
+		reads: e, writes: e, readList: f, writeList: f}, nil
 }
 
 // readSystemData parses a coterie file already read into data.
@@ -392,19 +409,7 @@ func labelled(sys *rw.System, e *expr.Expr) string {
 	for v := range labels {
 		labels[v] = sys.Label(v)
 	}
-	return relabel(e, labels).String()
-}
-
-// relabel returns e with each leaf named by labels.
-func relabel(e *expr.Expr, labels []string) *expr.Expr {
-	if e.Op == expr.Leaf {
-		return &expr.Expr{Op: expr.Leaf, Node: e.Node, Name: labels[e.Node]}
-	}
-	c := &expr.Expr{Op: e.Op, K: e.K, Args: make([]*expr.Expr, len(e.Args))}
-	for i, a := range e.Args {
-		c.Args[i] = relabel(a, labels)
-	}
-	return c
+	return e.Relabel(labels).String()
 }
 
 // noLatency is the latency of a node whose latency no file gives: 1, as

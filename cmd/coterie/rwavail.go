@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/big"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/rw"
 )
@@ -91,49 +93,32 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 		sd   *rw.Side
 		dst  *rwAvSide
 	}{{"reads", &sys.Reads, &rep.Reads}, {"writes", &sys.Writes, &rep.Writes}} {
-		var pts, cpts []availability.Point
-		if e := side.sd.Expr; e.ReadOnce() {
-			// A read-once formula: the exact coefficients by composition
-			// and each value by independence, however many quorums.
-			side.dst.Exact, side.dst.Method = true, "read-once formula"
-			side.dst.Coefficients = widen(e.Coefficients(), e.Nodes().Len(), sys.N)
-			at := func(p float64) availability.Point {
-				return availability.Point{P: p, Exact: true, AV: e.Probability(func(v int) float64 {
-					if x, ok := override[v]; ok {
-						return x
-					}
-					return p
-				})}
-			}
+		if correlated(ld.tree) {
+			// The figures under the domains replace the independent
+			// ones (addRWExactFigures, domainCurves): not computed.
 			for _, p := range ps {
-				pts = append(pts, at(p))
+				side.dst.Points = append(side.dst.Points, avPointJ{P: p})
 			}
-			if o.plot != "" {
-				for _, p := range xs {
-					cpts = append(cpts, at(p))
-				}
-			}
-		} else {
-			fam, err := sys.SideFamily(side.sd, ro.limit)
-			if err != nil {
-				return usageErrorf("%s: %v (raise --limit)", side.name, err)
-			}
-			res, err := availability.Compute(ctx, fam, availability.Options{Budget: o.maxNodes, Time: o.exactTime})
-			if err != nil {
-				return err
-			}
-			if pts, err = res.Evaluate(ctx, ps, availability.EvalOptions{Override: override, Samples: o.samples, Seed: o.seed, Budget: o.maxNodes}); err != nil {
-				return err
-			}
-			if o.plot != "" {
-				if cpts, err = res.Evaluate(ctx, xs, availability.EvalOptions{Override: override, Samples: max(o.samples/16, 1<<12), Seed: o.seed, Budget: o.maxNodes}); err != nil {
-					return err
-				}
-			}
-			side.dst.Exact, side.dst.Method = res.Exact, string(res.Method)
-			if res.Exact {
-				side.dst.Coefficients = res.Poly.Strings()
-			}
+			continue
+		}
+		so := analysis.SideOptions{Limit: ro.limit, Budget: o.maxNodes, Time: o.exactTime, Samples: o.samples, Seed: o.seed, Override: override}
+		if o.plot != "" {
+			so.Curve = xs
+		}
+		av, err := analysis.SideAvailability(ctx, sys, side.sd, ps, so)
+		var fe *analysis.FigureError
+		switch {
+		case errors.As(err, &fe) && fe.Figure == analysis.Quorums:
+			return usageErrorf("%s: %v (raise --limit)", side.name, fe.Err)
+		case errors.As(err, &fe):
+			return fe.Err
+		case err != nil:
+			return err
+		}
+		pts, cpts := av.Points, av.Curve
+		side.dst.Exact, side.dst.Method = av.Exact, string(av.Method)
+		if av.Poly != nil {
+			side.dst.Coefficients = av.Poly.Strings()
 		}
 		if o.plot != "" {
 			chart.Series = append(chart.Series, avSeries(side.name, cpts, func(pt availability.Point) float64 { return pt.AV }))
@@ -180,19 +165,3 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 }
 
 func fmtG(x float64, digits int) string { return strconv.FormatFloat(x, 'g', digits, 64) }
-
-// widen turns the coefficients of a formula over m of the n nodes into
-// those over all n: the other n−m nodes are free, so A[i] = Σ_j c[j]·C(n−m, i−j).
-func widen(c []*big.Int, m, n int) []string {
-	out := make([]string, n+1)
-	var t, b big.Int
-	for i := range out {
-		a := new(big.Int)
-		for j := max(0, i-(n-m)); j <= min(i, m); j++ {
-			b.Binomial(int64(n-m), int64(i-j))
-			a.Add(a, t.Mul(c[j], &b))
-		}
-		out[i] = a.String()
-	}
-	return out
-}

@@ -7,10 +7,10 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/draw"
-	"github.com/coterie-dev/coterie/rw"
 )
 
 // rwDomainJSON is a failure domain as reports list it.
@@ -75,14 +75,15 @@ func addRWExactFigures(ctx context.Context, rep *rwAvReport, ld *rwLoaded, ps []
 	if !withDomains {
 		b = min(budget, rwExactBudget)
 	}
-	ev, err := rw.NewDomainEvaluator(ctx, sys, ld.tree, limit, b)
-	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return err
-		}
-		if withDomains {
-			return usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", err)
-		}
+	method, pts, err := analysis.ReadWriteExact(ctx, sys, ld.tree, ps, limit, b)
+	var ne *analysis.NoExactMethodError
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), !errors.As(err, &ne):
+		return err
+	case withDomains:
+		return usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", ne.Err)
+	default:
 		uniform := true
 		for _, nd := range sys.Nodes {
 			uniform = uniform && nd.P == nil
@@ -100,30 +101,18 @@ func addRWExactFigures(ctx context.Context, rep *rwAvReport, ld *rwLoaded, ps []
 		}
 		return nil
 	}
-	rep.Both = &rwAvSide{Exact: true, Method: string(ev.Method)}
+	rep.Both = &rwAvSide{Exact: true, Method: string(method)}
 	if withDomains {
 		for _, side := range []*rwAvSide{&rep.Reads, &rep.Writes} {
-			side.Exact, side.Method, side.Coefficients = true, string(ev.Method), nil
+			side.Exact, side.Method, side.Coefficients = true, string(method), nil
 		}
 	}
-	for i, p := range ps {
-		probs := make([]*big.Rat, sys.N)
-		for v := range probs {
-			if x := sys.Nodes[v].P; x != nil {
-				probs[v] = x
-			} else {
-				probs[v] = availability.DecimalRat(p)
-			}
-		}
-		r, w, both, err := ev.At(ctx, probs)
-		if err != nil {
-			return err
-		}
-		rep.Both.Points = append(rep.Both.Points, avPointJ{P: p})
+	for i, e := range pts {
+		rep.Both.Points = append(rep.Both.Points, avPointJ{P: e.P})
 		for _, x := range []struct {
 			side *rwAvSide
 			av   *big.Rat
-		}{{&rep.Reads, r}, {&rep.Writes, w}, {rep.Both, both}} {
+		}{{&rep.Reads, e.Reads}, {&rep.Writes, e.Writes}, {rep.Both, e.Both}} {
 			pt := &x.side.Points[i]
 			pt.Availability, _ = x.av.Float64()
 			u := new(big.Rat).Sub(big.NewRat(1, 1), x.av)
@@ -220,27 +209,19 @@ func polyOf(coef []string) *availability.Polynomial {
 // domainCurves are the curves of reads, writes and both under the failure
 // domains of ld, exact at each p of xs.
 func domainCurves(ctx context.Context, ld *rwLoaded, xs []float64, limit, budget int) ([]draw.Series, error) {
-	ev, err := rw.NewDomainEvaluator(ctx, ld.sys, ld.tree, limit, budget)
+	_, exact, err := analysis.ReadWriteExact(ctx, ld.sys, ld.tree, xs, limit, budget)
+	var ne *analysis.NoExactMethodError
+	if errors.As(err, &ne) {
+		return nil, usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", ne.Err)
+	}
 	if err != nil {
-		return nil, usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", err)
+		return nil, err
 	}
 	var pts [3][]availability.Point
-	for _, p := range xs {
-		probs := make([]*big.Rat, ld.sys.N)
-		for v := range probs {
-			if x := ld.sys.Nodes[v].P; x != nil {
-				probs[v] = x
-			} else {
-				probs[v] = availability.DecimalRat(p)
-			}
-		}
-		r, w, b, err := ev.At(ctx, probs)
-		if err != nil {
-			return nil, err
-		}
-		for i, x := range []*big.Rat{r, w, b} {
+	for _, e := range exact {
+		for i, x := range []*big.Rat{e.Reads, e.Writes, e.Both} {
 			f, _ := x.Float64()
-			pts[i] = append(pts[i], availability.Point{P: p, AV: f, Exact: true})
+			pts[i] = append(pts[i], availability.Point{P: e.P, AV: f, Exact: true})
 		}
 	}
 	var out []draw.Series

@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/rw"
-	"github.com/coterie-dev/coterie/set"
 )
 
 // compareRWOptions are compare's read-write flags: --reads and --writes
@@ -116,27 +115,27 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 		}
 		sys := ld.sys
 		row := rwCompareRow{File: in.label, N: sys.N, Reads: shortExpr(sys, &sys.Reads, "reads"), Writes: shortExpr(sys, &sys.Writes, "writes")}
-		rr, err := sys.ReadResilience(ctx)
-		if err != nil {
-			return rwFigureError(err, "%s: read resilience: %v", in.label, err)
-		}
-		wr, err := sys.WriteResilience(ctx)
-		if err != nil {
-			return rwFigureError(err, "%s: write resilience: %v", in.label, err)
-		}
-		row.rwResilienceJSON = newRWResilience(rr.F, wr.F)
+		ao := analysis.RWOptions{Limit: o.rw.limit, Domains: ld.tree}
 		if withStrategy {
-			_, m, err := sys.Optimal(ctx, opts)
-			if err != nil {
-				return strategyError(s, fmt.Errorf("%s: %w", in.label, err))
-			}
-			row.ReadFraction = opts.Workload.String()
-			row.rwLoadJSON = metricsJSON(m).rwLoadJSON
+			ao.Strategy = &opts
 		}
 		if !co.noAV {
-			if row.Availability, err = rwAvailabilityAt(ctx, sys, co.ps, o.rw.limit); err != nil {
-				return err
-			}
+			ao.Points = co.ps
+		}
+		res, err := analysis.ReadWrite(ctx, sys, ao)
+		if err != nil {
+			return rwAnalysisError(s, err, in.label, "")
+		}
+		row.rwResilienceJSON = newRWResilience(res.Read.F, res.Write.F)
+		if withStrategy {
+			row.ReadFraction = opts.Workload.String()
+			row.rwLoadJSON = metricsJSON(res.Metrics).rwLoadJSON
+		}
+		if !co.noAV {
+			row.Availability = rwAvPoints(res.Availability)
+		}
+		if ld.tree != nil {
+			row.DomainResilience, _ = domainResilience(res, ld.tree)
 		}
 		if err := addCompareDomains(ctx, &row, ld, co.ps, o.rw.limit, co.noAV); err != nil {
 			return fmt.Errorf("%s: %w", in.label, err)
@@ -181,24 +180,6 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 		}
 		return renderFitted(w, outputWidth(s), co.wide, header, cells)
 	})
-}
-
-// rwAvailabilityAt returns the availability of reads and of writes at each
-// p (rw.System.AvailabilityAt); a side with more than limit quorums to list
-// is a usage error.
-func rwAvailabilityAt(ctx context.Context, sys *rw.System, ps []float64, limit int) ([]rwAvPoint, error) {
-	pts, err := sys.AvailabilityAt(ctx, ps, rw.AvailabilityOptions{Limit: limit})
-	if errors.Is(err, set.ErrTooMany) {
-		return nil, usageErrorf("availability: %v", err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := make([]rwAvPoint, len(pts))
-	for i, pt := range pts {
-		out[i] = rwAvPoint(pt)
-	}
-	return out, nil
 }
 
 func rwCompareCSV(w io.Writer, rows []rwCompareRow, withStrategy bool) error {

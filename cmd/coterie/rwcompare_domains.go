@@ -10,16 +10,9 @@ import (
 
 // addCompareDomains adds to a row of compare the exact figures (reads,
 // writes and both, with 1 − AV, nines and downtime; under the failure
-// domains, which then replace the independent values) and the domain
-// resilience at every level.
+// domains, which then replace the independent values).
 func addCompareDomains(ctx context.Context, row *rwCompareRow, ld *rwLoaded, ps []float64, limit int, noAV bool) error {
 	row.Down = ld.downNames
-	if ld.tree != nil {
-		var err error
-		if row.DomainResilience, _, err = domainResilience(ctx, ld.sys, ld.tree, limit); err != nil {
-			return err // a level too large to list is left out
-		}
-	}
 	if noAV || len(row.Availability) == 0 {
 		return nil
 	}

@@ -82,7 +82,7 @@ func runRWConvert(ctx context.Context, s *streams, ro rwOptions, in inputOptions
 					continue
 				}
 				if so.sd.List == nil {
-					fmt.Fprintf(w, "# %s: %s\n", so.key, relabel(so.sd.Expr, names))
+					fmt.Fprintf(w, "# %s: %s\n", so.key, so.sd.Expr.Relabel(names))
 					continue
 				}
 				fmt.Fprintf(w, "# %s\n", so.key)
@@ -114,7 +114,7 @@ func runRWConvert(ctx context.Context, s *streams, ro rwOptions, in inputOptions
 			}
 			var v any
 			if so.sd.List == nil {
-				v = relabel(so.sd.Expr, names).String()
+				v = so.sd.Expr.Relabel(names).String()
 			} else {
 				qs := make([][]int, len(so.sd.List.Quorums))
 				for i := range qs {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/rw"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -198,44 +199,6 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 			break
 		}
 	}
-	for _, side := range []struct {
-		sd  *rw.Side
-		dst **number
-	}{{&sys.Reads, &rep.ReadQuorums}, {&sys.Writes, &rep.WriteQuorums}} {
-		if side.sd.List != nil {
-			*side.dst = &number{side.sd.List.Count()}
-		} else if c, ok := side.sd.Expr.Count(); ok {
-			*side.dst = &number{c}
-		}
-	}
-	rr, err := sys.ReadResilience(ctx)
-	if err != nil {
-		return rwFigureError(err, "read resilience: %v", err)
-	}
-	wr, err := sys.WriteResilience(ctx)
-	if err != nil {
-		return rwFigureError(err, "write resilience: %v", err)
-	}
-	rep.rwResilienceJSON = newRWResilience(rr.F, wr.F)
-	rep.ReadFailures, rep.WriteFailures = ids(rr.Witness), ids(wr.Witness)
-	if ld.tree != nil {
-		var notes []string
-		if rep.DomainResilience, notes, err = domainResilience(ctx, sys, ld.tree, o.limit); err != nil {
-			return err
-		}
-		rep.Notes = append(rep.Notes, notes...)
-	}
-	if !sys.WritesDerived && !sys.ReadsDerived {
-		res, err := sys.ReadWrite(ctx, o.limit)
-		if err == nil {
-			rep.Intersection = &res.OK
-		} else {
-			rep.Notes = append(rep.Notes, "intersection not checked: "+err.Error())
-		}
-	}
-	if ww, err := sys.WriteWrite(ctx, o.limit); err == nil {
-		rep.WriteWrite = &ww.OK
-	}
 	opts, ok, err := strategyOptions(o)
 	if err != nil {
 		return err
@@ -243,26 +206,46 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 	if !ok && strategyFile != "" {
 		return usageErrorf("--strategy FILE needs --read-fraction: the workload to evaluate it under")
 	}
+	ao := analysis.RWOptions{Limit: o.limit, Domains: ld.tree, Intersection: true, WriteWrite: true, Points: o.ps}
 	if ok {
-		rep.ReadFraction = opts.Workload.String()
-		var st *rw.Strategy
-		var m *rw.Metrics
+		ao.Strategy = &opts
 		if strategyFile != "" {
-			st, err = readStrategy(strategyFile, sys.N)
-			if err != nil {
+			if ao.Evaluate, err = readStrategy(strategyFile, sys.N); err != nil {
 				return err
 			}
-			m, err = sys.Evaluate(st, opts.Workload)
-			if err != nil {
-				return asInputError(displayName(strategyFile), 0, rwMsg(err))
-			}
-		} else {
-			rep.F, rep.Optimize = opts.F, string(opts.Optimize)
-			st, m, err = sys.Optimal(ctx, opts)
-			if err != nil {
-				return strategyError(s, err)
-			}
 		}
+	}
+	res, err := analysis.ReadWrite(ctx, sys, ao)
+	if err != nil {
+		return rwAnalysisError(s, err, "", strategyFile)
+	}
+	if res.ReadQuorums != nil {
+		rep.ReadQuorums = &number{res.ReadQuorums}
+	}
+	if res.WriteQuorums != nil {
+		rep.WriteQuorums = &number{res.WriteQuorums}
+	}
+	rep.rwResilienceJSON = newRWResilience(res.Read.F, res.Write.F)
+	rep.ReadFailures, rep.WriteFailures = ids(res.Read.Witness), ids(res.Write.Witness)
+	if ld.tree != nil {
+		var notes []string
+		rep.DomainResilience, notes = domainResilience(res, ld.tree)
+		rep.Notes = append(rep.Notes, notes...)
+	}
+	if res.Intersection != nil {
+		rep.Intersection = &res.Intersection.OK
+	} else if res.IntersectionErr != nil {
+		rep.Notes = append(rep.Notes, "intersection not checked: "+res.IntersectionErr.Error())
+	}
+	if res.WriteWrite != nil {
+		rep.WriteWrite = &res.WriteWrite.OK
+	}
+	if ok {
+		rep.ReadFraction = opts.Workload.String()
+		if strategyFile == "" {
+			rep.F, rep.Optimize = opts.F, string(opts.Optimize)
+		}
+		st, m := res.Strategy, res.Metrics
 		rep.rwMetricsJSON = metricsJSON(m)
 		rep.Strategy = toStrategyJSON(st)
 		if st.Uniform {
@@ -277,11 +260,7 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 	} else {
 		rep.Notes = append(rep.Notes, "give --read-fraction for load, capacity, latency and network load")
 	}
-	if len(o.ps) > 0 {
-		if rep.Availability, err = rwAvailabilityAt(ctx, sys, o.ps, o.limit); err != nil {
-			return err
-		}
-	}
+	rep.Availability = rwAvPoints(res.Availability)
 	return writeOutput(s, "", func(w io.Writer) error {
 		if asJSON {
 			return writeJSON(w, rep)
@@ -487,4 +466,51 @@ func shortExpr(sys *rw.System, sd *rw.Side, name string) string {
 		return e
 	}
 	return fmt.Sprintf("(%d characters; list the quorums with 'coterie quorums --side %s')", len(e), name)
+}
+
+// rwAnalysisError maps the failure of a read-write figure to the command's
+// error: label, when not empty, names the system; strategyFile is the
+// strategy evaluated, if any.
+func rwAnalysisError(s *streams, err error, label, strategyFile string) error {
+	var fe *analysis.FigureError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	prefix := ""
+	if label != "" {
+		prefix = label + ": "
+	}
+	switch fe.Figure {
+	case analysis.ReadResilience, analysis.WriteResilience:
+		return rwFigureError(fe.Err, "%s%s: %v", prefix, fe.Figure, fe.Err)
+	case analysis.Strategy:
+		if strategyFile != "" {
+			return asInputError(displayName(strategyFile), 0, rwMsg(fe.Err))
+		}
+		if label != "" {
+			return strategyError(s, fmt.Errorf("%s: %w", label, fe.Err))
+		}
+		return strategyError(s, fe.Err)
+	case analysis.Availability:
+		if errors.Is(fe.Err, set.ErrTooMany) {
+			return usageErrorf("availability: %v", fe.Err)
+		}
+	case analysis.DomainResilience:
+		if label != "" {
+			return fmt.Errorf("%s: %w", label, fe.Err)
+		}
+	}
+	return fe.Err
+}
+
+// rwAvPoints is the availability of reads and writes as reports give it.
+func rwAvPoints(pts []rw.AvPoint) []rwAvPoint {
+	if pts == nil {
+		return nil
+	}
+	out := make([]rwAvPoint, len(pts))
+	for i, pt := range pts {
+		out[i] = rwAvPoint(pt)
+	}
+	return out
 }

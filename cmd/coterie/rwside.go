@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -108,7 +109,7 @@ func (o *sideOptions) system(ctx context.Context, s *streams, path string, in in
 		if err != nil {
 			return set.System{}, err
 		}
-		if !sameQuorums(f, w) {
+		if !set.SameQuorums(f, w) {
 			return set.System{}, usageErrorf("the read and write quorums differ: the protocols simulated are for coteries (R = W)")
 		}
 	}
@@ -144,32 +145,6 @@ func rwLabels(sys *rw.System) []string {
 		}
 	}
 	return nil
-}
-
-// sameQuorums reports whether two families hold the same quorums.
-func sameQuorums(a, b *set.Family) bool {
-	if len(a.Quorums) != len(b.Quorums) {
-		return false
-	}
-	seen := map[uint64][]*set.Set{}
-	for i := range a.Quorums {
-		q := &a.Quorums[i]
-		seen[q.Hash()] = append(seen[q.Hash()], q)
-	}
-	for i := range b.Quorums {
-		q := &b.Quorums[i]
-		found := false
-		for _, p := range seen[q.Hash()] {
-			if set.Equal(p, q) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }
 
 // rwSideVerdict says whether one side of a read-write system is as large
@@ -208,21 +183,16 @@ func runRWDomination(ctx context.Context, s *streams, o *sideOptions, in inputOp
 		return failed()
 	}
 	judge := func(side, other *rw.Side) (*rwSideVerdict, error) {
-		v := &rwSideVerdict{Nondominated: true}
-		seen := 0
-		for t := range other.Expr.Dual().MinimalQuorums() {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if seen++; seen > o.rw.limit {
-				return nil, usageErrorf("more than %d minimal transversals to check", o.rw.limit)
-			}
-			if !side.IsQuorum(t) {
-				v.Nondominated, v.Witness = false, ids(t)
-				break
-			}
+		ok, witness, err := sys.Nondominated(ctx, side, other, o.rw.limit)
+		switch {
+		case errors.Is(err, set.ErrTooMany):
+			return nil, usageErrorf("more than %d minimal transversals to check", o.rw.limit)
+		case err != nil:
+			return nil, err
+		case ok:
+			return &rwSideVerdict{Nondominated: true}, nil
 		}
-		return v, nil
+		return &rwSideVerdict{Witness: ids(witness)}, nil
 	}
 	if o.side != "writes" {
 		if rep.Reads, err = judge(&sys.Reads, &sys.Writes); err != nil {

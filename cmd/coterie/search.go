@@ -197,9 +197,23 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 		if len(o.ps) < 2 || interrupted {
 			return nil
 		}
-		sys, err := rw.New(len(nodes), c.Reads, c.Writes, nodes)
+		sys, err := rw.NewContext(ctx, len(nodes), c.Reads, c.Writes, nodes)
 		if err != nil {
 			return err
+		}
+		if correlated(tree) {
+			// Under the domains, as the search ranked them.
+			avs, err := domainMinAvailability(ctx, sys, tree, o.ps)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				return err
+			}
+			for i, p := range o.ps {
+				j.AvailabilityAt = append(j.AvailabilityAt, searchAvPoint{P: p, Availability: avs[i]})
+			}
+			return nil
 		}
 		pts, err := sys.AvailabilityAt(ctx, o.ps, rw.AvailabilityOptions{Limit: rw.DefaultListLimit})
 		if err != nil {
@@ -283,7 +297,7 @@ func searchNodes(path string) ([]rw.Node, []format.NodeAttrs, error) {
 
 func toCandidateJSON(c *rw.Candidate, labels []string) candidateJSON {
 	return candidateJSON{
-		Reads: relabel(c.Reads, labels).String(), Writes: relabel(c.Writes, labels).String(), Source: c.Source,
+		Reads: c.Reads.Relabel(labels).String(), Writes: c.Writes.Relabel(labels).String(), Source: c.Source,
 		rwResilienceJSON: newRWResilience(c.ReadResilience, c.WriteResilience),
 		rwMetricsJSON:    metricsJSON(c.Metrics),
 		Availability:     c.Availability,
@@ -299,8 +313,12 @@ func (rep *searchReport) table(w io.Writer) error {
 	header := []string{"Pareto front: reads", "load", "capacity", "latency", "network", "availability (min of reads, writes)", "resilience"}
 	if len(rep.Pareto) > 0 && len(rep.Pareto[0].AvailabilityAt) > 0 {
 		header = header[:5]
-		for _, a := range rep.Pareto[0].AvailabilityAt {
-			header = append(header, "AV("+strconv.FormatFloat(a.P, 'g', -1, 64)+")")
+		for i, a := range rep.Pareto[0].AvailabilityAt {
+			h := "AV(" + strconv.FormatFloat(a.P, 'g', -1, 64) + ")"
+			if i == 0 {
+				h += ", min of reads, writes"
+			}
+			header = append(header, h)
 		}
 		header = append(header, "resilience")
 	}
@@ -331,7 +349,7 @@ func (rep *searchReport) table(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "%d systems tried, %d feasible; search %s\n", rep.Tried, rep.Feasible, state); err != nil {
 		return err
 	}
-	for _, f := range []string{"threshold", "grid", "construction", "domains", "two-level"} {
+	for _, f := range []string{"threshold", "grid", "construction", "domains", "domain-vote", "two-level"} {
 		if rep.TriedBy[f] > 0 {
 			fmt.Fprintf(w, "  %-13s %d tried, %d feasible\n", f, rep.TriedBy[f], rep.FeasibleBy[f])
 		}

@@ -67,15 +67,22 @@ func parseSystemConfig(name string, data []byte, f systems.Format) (*systems.Con
 // configFamilies lists a configuration's read and write quorums.
 func configFamilies(ctx context.Context, name string, cfg *systems.Config) (reads, writes *set.Family, err error) {
 	reads, writes, err = cfg.Families(ctx, rw.DefaultListLimit)
-	switch {
-	case err == nil:
-		return reads, writes, nil
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return nil, nil, err
-	case errors.Is(err, set.ErrTooMany):
-		return nil, nil, asInputError(name, 0, "more than "+strconv.Itoa(rw.DefaultListLimit)+" minimal quorums: too many to list")
+	if err != nil {
+		return nil, nil, configListError(name, err)
 	}
-	return nil, nil, asInputError(name, 0, strings.TrimPrefix(err.Error(), "systems: "))
+	return reads, writes, nil
+}
+
+// configListError is the error of listing the quorums of configuration
+// name.
+func configListError(name string, err error) error {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, set.ErrTooMany):
+		return asInputError(name, 0, "more than "+strconv.Itoa(rw.DefaultListLimit)+" minimal quorums: too many to list")
+	}
+	return asInputError(name, 0, strings.TrimPrefix(err.Error(), "systems: "))
 }
 
 // configSystem reads a configuration as one list of quorums: a coterie's,

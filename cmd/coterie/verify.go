@@ -135,7 +135,7 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 		return &codeError{code: exitError, err: err}
 	}
 	if listed {
-		if c, ok := constructionCheck(implicitFam); ok {
+		if c, ok := verify.ConstructionCheckOf(implicitFam); ok {
 			rep.Checks = append(rep.Checks, c)
 		}
 	}
@@ -295,7 +295,7 @@ func witnessLines(sys set.System, c verify.Check) []string {
 			if k < len(roles) {
 				role = roles[k]
 			}
-			lines = append(lines, fmt.Sprintf("%squorum %d %s", role, i+1, nodeList(fam.Quorums[i].Elements())))
+			lines = append(lines, fmt.Sprintf("%squorum %d %s", role, i+1, nodeList(fam.AppendQuorum(nil, i))))
 		}
 	}
 	if len(w.Nodes) > 0 {
