@@ -54,8 +54,11 @@ type Share struct {
 	// Reason says why the share is not exact.
 	Reason string
 	// Pieces is the number of pieces of the split (SharePieces) and
-	// PiecesDone how many of this shard's are summed in Poly.
+	// PiecesDone how many of this shard's are summed in Poly. Split is
+	// the [Split.ID] of the pieces ("" in a share made before splits were
+	// named): shares merge only when theirs are the same.
 	Pieces, PiecesDone int
+	Split              string
 	// Poly is the exact polynomial (ShareWhole, Exact) or the sum of the
 	// pieces done (SharePieces).
 	Poly *Polynomial
@@ -154,7 +157,7 @@ func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOpti
 		} else {
 			sh.Exact = true
 		}
-		sh.PiecesDone, sh.Poly = len(state.Done), state.Sum
+		sh.PiecesDone, sh.Split, sh.Poly = len(state.Done), state.Split, state.Sum
 		return sh, nil
 	}
 	// Not split: shard 1 does it all.
@@ -311,14 +314,14 @@ func (ck *Checkpoint) State(fi, n, bits int) (*PieceState, error) {
 		if len(slices.Compact(slices.Clone(done))) != len(done) || len(done) > 0 && (done[0] < 0 || done[len(done)-1] >= 1<<bits) {
 			return nil, fmt.Errorf("checkpoint: family %d: bad list of pieces done", fi+1)
 		}
-		return &PieceState{Bits: bits, Done: done, Sum: st.Sum.Clone()}, nil
+		return &PieceState{Bits: bits, Split: st.Split, Done: done, Sum: st.Sum.Clone()}, nil
 	}
 	return nil, nil
 }
 
 // Record sets the progress of family fi to a copy of st.
 func (ck *Checkpoint) Record(fi int, st *PieceState) {
-	f := CheckpointFamily{Family: fi, State: &PieceState{Bits: st.Bits, Done: slices.Clone(st.Done), Sum: st.Sum.Clone()}}
+	f := CheckpointFamily{Family: fi, State: &PieceState{Bits: st.Bits, Split: st.Split, Done: slices.Clone(st.Done), Sum: st.Sum.Clone()}}
 	i := slices.IndexFunc(ck.Families, func(g CheckpointFamily) bool { return g.Family == fi })
 	if i < 0 {
 		ck.Families = append(ck.Families, f)
@@ -359,7 +362,7 @@ func MergeShares(ctx context.Context, shares []*Share, points []float64) (*Resul
 	}
 	first := shares[0]
 	for i, f := range shares {
-		if f.N != first.N || f.H != first.H || f.Kind != ShareNone && (f.Method != first.Method || f.Pieces != first.Pieces) {
+		if f.N != first.N || f.H != first.H || f.Kind != ShareNone && (f.Method != first.Method || f.Pieces != first.Pieces || f.Split != first.Split) {
 			return nil, nil, bad(i, "shard %s and shard %s split level %d differently", spec(0), spec(i), first.H)
 		}
 	}
