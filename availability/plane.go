@@ -13,6 +13,7 @@ import (
 
 	"github.com/coterie-dev/coterie/galois"
 	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/shard"
 )
 
 // planeOrder reports whether the minimal quorums of f are exactly the lines
@@ -141,11 +142,94 @@ func planePolynomial(ctx context.Context, q int, progress Progress, maxBytes int
 	if err != nil {
 		return nil, err
 	}
-	n := q*q + q + 1
-	row := binomialRow(n)
-	p := NewPolynomial(n)
+	return s.polynomial(fr)
+}
+
+// PlanePieces computes the pieces which of the of pieces (a power of two
+// from 1 to 1024) that the count of [PlanePolynomial] splits into, for a
+// shard or a checkpoint. The states before the last stored row are
+// shared out by a hash: piece j sweeps the rest of the plane from its
+// share alone. The sums are linear in the states, so the pieces' counts
+// add up to the whole count, which [PlaneFromPieces] turns into the
+// polynomial. Every piece sweeps the rows before the split again, a small
+// part of the work for q ≥ 7, and the states two pieces both reach after
+// the split are swept by both. Orders below 4 have no stored row to
+// split: piece 0 holds their whole count, the others nothing. Each
+// piece's count is a vector of q²+q+2 integers, scaled as the sweep keeps
+// them (so a piece alone means nothing). maxBytes bounds the states' bytes
+// as for the whole count (0 = none).
+func PlanePieces(ctx context.Context, q, of int, which []int, progress Progress, maxBytes int64) ([][]*big.Int, error) {
+	if !slices.Contains(PlaneOrders(), q) {
+		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
+	}
+	if of < 1 || of > maxPlaneParts || of&(of-1) != 0 {
+		return nil, fmt.Errorf("availability: projective plane: %d pieces: want a power of two from 1 to %d", of, maxPlaneParts)
+	}
+	s := newPlaneSweep(q)
+	s.maxBytes = maxBytes
+	out := make([][]*big.Int, len(which))
+	for i, j := range which {
+		if j < 0 || j >= of {
+			return nil, fmt.Errorf("availability: projective plane: piece %d of %d", j, of)
+		}
+		out[i] = make([]*big.Int, s.n+1)
+		for e := range out[i] {
+			out[i][e] = new(big.Int)
+		}
+		s.pieces = append(s.pieces, planePart{uint64(j), uint64(of)})
+	}
+	s.pieceCounts = out
+	if len(which) == 0 {
+		return out, nil
+	}
+	if q-tailRows(q)-1 < 0 {
+		// No row to split at: piece 0 is the whole.
+		i := slices.Index(which, 0)
+		if i < 0 {
+			return out, nil
+		}
+		s.pieces = nil
+		fr, err := s.counts(ctx, progress)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = fr
+		return out, nil
+	}
+	if _, err := s.counts(ctx, progress); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// PlaneFromPieces returns the availability polynomial of PG(2,q) from
+// the sum of the counts of all the pieces of [PlanePieces] (for any
+// number of pieces). It fails on a sum that no such pieces give.
+func PlaneFromPieces(q int, sum []*big.Int) (*Polynomial, error) {
+	if !slices.Contains(PlaneOrders(), q) {
+		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
+	}
+	s := &planeSweep{q: q, n: q*q + q + 1}
+	if len(sum) != s.n+1 {
+		return nil, fmt.Errorf("availability: projective plane: %d counts for order %d: want %d", len(sum), q, s.n+1)
+	}
+	fr, err := s.unscale(sum)
+	if err != nil {
+		return nil, fmt.Errorf("availability: projective plane: not the counts of PG(2,%d)'s pieces: %w", q, err)
+	}
+	return s.polynomial(fr)
+}
+
+// polynomial returns the availability polynomial from the line-free
+// counts fr: A_i = C(n, i) − fr[i].
+func (s *planeSweep) polynomial(fr []*big.Int) (*Polynomial, error) {
+	row := binomialRow(s.n)
+	p := NewPolynomial(s.n)
 	for i := range p.A {
 		p.A[i].Sub(row[i], fr[i])
+		if p.A[i].Sign() < 0 {
+			return nil, errors.New("availability: projective plane: a line-free count exceeds the binomial: not the counts of this plane")
+		}
 	}
 	return p, nil
 }
@@ -175,6 +259,10 @@ type planeSweep struct {
 	rowSym [][][]uint8
 	// maxBytes bounds the bytes of the states of a step (0 = none).
 	maxBytes int64
+	// pieces, when not nil, are the pieces a split run sweeps the last
+	// stored row for, each adding into its own pieceCounts.
+	pieces      []planePart
+	pieceCounts [][]*big.Int
 }
 
 // newPlaneSweep returns the tables for order q, a prime power ≤ 8.
@@ -430,6 +518,18 @@ func (l *planeStates) poly(i int) []uint64 {
 	return b[j*w : (j+1)*w]
 }
 
+// share returns the states of l that part pt keeps, with their
+// polynomials.
+func (l *planeStates) share(pt planePart) *planeStates {
+	out := &planeStates{deg: l.deg}
+	for i, t := range l.keys {
+		if pt.keeps(t) {
+			copy(out.poly(out.add(t)), l.poly(i))
+		}
+	}
+	return out
+}
+
 // add appends state t with a zero polynomial and returns its index.
 func (l *planeStates) add(t uint64) int {
 	i := len(l.keys)
@@ -440,12 +540,53 @@ func (l *planeStates) add(t uint64) int {
 	return i
 }
 
-func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, error) {
-	q, n := s.q, s.n
+// scale returns lcm(1..q+1), by which the sweep scales its counts.
+func (s *planeSweep) scale() uint64 {
 	lcm := uint64(1)
-	for k := uint64(2); k <= uint64(q+1); k++ {
+	for k := uint64(2); k <= uint64(s.q+1); k++ {
 		lcm = lcm / gcd(lcm, k) * k
 	}
+	return lcm
+}
+
+// run returns the line-free counts of the plane.
+func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, error) {
+	fr, err := s.counts(ctx, progress)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.unscale(fr)
+	if err != nil {
+		return nil, fmt.Errorf("availability: projective plane: internal error: %w", err)
+	}
+	return out, nil
+}
+
+// errNotScaled is the error of counts that the sweep's scale does not
+// divide.
+var errNotScaled = errors.New("count not divisible by the orbit weights")
+
+// unscale divides the scaled counts fr by the scale, exactly.
+func (s *planeSweep) unscale(fr []*big.Int) ([]*big.Int, error) {
+	out := make([]*big.Int, len(fr))
+	l := new(big.Int).SetUint64(s.scale())
+	var rem big.Int
+	for i := range out {
+		out[i] = new(big.Int)
+		out[i].QuoRem(fr[i], l, &rem)
+		if rem.Sign() != 0 {
+			return nil, errNotScaled
+		}
+	}
+	return out, nil
+}
+
+// counts returns the line-free counts of the plane scaled by
+// [planeSweep.scale], or with s.pieces the pieces' counts in
+// s.pieceCounts.
+func (s *planeSweep) counts(ctx context.Context, progress Progress) ([]*big.Int, error) {
+	q, n := s.q, s.n
+	lcm := s.scale()
 	// Layer 0: the live directions D ⊆ F_q (∞, the row direction, down),
 	// weighted t^{|D|} · lcm·(q+1)/(q+1−|D|).
 	deg := q
@@ -481,19 +622,7 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 	} else if err := s.descend(ctx, layer, 0, last, 0, fr, progress); err != nil {
 		return nil, err
 	}
-	out := make([]*big.Int, n+1)
-	l := new(big.Int).SetUint64(lcm)
-	var rem big.Int
-	for i := range out {
-		out[i] = new(big.Int)
-		if i < len(fr) {
-			out[i].QuoRem(fr[i], l, &rem)
-			if rem.Sign() != 0 {
-				return nil, errors.New("availability: projective plane: internal error: count not divisible by the orbit weights")
-			}
-		}
-	}
-	return out, nil
+	return fr, nil
 }
 
 // descend sweeps row y from the states in, and on to the last stored row
@@ -504,6 +633,21 @@ func (s *planeSweep) run(ctx context.Context, progress Progress) ([]*big.Int, er
 // states, and goes on down alone. The sums are linear in the states, so
 // the parts add up to the whole.
 func (s *planeSweep) descend(ctx context.Context, in *planeStates, y, last int, reserved int64, fr []*big.Int, progress Progress) error {
+	if y != last || s.pieces == nil {
+		return s.descendAll(ctx, in, y, last, reserved, fr, progress)
+	}
+	// A split run: each piece sweeps the last row from its own share of
+	// the states before it (see [PlanePieces]).
+	for i, pc := range s.pieces {
+		if err := s.descendAll(ctx, in.share(pc), y, last, reserved, s.pieceCounts[i], progress); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// descendAll is descend on the whole of the states in.
+func (s *planeSweep) descendAll(ctx context.Context, in *planeStates, y, last int, reserved int64, fr []*big.Int, progress Progress) error {
 	q := s.q
 	inBytes := int64(len(in.keys)) * int64(planeStateBytes+8*(in.deg+1))
 	todo := []planePart{{0, 1}}
@@ -1073,4 +1217,68 @@ func (s *planeSweep) finish(ctx context.Context, in *planeStates, report func(in
 		}
 	}
 	return out, nil
+}
+
+// planeSplittable reports whether f is the lines of a plane whose sweep
+// [ComputeShare] splits into pieces: the orders from planeSlowOrder, whose
+// sweep takes long enough to be worth machines (the smaller ones take
+// seconds, in one shard).
+func planeSplittable(f *set.Family) bool {
+	q, ok := planeOrder(f)
+	return ok && q >= planeSlowOrder
+}
+
+// planeShare is shard sp's share of the plane sweep of f (see
+// [ComputeShare]): the summed counts of its pieces, as a polynomial's
+// coefficients that mean nothing alone. A sweep that o.Time or the memory
+// budget stops makes an inexact share, which the merge refuses.
+func planeShare(ctx context.Context, f *set.Family, sp shard.Spec, o *ShareOptions) (*Share, error) {
+	q, _ := planeOrder(f)
+	of := 1 << min(SplitBits(f.N, sp.Count), 10)
+	var which []int
+	for j := range of {
+		if sp.Owns(j) {
+			which = append(which, j)
+		}
+	}
+	sh := &Share{H: f.H, N: f.N, Kind: SharePieces, Method: MethodPlane, Pieces: of}
+	pctx := ctx
+	if o.Time > 0 {
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithTimeout(ctx, o.Time)
+		defer cancel()
+	}
+	counts, err := PlanePieces(pctx, q, of, which, o.Progress, o.MaxMemory)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		return nil, err
+	case pctx.Err() != nil:
+		sh.Reason = fmt.Sprintf("the plane sweep of order %d did not finish within %s", q, o.Time)
+		return sh, nil
+	case errors.Is(err, set.ErrMemoryBudget):
+		sh.Reason = err.Error()
+		return sh, nil
+	default:
+		return nil, err
+	}
+	sum := NewPolynomial(f.N)
+	for _, c := range counts {
+		for i, v := range c {
+			sum.A[i].Add(sum.A[i], v)
+		}
+	}
+	sh.Exact, sh.PiecesDone, sh.Poly = true, len(which), sum
+	return sh, nil
+}
+
+// planeFromShares returns the polynomial of the plane from the sum of all
+// its pieces' counts, held as the coefficients of sum.
+func planeFromShares(sum *Polynomial) (*Polynomial, error) {
+	for _, q := range PlaneOrders() {
+		if q*q+q+1 == sum.N {
+			return PlaneFromPieces(q, sum.A)
+		}
+	}
+	return nil, fmt.Errorf("%d nodes: not a projective plane the sweep counts", sum.N)
 }

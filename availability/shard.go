@@ -19,6 +19,10 @@ import (
 //   - an exact polynomial by BDD ([Splittable]) is cut into the pieces of
 //     [SplitBits](n, N) split nodes; shard I sums its pieces (ShareKind
 //     SharePieces) and the merge adds the sums;
+//   - the lines of a projective plane of order 8 (the plane sweep, which
+//     takes long) are cut into the pieces of [PlanePieces]: shard I sums
+//     the counts of its pieces (SharePieces, MethodPlane), and the merge
+//     adds the sums and turns them into the polynomial;
 //   - a Monte Carlo estimate (MethodEstimate) is cut into the shares of
 //     its samples ([EstimateShare]); the merge adds hits and samples;
 //   - anything else (closed forms) is not split: shard 1 carries the whole
@@ -50,8 +54,11 @@ type Share struct {
 	// Reason says why the share is not exact.
 	Reason string
 	// Pieces is the number of pieces of the split (SharePieces) and
-	// PiecesDone how many of this shard's are summed in Poly.
+	// PiecesDone how many of this shard's are summed in Poly. Split is
+	// the [Split.ID] of the pieces ("" in a share made before splits were
+	// named): shares merge only when theirs are the same.
 	Pieces, PiecesDone int
+	Split              string
 	// Poly is the exact polynomial (ShareWhole, Exact) or the sum of the
 	// pieces done (SharePieces).
 	Poly *Polynomial
@@ -132,6 +139,8 @@ func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOpti
 		}
 		sh.Kind, sh.Method, sh.Reason, sh.Proved, sh.Points = ShareSamples, MethodEstimate, o.explain(res), res.Partial, pts
 		return sh, nil
+	case o.Method == MethodAuto && planeSplittable(f):
+		return planeShare(ctx, f, sp, &o)
 	case SplittableContext(ctx, f, o.Method):
 		bits := SplitBits(f.N, sp.Count)
 		sh.Kind, sh.Method, sh.Pieces = SharePieces, MethodBDD, 1<<bits
@@ -148,7 +157,7 @@ func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOpti
 		} else {
 			sh.Exact = true
 		}
-		sh.PiecesDone, sh.Poly = len(state.Done), state.Sum
+		sh.PiecesDone, sh.Split, sh.Poly = len(state.Done), state.Split, state.Sum
 		return sh, nil
 	}
 	// Not split: shard 1 does it all.
@@ -305,14 +314,14 @@ func (ck *Checkpoint) State(fi, n, bits int) (*PieceState, error) {
 		if len(slices.Compact(slices.Clone(done))) != len(done) || len(done) > 0 && (done[0] < 0 || done[len(done)-1] >= 1<<bits) {
 			return nil, fmt.Errorf("checkpoint: family %d: bad list of pieces done", fi+1)
 		}
-		return &PieceState{Bits: bits, Done: done, Sum: st.Sum.Clone()}, nil
+		return &PieceState{Bits: bits, Split: st.Split, Done: done, Sum: st.Sum.Clone()}, nil
 	}
 	return nil, nil
 }
 
 // Record sets the progress of family fi to a copy of st.
 func (ck *Checkpoint) Record(fi int, st *PieceState) {
-	f := CheckpointFamily{Family: fi, State: &PieceState{Bits: st.Bits, Done: slices.Clone(st.Done), Sum: st.Sum.Clone()}}
+	f := CheckpointFamily{Family: fi, State: &PieceState{Bits: st.Bits, Split: st.Split, Done: slices.Clone(st.Done), Sum: st.Sum.Clone()}}
 	i := slices.IndexFunc(ck.Families, func(g CheckpointFamily) bool { return g.Family == fi })
 	if i < 0 {
 		ck.Families = append(ck.Families, f)
@@ -353,7 +362,7 @@ func MergeShares(ctx context.Context, shares []*Share, points []float64) (*Resul
 	}
 	first := shares[0]
 	for i, f := range shares {
-		if f.N != first.N || f.H != first.H || f.Kind != ShareNone && (f.Method != first.Method || f.Pieces != first.Pieces) {
+		if f.N != first.N || f.H != first.H || f.Kind != ShareNone && (f.Method != first.Method || f.Pieces != first.Pieces || f.Split != first.Split) {
 			return nil, nil, bad(i, "shard %s and shard %s split level %d differently", spec(0), spec(i), first.H)
 		}
 	}
@@ -392,6 +401,13 @@ func MergeShares(ctx context.Context, shares []*Share, points []float64) (*Resul
 				return nil, nil, bad(i, "shard %s summed %d pieces, and shard %s of %d pieces owns %d", spec(i), f.PiecesDone, spec(i), f.Pieces, owned)
 			}
 			sum.Add(f.Poly)
+		}
+		if first.Method == MethodPlane {
+			p, err := planeFromShares(sum)
+			if err != nil {
+				return nil, nil, bad(0, "%v", err)
+			}
+			sum = p
 		}
 		res = ExactResult(nil, first.Method, sum)
 	case ShareSamples:

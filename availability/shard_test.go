@@ -147,6 +147,8 @@ func TestMergeSharesRefuses(t *testing.T) {
 	}
 	tampered := *three[1]
 	tampered.PiecesDone--
+	recut, unnamed := *three[1], *three[1]
+	recut.Split, unnamed.Split = "nodes 1,2,3", ""
 	for _, c := range []struct {
 		name   string
 		shares []*Share
@@ -157,6 +159,8 @@ func TestMergeSharesRefuses(t *testing.T) {
 		{"foreign", []*Share{three[0], other[1], three[2]}, "split level 0 differently"},
 		{"unfinished", []*Share{three[0], starved, three[2]}, "did not finish its pieces"},
 		{"tampered", []*Share{three[0], &tampered, three[2]}, "summed"},
+		{"cut otherwise", []*Share{three[0], &recut, three[2]}, "split level 0 differently"},
+		{"cut unsaid", []*Share{three[0], &unnamed, three[2]}, "split level 0 differently"},
 		{"mixed", []*Share{whole[0], three[1], three[2]}, "split level 0 differently"},
 		{"no whole", []*Share{whole[1], whole[1], whole[2]}, "should hold the whole result"},
 	} {

@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/coterie-dev/coterie/set"
@@ -31,6 +33,20 @@ import (
 type Split struct {
 	Bits  int
 	Order []int
+}
+
+// ID names the pieces of the split: its split nodes, 1-based, in order.
+// Two splits with the same ID cut the same pieces, so pieces saved or
+// summed under one may be added to those of the other, and to no others.
+func (sp *Split) ID() string {
+	var b strings.Builder
+	for i, v := range sp.Order[:sp.Bits] {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(v + 1))
+	}
+	return "nodes " + b.String()
 }
 
 // NewSplit returns the split of f into 2^bits pieces along the candidate
@@ -327,8 +343,11 @@ func Settle(ctx context.Context, f *set.Family, reason string) (*Result, error) 
 // 2^Bits are done, and the sum of their contributions.
 type PieceState struct {
 	Bits int
-	Done []int // increasing
-	Sum  *Polynomial
+	// Split is the [Split.ID] of the pieces; "" in a state that no piece
+	// was added to yet, or one saved before splits were named.
+	Split string
+	Done  []int // increasing
+	Sum   *Polynomial
 }
 
 // RunPieces computes, in increasing order, the pieces j < 2^bits of f for
@@ -353,6 +372,14 @@ func RunPieces(ctx context.Context, f *set.Family, bits int, owns func(j int) bo
 	sp, err := NewSplit(ctx, f, bits)
 	if err != nil {
 		return state, err
+	}
+	switch id := sp.ID(); {
+	case state.Split == "" && len(state.Done) > 0:
+		return nil, fmt.Errorf("availability: pieces: a saved state of %d pieces does not say how they were cut (saved by an earlier version, which may cut them otherwise): start afresh", len(state.Done))
+	case state.Split != "" && state.Split != id:
+		return nil, fmt.Errorf("availability: pieces: a saved state of pieces cut by %s, and this run cuts them by %s: start afresh", state.Split, id)
+	default:
+		state.Split = id
 	}
 	done := make(map[int]bool, len(state.Done))
 	for _, j := range state.Done {

@@ -166,7 +166,7 @@ func TestRunPiecesResume(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		var saved *PieceState
 		state, err := RunPieces(ctx, f, b, owns, nil, Options{}, func(s *PieceState) error {
-			saved = &PieceState{Bits: s.Bits, Done: append([]int(nil), s.Done...), Sum: s.Sum.Clone()}
+			saved = &PieceState{Bits: s.Bits, Split: s.Split, Done: append([]int(nil), s.Done...), Sum: s.Sum.Clone()}
 			if len(s.Done) == 3 {
 				cancel()
 			}
@@ -174,6 +174,17 @@ func TestRunPiecesResume(t *testing.T) {
 		})
 		if !errors.Is(err, context.Canceled) || len(state.Done) != 3 || len(saved.Done) != 3 {
 			t.Fatalf("stopped run: err %v, %d pieces done", err, len(state.Done))
+		}
+		if saved.Split == "" {
+			t.Fatal("a saved state does not name its split")
+		}
+		// Pieces cut otherwise, or saved without saying how they were
+		// cut, are not added to this split's.
+		for _, split := range []string{"", "nodes 99"} {
+			other := &PieceState{Bits: saved.Bits, Split: split, Done: saved.Done, Sum: saved.Sum.Clone()}
+			if _, err := RunPieces(context.Background(), f, b, owns, other, Options{}, nil); err == nil {
+				t.Errorf("a state of pieces cut by %q was resumed", split)
+			}
 		}
 		state, err = RunPieces(context.Background(), f, b, owns, saved, Options{}, nil)
 		if err != nil {

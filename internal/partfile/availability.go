@@ -48,6 +48,7 @@ type avFamily struct {
 	Reason       string    `json:"reason,omitempty"`
 	Pieces       int       `json:"pieces,omitempty"`
 	PiecesDone   int       `json:"pieces_done,omitempty"`
+	Split        string    `json:"split,omitempty"`
 	Coefficients []string  `json:"coefficients,omitempty"`
 	Proved       *partial  `json:"proved,omitempty"`
 	Points       []avPoint `json:"points,omitempty"`
@@ -137,7 +138,7 @@ func AvailabilityPart(sp shard.Spec, hash string, o AvOptions, r AvResult) (*sha
 	w := avResult{N: r.N, K: r.K, HK: r.HK, Families: []avFamily{}}
 	for _, sh := range r.Shares {
 		f := avFamily{H: sh.H, N: sh.N, Share: string(sh.Kind), Method: string(sh.Method), Exact: sh.Exact, Reason: sh.Reason,
-			Pieces: sh.Pieces, PiecesDone: sh.PiecesDone, Coefficients: polyStrings(sh.Poly), Proved: partialOf(sh.Proved)}
+			Pieces: sh.Pieces, PiecesDone: sh.PiecesDone, Split: sh.Split, Coefficients: polyStrings(sh.Poly), Proved: partialOf(sh.Proved)}
 		for _, pt := range sh.Points {
 			e := pt.Estimate
 			f.Points = append(f.Points, avPoint{P: pt.P, Hits: e.Hits, Samples: e.Samples, Seed: e.Seed, Lo: pt.Lo, Hi: pt.Hi})
@@ -166,7 +167,7 @@ func DecodeAvailability(parts []*shard.Part) (AvOptions, []AvResult, error) {
 		r := AvResult{N: w.N, K: w.K, HK: w.HK}
 		for _, f := range w.Families {
 			sh := &availability.Share{H: f.H, N: f.N, Kind: availability.ShareKind(f.Share), Method: availability.Method(f.Method),
-				Exact: f.Exact, Reason: f.Reason, Pieces: f.Pieces, PiecesDone: f.PiecesDone}
+				Exact: f.Exact, Reason: f.Reason, Pieces: f.Pieces, PiecesDone: f.PiecesDone, Split: f.Split}
 			if f.Coefficients != nil {
 				if sh.Poly, err = parsePoly(f.N, f.Coefficients); err != nil {
 					return o, nil, fmt.Errorf("shard %s: %v", parts[i].Shard, err)
@@ -196,6 +197,7 @@ type avCheckpoint struct {
 type avCheckpointFamily struct {
 	Family int      `json:"family"`
 	Pieces int      `json:"pieces"`
+	Split  string   `json:"split,omitempty"`
 	Done   []int    `json:"done"`
 	Sum    []string `json:"sum"`
 }
@@ -205,7 +207,7 @@ type avCheckpointFamily struct {
 func AvailabilityCheckpoint(hash string, sp shard.Spec, ck *availability.Checkpoint) any {
 	w := avCheckpoint{head: newHead(KindAvailability, hash, sp)}
 	for _, f := range ck.Families {
-		w.Families = append(w.Families, avCheckpointFamily{Family: f.Family, Pieces: 1 << f.State.Bits,
+		w.Families = append(w.Families, avCheckpointFamily{Family: f.Family, Pieces: 1 << f.State.Bits, Split: f.State.Split,
 			Done: slices.Clone(f.State.Done), Sum: polyStrings(f.State.Sum)})
 	}
 	return w
@@ -233,7 +235,7 @@ func ReadAvailabilityCheckpoint(data []byte, hash string, sp shard.Spec) (*avail
 			return nil, fmt.Errorf("checkpoint: family %d: %v", f.Family+1, err)
 		}
 		ck.Families = append(ck.Families, availability.CheckpointFamily{Family: f.Family,
-			State: &availability.PieceState{Bits: bits, Done: f.Done, Sum: sum}})
+			State: &availability.PieceState{Bits: bits, Split: f.Split, Done: f.Done, Sum: sum}})
 	}
 	return ck, nil
 }
