@@ -82,19 +82,36 @@ func TestExactSolvesAndCertifies(t *testing.T) {
 	}
 }
 
+// TestCertifyRefuses checks the integral program (proved in integers) and
+// the same with an unused column of fractional entries (proved in
+// rationals) against the same pairs.
 func TestCertifyRefuses(t *testing.T) {
 	p := gameProgram()
-	x := []*big.Rat{r(2, 3), r(1, 3), r(5, 3)}
+	t.Run("integral", func(t *testing.T) { certifyCases(t, p, nil) })
+	q := gameProgram()
+	q.Cols = append(q.Cols, []Entry{{1, r(1, 2)}, {2, r(7, 3)}})
+	q.C = append(q.C, r(1, 1))
+	t.Run("rational", func(t *testing.T) { certifyCases(t, q, r(0, 1)) })
+}
+
+func certifyCases(t *testing.T, p *Program, extra *big.Rat) {
+	ext := func(x []*big.Rat) []*big.Rat {
+		if extra == nil || len(x) < 3 {
+			return x
+		}
+		return append(x[:len(x):len(x)], extra)
+	}
+	x := ext([]*big.Rat{r(2, 3), r(1, 3), r(5, 3)})
 	y := []*big.Rat{r(5, 3), r(-1, 3), r(-2, 3)}
 	if v := Certify(p, x, y); v == nil || v.Cmp(r(5, 3)) != 0 {
 		t.Fatalf("optimal pair: %v", v)
 	}
 	for name, xy := range map[string][2][]*big.Rat{
-		"primal infeasible": {{r(2, 3), r(1, 3), r(3, 2)}, y},
-		"negative x":        {{r(4, 3), r(-1, 3), r(5, 3)}, y},
+		"primal infeasible": {ext([]*big.Rat{r(2, 3), r(1, 3), r(3, 2)}), y},
+		"negative x":        {ext([]*big.Rat{r(4, 3), r(-1, 3), r(5, 3)}), y},
 		"dual infeasible":   {x, {r(2, 1), r(-1, 3), r(-2, 3)}},
 		"dual wrong sign":   {x, {r(5, 3), r(1, 3), r(-2, 3)}},
-		"gap":               {{r(1, 2), r(1, 2), r(2, 1)}, y},
+		"gap":               {ext([]*big.Rat{r(1, 2), r(1, 2), r(2, 1)}), y},
 		"short":             {x[:2], y},
 	} {
 		if v := Certify(p, xy[0], xy[1]); v != nil {
