@@ -8,8 +8,9 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
+	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
 
+	"github.com/coterie-dev/coterie/lp"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -100,7 +101,7 @@ func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (float
 	}
 	done := make(chan answer, 1)
 	go func() {
-		opt, x, err := lp.Simplex(c, A, b, 1e-10, nil)
+		opt, x, err := gonumlp.Simplex(c, A, b, 1e-10, nil)
 		done <- answer{opt, x, err}
 	}()
 	select {
@@ -438,7 +439,7 @@ func certify(ctx context.Context, f *set.Family, members [][]int, weights []floa
 	}
 	// Candidate duals: the crossover solution, then a reduced dual LP.
 	if y := dualCrossover(members, S, T, n); y != nil {
-		if lo := minWeight(members, y); lo != nil && lo.Cmp(upper) == 0 {
+		if lo := minWeight(members, y); lo != nil && lo.Cmp(upper) == 0 && certifyGame(n, members, bestW, y, upper) {
 			return bestW, upper
 		}
 	}
@@ -448,12 +449,49 @@ func certify(ctx context.Context, f *set.Family, members [][]int, weights []floa
 			if yy == nil {
 				continue
 			}
-			if lo := minWeight(members, yy); lo != nil && lo.Cmp(upper) == 0 {
+			if lo := minWeight(members, yy); lo != nil && lo.Cmp(upper) == 0 && certifyGame(n, members, bestW, yy, upper) {
 				return bestW, upper
 			}
 		}
 	}
 	return nil, nil
+}
+
+// certifyGame proves with [lp.Certify] that the strategy w has the
+// optimal load L, with the distribution y on the nodes as the dual: the
+// load LP is minimise L subject to Σ_{Q∋x} w_Q − L ≤ 0 for each node x,
+// Σ w_Q = 1, w ≥ 0, L ≥ 0; its dual is −y on the node rows and L on the
+// sum row.
+func certifyGame(n int, members [][]int, w, y []*big.Rat, L *big.Rat) bool {
+	one, minusOne := big.NewRat(1, 1), big.NewRat(-1, 1)
+	m := len(members)
+	prog := &lp.Program{Kinds: make([]lp.Kind, n+1), B: make([]*big.Rat, n+1), C: make([]*big.Rat, m+1), Cols: make([][]lp.Entry, m+1)}
+	for x := range n {
+		prog.Kinds[x] = lp.Le
+	}
+	prog.Kinds[n], prog.B[n] = lp.Eq, one
+	for q, mem := range members {
+		col := make([]lp.Entry, 0, len(mem)+1)
+		for _, x := range mem {
+			col = append(col, lp.Entry{Row: x, Val: one})
+		}
+		prog.Cols[q] = append(col, lp.Entry{Row: n, Val: one})
+	}
+	last := make([]lp.Entry, n)
+	for x := range n {
+		last[x] = lp.Entry{Row: x, Val: minusOne}
+	}
+	prog.Cols[m], prog.C[m] = last, one
+	xs := append(slices.Clone(w), L)
+	ys := make([]*big.Rat, n+1)
+	for x := range n {
+		if y[x] != nil {
+			ys[x] = new(big.Rat).Neg(y[x])
+		}
+	}
+	ys[n] = L
+	v := lp.Certify(prog, xs, ys)
+	return v != nil && v.Cmp(L) == 0
 }
 
 // fixedLoadCrossover makes the strategy w exact given the exact optimal
