@@ -14,7 +14,7 @@ const (
 	Le             // a·x ≤ b
 )
 
-// lp is an exact linear program in rationals,
+// Exact is an exact linear program in rationals,
 //
 //	minimise c·x subject to A x (= or ≤) b, x ≥ 0, with b ≥ 0,
 //
@@ -40,7 +40,7 @@ type Exact struct {
 
 var ratZero = new(big.Rat)
 
-// newLP returns the program with the given rows (kind and right-hand side,
+// NewExact returns the program with the given rows (kind and right-hand side,
 // b ≥ 0) and no structural columns yet.
 func NewExact(kinds []Kind, b []*big.Rat) *Exact {
 	m := len(kinds)
@@ -82,7 +82,7 @@ func (p *Exact) appendColumn(t []*big.Rat, c *big.Rat, artificial bool) int {
 	return len(p.cost) - 1
 }
 
-// addColumn adds a structural column with original entries a (a[r] for
+// AddColumn adds a structural column with original entries a (a[r] for
 // row r, nil meaning 0) and cost c, and returns its index.
 func (p *Exact) AddColumn(a []*big.Rat, c *big.Rat) int {
 	// Tableau column = B⁻¹ a; B⁻¹'s column r is the tableau column id[r].
@@ -125,7 +125,7 @@ func (p *Exact) phaseCost(j int) *big.Rat {
 
 var ratOne = big.NewRat(1, 1)
 
-// duals returns y = c_B B⁻¹ for the current phase: reduced cost of a
+// Duals returns y = c_B B⁻¹ for the current phase: reduced cost of a
 // column a with cost c is c − y·a.
 func (p *Exact) Duals() []*big.Rat {
 	y := make([]*big.Rat, p.m)
@@ -143,7 +143,7 @@ func (p *Exact) Duals() []*big.Rat {
 	return y
 }
 
-// objective returns the current phase's objective value.
+// Objective returns the current phase's objective value.
 func (p *Exact) Objective() *big.Rat {
 	z := new(big.Rat)
 	var prod big.Rat
@@ -155,7 +155,7 @@ func (p *Exact) Objective() *big.Rat {
 	return z
 }
 
-// optimise runs the simplex method in the current phase until no column
+// Optimise runs the simplex method in the current phase until no column
 // improves. It returns false if the program is unbounded (which the
 // programs built here never are).
 func (p *Exact) Optimise(ctx context.Context) (bool, error) {
@@ -280,7 +280,7 @@ func (p *Exact) pivot(r, j int) {
 	p.basis[r] = j
 }
 
-// endPhase1 moves to phase 2 once the artificials are all zero: it pivots
+// EndPhase1 moves to phase 2 once the artificials are all zero: it pivots
 // every artificial still basic (at level zero) out of the basis where some
 // structural or slack column can replace it.
 func (p *Exact) EndPhase1() {
@@ -307,7 +307,7 @@ func (p *Exact) isBasic(j int) bool {
 	return false
 }
 
-// value returns the current value of column j.
+// Value returns the current value of column j.
 func (p *Exact) Value(j int) *big.Rat {
 	for r, b := range p.basis {
 		if b == j {
@@ -317,8 +317,8 @@ func (p *Exact) Value(j int) *big.Rat {
 	return ratZero
 }
 
-// install makes the given basis current: fbasis[r] lists the columns of a
-// basis found elsewhere (the floating-point twin), numbered as there; a
+// Install makes the given basis current: fbasis[r] lists the columns of a
+// basis found elsewhere (by [Float]), numbered as there; a
 // number below m is row r's starting column, and exact maps the others to
 // this program's columns. It pivots each into a row whose starting column
 // is not wanted, then checks that the basis is primal feasible with every

@@ -5,8 +5,8 @@ import (
 	"math"
 )
 
-// flp is the floating-point twin of lp: the same tableau, columns and
-// rules in float64, used to find an optimal basis quickly; lp then takes
+// Float is the floating-point twin of [Exact]: the same tableau, columns and
+// rules in float64, used to find an optimal basis quickly; Exact then takes
 // that basis and proves it (or corrects it) in exact arithmetic.
 type Float struct {
 	m     int
@@ -23,6 +23,8 @@ type Float struct {
 // only a starting point for the exact one.
 const Eps = 1e-9
 
+// NewFloat returns the program with the given rows and no structural
+// columns yet, as [NewExact].
 func NewFloat(kinds []Kind, b []float64) *Float {
 	m := len(kinds)
 	p := &Float{m: m, rhs: append([]float64(nil), b...), tab: make([][]float64, m), id: make([]int, m), basis: make([]int, m), phase: 1}
@@ -44,6 +46,8 @@ func (p *Float) appendColumn(t []float64, c float64, artificial bool) int {
 	return len(p.cost) - 1
 }
 
+// AddColumn adds a structural column with original entries a and cost c,
+// and returns its index.
 func (p *Float) AddColumn(a []float64, c float64) int {
 	t := make([]float64, p.m)
 	for r, ar := range a {
@@ -67,6 +71,7 @@ func (p *Float) phaseCost(j int) float64 {
 	return p.cost[j]
 }
 
+// Duals returns y = c_B B⁻¹ for the current phase.
 func (p *Float) Duals() []float64 {
 	y := make([]float64, p.m)
 	for r := range p.m {
@@ -77,6 +82,7 @@ func (p *Float) Duals() []float64 {
 	return y
 }
 
+// Objective returns the current phase's objective value.
 func (p *Float) Objective() float64 {
 	z := 0.0
 	for i := range p.m {
@@ -85,7 +91,7 @@ func (p *Float) Objective() float64 {
 	return z
 }
 
-// optimise returns false when the method stalls (unbounded, or too many
+// Optimise returns false when the method stalls (unbounded, or too many
 // pivots); the caller then solves exactly from scratch.
 func (p *Float) Optimise(ctx context.Context) (bool, error) {
 	isBasic := make([]bool, len(p.cost))
@@ -193,6 +199,8 @@ func (p *Float) pivot(r, j int) {
 	p.basis[r] = j
 }
 
+// EndPhase1 moves to phase 2, pivoting out the artificials still basic
+// where a column can replace them.
 func (p *Float) EndPhase1() {
 	isBasic := make([]bool, len(p.cost))
 	for _, j := range p.basis {

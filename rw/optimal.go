@@ -461,8 +461,9 @@ func (v *solver) generate(ctx context.Context, p *lp.Exact, cols map[int]column)
 			}
 			p.EndPhase1()
 		default:
-			// No column prices in: the basis is optimal, and proved so
-			// on the program as built.
+			// No column prices in: the oracle has shown that no quorum
+			// left out improves, and lp.Certify proves the basis optimal
+			// on the columns in the program.
 			if v, _ := p.Certify(); v == nil {
 				return fmt.Errorf("rw: the strategy LP's optimum fails its exact certification")
 			}
