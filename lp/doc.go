@@ -3,7 +3,9 @@
 // an exact rational simplex that takes that basis, or starts afresh, and
 // ends at a proved optimum ([Exact]), both with column generation (columns
 // may be added between solves, and the duals read off to price them),
-// and one certification, [Certify], that proves a primal and a dual
+// the exact solution of a square 0/1 basis by [SolveBasis] (modulo word-sized
+// primes, combined by the Chinese remainder theorem), and one
+// certification, [Certify], that proves a primal and a dual
 // solution optimal in exact arithmetic: primal feasible, dual feasible,
 // equal objectives.
 //

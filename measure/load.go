@@ -131,7 +131,7 @@ func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (float
 // load equals the dual's minimum quorum weight the value is the load by LP
 // duality and Exact is set. The LP is solved in its packing form by a
 // sparse revised simplex method whose final basis is then solved exactly
-// (see [packing] and [solveBasis]); gonum's dense simplex is the fallback.
+// (see [packing] and [lp.SolveBasis]); gonum's dense simplex is the fallback.
 //
 // An implicit family is listed by its construction when it has at most
 // construct.ListLimit quorums; past that its construction's closed form

@@ -10,7 +10,7 @@ import (
 )
 
 // errPackingWork reports that the packing simplex ran out of its work.
-var errPackingWork = errors.New("measure: packing simplex: work limit")
+var errPackingWork = lp.ErrWork
 
 // packing is the load LP in its packing form,
 //
@@ -25,7 +25,7 @@ var errPackingWork = errors.New("measure: packing simplex: work limit")
 // the entering column is nonzero. The incidence matrix enters only through
 // the quorums' member lists, so a pivot costs far less than a tableau's
 // rows × columns. The answer is only a basis: [packing.prove] solves it
-// exactly ([solveBasis]) and checks it.
+// exactly ([lp.SolveBasis]) and checks it.
 type packing struct {
 	n, m    int
 	members [][]int // quorum -> nodes
@@ -319,7 +319,7 @@ func (p *packing) basis() (quorums, nodes []int) {
 
 // packingLoad computes the load by the packing simplex and proves it: the
 // final basis fixes a vertex z of the packing LP and a dual y, both solved
-// exactly ([solveBasis]); when z ≥ 0 loads no node above 1, y ≥ 0 weighs
+// exactly ([lp.SolveBasis]); when z ≥ 0 loads no node above 1, y ≥ 0 weighs
 // every quorum at least 1, and Σz = Σy, LP duality makes 1/Σz the load,
 // reached by the strategy z/Σz. It returns nil (and no error) when the
 // floating-point basis does not survive the exact check.
@@ -366,8 +366,8 @@ func (p *packing) prove(ctx context.Context, maxWork float64) (*Load, error) {
 			}
 		}
 	}
-	sol, err := solveBasis(ctx, len(S), rows, &p.work, maxWork)
-	if errors.Is(err, errSingular) {
+	sol, err := lp.SolveBasis(ctx, len(S), rows, &p.work, maxWork)
+	if errors.Is(err, lp.ErrSingular) {
 		return nil, nil
 	}
 	if err != nil {
@@ -405,7 +405,7 @@ func (p *packing) prove(ctx context.Context, maxWork float64) (*Load, error) {
 // quorums S) and its dual y = Y/Det (on the nodes T) with [lp.Certify], in
 // the form minimise −Σz subject to M z ≤ 1, z ≥ 0, whose dual is −y. It
 // returns Σz, or nil.
-func certifyPacking(n int, members [][]int, S, T []int, sol *basisSolution) *big.Rat {
+func certifyPacking(n int, members [][]int, S, T []int, sol *lp.BasisSolution) *big.Rat {
 	one, minusOne := big.NewRat(1, 1), big.NewRat(-1, 1)
 	m := len(members)
 	prog := &lp.Program{Kinds: make([]lp.Kind, n), B: make([]*big.Rat, n), C: make([]*big.Rat, m), Cols: make([][]lp.Entry, m)}
