@@ -470,12 +470,18 @@ func certifyGame(n int, members [][]int, w, y []*big.Rat, L *big.Rat) bool {
 		prog.Kinds[x] = lp.Le
 	}
 	prog.Kinds[n], prog.B[n] = lp.Eq, one
+	total := 0
+	for _, mem := range members {
+		total += len(mem) + 1
+	}
+	flat := make([]lp.Entry, 0, total) // one allocation for every column
 	for q, mem := range members {
-		col := make([]lp.Entry, 0, len(mem)+1)
+		start := len(flat)
 		for _, x := range mem {
-			col = append(col, lp.Entry{Row: x, Val: one})
+			flat = append(flat, lp.Entry{Row: x, Val: one})
 		}
-		prog.Cols[q] = append(col, lp.Entry{Row: n, Val: one})
+		flat = append(flat, lp.Entry{Row: n, Val: one})
+		prog.Cols[q] = flat[start:len(flat):len(flat)]
 	}
 	last := make([]lp.Entry, n)
 	for x := range n {

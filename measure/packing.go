@@ -412,9 +412,15 @@ func certifyPacking(n int, members [][]int, S, T []int, sol *lp.BasisSolution) *
 	for x := range n {
 		prog.Kinds[x], prog.B[x] = lp.Le, one
 	}
+	total := 0
+	for _, mem := range members {
+		total += len(mem)
+	}
+	flat := make([]lp.Entry, total) // one allocation for every column
 	for q, mem := range members {
 		prog.C[q] = minusOne
-		col := make([]lp.Entry, len(mem))
+		col := flat[:len(mem):len(mem)]
+		flat = flat[len(mem):]
 		for i, x := range mem {
 			col[i] = lp.Entry{Row: x, Val: one}
 		}
