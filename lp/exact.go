@@ -392,18 +392,27 @@ func (p *Exact) Phase() int { return p.phase }
 func (p *Exact) Columns() int { return len(p.cost) }
 
 // Certify proves the current basis optimal with [Certify], on the program
-// as given (the artificial columns left out, which must be zero), and
-// returns the optimal value and the value of every column; nils when the
-// program is still in phase 1 or the proof fails.
-func (p *Exact) Certify() (*big.Rat, []*big.Rat) {
+// as given (the artificial columns left out, which must be zero), with the
+// duals y (nil: computed here; a caller that has just read [Exact.Duals]
+// passes them), and returns the optimal value and the value of every
+// column; nils when the program is still in phase 1 or the proof fails.
+func (p *Exact) Certify(y []*big.Rat) (*big.Rat, []*big.Rat) {
 	if p.phase != 2 {
 		return nil, nil
 	}
-	prog := &Program{Kinds: p.kinds, B: p.b}
-	var x []*big.Rat
+	if y == nil {
+		y = p.Duals()
+	}
 	all := make([]*big.Rat, len(p.cost))
+	for j := range all {
+		all[j] = ratZero
+	}
+	for r, b := range p.basis {
+		all[b] = p.rhs[r]
+	}
+	prog := &Program{Kinds: p.kinds, B: p.b, C: make([]*big.Rat, 0, len(p.cost)), Cols: make([][]Entry, 0, len(p.cost))}
+	x := make([]*big.Rat, 0, len(p.cost))
 	for j := range p.cost {
-		all[j] = p.Value(j)
 		if p.art[j] {
 			if all[j].Sign() != 0 {
 				return nil, nil
@@ -414,7 +423,7 @@ func (p *Exact) Certify() (*big.Rat, []*big.Rat) {
 		prog.Cols = append(prog.Cols, p.orig[j])
 		x = append(x, all[j])
 	}
-	v := Certify(prog, x, p.Duals())
+	v := Certify(prog, x, y)
 	if v == nil {
 		return nil, nil
 	}

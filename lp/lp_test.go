@@ -64,14 +64,14 @@ func TestExactSolvesAndCertifies(t *testing.T) {
 	if e.Objective().Sign() != 0 {
 		t.Fatalf("phase 1 ends at %v", e.Objective())
 	}
-	if v, _ := e.Certify(); v != nil {
+	if v, _ := e.Certify(nil); v != nil {
 		t.Fatal("certified in phase 1")
 	}
 	e.EndPhase1()
 	if _, err := e.Optimise(ctx); err != nil {
 		t.Fatal(err)
 	}
-	v, x := e.Certify()
+	v, x := e.Certify(nil)
 	// The optimum is at w1 = 2/3 (both columns pay 5/3); a grid with
 	// 3 | den reaches it exactly, and no grid point does better.
 	if want := bruteGame(300); v == nil || v.Cmp(want) != 0 {

@@ -464,7 +464,7 @@ func (v *solver) generate(ctx context.Context, p *lp.Exact, cols map[int]column)
 			// No column prices in: the oracle has shown that no quorum
 			// left out improves, and lp.Certify proves the basis optimal
 			// on the columns in the program.
-			if v, _ := p.Certify(); v == nil {
+			if v, _ := p.Certify(y); v == nil {
 				return fmt.Errorf("rw: the strategy LP's optimum fails its exact certification")
 			}
 			return nil
