@@ -90,46 +90,29 @@ func catalogueLoad(f *set.Family) *Load {
 	return certify1(f, l, weight, y)
 }
 
-// certify1 checks the certificate on f and returns the load.
+// certify1 checks the certificate on f with [certifyGame] (the load LP's
+// proof, by [lp.Certify]) and returns the load.
 func certify1(f *set.Family, l *big.Rat, weight func(*set.Set) *big.Rat, y []*big.Rat) *Load {
-	load := make([]*big.Rat, f.N)
-	for v := range load {
-		load[v] = new(big.Rat)
+	if len(y) != f.N {
+		return nil
 	}
-	total, size := new(big.Rat), new(big.Rat)
-	var ws []*big.Rat
+	size := new(big.Rat)
+	ws := make([]*big.Rat, 0, len(f.Quorums))
+	members := make([][]int, 0, len(f.Quorums))
 	for i := range f.Quorums {
 		q := &f.Quorums[i]
 		w := weight(q)
 		if w == nil {
 			return nil
 		}
-		ws = append(ws, w)
-		total.Add(total, w)
-		size.Add(size, new(big.Rat).Mul(w, big.NewRat(int64(q.Len()), 1)))
-		yq := new(big.Rat)
-		for v := range q.All() {
-			if v >= f.N {
-				return nil
-			}
-			load[v].Add(load[v], w)
-			yq.Add(yq, y[v])
-		}
-		if yq.Cmp(l) < 0 {
+		mem := q.Elements()
+		if len(mem) > 0 && mem[len(mem)-1] >= f.N {
 			return nil
 		}
+		ws, members = append(ws, w), append(members, mem)
+		size.Add(size, new(big.Rat).Mul(w, big.NewRat(int64(len(mem)), 1)))
 	}
-	if total.Cmp(big.NewRat(1, 1)) != 0 {
-		return nil
-	}
-	ysum := new(big.Rat)
-	for v := range y {
-		ysum.Add(ysum, y[v])
-		if load[v].Cmp(l) > 0 {
-			return nil
-		}
-	}
-	if ysum.Cmp(big.NewRat(1, 1)) != 0 {
+	if !certifyGame(f.N, members, ws, y, l) {
 		return nil
 	}
 	out := &Load{Exact: l, Method: MethodClosedForm, NetworkLoadExact: size}

@@ -8,8 +8,9 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
+	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
 
+	"github.com/coterie-dev/coterie/lp"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -108,7 +109,7 @@ func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (opt f
 			opt, x, err = 0, nil, st.err
 		}
 	}()
-	return lp.Simplex(c, &watchedMatrix{Matrix: A, ctx: ctx}, b, 1e-10, nil)
+	return gonumlp.Simplex(c, &watchedMatrix{Matrix: A, ctx: ctx}, b, 1e-10, nil)
 }
 
 // watchedMatrix is a matrix whose At panics with simplexStopped once its
@@ -155,7 +156,7 @@ func (w *watchedMatrix) T() mat.Matrix { return mat.Transpose{Matrix: w} }
 // load equals the dual's minimum quorum weight the value is the load by LP
 // duality and Exact is set. The LP is solved in its packing form by a
 // sparse revised simplex method whose final basis is then solved exactly
-// (see [packing] and [solveBasis]); gonum's dense simplex is the fallback.
+// (see [packing] and [lp.SolveBasis]); gonum's dense simplex is the fallback.
 //
 // An implicit family is listed by its construction when it has at most
 // construct.ListLimit quorums; past that its construction's closed form
@@ -463,7 +464,7 @@ func certify(ctx context.Context, f *set.Family, members [][]int, weights []floa
 	}
 	// Candidate duals: the crossover solution, then a reduced dual LP.
 	if y := dualCrossover(members, S, T, n); y != nil {
-		if lo := minWeight(members, y); lo != nil && lo.Cmp(upper) == 0 {
+		if lo := minWeight(members, y); lo != nil && lo.Cmp(upper) == 0 && certifyGame(n, members, bestW, y, upper) {
 			return bestW, upper
 		}
 	}
@@ -473,12 +474,55 @@ func certify(ctx context.Context, f *set.Family, members [][]int, weights []floa
 			if yy == nil {
 				continue
 			}
-			if lo := minWeight(members, yy); lo != nil && lo.Cmp(upper) == 0 {
+			if lo := minWeight(members, yy); lo != nil && lo.Cmp(upper) == 0 && certifyGame(n, members, bestW, yy, upper) {
 				return bestW, upper
 			}
 		}
 	}
 	return nil, nil
+}
+
+// certifyGame proves with [lp.Certify] that the strategy w has the
+// optimal load L, with the distribution y on the nodes as the dual: the
+// load LP is minimise L subject to Σ_{Q∋x} w_Q − L ≤ 0 for each node x,
+// Σ w_Q = 1, w ≥ 0, L ≥ 0; its dual is −y on the node rows and L on the
+// sum row.
+func certifyGame(n int, members [][]int, w, y []*big.Rat, L *big.Rat) bool {
+	one, minusOne := big.NewRat(1, 1), big.NewRat(-1, 1)
+	m := len(members)
+	prog := &lp.Program{Kinds: make([]lp.Kind, n+1), B: make([]*big.Rat, n+1), C: make([]*big.Rat, m+1), Cols: make([][]lp.Entry, m+1)}
+	for x := range n {
+		prog.Kinds[x] = lp.Le
+	}
+	prog.Kinds[n], prog.B[n] = lp.Eq, one
+	total := 0
+	for _, mem := range members {
+		total += len(mem) + 1
+	}
+	flat := make([]lp.Entry, 0, total) // one allocation for every column
+	for q, mem := range members {
+		start := len(flat)
+		for _, x := range mem {
+			flat = append(flat, lp.Entry{Row: x, Val: one})
+		}
+		flat = append(flat, lp.Entry{Row: n, Val: one})
+		prog.Cols[q] = flat[start:len(flat):len(flat)]
+	}
+	last := make([]lp.Entry, n)
+	for x := range n {
+		last[x] = lp.Entry{Row: x, Val: minusOne}
+	}
+	prog.Cols[m], prog.C[m] = last, one
+	xs := append(slices.Clone(w), L)
+	ys := make([]*big.Rat, n+1)
+	for x := range n {
+		if y[x] != nil {
+			ys[x] = new(big.Rat).Neg(y[x])
+		}
+	}
+	ys[n] = L
+	v := lp.Certify(prog, xs, ys)
+	return v != nil && v.Cmp(L) == 0
 }
 
 // fixedLoadCrossover makes the strategy w exact given the exact optimal

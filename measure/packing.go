@@ -5,10 +5,12 @@ import (
 	"errors"
 	"math"
 	"math/big"
+
+	"github.com/coterie-dev/coterie/lp"
 )
 
 // errPackingWork reports that the packing simplex ran out of its work.
-var errPackingWork = errors.New("measure: packing simplex: work limit")
+var errPackingWork = lp.ErrWork
 
 // packing is the load LP in its packing form,
 //
@@ -23,7 +25,7 @@ var errPackingWork = errors.New("measure: packing simplex: work limit")
 // the entering column is nonzero. The incidence matrix enters only through
 // the quorums' member lists, so a pivot costs far less than a tableau's
 // rows × columns. The answer is only a basis: [packing.prove] solves it
-// exactly ([solveBasis]) and checks it.
+// exactly ([lp.SolveBasis]) and checks it.
 type packing struct {
 	n, m    int
 	members [][]int // quorum -> nodes
@@ -317,7 +319,7 @@ func (p *packing) basis() (quorums, nodes []int) {
 
 // packingLoad computes the load by the packing simplex and proves it: the
 // final basis fixes a vertex z of the packing LP and a dual y, both solved
-// exactly ([solveBasis]); when z ≥ 0 loads no node above 1, y ≥ 0 weighs
+// exactly ([lp.SolveBasis]); when z ≥ 0 loads no node above 1, y ≥ 0 weighs
 // every quorum at least 1, and Σz = Σy, LP duality makes 1/Σz the load,
 // reached by the strategy z/Σz. It returns nil (and no error) when the
 // floating-point basis does not survive the exact check.
@@ -364,59 +366,22 @@ func (p *packing) prove(ctx context.Context, maxWork float64) (*Load, error) {
 			}
 		}
 	}
-	sol, err := solveBasis(ctx, len(S), rows, &p.work, maxWork)
-	if errors.Is(err, errSingular) {
+	sol, err := lp.SolveBasis(ctx, len(S), rows, &p.work, maxWork)
+	if errors.Is(err, lp.ErrSingular) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	// Check, in integers over the common denominator Det.
+	// The proof: z = Z/Det and y = Y/Det are optimal for the packing LP
+	// (maximise Σz subject to M z ≤ 1, z ≥ 0) by [lp.Certify].
 	z := make([]*big.Int, len(members))
 	sumZ := new(big.Int)
 	for j, q := range S {
-		if sol.Z[j].Sign() < 0 {
-			return nil, nil
-		}
 		z[q] = sol.Z[j]
 		sumZ.Add(sumZ, sol.Z[j])
 	}
-	load := make([]big.Int, n)
-	for q, mem := range members {
-		if z[q] == nil || z[q].Sign() == 0 {
-			continue
-		}
-		for _, x := range mem {
-			load[x].Add(&load[x], z[q])
-		}
-	}
-	for x := range load {
-		if load[x].Cmp(sol.Det) > 0 {
-			return nil, nil
-		}
-	}
-	y := make([]*big.Int, n)
-	sumY := new(big.Int)
-	for i, x := range T {
-		if sol.Y[i].Sign() < 0 {
-			return nil, nil
-		}
-		y[x] = sol.Y[i]
-		sumY.Add(sumY, sol.Y[i])
-	}
-	var w big.Int
-	for _, mem := range members {
-		w.SetInt64(0)
-		for _, x := range mem {
-			if y[x] != nil {
-				w.Add(&w, y[x])
-			}
-		}
-		if w.Cmp(sol.Det) < 0 {
-			return nil, nil
-		}
-	}
-	if sumZ.Cmp(sumY) != 0 || sumZ.Sign() == 0 {
+	if sumZ.Sign() <= 0 || certifyPacking(n, members, S, T, sol) == nil {
 		return nil, nil
 	}
 	l := &Load{Exact: new(big.Rat).SetFrac(sol.Det, sumZ), Method: MethodLP}
@@ -434,4 +399,44 @@ func (p *packing) prove(ctx context.Context, maxWork float64) (*Load, error) {
 	l.NetworkLoadExact = net
 	l.NetworkLoad, _ = net.Float64()
 	return l, nil
+}
+
+// certifyPacking proves the packing LP's optimum z = Z/Det (on the
+// quorums S) and its dual y = Y/Det (on the nodes T) with [lp.Certify], in
+// the form minimise −Σz subject to M z ≤ 1, z ≥ 0, whose dual is −y. It
+// returns Σz, or nil.
+func certifyPacking(n int, members [][]int, S, T []int, sol *lp.BasisSolution) *big.Rat {
+	one, minusOne := big.NewRat(1, 1), big.NewRat(-1, 1)
+	m := len(members)
+	prog := &lp.Program{Kinds: make([]lp.Kind, n), B: make([]*big.Rat, n), C: make([]*big.Rat, m), Cols: make([][]lp.Entry, m)}
+	for x := range n {
+		prog.Kinds[x], prog.B[x] = lp.Le, one
+	}
+	total := 0
+	for _, mem := range members {
+		total += len(mem)
+	}
+	flat := make([]lp.Entry, total) // one allocation for every column
+	for q, mem := range members {
+		prog.C[q] = minusOne
+		col := flat[:len(mem):len(mem)]
+		flat = flat[len(mem):]
+		for i, x := range mem {
+			col[i] = lp.Entry{Row: x, Val: one}
+		}
+		prog.Cols[q] = col
+	}
+	xs := make([]*big.Rat, m)
+	for j, q := range S {
+		xs[q] = new(big.Rat).SetFrac(sol.Z[j], sol.Det)
+	}
+	ys := make([]*big.Rat, n)
+	for i, x := range T {
+		ys[x] = new(big.Rat).SetFrac(new(big.Int).Neg(sol.Y[i]), sol.Det)
+	}
+	v := lp.Certify(prog, xs, ys)
+	if v == nil {
+		return nil
+	}
+	return v.Neg(v)
 }

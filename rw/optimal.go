@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/coterie-dev/coterie/expr"
+	"github.com/coterie-dev/coterie/lp"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -122,7 +123,7 @@ type solver struct {
 	fr, fw   *big.Rat // the mean read and write fractions
 	needLoad bool
 
-	kinds                   []rowKind
+	kinds                   []lp.Kind
 	rhs                     []*big.Rat
 	loadRow, latRow, netRow int // -1 when absent
 	groupRow                [2][]int
@@ -178,11 +179,11 @@ func newSolver(s *System, ro, wo oracle, obj Objective, opts Options, marg [2][]
 	v := &solver{s: s, ro: ro, wo: wo, obj: obj, w: w, marg: marg, fr: fr, fw: new(big.Rat).Sub(ratOne, fr),
 		needLoad: obj == MinLoad || opts.LoadLimit != nil}
 	// Rows: the two sums, the node loads, the limits.
-	v.kinds = []rowKind{rowEq, rowEq}
+	v.kinds = []lp.Kind{lp.Eq, lp.Eq}
 	v.rhs = []*big.Rat{ratOne, ratOne}
 	if v.needLoad {
 		for range len(w) * s.N {
-			v.kinds = append(v.kinds, rowLe)
+			v.kinds = append(v.kinds, lp.Le)
 			v.rhs = append(v.rhs, ratZero)
 		}
 	}
@@ -190,7 +191,7 @@ func newSolver(s *System, ro, wo oracle, obj Objective, opts Options, marg [2][]
 		if l == nil {
 			return -1
 		}
-		v.kinds = append(v.kinds, rowLe)
+		v.kinds = append(v.kinds, lp.Le)
 		v.rhs = append(v.rhs, l)
 		return len(v.kinds) - 1
 	}
@@ -204,7 +205,7 @@ func newSolver(s *System, ro, wo oracle, obj Objective, opts Options, marg [2][]
 				v.groupRow[side] = append(v.groupRow[side], side)
 				continue
 			}
-			v.kinds = append(v.kinds, rowEq)
+			v.kinds = append(v.kinds, lp.Eq)
 			v.rhs = append(v.rhs, ratOne)
 			v.groupRow[side] = append(v.groupRow[side], len(v.kinds)-1)
 		}
@@ -394,17 +395,17 @@ func (v *solver) cost(write bool, q *set.Set) *big.Rat {
 // exactLP builds the exact program: from the float optimum's basis when
 // it installs, otherwise afresh with every column the float phase found.
 // cols says which exact columns are quorums.
-func (v *solver) exactLP(fbasis []int, found []column, foundA [][]*big.Rat) (*lp, map[int]column) {
-	var p *lp
+func (v *solver) exactLP(fbasis []int, found []column, foundA [][]*big.Rat) (*lp.Exact, map[int]column) {
+	var p *lp.Exact
 	var cols map[int]column
 	start := func() {
-		p, cols = newLP(v.kinds, v.rhs), map[int]column{}
+		p, cols = lp.NewExact(v.kinds, v.rhs), map[int]column{}
 		for i, a := range v.lcols {
-			p.addColumn(a, v.lcost[i])
+			p.AddColumn(a, v.lcost[i])
 		}
 	}
 	add := func(c column, a []*big.Rat) int {
-		j := p.addColumn(a, v.cost(c.write, c.q))
+		j := p.AddColumn(a, v.cost(c.write, c.q))
 		cols[j] = c
 		return j
 	}
@@ -424,7 +425,7 @@ func (v *solver) exactLP(fbasis []int, found []column, foundA [][]*big.Rat) (*lp
 				exact[fj] = add(found[k], foundA[k])
 			}
 		}
-		if p.install(fbasis, exact) {
+		if p.Install(fbasis, exact) {
 			return p, cols
 		}
 	}
@@ -437,29 +438,35 @@ func (v *solver) exactLP(fbasis []int, found []column, foundA [][]*big.Rat) (*lp
 
 // generate runs column generation on p to the proved optimum, adding to
 // cols the quorums it prices in.
-func (v *solver) generate(ctx context.Context, p *lp, cols map[int]column) error {
+func (v *solver) generate(ctx context.Context, p *lp.Exact, cols map[int]column) error {
 	for {
-		if _, err := p.optimise(ctx); err != nil {
+		if _, err := p.Optimise(ctx); err != nil {
 			return err
 		}
-		y := p.duals()
+		y := p.Duals()
 		improved := false
 		for _, write := range []bool{false, true} {
-			q, c, a := v.price(write, y, p.phase == 2)
+			q, c, a := v.price(write, y, p.Phase() == 2)
 			if q != nil && c.Sign() < 0 {
-				j := p.addColumn(a, v.cost(write, q))
+				j := p.AddColumn(a, v.cost(write, q))
 				cols[j] = column{write: write, q: q.Clone()}
 				improved = true
 			}
 		}
 		switch {
 		case improved:
-		case p.phase == 1:
-			if p.objective().Sign() > 0 {
+		case p.Phase() == 1:
+			if p.Objective().Sign() > 0 {
 				return ErrNoStrategy
 			}
-			p.endPhase1()
+			p.EndPhase1()
 		default:
+			// No column prices in: the oracle has shown that no quorum
+			// left out improves, and lp.Certify proves the basis optimal
+			// on the columns in the program.
+			if v, _ := p.Certify(y); v == nil {
+				return fmt.Errorf("rw: the strategy LP's optimum fails its exact certification")
+			}
 			return nil
 		}
 	}
@@ -467,14 +474,14 @@ func (v *solver) generate(ctx context.Context, p *lp, cols map[int]column) error
 
 // strategy reads the optimal strategy off p: the quorum columns with
 // positive value, and the marginals split into quorums.
-func (v *solver) strategy(p *lp, cols map[int]column) *Strategy {
+func (v *solver) strategy(p *lp.Exact, cols map[int]column) *Strategy {
 	st := &Strategy{}
-	for j := range p.cost {
+	for j := range p.Columns() {
 		c, ok := cols[j]
 		if !ok {
 			continue
 		}
-		if val := p.value(j); val.Sign() > 0 {
+		if val := p.Value(j); val.Sign() > 0 {
 			ch := Choice{Quorum: c.q, P: new(big.Rat).Set(val)}
 			if c.write {
 				st.Writes = append(st.Writes, ch)
@@ -493,7 +500,7 @@ func (v *solver) strategy(p *lp, cols map[int]column) *Strategy {
 			if z.write != (side == 1) {
 				continue
 			}
-			if val := p.value(m + v.zstart + k); val.Sign() > 0 {
+			if val := p.Value(m + v.zstart + k); val.Sign() > 0 {
 				groups[z.group] = append(groups[z.group], zmass{z.node, val})
 			}
 		}
@@ -524,7 +531,7 @@ type priceFunc func(write bool, y []*big.Rat, phase2 bool) (*set.Set, *big.Rat, 
 // optimal basis as float column indices (rows' slack or artificial
 // columns first, then the load columns, then found's), or nil when it
 // gives up or finds the program infeasible (the exact phase decides).
-func (s *System) floatPhase(ctx context.Context, kinds []rowKind, rhs []*big.Rat, lcols [][]*big.Rat, lcost []*big.Rat,
+func (s *System) floatPhase(ctx context.Context, kinds []lp.Kind, rhs []*big.Rat, lcols [][]*big.Rat, lcost []*big.Rat,
 	found *[]column, foundA *[][]*big.Rat, price priceFunc, cost func(bool, *set.Set) *big.Rat) ([]int, error) {
 	toF := func(x *big.Rat) float64 {
 		if x == nil {
@@ -544,12 +551,12 @@ func (s *System) floatPhase(ctx context.Context, kinds []rowKind, rhs []*big.Rat
 	for r := range rhs {
 		b[r] = toF(rhs[r])
 	}
-	p := newFLP(kinds, b)
+	p := lp.NewFloat(kinds, b)
 	for i, a := range lcols {
-		p.addColumn(col(a), toF(lcost[i]))
+		p.AddColumn(col(a), toF(lcost[i]))
 	}
 	for k, c := range *found {
-		p.addColumn(col((*foundA)[k]), toF(cost(c.write, c.q)))
+		p.AddColumn(col((*foundA)[k]), toF(cost(c.write, c.q)))
 	}
 	negEps := big.NewRat(-1, 1_000_000_000)
 	// Rounding can make a column already in the program look improving;
@@ -560,14 +567,14 @@ func (s *System) floatPhase(ctx context.Context, kinds []rowKind, rhs []*big.Rat
 		have[key(c.write, c.q)] = true
 	}
 	for range 10000 {
-		ok, err := p.optimise(ctx)
+		ok, err := p.Optimise(ctx)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			return nil, nil
 		}
-		yf := p.duals()
+		yf := p.Duals()
 		y := make([]*big.Rat, len(yf))
 		for r, v := range yf {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -577,26 +584,26 @@ func (s *System) floatPhase(ctx context.Context, kinds []rowKind, rhs []*big.Rat
 		}
 		improved := false
 		for _, write := range []bool{false, true} {
-			q, c, a := price(write, y, p.phase == 2)
+			q, c, a := price(write, y, p.Phase() == 2)
 			if q != nil && c.Cmp(negEps) < 0 && !have[key(write, q)] {
 				have[key(write, q)] = true
 				*found = append(*found, column{write: write, q: q.Clone()})
 				*foundA = append(*foundA, a)
-				p.addColumn(col(a), toF(cost(write, q)))
+				p.AddColumn(col(a), toF(cost(write, q)))
 				improved = true
 			}
 		}
 		if improved {
 			continue
 		}
-		if p.phase == 1 {
-			if p.objective() > eps {
+		if p.Phase() == 1 {
+			if p.Objective() > lp.Eps {
 				return nil, nil
 			}
-			p.endPhase1()
+			p.EndPhase1()
 			continue
 		}
-		return append([]int(nil), p.basis...), nil
+		return p.Basis(), nil
 	}
 	return nil, nil
 }
@@ -688,3 +695,8 @@ func splitMarginals(groups [][]zmass, n int) []Choice {
 	}
 	return out
 }
+
+var (
+	ratZero = new(big.Rat)
+	ratOne  = big.NewRat(1, 1)
+)

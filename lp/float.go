@@ -1,14 +1,14 @@
-package rw
+package lp
 
 import (
 	"context"
 	"math"
 )
 
-// flp is the floating-point twin of lp: the same tableau, columns and
-// rules in float64, used to find an optimal basis quickly; lp then takes
+// Float is the floating-point twin of [Exact]: the same tableau, columns and
+// rules in float64, used to find an optimal basis quickly; Exact then takes
 // that basis and proves it (or corrects it) in exact arithmetic.
-type flp struct {
+type Float struct {
 	m     int
 	rhs   []float64
 	tab   [][]float64
@@ -19,23 +19,25 @@ type flp struct {
 	phase int
 }
 
-// eps is the tolerance of the floating-point simplex; its answers are
+// Eps is the tolerance of the floating-point simplex; its answers are
 // only a starting point for the exact one.
-const eps = 1e-9
+const Eps = 1e-9
 
-func newFLP(kinds []rowKind, b []float64) *flp {
+// NewFloat returns the program with the given rows and no structural
+// columns yet, as [NewExact].
+func NewFloat(kinds []Kind, b []float64) *Float {
 	m := len(kinds)
-	p := &flp{m: m, rhs: append([]float64(nil), b...), tab: make([][]float64, m), id: make([]int, m), basis: make([]int, m), phase: 1}
+	p := &Float{m: m, rhs: append([]float64(nil), b...), tab: make([][]float64, m), id: make([]int, m), basis: make([]int, m), phase: 1}
 	for r := range m {
 		col := make([]float64, m)
 		col[r] = 1
-		j := p.appendColumn(col, 0, kinds[r] == rowEq)
+		j := p.appendColumn(col, 0, kinds[r] == Eq)
 		p.id[r], p.basis[r] = j, j
 	}
 	return p
 }
 
-func (p *flp) appendColumn(t []float64, c float64, artificial bool) int {
+func (p *Float) appendColumn(t []float64, c float64, artificial bool) int {
 	for r := range p.m {
 		p.tab[r] = append(p.tab[r], t[r])
 	}
@@ -44,7 +46,9 @@ func (p *flp) appendColumn(t []float64, c float64, artificial bool) int {
 	return len(p.cost) - 1
 }
 
-func (p *flp) addColumn(a []float64, c float64) int {
+// AddColumn adds a structural column with original entries a and cost c,
+// and returns its index.
+func (p *Float) AddColumn(a []float64, c float64) int {
 	t := make([]float64, p.m)
 	for r, ar := range a {
 		if ar == 0 {
@@ -57,7 +61,7 @@ func (p *flp) addColumn(a []float64, c float64) int {
 	return p.appendColumn(t, c, false)
 }
 
-func (p *flp) phaseCost(j int) float64 {
+func (p *Float) phaseCost(j int) float64 {
 	if p.phase == 1 {
 		if p.art[j] {
 			return 1
@@ -67,7 +71,8 @@ func (p *flp) phaseCost(j int) float64 {
 	return p.cost[j]
 }
 
-func (p *flp) duals() []float64 {
+// Duals returns y = c_B B⁻¹ for the current phase.
+func (p *Float) Duals() []float64 {
 	y := make([]float64, p.m)
 	for r := range p.m {
 		for i := range p.m {
@@ -77,7 +82,8 @@ func (p *flp) duals() []float64 {
 	return y
 }
 
-func (p *flp) objective() float64 {
+// Objective returns the current phase's objective value.
+func (p *Float) Objective() float64 {
 	z := 0.0
 	for i := range p.m {
 		z += p.phaseCost(p.basis[i]) * p.rhs[i]
@@ -85,9 +91,9 @@ func (p *flp) objective() float64 {
 	return z
 }
 
-// optimise returns false when the method stalls (unbounded, or too many
+// Optimise returns false when the method stalls (unbounded, or too many
 // pivots); the caller then solves exactly from scratch.
-func (p *flp) optimise(ctx context.Context) (bool, error) {
+func (p *Float) Optimise(ctx context.Context) (bool, error) {
 	isBasic := make([]bool, len(p.cost))
 	for _, j := range p.basis {
 		isBasic[j] = true
@@ -122,7 +128,7 @@ func (p *flp) optimise(ctx context.Context) (bool, error) {
 				}
 			}
 		}
-		enter, best := -1, -eps
+		enter, best := -1, -Eps
 		for j := range p.cost {
 			if isBasic[j] || (p.phase == 2 && p.art[j]) {
 				continue
@@ -140,18 +146,18 @@ func (p *flp) optimise(ctx context.Context) (bool, error) {
 		leave, bestRatio := -1, math.Inf(1)
 		for i := range p.m {
 			t := p.tab[i][enter]
-			if t <= eps {
+			if t <= Eps {
 				continue
 			}
 			ratio := p.rhs[i] / t
-			if ratio < bestRatio-eps || (ratio <= bestRatio+eps && leave >= 0 && p.basis[i] < p.basis[leave]) {
+			if ratio < bestRatio-Eps || (ratio <= bestRatio+Eps && leave >= 0 && p.basis[i] < p.basis[leave]) {
 				leave, bestRatio = i, ratio
 			}
 		}
 		if leave < 0 {
 			return false, nil
 		}
-		if bestRatio <= eps {
+		if bestRatio <= Eps {
 			degenerate++
 		} else {
 			degenerate = 0
@@ -162,7 +168,7 @@ func (p *flp) optimise(ctx context.Context) (bool, error) {
 	}
 }
 
-func (p *flp) pivot(r, j int) {
+func (p *Float) pivot(r, j int) {
 	inv := 1 / p.tab[r][j]
 	row := p.tab[r]
 	for k := range row {
@@ -186,14 +192,16 @@ func (p *flp) pivot(r, j int) {
 		}
 		ti[j] = 0
 		p.rhs[i] -= f * p.rhs[r]
-		if math.Abs(p.rhs[i]) < eps {
+		if math.Abs(p.rhs[i]) < Eps {
 			p.rhs[i] = 0
 		}
 	}
 	p.basis[r] = j
 }
 
-func (p *flp) endPhase1() {
+// EndPhase1 moves to phase 2, pivoting out the artificials still basic
+// where a column can replace them.
+func (p *Float) EndPhase1() {
 	isBasic := make([]bool, len(p.cost))
 	for _, j := range p.basis {
 		isBasic[j] = true
@@ -203,7 +211,7 @@ func (p *flp) endPhase1() {
 			continue
 		}
 		for j := range p.cost {
-			if !p.art[j] && !isBasic[j] && math.Abs(p.tab[r][j]) > eps {
+			if !p.art[j] && !isBasic[j] && math.Abs(p.tab[r][j]) > Eps {
 				isBasic[p.basis[r]] = false
 				isBasic[j] = true
 				p.pivot(r, j)
@@ -213,3 +221,10 @@ func (p *flp) endPhase1() {
 	}
 	p.phase = 2
 }
+
+// Phase is 1 while artificial columns may be positive, then 2.
+func (p *Float) Phase() int { return p.phase }
+
+// Basis returns a copy of the basic columns, row by row: the form
+// [Exact.Install] takes.
+func (p *Float) Basis() []int { return append([]int(nil), p.basis...) }

@@ -1,4 +1,4 @@
-package rw
+package lp
 
 import (
 	"context"
@@ -6,15 +6,15 @@ import (
 	"slices"
 )
 
-// rowKind is a constraint's sense.
-type rowKind int
+// Kind is a constraint's sense.
+type Kind int
 
 const (
-	rowEq rowKind = iota // a·x = b
-	rowLe                // a·x ≤ b
+	Eq Kind = iota // a·x = b
+	Le             // a·x ≤ b
 )
 
-// lp is an exact linear program in rationals,
+// Exact is an exact linear program in rationals,
 //
 //	minimise c·x subject to A x (= or ≤) b, x ≥ 0, with b ≥ 0,
 //
@@ -24,7 +24,7 @@ const (
 // generation) and the dual values read off. Pivoting is Dantzig's rule,
 // falling back to Bland's (which cannot cycle) after a run of degenerate
 // pivots.
-type lp struct {
+type Exact struct {
 	m     int
 	rhs   []*big.Rat
 	tab   [][]*big.Rat // m rows; column j of B⁻¹A
@@ -33,32 +33,42 @@ type lp struct {
 	id    []int        // id[r]: the starting-basis column of row r
 	basis []int        // basis[r]: the column basic in row r
 	phase int          // 1 while artificials may be positive, then 2
+	kinds []Kind
+	b     []*big.Rat // the right-hand side as given
+	orig  [][]Entry  // column j as given (nil for an artificial)
 }
 
 var ratZero = new(big.Rat)
 
-// newLP returns the program with the given rows (kind and right-hand side,
+// NewExact returns the program with the given rows (kind and right-hand side,
 // b ≥ 0) and no structural columns yet.
-func newLP(kinds []rowKind, b []*big.Rat) *lp {
+func NewExact(kinds []Kind, b []*big.Rat) *Exact {
 	m := len(kinds)
-	p := &lp{m: m, rhs: make([]*big.Rat, m), tab: make([][]*big.Rat, m), id: make([]int, m), basis: make([]int, m), phase: 1}
+	p := &Exact{m: m, rhs: make([]*big.Rat, m), tab: make([][]*big.Rat, m), id: make([]int, m), basis: make([]int, m), phase: 1}
 	for r := range m {
 		p.rhs[r] = new(big.Rat).Set(b[r])
+	}
+	p.kinds, p.b = slices.Clone(kinds), slices.Clone(p.rhs)
+	for r := range p.b {
+		p.b[r] = new(big.Rat).Set(p.b[r])
 	}
 	for r := range m {
 		col := make([]*big.Rat, m)
 		col[r] = big.NewRat(1, 1)
 		// A ≤ row with b ≥ 0 starts feasible on its slack; an equality
 		// row starts on an artificial, which phase 1 drives to zero.
-		j := p.appendColumn(col, ratZero, kinds[r] == rowEq)
+		j := p.appendColumn(col, ratZero, kinds[r] == Eq)
 		p.id[r], p.basis[r] = j, j
+		if kinds[r] == Le {
+			p.orig[j] = []Entry{{Row: r, Val: ratOne}}
+		}
 	}
 	return p
 }
 
 // appendColumn adds a column already expressed in the current basis
 // (tableau entries t, nil meaning 0) with phase-2 cost c.
-func (p *lp) appendColumn(t []*big.Rat, c *big.Rat, artificial bool) int {
+func (p *Exact) appendColumn(t []*big.Rat, c *big.Rat, artificial bool) int {
 	for r := range p.m {
 		v := t[r]
 		if v != nil && v.Sign() == 0 {
@@ -68,12 +78,13 @@ func (p *lp) appendColumn(t []*big.Rat, c *big.Rat, artificial bool) int {
 	}
 	p.cost = append(p.cost, new(big.Rat).Set(c))
 	p.art = append(p.art, artificial)
+	p.orig = append(p.orig, nil)
 	return len(p.cost) - 1
 }
 
-// addColumn adds a structural column with original entries a (a[r] for
+// AddColumn adds a structural column with original entries a (a[r] for
 // row r, nil meaning 0) and cost c, and returns its index.
-func (p *lp) addColumn(a []*big.Rat, c *big.Rat) int {
+func (p *Exact) AddColumn(a []*big.Rat, c *big.Rat) int {
 	// Tableau column = B⁻¹ a; B⁻¹'s column r is the tableau column id[r].
 	t := make([]*big.Rat, p.m)
 	var prod big.Rat
@@ -92,11 +103,17 @@ func (p *lp) addColumn(a []*big.Rat, c *big.Rat) int {
 			t[i].Add(t[i], prod.Mul(bi, ar))
 		}
 	}
-	return p.appendColumn(t, c, false)
+	j := p.appendColumn(t, c, false)
+	for r, ar := range a {
+		if ar != nil && ar.Sign() != 0 {
+			p.orig[j] = append(p.orig[j], Entry{Row: r, Val: ar})
+		}
+	}
+	return j
 }
 
 // phaseCost is column j's cost in the current phase.
-func (p *lp) phaseCost(j int) *big.Rat {
+func (p *Exact) phaseCost(j int) *big.Rat {
 	if p.phase == 1 {
 		if p.art[j] {
 			return ratOne
@@ -108,9 +125,9 @@ func (p *lp) phaseCost(j int) *big.Rat {
 
 var ratOne = big.NewRat(1, 1)
 
-// duals returns y = c_B B⁻¹ for the current phase: reduced cost of a
+// Duals returns y = c_B B⁻¹ for the current phase: reduced cost of a
 // column a with cost c is c − y·a.
-func (p *lp) duals() []*big.Rat {
+func (p *Exact) Duals() []*big.Rat {
 	y := make([]*big.Rat, p.m)
 	var prod big.Rat
 	for r := range p.m {
@@ -126,8 +143,8 @@ func (p *lp) duals() []*big.Rat {
 	return y
 }
 
-// objective returns the current phase's objective value.
-func (p *lp) objective() *big.Rat {
+// Objective returns the current phase's objective value.
+func (p *Exact) Objective() *big.Rat {
 	z := new(big.Rat)
 	var prod big.Rat
 	for i := range p.m {
@@ -138,10 +155,10 @@ func (p *lp) objective() *big.Rat {
 	return z
 }
 
-// optimise runs the simplex method in the current phase until no column
+// Optimise runs the simplex method in the current phase until no column
 // improves. It returns false if the program is unbounded (which the
 // programs built here never are).
-func (p *lp) optimise(ctx context.Context) (bool, error) {
+func (p *Exact) Optimise(ctx context.Context) (bool, error) {
 	isBasic := make([]bool, len(p.cost))
 	for _, j := range p.basis {
 		isBasic[j] = true
@@ -224,7 +241,7 @@ func (p *lp) optimise(ctx context.Context) (bool, error) {
 }
 
 // pivot makes column j basic in row r.
-func (p *lp) pivot(r, j int) {
+func (p *Exact) pivot(r, j int) {
 	inv := new(big.Rat).Inv(p.tab[r][j])
 	row := p.tab[r]
 	for k, v := range row {
@@ -263,10 +280,10 @@ func (p *lp) pivot(r, j int) {
 	p.basis[r] = j
 }
 
-// endPhase1 moves to phase 2 once the artificials are all zero: it pivots
+// EndPhase1 moves to phase 2 once the artificials are all zero: it pivots
 // every artificial still basic (at level zero) out of the basis where some
 // structural or slack column can replace it.
-func (p *lp) endPhase1() {
+func (p *Exact) EndPhase1() {
 	for r := range p.m {
 		if !p.art[p.basis[r]] {
 			continue
@@ -281,7 +298,7 @@ func (p *lp) endPhase1() {
 	p.phase = 2
 }
 
-func (p *lp) isBasic(j int) bool {
+func (p *Exact) isBasic(j int) bool {
 	for _, b := range p.basis {
 		if b == j {
 			return true
@@ -290,8 +307,8 @@ func (p *lp) isBasic(j int) bool {
 	return false
 }
 
-// value returns the current value of column j.
-func (p *lp) value(j int) *big.Rat {
+// Value returns the current value of column j.
+func (p *Exact) Value(j int) *big.Rat {
 	for r, b := range p.basis {
 		if b == j {
 			return p.rhs[r]
@@ -300,15 +317,15 @@ func (p *lp) value(j int) *big.Rat {
 	return ratZero
 }
 
-// install makes the given basis current: fbasis[r] lists the columns of a
-// basis found elsewhere (the floating-point twin), numbered as there; a
+// Install makes the given basis current: fbasis[r] lists the columns of a
+// basis found elsewhere (by [Float]), numbered as there; a
 // number below m is row r's starting column, and exact maps the others to
 // this program's columns. It pivots each into a row whose starting column
 // is not wanted, then checks that the basis is primal feasible with every
 // artificial at zero, and moves to phase 2. It returns false (the program
 // is then unusable) when the basis is singular or infeasible in exact
 // arithmetic.
-func (p *lp) install(fbasis []int, exact map[int]int) bool {
+func (p *Exact) Install(fbasis []int, exact map[int]int) bool {
 	want := make([]bool, len(p.cost))
 	for _, fj := range fbasis {
 		if fj < p.m {
@@ -363,6 +380,52 @@ func (p *lp) install(fbasis []int, exact map[int]int) bool {
 			return false
 		}
 	}
-	p.endPhase1()
+	p.EndPhase1()
 	return true
+}
+
+// Phase is 1 while artificial columns may be positive, then 2.
+func (p *Exact) Phase() int { return p.phase }
+
+// Columns is the number of columns, the starting basis's (one per row,
+// numbered as the rows) included.
+func (p *Exact) Columns() int { return len(p.cost) }
+
+// Certify proves the current basis optimal with [Certify], on the program
+// as given (the artificial columns left out, which must be zero), with the
+// duals y (nil: computed here; a caller that has just read [Exact.Duals]
+// passes them), and returns the optimal value and the value of every
+// column; nils when the program is still in phase 1 or the proof fails.
+func (p *Exact) Certify(y []*big.Rat) (*big.Rat, []*big.Rat) {
+	if p.phase != 2 {
+		return nil, nil
+	}
+	if y == nil {
+		y = p.Duals()
+	}
+	all := make([]*big.Rat, len(p.cost))
+	for j := range all {
+		all[j] = ratZero
+	}
+	for r, b := range p.basis {
+		all[b] = p.rhs[r]
+	}
+	prog := &Program{Kinds: p.kinds, B: p.b, C: make([]*big.Rat, 0, len(p.cost)), Cols: make([][]Entry, 0, len(p.cost))}
+	x := make([]*big.Rat, 0, len(p.cost))
+	for j := range p.cost {
+		if p.art[j] {
+			if all[j].Sign() != 0 {
+				return nil, nil
+			}
+			continue
+		}
+		prog.C = append(prog.C, p.cost[j])
+		prog.Cols = append(prog.Cols, p.orig[j])
+		x = append(x, all[j])
+	}
+	v := Certify(prog, x, y)
+	if v == nil {
+		return nil, nil
+	}
+	return v, all
 }

@@ -1,4 +1,4 @@
-package measure
+package lp
 
 import (
 	"context"
@@ -7,19 +7,22 @@ import (
 	"math/big"
 )
 
-// errSingular reports a basis matrix that is singular (or unlucky modulo
+// ErrSingular reports a basis matrix that is singular (or unlucky modulo
 // every prime tried).
-var errSingular = errors.New("measure: basis matrix is singular")
+var ErrSingular = errors.New("lp: basis matrix is singular")
 
-// basisSolution is the exact solution of a square 0/1 system M z = 1 and
+// ErrWork reports that a computation would go past the work it was given.
+var ErrWork = errors.New("lp: work limit")
+
+// BasisSolution is the exact solution of a square 0/1 system M z = 1 and
 // its transpose Mᵀ y = 1, over a common denominator: z = Z/Det, y = Y/Det,
 // with Det > 0.
-type basisSolution struct {
+type BasisSolution struct {
 	Z, Y []*big.Int
 	Det  *big.Int
 }
 
-// solveBasis solves M z = 1 and Mᵀ y = 1 exactly for the k×k 0/1 matrix
+// SolveBasis solves M z = 1 and Mᵀ y = 1 exactly for the k×k 0/1 matrix
 // given by its rows' nonzero columns (rows[i] lists the j with M_ij = 1).
 //
 // By Cramer's rule z_j = det(M_j)/det(M) and y_i likewise, where M_j has
@@ -30,10 +33,10 @@ type basisSolution struct {
 // k³/3 word operations per prime — far less than elimination in
 // rationals, whose numbers grow at every step. work is increased by the
 // operations spent; past maxWork, counting the primes still needed before
-// each is tried, it stops with errPackingWork.
-func solveBasis(ctx context.Context, k int, rows [][]int, work *float64, maxWork float64) (*basisSolution, error) {
+// each is tried, it stops with ErrWork.
+func SolveBasis(ctx context.Context, k int, rows [][]int, work *float64, maxWork float64) (*BasisSolution, error) {
 	if k == 0 {
-		return nil, errSingular
+		return nil, ErrSingular
 	}
 	// Hadamard bounds, in bits: |det M| ≤ Π ‖column‖ and ≤ Π ‖row‖; a
 	// Cramer numerator swaps one column (row) for the all-ones vector, of
@@ -43,7 +46,7 @@ func solveBasis(ctx context.Context, k int, rows [][]int, work *float64, maxWork
 	minRow := k
 	for _, r := range rows {
 		if len(r) == 0 {
-			return nil, errSingular
+			return nil, ErrSingular
 		}
 		rowBits += 0.5 * math.Log2(float64(len(r)))
 		minRow = min(minRow, len(r))
@@ -54,7 +57,7 @@ func solveBasis(ctx context.Context, k int, rows [][]int, work *float64, maxWork
 	minCol := k
 	for _, c := range colNNZ {
 		if c == 0 {
-			return nil, errSingular
+			return nil, ErrSingular
 		}
 		colBits += 0.5 * math.Log2(float64(c))
 		minCol = min(minCol, c)
@@ -85,13 +88,13 @@ func solveBasis(ctx context.Context, k int, rows [][]int, work *float64, maxWork
 		}
 		perPrime := float64(k) * float64(k) * float64(k) / 3
 		if *work+perPrime*math.Ceil((need-have)/30) > maxWork {
-			return nil, errPackingWork
+			return nil, ErrWork
 		}
 		d, ok := luSolve(k, rows, p, a, perm, bz, by)
 		*work += perPrime
 		if !ok {
 			if misses++; misses > 3 {
-				return nil, errSingular
+				return nil, ErrSingular
 			}
 			continue
 		}
@@ -127,7 +130,7 @@ func solveBasis(ctx context.Context, k int, rows [][]int, work *float64, maxWork
 		sym(y[i])
 	}
 	if det.Sign() == 0 {
-		return nil, errSingular
+		return nil, ErrSingular
 	}
 	if det.Sign() < 0 {
 		det.Neg(det)
@@ -136,7 +139,7 @@ func solveBasis(ctx context.Context, k int, rows [][]int, work *float64, maxWork
 			y[i].Neg(y[i])
 		}
 	}
-	return &basisSolution{Z: z, Y: y, Det: det}, nil
+	return &BasisSolution{Z: z, Y: y, Det: det}, nil
 }
 
 // luSolve factorises M modulo the prime p (P M = L U, partial pivoting on
