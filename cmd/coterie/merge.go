@@ -32,8 +32,9 @@ same options; anything else is refused with a message that names the part.
 With --json the result is printed as the command's --json report, whatever
 format the shards were asked for.
 
-Commands that split: availability (exact polynomials by BDD, in pieces by the
-first nodes; Monte Carlo estimates with --method estimate, in shares of the
+Commands that split: availability (exact polynomials by BDD, in pieces by
+the values of a few nodes, named in each part; the lines of PG(2,8) by the
+pieces of the plane sweep; Monte Carlo estimates with --method estimate, in shares of the
 samples); transversals --count (the pieces of the search); simulate --explore
 (the states under each way to make the requests, merged into one state
 graph); domination --smallest (the cubes of the candidate sizes of a
