@@ -189,9 +189,20 @@ func (o Options) within(ctx context.Context, check bool, fn func(context.Context
 // NewFamily returns the figures of f that cost nothing: its statistics
 // and messages per entry. The others are NotAsked.
 func NewFamily(f *set.Family) Family {
+	fa, _ := newFamily(context.Background(), f)
+	return fa
+}
+
+// newFamily is NewFamily watching ctx: the statistics of a threshold
+// over millions of nodes are binomials of millions of digits.
+func newFamily(ctx context.Context, f *set.Family) (Family, error) {
+	st, err := f.StatsContext(ctx)
+	if err != nil {
+		return Family{}, err
+	}
 	na := Status{Reason: NotAsked}
-	return Family{F: f, Stats: f.Stats(), Messages: measure.MessagesOf(f),
-		LoadStatus: na, ResilienceStatus: na, ByzantineStatus: na, AvailabilityStatus: na}
+	return Family{F: f, Stats: st, Messages: measure.MessagesOf(f),
+		LoadStatus: na, ResilienceStatus: na, ByzantineStatus: na, AvailabilityStatus: na}, nil
 }
 
 // FigureError is a failure of one figure (not its budget running out, nor
@@ -213,8 +224,11 @@ func (e *FigureError) Unwrap() error { return e.Err }
 // far are returned with ctx's error, the one being computed Stopped. Any
 // other failure is a *[FigureError] and no result.
 func MeasureFamily(ctx context.Context, f *set.Family, o Options) (*Family, error) {
-	fa := NewFamily(f)
-	_, err := fa.measure(ctx, o)
+	fa, err := newFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	_, err = fa.measure(ctx, o)
 	if err != nil && ctx.Err() == nil {
 		return nil, err
 	}

@@ -34,7 +34,11 @@ func Measure(ctx context.Context, sys set.System, o Options) (*System, error) {
 		r.Params = sys.Family.Params
 	}
 	for _, f := range sys.Families() {
-		fa := NewFamily(f)
+		fa, err := newFamily(ctx, f)
+		if err != nil {
+			// Stopped before any figure of this family: nothing to show.
+			return nil, err
+		}
 		stopped, err := fa.measure(ctx, o)
 		if err != nil && ctx.Err() == nil {
 			return nil, err

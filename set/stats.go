@@ -1,6 +1,9 @@
 package set
 
-import "math/big"
+import (
+	"context"
+	"math/big"
+)
 
 // Stats are the structural figures of a family that Maekawa's paper and
 // `coterie info` report. Counts are exact big integers because a threshold
@@ -32,18 +35,32 @@ type Stats struct {
 // implicit family links) when there are few enough; otherwise see
 // [Stats.Err].
 func (f *Family) Stats() Stats {
+	st, _ := f.StatsContext(context.Background())
+	return st
+}
+
+// StatsContext is [Family.Stats] watching ctx where the work is large:
+// the binomial coefficients of a threshold family over millions of
+// nodes. Once ctx is done it returns ctx's error.
+func (f *Family) StatsContext(ctx context.Context) (Stats, error) {
 	if f.IsImplicit() {
-		return implicitStats(f)
+		return implicitStats(f), ctx.Err()
 	}
 	st := Stats{N: f.N, SizeSum: new(big.Int)}
 	if f.IsThreshold() {
 		w := f.Threshold
-		st.Quorums = f.Count()
+		var err error
+		if st.Quorums, err = BinomialContext(ctx, f.N, w); err != nil {
+			return Stats{}, err
+		}
 		st.MinSize, st.MaxSize = w, w
 		st.SizeSum.Mul(st.Quorums, big.NewInt(int64(w)))
-		d := Binomial(f.N-1, w-1)
+		d, err := BinomialContext(ctx, f.N-1, w-1)
+		if err != nil {
+			return Stats{}, err
+		}
 		st.MinDegree, st.MaxDegree = d, new(big.Int).Set(d)
-		return st
+		return st, nil
 	}
 	st.Quorums = big.NewInt(int64(f.quorumCount()))
 	sum := 0
@@ -73,7 +90,7 @@ func (f *Family) Stats() Stats {
 		hi = max(hi, d)
 	}
 	st.MinDegree, st.MaxDegree = big.NewInt(int64(lo)), big.NewInt(int64(hi))
-	return st
+	return st, nil
 }
 
 // EqualSize is Maekawa's property (c): every quorum has the same size.

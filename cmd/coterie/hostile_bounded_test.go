@@ -236,10 +236,11 @@ func TestBoundedSearchStop(t *testing.T) {
 	}
 }
 
-// A computation that does not watch its context (the binomial
-// coefficients of a threshold over 2^24 nodes, in the exact availability
-// of compare) still ends the process soon after the first signal or the
-// deadline, with its status, the old output file intact.
+// A threshold over 2^24 nodes (binomials of millions of digits, in the
+// statistics and the exact availability) ends the process soon after the
+// first signal or the deadline, with its status, the old output file
+// intact: the binomials watch the context, and a computation that did not
+// would still be ended by the grace period.
 func TestBoundedStopGrace(t *testing.T) {
 	dir := t.TempDir()
 	putBytes(t, dir, "big.json", []byte(`{"format": "coterie/1", "n": 16777216, "threshold": 8388609}`+"\n"))
