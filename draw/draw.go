@@ -13,11 +13,13 @@ import (
 	"github.com/coterie-dev/coterie/set"
 )
 
-// Layouts lists the layouts [Draw] knows, "auto" first.
-var Layouts = []string{"auto", "matrix", "grid", "billiard", "plane", "cube", "tree", "hqc", "rows"}
+// Layouts returns the layouts [Draw] knows, "auto" first.
+func Layouts() []string {
+	return []string{"auto", "matrix", "grid", "billiard", "plane", "cube", "tree", "hqc", "rows"}
+}
 
-// Themes lists the colour themes of a drawing, the default first.
-var Themes = []string{"light", "dark"}
+// Themes returns the colour themes of a drawing, the default first.
+func Themes() []string { return []string{"light", "dark"} }
 
 // MaxQuorums bounds the quorums a drawing enumerates: a threshold system
 // (majority) with more quorums than this is refused rather than listed.
@@ -192,7 +194,7 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 	case "rows":
 		err = d.rows()
 	default:
-		return nil, fmt.Errorf("draw: layout %q: want one of %v", opts.Layout, Layouts)
+		return nil, fmt.Errorf("draw: layout %q: want one of %v", opts.Layout, Layouts())
 	}
 	if err != nil {
 		return nil, err
@@ -209,7 +211,7 @@ func themeOf(name string) (palette, error) {
 	}
 	c, ok := themes[name]
 	if !ok {
-		return palette{}, fmt.Errorf("draw: theme %q: want one of %v", name, Themes)
+		return palette{}, fmt.Errorf("draw: theme %q: want one of %v", name, Themes())
 	}
 	return c, nil
 }

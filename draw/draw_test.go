@@ -682,7 +682,7 @@ func TestAnySystem(t *testing.T) {
 			f.Add(q, set.NoOwner)
 		}
 		sys := set.System{Family: f}
-		for _, layout := range draw.Layouts {
+		for _, layout := range draw.Layouts() {
 			o := draw.Options{Layout: layout, ShowQuorum: rng.IntN(2) == 0, Quorum: rng.IntN(len(f.Quorums)), Labels: true,
 				Highlight: []int{rng.IntN(n)}}
 			sc, err := draw.Draw(sys, o)

@@ -482,7 +482,7 @@ func TestOrientation(t *testing.T) {
 // TestLineStyles: the 21 lines of PG(2,4) each have a look of their own
 // (colour and dash pattern), in both themes.
 func TestLineStyles(t *testing.T) {
-	for _, theme := range draw.Themes {
+	for _, theme := range draw.Themes() {
 		seen := map[string]int{}
 		for _, e := range drawn(t, build(t, "fpp", map[string]any{"order": 4}), draw.Options{Theme: theme}) {
 			if e.attrs["class"] == "line" {

@@ -25,7 +25,7 @@ type Options struct {
 	// left out with a note. 0 means DefaultBudget.
 	Budget time.Duration
 	// Points are the p at which the availability table is given; nil
-	// means DefaultPoints.
+	// means DefaultPoints().
 	Points []float64
 	// Samples is the number of Monte Carlo samples per point where no
 	// exact availability is found; 0 means 1<<14.
@@ -47,8 +47,8 @@ type Options struct {
 // DefaultBudget is the time each long figure may take by default.
 const DefaultBudget = 2 * time.Second
 
-// DefaultPoints are the p of the availability table.
-var DefaultPoints = []float64{0.5, 0.9, 0.99, 0.999}
+// DefaultPoints returns the p of the availability table.
+func DefaultPoints() []float64 { return []float64{0.5, 0.9, 0.99, 0.999} }
 
 // curvePoints are the node nines −log10(1−p) of the availability curve:
 // p from 0.5 to 0.999.
@@ -193,7 +193,7 @@ func Analyze(ctx context.Context, name string, sys set.System, o Options) (*Syst
 		o.Budget = DefaultBudget
 	}
 	if o.Points == nil {
-		o.Points = DefaultPoints
+		o.Points = DefaultPoints()
 	}
 	if o.Samples <= 0 {
 		o.Samples = 1 << 14

@@ -85,17 +85,17 @@ the drawing says so and draw exits 1, as info does. PNG output is
 	f := cmd.Flags()
 	f.Lookup("side").Usage = "for a read-write system, the side to draw: reads|writes|both (side by side)"
 	f.StringVarP(&o.out, "output", "o", "", "write the drawing to `OUT.svg`, OUT.png or OUT.pdf (default: SVG on standard output)")
-	f.StringVar(&o.layout, "layout", "auto", "layout: "+strings.Join(draw.Layouts, ", "))
+	f.StringVar(&o.layout, "layout", "auto", "layout: "+strings.Join(draw.Layouts(), ", "))
 	f.IntVar(&o.quorum, "quorum", 0, "highlight quorum `I` (1-based position in the file)")
 	f.StringVar(&o.highlight, "highlight", "", "highlight the nodes `1,4,7` (numbers 1..n or labels)")
 	f.BoolVar(&o.labels, "labels", false, "write node labels beside the nodes")
 	f.Float64Var(&o.scale, "scale", draw.DefaultPNGScale, "PNG pixels per drawing unit (0 < `S` ≤ 16)")
-	f.StringVar(&o.theme, "theme", "light", "colours: "+strings.Join(draw.Themes, " or "))
+	f.StringVar(&o.theme, "theme", "light", "colours: "+strings.Join(draw.Themes(), " or "))
 	_ = cmd.RegisterFlagCompletionFunc("theme", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return draw.Themes, cobra.ShellCompDirectiveNoFileComp
+		return draw.Themes(), cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("layout", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return draw.Layouts, cobra.ShellCompDirectiveNoFileComp
+		return draw.Layouts(), cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
@@ -111,14 +111,14 @@ func runDraw(s *streams, o drawOptions, path string) error {
 			return usageErrorf("-o %s: the file name must end in .svg, .png or .pdf", o.out)
 		}
 	}
-	if !slices.Contains(draw.Layouts, o.layout) {
-		return usageErrorf("--layout must be one of %s, not %q", strings.Join(draw.Layouts, ", "), o.layout)
+	if !slices.Contains(draw.Layouts(), o.layout) {
+		return usageErrorf("--layout must be one of %s, not %q", strings.Join(draw.Layouts(), ", "), o.layout)
 	}
 	if o.quorum < 0 {
 		return usageErrorf("--quorum must be a positive quorum number, not %d", o.quorum)
 	}
-	if !slices.Contains(draw.Themes, o.theme) {
-		return usageErrorf("--theme must be one of %s, not %q", strings.Join(draw.Themes, ", "), o.theme)
+	if !slices.Contains(draw.Themes(), o.theme) {
+		return usageErrorf("--theme must be one of %s, not %q", strings.Join(draw.Themes(), ", "), o.theme)
 	}
 	if !(o.scale > 0 && o.scale <= 16) {
 		return usageErrorf("--scale must be a number in (0, 16], not %v", o.scale)

@@ -62,7 +62,7 @@ of writes at each --p.`,
 	f.StringVar(&o.format, "format", "", "html or md (default: by the extension of -o)")
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("html", "md"))
 	f.DurationVar(&o.budget, "budget", report.DefaultBudget, "time allowed to each long figure (load, resilience, domination, exact availability)")
-	addProbsFlag(cmd, &o.ps, report.DefaultPoints, "probabilities of the availability table")
+	addProbsFlag(cmd, &o.ps, report.DefaultPoints(), "probabilities of the availability table")
 	addPNodeFlag(cmd, &o.pNode)
 	addReportRWFlags(cmd, &o.rw)
 	return cmd
