@@ -196,13 +196,20 @@ func treeNumbering(f *set.Family, d, h int) (*set.Family, bool) {
 	if len(queue) != f.N {
 		return nil, false
 	}
-	g := set.NewFamily(f.N)
+	g := renumbered(f.N, qs, label)
+	return g, true
+}
+
+// renumbered is the family over n nodes of the quorums qs (0-based member
+// lists) with node v renamed label[v].
+func renumbered(n int, qs [][]int, label []int) *set.Family {
+	g := set.NewFamily(n)
 	for _, q := range qs {
-		s := set.New(f.N)
+		s := set.New(n)
 		for _, v := range q {
 			s.Add(label[v])
 		}
 		g.Add(s, set.NoOwner)
 	}
-	return g, true
+	return g
 }

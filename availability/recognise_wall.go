@@ -58,14 +58,7 @@ func recogniseWall(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 	if !ok {
 		return nil, false
 	}
-	g := set.NewFamily(f.N)
-	for _, q := range qs {
-		s := set.New(f.N)
-		for _, v := range q {
-			s.Add(label[v])
-		}
-		g.Add(s, set.NoOwner)
-	}
+	g := renumbered(f.N, qs, label)
 	if !(catalogue{live: sys.HasQuorum, count: count}).holds(g) || ctx.Err() != nil {
 		return nil, false
 	}
