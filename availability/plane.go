@@ -119,10 +119,18 @@ func PlaneOrders() []int { return []int{2, 3, 4, 5, 7, 8} }
 // parts (see [planeSweep.descend]): tens of minutes of CPU at least.
 // Progress goes to progress.
 func PlanePolynomial(ctx context.Context, q int, progress Progress) (*Polynomial, error) {
-	if !slices.Contains(PlaneOrders(), q) {
-		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
+	if err := checkPlaneOrder(q); err != nil {
+		return nil, err
 	}
 	return planePolynomial(ctx, q, progress, 0)
+}
+
+// checkPlaneOrder refuses an order the sweep does not count.
+func checkPlaneOrder(q int) error {
+	if !slices.Contains(PlaneOrders(), q) {
+		return fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
+	}
+	return nil
 }
 
 // planeStateBytes is the memory a stored state takes beyond its
@@ -133,8 +141,8 @@ const planeStateBytes = 8 + 48
 // states (0 = none), past which it stops with an error wrapping
 // [set.ErrMemoryBudget].
 func planePolynomial(ctx context.Context, q int, progress Progress, maxBytes int64) (*Polynomial, error) {
-	if !slices.Contains(PlaneOrders(), q) {
-		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
+	if err := checkPlaneOrder(q); err != nil {
+		return nil, err
 	}
 	s := newPlaneSweep(q)
 	s.maxBytes = maxBytes
@@ -159,8 +167,8 @@ func planePolynomial(ctx context.Context, q int, progress Progress, maxBytes int
 // them (so a piece alone means nothing). maxBytes bounds the states' bytes
 // as for the whole count (0 = none).
 func PlanePieces(ctx context.Context, q, of int, which []int, progress Progress, maxBytes int64) ([][]*big.Int, error) {
-	if !slices.Contains(PlaneOrders(), q) {
-		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
+	if err := checkPlaneOrder(q); err != nil {
+		return nil, err
 	}
 	if of < 1 || of > maxPlaneParts || of&(of-1) != 0 {
 		return nil, fmt.Errorf("availability: projective plane: %d pieces: want a power of two from 1 to %d", of, maxPlaneParts)
@@ -206,8 +214,8 @@ func PlanePieces(ctx context.Context, q, of int, which []int, progress Progress,
 // the sum of the counts of all the pieces of [PlanePieces] (for any
 // number of pieces). It fails on a sum that no such pieces give.
 func PlaneFromPieces(q int, sum []*big.Int) (*Polynomial, error) {
-	if !slices.Contains(PlaneOrders(), q) {
-		return nil, fmt.Errorf("availability: projective plane: order %d is not one of %v", q, PlaneOrders())
+	if err := checkPlaneOrder(q); err != nil {
+		return nil, err
 	}
 	s := &planeSweep{q: q, n: q*q + q + 1}
 	if len(sum) != s.n+1 {
