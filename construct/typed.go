@@ -191,11 +191,12 @@ func (b *implicitBase) Family(ctx context.Context, limit int) (*set.Family, erro
 
 func init() { set.SetImplicitStats(implicitStats) }
 
-// implicitStats is [set.Family.Stats] of an implicit family: the stats of
-// its quorums listed, when there are at most ListLimit; otherwise what its
-// construction knows, with Err saying why the rest is missing.
-func implicitStats(f *set.Family) set.Stats {
-	g, err := Explicit(context.Background(), f, ListLimit)
+// implicitStats is [set.Family.StatsContext] of an implicit family: the
+// stats of its quorums listed under ctx, when there are at most ListLimit;
+// otherwise what its construction knows, with Err saying why the rest is
+// missing (ctx's error when ctx ended first).
+func implicitStats(ctx context.Context, f *set.Family) set.Stats {
+	g, err := Explicit(ctx, f, ListLimit)
 	if err == nil {
 		return g.Stats()
 	}

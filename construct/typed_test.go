@@ -246,3 +246,27 @@ func TestTypedThreshold(t *testing.T) {
 		t.Fatal("a listed family claims to be a threshold")
 	}
 }
+
+// The statistics of an implicit family list its quorums under the
+// caller's context: an ended context stops them and is what Err says.
+func TestImplicitStatsContext(t *testing.T) {
+	f, err := construct.Implicit("tree", set.Params{"degree": 2, "height": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.StatsContext(context.Background())
+	if err != nil || st.Err != nil {
+		t.Fatal(err, st.Err)
+	}
+	// The binary tree of height 3 (15 nodes) has Q(3) = Q(2)² + 2·Q(2) = 255
+	// quorums, with Q(0) = 1 and Q(h) = Q(h−1)² + 2Q(h−1).
+	if st.Quorums.Int64() != 255 {
+		t.Fatalf("%v quorums, want 255", st.Quorums)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st, err = f.StatsContext(ctx)
+	if !errors.Is(err, context.Canceled) || !errors.Is(st.Err, context.Canceled) {
+		t.Fatalf("ended context: err %v, Stats.Err %v", err, st.Err)
+	}
+}
