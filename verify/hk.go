@@ -56,8 +56,8 @@ func hkIntersection(ctx context.Context, a *set.HK, typedLevels []quorum.System,
 	c := Check{Name: "intersection"}
 	n := a.N
 	levels := slices.Clone(a.Levels)
-	w := make([]int, len(levels))        // a threshold level's w, 0 for a list
-	listedW := make([]bool, len(levels)) // a threshold level listed for the brute force
+	w := make([]int, len(levels))           // a threshold level's w, 0 for a list
+	enumerated := make([]bool, len(levels)) // a threshold level listed for the brute force
 	for i, sys := range typedLevels {
 		w[i], _ = thresholdOf(sys)
 	}
@@ -68,7 +68,7 @@ func hkIntersection(ctx context.Context, a *set.HK, typedLevels []quorum.System,
 				if err != nil {
 					return c, fmt.Errorf("verify: brute force: level h = %d: %w", l.H, err)
 				}
-				levels[i], w[i], listedW[i] = e, 0, true
+				levels[i], w[i], enumerated[i] = e, 0, true
 			}
 		}
 	}
@@ -127,7 +127,7 @@ func hkIntersection(ctx context.Context, a *set.HK, typedLevels []quorum.System,
 			reqs, err = bruteHK(ctx, n, levels, byH, pat)
 			for i, rq := range reqs {
 				// A threshold level was enumerated: name its quorum by nodes.
-				if listedW[byH[rq.H]] {
+				if enumerated[byH[rq.H]] {
 					reqs[i] = Request{H: rq.H, Quorum: -1, Set: levels[byH[rq.H]].Quorums[rq.Quorum].Elements()}
 				}
 			}
