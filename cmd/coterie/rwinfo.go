@@ -220,10 +220,10 @@ func runRWInfo(ctx context.Context, s *streams, o rwOptions, in inputOptions, ar
 		return rwAnalysisError(s, err, "", strategyFile)
 	}
 	if res.ReadQuorums != nil {
-		rep.ReadQuorums = &number{res.ReadQuorums}
+		rep.ReadQuorums = &number{V: res.ReadQuorums}
 	}
 	if res.WriteQuorums != nil {
-		rep.WriteQuorums = &number{res.WriteQuorums}
+		rep.WriteQuorums = &number{V: res.WriteQuorums}
 	}
 	rep.rwResilienceJSON = newRWResilience(res.Read.F, res.Write.F)
 	rep.ReadFailures, rep.WriteFailures = ids(res.Read.Witness), ids(res.Write.Witness)
