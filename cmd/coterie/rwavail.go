@@ -2,49 +2,18 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/rw"
 )
-
-// rwAvSide is the availability report of one side of a read-write system.
-type rwAvSide struct {
-	Exact        bool       `json:"exact"`
-	Method       string     `json:"method"`
-	Coefficients []string   `json:"coefficients,omitempty"`
-	Points       []avPointJ `json:"points"`
-}
-
-type avPointJ struct {
-	P            float64 `json:"p"`
-	Availability float64 `json:"availability"`
-	// 1 − AV, its nines and the downtime per year in seconds (of
-	// 365.25 days): see rwavail_domains.go.
-	Unavailability  json.Number  `json:"unavailability,omitempty"`
-	Nines           *json.Number `json:"nines,omitempty"`
-	DowntimePerYear json.Number  `json:"downtime_per_year,omitempty"`
-	u               *big.Float
-}
-
-type rwAvReport struct {
-	N      int      `json:"n"`
-	Reads  rwAvSide `json:"reads"`
-	Writes rwAvSide `json:"writes"`
-	// Both is the probability that a read and a write quorum are up at
-	// once; Domains the failure domains and Down what --down failed.
-	Both    *rwAvSide      `json:"both,omitempty"`
-	Domains []rwDomainJSON `json:"domains,omitempty"`
-	Down    []string       `json:"down,omitempty"`
-}
 
 // runRWAvailability is `coterie availability` on a read-write system: the
 // availability of reads and of writes, each exactly where a method fits,
@@ -83,7 +52,7 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 			override[v] = ratFloat(nd.P)
 		}
 	}
-	rep := &rwAvReport{N: sys.N}
+	rep := &jsonreport.RWAvailability{N: sys.N}
 	xs := make([]float64, avPlotPoints)
 	for i := range xs {
 		xs[i] = float64(i) / (avPlotPoints - 1)
@@ -91,13 +60,13 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 	for _, side := range []struct {
 		name string
 		sd   *rw.Side
-		dst  *rwAvSide
+		dst  *jsonreport.RWSide
 	}{{"reads", &sys.Reads, &rep.Reads}, {"writes", &sys.Writes, &rep.Writes}} {
 		if correlated(ld.tree) {
 			// The figures under the domains replace the independent
 			// ones (addRWExactFigures, domainCurves): not computed.
 			for _, p := range ps {
-				side.dst.Points = append(side.dst.Points, avPointJ{P: p})
+				side.dst.Points = append(side.dst.Points, jsonreport.SideAvPoint{P: p})
 			}
 			continue
 		}
@@ -124,7 +93,7 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 			chart.Series = append(chart.Series, avSeries(side.name, cpts, func(pt availability.Point) float64 { return pt.AV }))
 		}
 		for _, pt := range pts {
-			side.dst.Points = append(side.dst.Points, avPointJ{P: pt.P, Availability: pt.AV})
+			side.dst.Points = append(side.dst.Points, jsonreport.SideAvPoint{P: pt.P, Availability: pt.AV})
 		}
 	}
 	if err := addRWExactFigures(ctx, rep, ld, ps, ro.limit, o.maxNodes); err != nil {

@@ -2,40 +2,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"math"
 	"math/big"
 
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/draw"
+	"github.com/coterie-dev/coterie/jsonreport"
 )
-
-// rwDomainJSON is a failure domain as reports list it.
-type rwDomainJSON struct {
-	Domain string `json:"domain"`
-	Level  int    `json:"level"`
-	Nodes  []int  `json:"nodes"`
-	P      string `json:"p"`
-}
-
-// domainsJSON lists every domain of t, with its nodes (1-based) and its
-// probability of being up ("1" when not given).
-func domainsJSON(t *domain.Tree) []rwDomainJSON {
-	var out []rwDomainJSON
-	for l := 1; l <= t.Depth(); l++ {
-		for _, d := range t.AtLevel(l) {
-			nodes := []int{}
-			for _, v := range t.Under(d) {
-				nodes = append(nodes, v+1)
-			}
-			out = append(out, rwDomainJSON{Domain: t.Path(d), Level: l, Nodes: nodes, P: domain.RatString(t.P(d))})
-		}
-	}
-	return out
-}
 
 // correlated reports whether some domain of t may fail.
 func correlated(t *domain.Tree) bool {
@@ -63,12 +38,12 @@ const rwExactBudget = 2_000_000
 // next to the figures already there. Without domains a system too large
 // for the exact figures keeps its figures, with 1 − AV from them; with
 // domains it is an error.
-func addRWExactFigures(ctx context.Context, rep *rwAvReport, ld *rwLoaded, ps []float64, limit, budget int) error {
+func addRWExactFigures(ctx context.Context, rep *jsonreport.RWAvailability, ld *rwLoaded, ps []float64, limit, budget int) error {
 	sys := ld.sys
 	withDomains := correlated(ld.tree)
 
 	if ld.tree != nil {
-		rep.Domains = domainsJSON(ld.tree)
+		rep.Domains = jsonreport.FromDomains(ld.tree)
 	}
 	rep.Down = ld.downNames
 	b := budget
@@ -88,55 +63,17 @@ func addRWExactFigures(ctx context.Context, rep *rwAvReport, ld *rwLoaded, ps []
 		for _, nd := range sys.Nodes {
 			uniform = uniform && nd.P == nil
 		}
-		for _, side := range []*rwAvSide{&rep.Reads, &rep.Writes} {
-			poly := polyOf(side.Coefficients)
-			for i := range side.Points {
-				if poly != nil && uniform && side.Exact {
-					// Exact: from the coefficients, not from a rounded AV.
-					side.Points[i].setFigures(poly.Unavailability(side.Points[i].P))
-					continue
-				}
-				side.Points[i].setFigures(big.NewFloat(math.Max(0, 1-side.Points[i].Availability)))
-			}
-		}
+		rep.SetSideFigures(uniform)
 		return nil
 	}
-	rep.Both = &rwAvSide{Exact: true, Method: string(method)}
-	if withDomains {
-		for _, side := range []*rwAvSide{&rep.Reads, &rep.Writes} {
-			side.Exact, side.Method, side.Coefficients = true, string(method), nil
-		}
-	}
-	for i, e := range pts {
-		rep.Both.Points = append(rep.Both.Points, avPointJ{P: e.P})
-		for _, x := range []struct {
-			side *rwAvSide
-			av   *big.Rat
-		}{{&rep.Reads, e.Reads}, {&rep.Writes, e.Writes}, {rep.Both, e.Both}} {
-			pt := &x.side.Points[i]
-			pt.Availability, _ = x.av.Float64()
-			u := new(big.Rat).Sub(big.NewRat(1, 1), x.av)
-			pt.setFigures(new(big.Float).SetPrec(256).SetRat(u))
-		}
-	}
+	rep.SetExact(method, pts, withDomains)
 	return nil
-}
-
-// setFigures sets 1 − AV (u), its nines and the downtime per year.
-func (pt *avPointJ) setFigures(u *big.Float) {
-	pt.u = u
-	pt.Unavailability = json.Number(u2s(u, 10))
-	pt.DowntimePerYear = json.Number(downtimeNumber(u))
-	if n := ninesNumber(u); n != "" {
-		num := json.Number(n)
-		pt.Nines = &num
-	}
 }
 
 // rwAvColumns are the table's and the CSV's columns after p: for reads,
 // writes and (when computed) both, the availability, then 1 − AV, nines
 // and the downtime per year in seconds.
-func rwAvColumns(rep *rwAvReport, csv bool) []string {
+func rwAvColumns(rep *jsonreport.RWAvailability, csv bool) []string {
 	cols := []string{"p", "reads", "writes"}
 	if rep.Both != nil {
 		cols = append(cols, "both")
@@ -153,10 +90,10 @@ func rwAvColumns(rep *rwAvReport, csv bool) []string {
 
 type namedSide struct {
 	name string
-	side *rwAvSide
+	side *jsonreport.RWSide
 }
 
-func rwAvSides(rep *rwAvReport) []namedSide {
+func rwAvSides(rep *jsonreport.RWAvailability) []namedSide {
 	out := []namedSide{{"reads", &rep.Reads}, {"writes", &rep.Writes}}
 	if rep.Both != nil {
 		out = append(out, namedSide{"both", rep.Both})
@@ -165,45 +102,30 @@ func rwAvSides(rep *rwAvReport) []namedSide {
 }
 
 // rwAvRow is row i of the table (or the CSV).
-func rwAvRow(rep *rwAvReport, i, digits int, csv bool) []string {
+func rwAvRow(rep *jsonreport.RWAvailability, i, digits int, csv bool) []string {
 	row := []string{fmtG(rep.Reads.Points[i].P, digits)}
 	sides := rwAvSides(rep)
 	for _, sd := range sides {
 		pt := sd.side.Points[i]
-		if pt.u != nil && sd.side.Exact {
-			row = append(row, avShow(availability.Point{P: pt.P, AV: pt.Availability, Exact: true}, pt.u, digits))
+		if pt.U != nil && sd.side.Exact {
+			row = append(row, avShow(availability.Point{P: pt.P, AV: pt.Availability, Exact: true}, pt.U, digits))
 		} else {
 			row = append(row, fmtG(pt.Availability, digits))
 		}
 	}
 	for _, sd := range sides {
 		pt := sd.side.Points[i]
-		if pt.u == nil {
+		if pt.U == nil {
 			row = append(row, "", "", "")
 			continue
 		}
 		if csv {
-			row = append(row, u2s(pt.u, digits), ninesNumber(pt.u), downtimeNumber(pt.u))
+			row = append(row, u2s(pt.U, digits), ninesNumber(pt.U), downtimeNumber(pt.U))
 		} else {
-			row = append(row, u2s(pt.u, 3), ninesText(pt.u), downtimeText(availability.Downtime(pt.u)))
+			row = append(row, u2s(pt.U, 3), ninesText(pt.U), downtimeText(availability.Downtime(pt.U)))
 		}
 	}
 	return row
-}
-
-// polyOf is the availability polynomial of decimal coefficients A_0..A_n,
-// or nil.
-func polyOf(coef []string) *availability.Polynomial {
-	if len(coef) == 0 {
-		return nil
-	}
-	p := availability.NewPolynomial(len(coef) - 1)
-	for i, c := range coef {
-		if _, ok := p.A[i].SetString(c, 10); !ok {
-			return nil
-		}
-	}
-	return p
 }
 
 // domainCurves are the curves of reads, writes and both under the failure
