@@ -403,15 +403,6 @@ func ids(q *set.Set) []int {
 	return out
 }
 
-// labelled prints an expression with the system's labels.
-func labelled(sys *rw.System, e *expr.Expr) string {
-	labels := make([]string, sys.N)
-	for v := range labels {
-		labels[v] = sys.Label(v)
-	}
-	return e.Relabel(labels).String()
-}
-
 // noLatency is the latency of a node whose latency no file gives: 1, as
 // quoracle takes it; a system none of whose nodes has a latency of its own
 // has no latency to report (see [latencyGiven]).
