@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/draw"
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
@@ -421,50 +420,10 @@ func parsePNode(spec string, n int, labels []string) (map[int]float64, error) {
 	if spec == "" {
 		return nil, nil
 	}
-	node := func(tok string) (int, error) {
-		if v, err := strconv.Atoi(tok); err == nil {
-			if v < 1 || v > n {
-				return 0, fmt.Errorf("node %d is out of range 1..%d", v, n)
-			}
-			return v - 1, nil
-		}
-		if i := slices.Index(labels, tok); i >= 0 {
-			return i, nil
-		}
-		return 0, fmt.Errorf("%q is neither a node number 1..%d nor a label", tok, n)
-	}
-	prob := func(tok string) (float64, error) {
-		x, err := strconv.ParseFloat(tok, 64)
-		if err != nil || !(x >= 0 && x <= 1) {
-			return 0, fmt.Errorf("%q is not a probability between 0 and 1", tok)
-		}
-		return x, nil
-	}
-	out := map[int]float64{}
-	add := func(a, b string) error {
-		v, err := node(strings.TrimSpace(a))
-		if err != nil {
-			return err
-		}
-		x, err := prob(strings.TrimSpace(b))
-		if err != nil {
-			return err
-		}
-		if _, dup := out[v]; dup {
-			return fmt.Errorf("node %s is given twice", strings.TrimSpace(a))
-		}
-		out[v] = x
-		return nil
-	}
 	if _, err := os.Stat(spec); err != nil && strings.Contains(spec, "=") {
-		for _, item := range strings.Split(spec, ",") {
-			a, b, ok := strings.Cut(item, "=")
-			if !ok {
-				return nil, usageErrorf("--p-node: %q is not NODE=P", item)
-			}
-			if err := add(a, b); err != nil {
-				return nil, usageErrorf("--p-node: %v", err)
-			}
+		out, err := format.ParsePNode(spec, n, labels)
+		if err != nil {
+			return nil, usageErrorf("--p-node: %v", err)
 		}
 		return out, nil
 	}
@@ -472,21 +431,12 @@ func parsePNode(spec string, n int, labels []string) (map[int]float64, error) {
 	if err != nil {
 		return nil, asInputError(spec, 0, "cannot read: "+unwrapPath(err).Error())
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
-		fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == '=' })
-		if len(fields) == 0 {
-			continue
-		}
-		if len(fields) != 2 {
-			return nil, asInputError(spec, line, "want NODE PROBABILITY")
-		}
-		if err := add(fields[0], fields[1]); err != nil {
-			return nil, asInputError(spec, line, err.Error())
-		}
+	out, err := format.ReadPNode(data, n, labels)
+	var se *format.SyntaxError
+	if errors.As(err, &se) {
+		return nil, asInputError(spec, se.Line, se.Msg)
 	}
-	return out, nil
+	return out, err
 }
 
 // avNum formats a value with the significant digits of --digits.
