@@ -47,7 +47,7 @@ func runRWConvert(ctx context.Context, s *streams, ro rwOptions, in inputOptions
 	if kind == "text" {
 		f = format.Text
 	}
-	file := &format.RWSystem{N: sys.N, Labels: rwLabels(sys), Domains: ld.tree,
+	file := &format.RWSystem{N: sys.N, Labels: sys.Labels(), Domains: ld.tree,
 		Reads:  format.RWSide{Expr: sys.Reads.Expr, List: sys.Reads.List, Derived: sys.ReadsDerived},
 		Writes: format.RWSide{Expr: sys.Writes.Expr, List: sys.Writes.List, Derived: sys.WritesDerived}}
 	return writeOutput(s, out.path, func(w io.Writer) error { return format.WriteRW(w, file, f) })

@@ -118,34 +118,17 @@ func (o *sideOptions) system(ctx context.Context, s *streams, path string, in in
 }
 
 // listSide lists a side's minimal quorums as a labelled coterie-style
-// family (a copy: the system's own list is not changed).
+// family (see [rw.System.SideQuorums]).
 func listSide(sys *rw.System, side string, limit int) (*set.Family, error) {
 	sd := &sys.Reads
 	if side == "writes" {
 		sd = &sys.Writes
 	}
-	f, err := sd.Family(sys.N, limit)
+	f, err := sys.SideQuorums(sd, limit)
 	if err != nil {
 		return nil, usageErrorf("--side %s: more than %d quorums to list", side, limit)
 	}
-	g := f.Clone()
-	g.K, g.H = 1, 0
-	g.Labels = rwLabels(sys)
-	return g, nil
-}
-
-// rwLabels returns the nodes' labels, or nil when no node has one.
-func rwLabels(sys *rw.System) []string {
-	for v := range sys.N {
-		if sys.Nodes[v].Label != "" {
-			labels := make([]string, sys.N)
-			for u := range labels {
-				labels[u] = sys.Label(u)
-			}
-			return labels
-		}
-	}
-	return nil
+	return f, nil
 }
 
 // runRWDomination judges a read-write system's sides: side is reads,
