@@ -569,6 +569,55 @@ func (rep *RWAvailability) SetExact(method availability.Method, pts []analysis.R
 	}
 }
 
+// FromRWAvailability is the report on av, the availability of sys at
+// each p of ps under the failure domains t (nil: none); down names the
+// nodes --down failed.
+func FromRWAvailability(sys *rw.System, av *analysis.RWAv, ps []float64, t *domain.Tree, down []string) *RWAvailability {
+	rep := &RWAvailability{N: sys.N}
+	for _, side := range []struct {
+		av  *analysis.SideAv
+		dst *RWSide
+	}{{av.Reads, &rep.Reads}, {av.Writes, &rep.Writes}} {
+		if side.av == nil {
+			// The figures under the domains replace the independent
+			// ones: not computed.
+			for _, p := range ps {
+				side.dst.Points = append(side.dst.Points, SideAvPoint{P: p})
+			}
+			continue
+		}
+		side.dst.Exact, side.dst.Method = side.av.Exact, string(side.av.Method)
+		if side.av.Poly != nil {
+			side.dst.Coefficients = side.av.Poly.Strings()
+		}
+		for _, pt := range side.av.Points {
+			side.dst.Points = append(side.dst.Points, SideAvPoint{P: pt.P, Availability: pt.AV})
+		}
+	}
+	rep.SetFigures(sys, av.ExactMethod, av.Exact, av.NoExact == nil, t, down)
+	return rep
+}
+
+// SetFigures adds to rep, the report on sys, the exact figures pts found
+// by method when exact (otherwise no exact method fit), the failure
+// domains t and the nodes --down failed: see [RWAvailability.SetExact]
+// and [RWAvailability.SetSideFigures].
+func (rep *RWAvailability) SetFigures(sys *rw.System, method availability.Method, pts []analysis.RWExact, exact bool, t *domain.Tree, down []string) {
+	if t != nil {
+		rep.Domains = FromDomains(t)
+	}
+	rep.Down = down
+	if exact {
+		rep.SetExact(method, pts, analysis.Correlated(t))
+		return
+	}
+	uniform := true
+	for _, nd := range sys.Nodes {
+		uniform = uniform && nd.P == nil
+	}
+	rep.SetSideFigures(uniform)
+}
+
 // polyOf is the availability polynomial of decimal coefficients A_0..A_n,
 // or nil.
 func polyOf(coef []string) *availability.Polynomial {

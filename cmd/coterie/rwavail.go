@@ -12,7 +12,6 @@ import (
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/jsonreport"
-	"github.com/coterie-dev/coterie/rw"
 )
 
 // runRWAvailability is `coterie availability` on a read-write system: the
@@ -46,63 +45,39 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 	}
 	sys := ld.sys
 	chart := avChart("Availability of reads and writes", false)
-	override := map[int]float64{}
-	for v, nd := range sys.Nodes {
-		if nd.P != nil {
-			override[v] = ratFloat(nd.P)
+	ao := analysis.RWAvOptions{Domains: ld.tree,
+		SideOptions: analysis.SideOptions{Limit: ro.limit, Budget: o.maxNodes, Time: o.exactTime, Samples: o.samples, Seed: o.seed}}
+	if o.plot != "" {
+		ao.Curve = make([]float64, avPlotPoints)
+		for i := range ao.Curve {
+			ao.Curve[i] = float64(i) / (avPlotPoints - 1)
 		}
 	}
-	rep := &jsonreport.RWAvailability{N: sys.N}
-	xs := make([]float64, avPlotPoints)
-	for i := range xs {
-		xs[i] = float64(i) / (avPlotPoints - 1)
+	av, err := analysis.RWAvailability(ctx, sys, ps, ao)
+	var se *analysis.SideError
+	var fe *analysis.FigureError
+	switch {
+	case errors.As(err, &se) && errors.As(err, &fe) && fe.Figure == analysis.Quorums:
+		return usageErrorf("%s: %v (raise --limit)", se.Side, fe.Err)
+	case errors.As(err, &se) && errors.As(err, &fe):
+		return fe.Err
+	case errors.As(err, &se):
+		return se.Err
+	case err != nil:
+		return rwExactError(err)
 	}
-	for _, side := range []struct {
-		name string
-		sd   *rw.Side
-		dst  *jsonreport.RWSide
-	}{{"reads", &sys.Reads, &rep.Reads}, {"writes", &sys.Writes, &rep.Writes}} {
-		if correlated(ld.tree) {
-			// The figures under the domains replace the independent
-			// ones (addRWExactFigures, domainCurves): not computed.
-			for _, p := range ps {
-				side.dst.Points = append(side.dst.Points, jsonreport.SideAvPoint{P: p})
-			}
-			continue
-		}
-		so := analysis.SideOptions{Limit: ro.limit, Budget: o.maxNodes, Time: o.exactTime, Samples: o.samples, Seed: o.seed, Override: override}
-		if o.plot != "" {
-			so.Curve = xs
-		}
-		av, err := analysis.SideAvailability(ctx, sys, side.sd, ps, so)
-		var fe *analysis.FigureError
-		switch {
-		case errors.As(err, &fe) && fe.Figure == analysis.Quorums:
-			return usageErrorf("%s: %v (raise --limit)", side.name, fe.Err)
-		case errors.As(err, &fe):
-			return fe.Err
-		case err != nil:
-			return err
-		}
-		pts, cpts := av.Points, av.Curve
-		side.dst.Exact, side.dst.Method = av.Exact, string(av.Method)
-		if av.Poly != nil {
-			side.dst.Coefficients = av.Poly.Strings()
-		}
-		if o.plot != "" {
-			chart.Series = append(chart.Series, avSeries(side.name, cpts, func(pt availability.Point) float64 { return pt.AV }))
-		}
-		for _, pt := range pts {
-			side.dst.Points = append(side.dst.Points, jsonreport.SideAvPoint{P: pt.P, Availability: pt.AV})
-		}
-	}
-	if err := addRWExactFigures(ctx, rep, ld, ps, ro.limit, o.maxNodes); err != nil {
-		return err
-	}
-	if o.plot != "" && correlated(ld.tree) {
+	rep := jsonreport.FromRWAvailability(sys, av, ps, ld.tree, ld.downNames)
+	switch {
+	case o.plot == "":
+	case av.Correlated:
 		// The curves under the domains replace the independent ones.
-		if chart.Series, err = domainCurves(ctx, ld, xs, ro.limit, o.maxNodes); err != nil {
-			return err
+		chart.Series = exactSeries(av.ExactCurve)
+	default:
+		for _, side := range []struct {
+			name string
+			av   *analysis.SideAv
+		}{{"reads", av.Reads}, {"writes", av.Writes}} {
+			chart.Series = append(chart.Series, avSeries(side.name, side.av.Curve, func(pt availability.Point) float64 { return pt.AV }))
 		}
 	}
 	if o.plot != "" {

@@ -13,61 +13,34 @@ import (
 )
 
 // correlated reports whether some domain of t may fail.
-func correlated(t *domain.Tree) bool {
-	if t == nil {
-		return false
-	}
-	for d := range t.Len() {
-		if t.P(d).Cmp(big.NewRat(1, 1)) < 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// rwExactBudget is the BDD budget of the exact figures of a read-write
-// system without domains, where they only add 1 − AV and "both" to what
-// the other methods give: small, so that a system too large for it costs
-// little.
-const rwExactBudget = 2_000_000
+func correlated(t *domain.Tree) bool { return analysis.Correlated(t) }
 
 // addRWExactFigures puts the exact availability of reads, writes and both
 // at each p into rep, with 1 − AV, nines and downtime: under the failure
-// domains of ld (which replace the independent figures: a method that
-// cannot take domains into account steps aside), or, without domains,
-// next to the figures already there. Without domains a system too large
-// for the exact figures keeps its figures, with 1 − AV from them; with
-// domains it is an error.
+// domains of ld (which replace the independent figures), or, without
+// domains, next to the figures already there. Without domains a system
+// too large for the exact figures keeps its figures, with 1 − AV from
+// them; with domains it is an error.
 func addRWExactFigures(ctx context.Context, rep *jsonreport.RWAvailability, ld *rwLoaded, ps []float64, limit, budget int) error {
-	sys := ld.sys
-	withDomains := correlated(ld.tree)
-
-	if ld.tree != nil {
-		rep.Domains = jsonreport.FromDomains(ld.tree)
-	}
-	rep.Down = ld.downNames
-	b := budget
-	if !withDomains {
-		b = min(budget, rwExactBudget)
-	}
-	method, pts, err := analysis.ReadWriteExact(ctx, sys, ld.tree, ps, limit, b)
+	method, pts, err := analysis.RWExactFigures(ctx, ld.sys, ld.tree, ps, limit, budget)
 	var ne *analysis.NoExactMethodError
 	switch {
 	case err == nil:
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), !errors.As(err, &ne):
-		return err
-	case withDomains:
-		return usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", ne.Err)
-	default:
-		uniform := true
-		for _, nd := range sys.Nodes {
-			uniform = uniform && nd.P == nil
-		}
-		rep.SetSideFigures(uniform)
-		return nil
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), !errors.As(err, &ne), correlated(ld.tree):
+		return rwExactError(err)
 	}
-	rep.SetExact(method, pts, withDomains)
+	rep.SetFigures(ld.sys, method, pts, err == nil, ld.tree, ld.downNames)
 	return nil
+}
+
+// rwExactError is the error of exact figures that no method could give
+// under failure domains.
+func rwExactError(err error) error {
+	var ne *analysis.NoExactMethodError
+	if errors.As(err, &ne) {
+		return usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", ne.Err)
+	}
+	return err
 }
 
 // rwAvColumns are the table's and the CSV's columns after p: for reads,
@@ -128,27 +101,19 @@ func rwAvRow(rep *jsonreport.RWAvailability, i, digits int, csv bool) []string {
 	return row
 }
 
-// domainCurves are the curves of reads, writes and both under the failure
-// domains of ld, exact at each p of xs.
-func domainCurves(ctx context.Context, ld *rwLoaded, xs []float64, limit, budget int) ([]draw.Series, error) {
-	_, exact, err := analysis.ReadWriteExact(ctx, ld.sys, ld.tree, xs, limit, budget)
-	var ne *analysis.NoExactMethodError
-	if errors.As(err, &ne) {
-		return nil, usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", ne.Err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	var pts [3][]availability.Point
-	for _, e := range exact {
+// exactSeries are the curves of reads, writes and both through the
+// exact figures pts.
+func exactSeries(pts []analysis.RWExact) []draw.Series {
+	var av [3][]availability.Point
+	for _, e := range pts {
 		for i, x := range []*big.Rat{e.Reads, e.Writes, e.Both} {
 			f, _ := x.Float64()
-			pts[i] = append(pts[i], availability.Point{P: e.P, AV: f, Exact: true})
+			av[i] = append(av[i], availability.Point{P: e.P, AV: f, Exact: true})
 		}
 	}
 	var out []draw.Series
 	for i, name := range []string{"reads", "writes", "both"} {
-		out = append(out, avSeries(name, pts[i], func(pt availability.Point) float64 { return pt.AV }))
+		out = append(out, avSeries(name, av[i], func(pt availability.Point) float64 { return pt.AV }))
 	}
-	return out, nil
+	return out
 }
