@@ -48,9 +48,6 @@ func EstimateSamples(f *set.Family, samples int) int {
 	if samples > 0 {
 		return (samples + 63) / 64 * 64
 	}
-	if f.IsThreshold() {
-		return DefaultSamples
-	}
 	total := 0
 	for i := range f.Quorums {
 		total += f.Quorums[i].Len()

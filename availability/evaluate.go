@@ -55,7 +55,7 @@ func (r *Result) Evaluate(ctx context.Context, ps []float64, o EvalOptions) ([]P
 			return nil, fmt.Errorf("availability: probability %v of node %d is not in [0, 1]", x, v+1)
 		}
 	}
-	if len(o.Override) > 0 && r.f != nil && r.f.IsImplicit() {
+	if len(o.Override) > 0 && r.implicit {
 		return nil, fmt.Errorf("availability: per-node probabilities need the quorums, and this %s family is implicit (defined by its parameters): materialise it first", r.f.Kind)
 	}
 	var eval func(float64) float64
@@ -141,7 +141,7 @@ type lazyBDD struct {
 // error comes only from a cancelled context, and leaves nothing kept.
 func (r *Result) perNodeBDD(ctx context.Context, budget int) (*BDD, error) {
 	f := r.f
-	if r.bdd != nil || r.noBDD || f.IsThreshold() {
+	if r.bdd != nil || r.noBDD || thresholder(f) != nil {
 		return r.bdd, nil
 	}
 	c := &r.lazy
