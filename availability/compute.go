@@ -86,15 +86,12 @@ type Result struct {
 	Reason string
 	Cause  Cause
 
-	f *set.Family
-	// implicit records that the result came from an implicit family's
-	// recurrence: its quorums are not at hand.
-	implicit bool
-	split    *joinSplit
-	inner    *Result // for joins: the inner system's result
-	outer    struct{ g1, g0 *Result }
-	dims     []int
-	bdd      *BDD
+	f     *set.Family
+	split *joinSplit
+	inner *Result // for joins: the inner system's result
+	outer struct{ g1, g0 *Result }
+	dims  []int
+	bdd   *BDD
 	// noBDD records that the BDD did not fit the budget, so that
 	// per-node evaluations do not try again at every point.
 	noBDD bool
@@ -133,12 +130,12 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 	}
 	// The typed form says what the family knows without its quorums: an
 	// implicit construction its recurrence, a threshold family its
-	// threshold. Only the construction's error can come from it.
-	sys, err := construct.Typed(f)
+	// threshold.
+	sys, construction, err := typedForm(f)
 	if err != nil {
 		return nil, errNoRecurrence(f)
 	}
-	if recurrence(sys) != nil {
+	if construction {
 		return computeImplicit(ctx, f, sys, opts)
 	}
 	// An implicit family without a recurrence is listed, if it can be.

@@ -55,8 +55,12 @@ func (r *Result) Evaluate(ctx context.Context, ps []float64, o EvalOptions) ([]P
 			return nil, fmt.Errorf("availability: probability %v of node %d is not in [0, 1]", x, v+1)
 		}
 	}
-	if len(o.Override) > 0 && r.implicit {
-		return nil, fmt.Errorf("availability: per-node probabilities need the quorums, and this %s family is implicit (defined by its parameters): materialise it first", r.f.Kind)
+	if len(o.Override) > 0 && r.f != nil {
+		// A family held by its construction's parameters has no
+		// quorums at hand for the per-node methods.
+		if _, construction, err := typedForm(r.f); construction || err != nil {
+			return nil, fmt.Errorf("availability: per-node probabilities need the quorums, and this %s family is implicit (defined by its parameters): materialise it first", r.f.Kind)
+		}
 	}
 	var eval func(float64) float64
 	if r.Exact {

@@ -42,7 +42,20 @@ func computeImplicit(ctx context.Context, f *set.Family, sys quorum.System, opts
 	if p.N != f.N {
 		return nil, fmt.Errorf("availability: implicit %s family: the recurrence has %d nodes, the family %d", f.Kind, p.N, f.N)
 	}
-	return &Result{N: f.N, f: f, Exact: true, Method: MethodRecurrence, Poly: p, implicit: true}, nil
+	return &Result{N: f.N, f: f, Exact: true, Method: MethodRecurrence, Poly: p}, nil
+}
+
+// typedForm returns f's typed form ([construct.Typed]) and whether it is
+// a construction whose recurrence this package has (see [recurrence]):
+// an implicit family, held by its parameters without its quorums. A
+// listed family is never one, whatever kind it records. The error is the
+// construction's refusal of an implicit family's parameters.
+func typedForm(f *set.Family) (sys quorum.System, construction bool, err error) {
+	sys, err = construct.Typed(f)
+	if err != nil {
+		return nil, false, err
+	}
+	return sys, recurrence(sys) != nil, nil
 }
 
 // thresholder returns f's typed form ([construct.Typed]) as a
