@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/jsonreport"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/report"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
@@ -211,7 +212,7 @@ func witnessLines(sys set.System, c verify.Check) []string {
 	case "equal_responsibility":
 		return []string{fmt.Sprintf("least loaded node %d, most loaded node %d", w.Nodes[0]+1, w.Nodes[1]+1)}
 	}
-	if fam != nil && !fam.IsThreshold() {
+	if fam != nil && !isThreshold(fam) {
 		for k, i := range w.Quorums {
 			role := ""
 			if k < len(roles) {
@@ -288,4 +289,11 @@ func runPatterns(ctx context.Context, s *streams, o verifyOptions) error {
 		}
 		return nil
 	})
+}
+
+// isThreshold reports whether fam is held as every w-subset of its nodes,
+// without its quorums listed: its witnesses then name nodes, not quorums.
+func isThreshold(fam *set.Family) bool {
+	_, ok := quorum.ThresholdOf(quorum.Of(fam))
+	return ok
 }
