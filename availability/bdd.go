@@ -548,19 +548,25 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 	}
 	m.forApply()
 	// The arena is collected whenever it has doubled since the last
-	// collection (and before it reaches the budget), so that the budget
-	// bounds the nodes alive, not the garbage: a list of many quorums
-	// leaves far more garbage than diagram.
-	gcAt := min(max(2*len(m.nodes), 1<<14), budget-budget/4)
+	// collection, and, near the budget, half way to it (but after an
+	// eighth more at least, so that each collection is paid for by the
+	// nodes made since), so that the budget bounds the nodes alive, not
+	// the garbage: a list of many quorums leaves far more garbage than
+	// diagram.
+	next := func(live int) int {
+		at := max(2*live, 1<<14)
+		if at > budget-budget/4 {
+			at = live + max((budget-live)/2, live/8, 1)
+		}
+		return min(at, budget)
+	}
+	gcAt := next(len(m.nodes))
 	collect := func(roots []uint32) {
 		if len(m.nodes) < gcAt {
 			return
 		}
 		m.gc(roots)
-		gcAt = min(max(2*len(m.nodes), 1<<14), budget-budget/4)
-		if gcAt <= len(m.nodes) {
-			gcAt = budget // no room left: the budget decides
-		}
+		gcAt = next(len(m.nodes))
 	}
 	// Fold runs of quorums sequentially into blocks of about 32, which is
 	// cheap while the partial results are small, and merge the blocks
@@ -630,16 +636,24 @@ func levelLists(f *set.Family, level []int32) [][]int32 {
 		idx[i] = int32(i)
 	}
 	if w == 1 {
-		slices.SortFunc(idx, func(a, b int32) int {
-			x, y := keys[a], keys[b]
-			switch {
-			case x > y:
-				return -1
-			case x < y:
-				return 1
+		// One word: a radix sort, a byte at a time from the lowest
+		// byte that holds a level.
+		tmp := make([]int32, m)
+		for shift := (64 - n) / 8 * 8; shift < 64; shift += 8 {
+			var at [257]int
+			for _, i := range idx {
+				at[256-int(byte(keys[i]>>shift))]++
 			}
-			return 0
-		})
+			for d := 1; d <= 256; d++ {
+				at[d] += at[d-1]
+			}
+			for _, i := range idx {
+				d := 255 - int(byte(keys[i]>>shift))
+				tmp[at[d]] = i
+				at[d]++
+			}
+			idx, tmp = tmp, idx
+		}
 	} else {
 		slices.SortFunc(idx, func(a, b int32) int {
 			x, y := keys[int(a)*w:int(a+1)*w], keys[int(b)*w:int(b+1)*w]
