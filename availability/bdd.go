@@ -434,11 +434,13 @@ const DefaultBudget = 40_000_000
 // for an explicit family f. When the containments between the quorums'
 // parts below each level fit in memory (levels × quorums² bits), it
 // expands the family top-down, one node per distinct subfunction, with no
-// intermediate diagram; otherwise it builds by apply: each quorum is a
-// chain of AND, and the chains are merged by OR pairwise, in rounds, in the
-// order of their first variable, with garbage collection between rounds. It stops with an error
-// wrapping [ErrBudget] if the diagram needs more nodes than the budget, and
-// with the context's error if ctx is cancelled.
+// intermediate diagram; otherwise it builds by apply: the quorums, sorted
+// so that neighbours share their first variables, are added one by one
+// into blocks of 32, and the blocks merged by OR as a balanced tree over
+// the list, with garbage collection as the arena fills, so that the
+// budget bounds the nodes alive at once. It stops with an error wrapping
+// [ErrBudget] if the diagram needs more nodes than the budget, and with
+// the context's error if ctx is cancelled.
 func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error) {
 	f, err := explicitFamily(ctx, f)
 	if err != nil {
