@@ -200,6 +200,7 @@ func wallRows(qs [][]int32, left []bool, size int, work *int) ([][]int, bool) {
 	inS := make([]bool, len(left))
 	tried := make([]bool, len(left))
 	cnt := make([]int, len(left))
+	var prevS []int // the nodes inS holds
 	visits := 0
 	for _, q := range qs {
 		visits += 2 * len(q)
@@ -213,26 +214,34 @@ func wallRows(qs [][]int32, left []bool, size int, work *int) ([][]int, bool) {
 			return nil, false
 		}
 		// S: the nodes in every quorum through v.
-		clear(cnt)
 		with := 0
+		var touched []int32
 		for _, q := range qs {
 			if slices.Contains(q, int32(v)) {
 				with++
 				for _, u := range q {
+					if cnt[u] == 0 {
+						touched = append(touched, u)
+					}
 					cnt[u]++
 				}
 			}
 		}
+		var S []int
+		for _, u := range touched {
+			if cnt[u] == with {
+				S = append(S, int(u))
+			}
+			cnt[u] = 0
+		}
 		if with == 0 {
 			continue // in no quorum: no wall over these nodes
 		}
-		var S []int
-		for u, c := range cnt {
-			if c == with {
-				S = append(S, u)
-			}
+		slices.Sort(S)
+		for _, u := range prevS {
+			inS[u] = false
 		}
-		clear(inS)
+		prevS = S
 		for _, u := range S {
 			inS[u] = true
 			tried[u] = true // every node of S gives this S again
