@@ -73,15 +73,6 @@ func (l *quorumList) add(ids []int, top, line int) {
 	l.top = append(l.top, int32(top))
 }
 
-// nodes returns the ids of quorum i.
-func (l *quorumList) nodes(i int) []int32 {
-	lo := 0
-	if i > 0 {
-		lo = l.end[i-1]
-	}
-	return l.ids[lo:l.end[i]]
-}
-
 // sets builds the bit sets of the quorums, each sized to its largest node.
 func (l *quorumList) sets() []set.Set { return set.SetsOf(l.ids, l.end) }
 
