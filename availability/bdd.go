@@ -69,6 +69,10 @@ type manager struct {
 	// td is the top-down construction, kept when the budget stops it so
 	// that a larger budget goes on from there.
 	td topDown
+	// lists are the quorums as level lists under order ([levelLists]),
+	// kept with the manager for a later call with the same order.
+	lists [][]int32
+	order []int
 }
 
 // Bytes per entry of the manager's arrays.
@@ -90,6 +94,9 @@ func (m *manager) keptBytes() int64 {
 	b := m.bytes(cap(m.nodes), len(m.table))
 	if m.td != nil {
 		b += m.td.bytes()
+	}
+	for _, q := range m.lists {
+		b += 24 + 4*int64(len(q))
 	}
 	return b
 }
@@ -131,7 +138,11 @@ func hash3(l int32, lo, hi uint32) uint64 {
 }
 
 func (m *manager) rehash(size int) {
-	m.table = make([]uint32, size)
+	if len(m.table) == size {
+		clear(m.table) // after a collection: the same size again
+	} else {
+		m.table = make([]uint32, size)
+	}
 	m.tableMask = uint64(size - 1)
 	for i := 2; i < len(m.nodes); i++ {
 		nd := m.nodes[i]
@@ -423,11 +434,13 @@ const DefaultBudget = 40_000_000
 // for an explicit family f. When the containments between the quorums'
 // parts below each level fit in memory (levels × quorums² bits), it
 // expands the family top-down, one node per distinct subfunction, with no
-// intermediate diagram; otherwise it builds by apply: each quorum is a
-// chain of AND, and the chains are merged by OR pairwise, in rounds, in the
-// order of their first variable, with garbage collection between rounds. It stops with an error
-// wrapping [ErrBudget] if the diagram needs more nodes than the budget, and
-// with the context's error if ctx is cancelled.
+// intermediate diagram; otherwise it builds by apply: the quorums, sorted
+// so that neighbours share their first variables, are added one by one
+// into blocks of 32, and the blocks merged by OR as a balanced tree over
+// the list, with garbage collection as the arena fills, so that the
+// budget bounds the nodes alive at once. It stops with an error wrapping
+// [ErrBudget] if the diagram needs more nodes than the budget, and with
+// the context's error if ctx is cancelled.
 func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error) {
 	f, err := explicitFamily(ctx, f)
 	if err != nil {
@@ -494,25 +507,13 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 			}
 		}
 	}()
-	// Quorums as sorted level lists, sorted lexicographically so that
+	// Quorums as sorted level lists, without repeats, in an order where
 	// neighbours share prefixes.
-	qs := make([][]int32, 0, len(f.Quorums))
-	total := 0
-	for i := range f.Quorums {
-		total += f.Quorums[i].Len()
+	qs := m.lists
+	if qs == nil || !slices.Equal(m.order, order) {
+		qs = levelLists(f, level)
+		m.lists, m.order = qs, slices.Clone(order)
 	}
-	all := make([]int32, 0, total)
-	for i := range f.Quorums {
-		start := len(all)
-		for v := range f.Quorums[i].All() {
-			all = append(all, level[v])
-		}
-		ls := all[start:len(all):len(all)]
-		slices.Sort(ls)
-		qs = append(qs, ls)
-	}
-	slices.SortFunc(qs, slices.Compare)
-	qs = slices.CompactFunc(qs, slices.Equal)
 	roots := make([]uint32, 0, len(qs))
 	const stage = "building the BDD"
 	report := func() {
@@ -531,10 +532,12 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 			return nil, 0, nil, fmt.Errorf("availability: bdd: %w", err)
 		}
 		if m.td == nil {
+			slices.SortFunc(qs, slices.Compare)
 			if len(m.nodes) > 2 {
 				// The top-down construction makes all its nodes at
 				// the end, from an empty arena.
 				m = newManager(ctx, n, budget, opts.MaxMemory)
+				m.lists, m.order = qs, slices.Clone(order)
 			}
 			m.td = newTopDown(m, n, qs)
 		}
@@ -547,10 +550,36 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 		return &BDD{n: n, order: slices.Clone(order), root: r, nodes: m.nodes, poly: p}, len(m.nodes), nil, nil
 	}
 	m.forApply()
-	// First round: fold runs of quorums sequentially into blocks of about
-	// 32, which is cheap while the partial results are small; then merge
-	// the blocks pairwise.
+	// The arena is collected whenever it has doubled since the last
+	// collection, and, near the budget, half way to it (but after an
+	// eighth more at least, so that each collection is paid for by the
+	// nodes made since), so that the budget bounds the nodes alive, not
+	// the garbage: a list of many quorums leaves far more garbage than
+	// diagram.
+	next := func(live int) int {
+		at := max(2*live, 1<<14)
+		if at > budget-budget/4 {
+			at = live + max((budget-live)/2, live/8, 1)
+		}
+		return min(at, budget)
+	}
+	gcAt := next(len(m.nodes))
+	collect := func(roots []uint32) {
+		if len(m.nodes) < gcAt {
+			return
+		}
+		m.gc(roots)
+		gcAt = next(len(m.nodes))
+	}
+	// Fold runs of quorums sequentially into blocks of about 32, which is
+	// cheap while the partial results are small, and merge the blocks
+	// pairwise as they come, as a binary counter carries: two results
+	// of 2^k blocks each become one of 2^(k+1). So the blocks merge as a
+	// balanced tree over the list, and what is alive at once is the few
+	// partial results on the stack (roots, with their ranks), not every
+	// block's diagram.
 	const block = 32
+	var ranks []int
 	for i := 0; i < len(qs); i += block {
 		r := bddFalse
 		for _, q := range qs[i:min(i+block, len(qs))] {
@@ -562,25 +591,104 @@ func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manage
 			}
 			merged++
 		}
-		roots = append(roots, r)
-	}
-	for len(roots) > 1 {
-		if len(m.nodes) > budget/2 {
-			m.gc(roots)
-		}
-		next := roots[:0:0]
-		for i := 0; i+1 < len(roots); i += 2 {
-			next = append(next, m.or(roots[i], roots[i+1]))
+		roots, ranks = append(roots, r), append(ranks, 0)
+		for k := len(roots) - 1; k > 0 && ranks[k-1] == ranks[k]; k-- {
+			roots[k-1] = m.or(roots[k-1], roots[k])
+			ranks[k-1]++
+			roots, ranks = roots[:k], ranks[:k]
 			pairs++
 		}
-		if len(roots)%2 == 1 {
-			next = append(next, roots[len(roots)-1])
+		collect(roots)
+		if len(ranks) == 1 || ranks[len(ranks)-1] >= 4 {
+			report()
 		}
-		roots = next
-		report()
 	}
+	for k := len(roots) - 1; k > 0; k-- {
+		roots[k-1] = m.or(roots[k-1], roots[k])
+		roots = roots[:k]
+		pairs++
+		collect(roots)
+	}
+	report()
 	m.gc(roots)
 	return &BDD{n: n, order: slices.Clone(order), root: roots[0], nodes: m.nodes}, merged + pairs, nil, nil
+}
+
+// levelLists returns the quorums of f as lists of their levels (level[v]
+// for node v) in increasing order, without repeats, sorted so that lists
+// sharing a prefix are neighbours: by the bit strings "level l is in the
+// list", level 0 first, decreasing (the lexicographic order of the lists,
+// except that a list comes after the longer ones it begins). The strings
+// are compared as machine words, far cheaper than the lists themselves.
+func levelLists(f *set.Family, level []int32) [][]int32 {
+	n := len(level)
+	w := (n + 63) / 64
+	m := len(f.Quorums)
+	keys := make([]uint64, m*w)
+	total := 0
+	for i := range f.Quorums {
+		k := keys[i*w : (i+1)*w]
+		for v := range f.Quorums[i].All() {
+			l := level[v]
+			k[l>>6] |= 1 << (63 - l&63)
+			total++
+		}
+	}
+	idx := make([]int32, m)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	if w == 1 {
+		// One word: a radix sort, a byte at a time from the lowest
+		// byte that holds a level.
+		tmp := make([]int32, m)
+		for shift := (64 - n) / 8 * 8; shift < 64; shift += 8 {
+			var at [257]int
+			for _, i := range idx {
+				at[256-int(byte(keys[i]>>shift))]++
+			}
+			for d := 1; d <= 256; d++ {
+				at[d] += at[d-1]
+			}
+			for _, i := range idx {
+				d := 255 - int(byte(keys[i]>>shift))
+				tmp[at[d]] = i
+				at[d]++
+			}
+			idx, tmp = tmp, idx
+		}
+	} else {
+		slices.SortFunc(idx, func(a, b int32) int {
+			x, y := keys[int(a)*w:int(a+1)*w], keys[int(b)*w:int(b+1)*w]
+			for j := range x {
+				switch {
+				case x[j] > y[j]:
+					return -1
+				case x[j] < y[j]:
+					return 1
+				}
+			}
+			return 0
+		})
+	}
+	all := make([]int32, 0, total)
+	qs := make([][]int32, 0, m)
+	for k, i := range idx {
+		key := keys[int(i)*w : int(i+1)*w]
+		if k > 0 && slices.Equal(key, keys[int(idx[k-1])*w:int(idx[k-1]+1)*w]) {
+			continue
+		}
+		start := len(all)
+		for j, x := range key {
+			for x != 0 {
+				b := bits.LeadingZeros64(x)
+				all = append(all, int32(64*j+b))
+				x &^= 1 << (63 - b)
+			}
+		}
+		qs = append(qs, all[start:len(all):len(all)])
+	}
+	return qs
 }
 
 // Size returns the number of nodes of the diagram, terminals included.

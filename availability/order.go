@@ -164,15 +164,27 @@ func chainOrder(ctx context.Context, f *set.Family) []int {
 	placed := make([]bool, n)
 	used := make([]bool, len(f.Quorums))
 	var order []int
-	qs := make([][]int, len(f.Quorums))
+	qs := memberLists(f)
 	// old[i] counts the placed nodes of quorum i, kept up to date through
-	// the quorums of each node, so that a step costs one pass over the
-	// quorums rather than over all their nodes.
+	// the quorums of each node (of[v], all in one array), so that a step
+	// costs one pass over the quorums rather than over all their nodes.
 	old := make([]int, len(qs))
+	deg := make([]int, n+1)
+	for _, q := range qs {
+		for _, v := range q {
+			deg[v+1]++
+		}
+	}
+	for v := range n {
+		deg[v+1] += deg[v]
+	}
+	all := make([]int32, deg[n])
 	of := make([][]int32, n)
-	for i := range f.Quorums {
-		qs[i] = f.Quorums[i].Elements()
-		for _, v := range qs[i] {
+	for v := range of {
+		of[v] = all[deg[v]:deg[v]:deg[v+1]]
+	}
+	for i, q := range qs {
+		for _, v := range q {
 			of[v] = append(of[v], int32(i))
 		}
 	}
@@ -205,7 +217,7 @@ func chainOrder(ctx context.Context, f *set.Family) []int {
 		for _, v := range qs[bi] {
 			if !placed[v] {
 				placed[v] = true
-				order = append(order, v)
+				order = append(order, int(v))
 				for _, j := range of[v] {
 					old[j]++
 				}

@@ -16,18 +16,15 @@ const wallWork = 1 << 25
 // recogniseWall returns the polynomial of f when f, whatever the numbering
 // of its nodes, is a crumbling wall of Peleg and Wool ([construct.Wall]:
 // a full row and one node of every row below) over all of its nodes. The
-// rows are guessed from the quorums (see [wallRows]); f renumbered row by
-// row must then pass the check of [catalogue.holds] against the
-// construction's predicate, so a wrong guess costs a BDD, never a wrong
-// answer.
+// rows are guessed from the quorums (see [wallRows]); the quorums must
+// then pass [wallHolds], which proves them to be all the minimal quorums
+// of the wall with those rows, so a wrong guess costs a BDD, never a
+// wrong answer.
 func recogniseWall(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 	if f.K != 1 || len(f.Quorums) < 2 {
 		return nil, false
 	}
-	qs := make([][]int, len(f.Quorums))
-	for i := range f.Quorums {
-		qs[i] = f.Quorums[i].Elements()
-	}
+	qs := memberLists(f)
 	nodes := make([]bool, f.N)
 	for v := range nodes {
 		nodes[v] = true
@@ -37,29 +34,16 @@ func recogniseWall(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 	if !ok || len(rows) < 2 {
 		return nil, false
 	}
-	label := make([]int, f.N)
 	widths := make([]int, len(rows))
 	k := 0
 	for i, r := range rows {
 		widths[i] = len(r)
-		for _, v := range r {
-			label[v] = k
-			k++
-		}
+		k += len(r)
 	}
 	if k != f.N {
 		return nil, false
 	}
-	sys, err := construct.NewWallSystem(widths)
-	if err != nil {
-		return nil, false
-	}
-	count, ok := sys.QuorumCount()
-	if !ok {
-		return nil, false
-	}
-	g := renumbered(f.N, qs, label)
-	if !(catalogue{live: sys.HasQuorum, count: count}).holds(g) || ctx.Err() != nil {
+	if !wallHolds(f.N, qs, rows) || ctx.Err() != nil {
 		return nil, false
 	}
 	p, err := WallPolynomial(ctx, widths)
@@ -67,6 +51,131 @@ func recogniseWall(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 		return nil, false
 	}
 	return p, true
+}
+
+// wallHolds reports whether the quorums qs (0-based member lists, each
+// without repeats) over n nodes are exactly the minimal quorums of the
+// crumbling wall whose rows, top first, are rows (a partition of the n
+// nodes): the check of [catalogue.holds] against [construct.WallSystem]'s
+// predicate, in one pass over the lists.
+//
+// Every row below the top has at least two nodes ([construct.NewWallSystem]
+// refuses less). The wall is live on S when some row i lies in S and
+// every row below meets S; so the minimal live sets are exactly the sets
+// made of a row i and one node of each row below: such a set is live; it
+// is minimal, as without a node of row i no row is whole (a row below
+// holds one node of the set and at least two), and without its node of a
+// row j > i that row is empty and no row at or below j is whole; and any
+// live set holds one. There are Σ_i Π_{j>i} n_j of them
+// ([construct.WallCount]): numbering the ones with top row i from
+// Σ_{i'<i} Π_{j>i'} n_j on, by the places of their nodes below i in
+// mixed radix, is one-to-one onto 0..count−1. So the quorums are all the
+// minimal live sets when each has that form, no two get the same number,
+// and there are count of them.
+func wallHolds(n int, qs [][]int32, rows [][]int) bool {
+	widths := make([]int, len(rows))
+	for i, r := range rows {
+		widths[i] = len(r)
+	}
+	sys, err := construct.NewWallSystem(widths)
+	if err != nil {
+		return false
+	}
+	count, ok := sys.QuorumCount()
+	if !ok || !count.IsInt64() || count.Int64() != int64(len(qs)) {
+		return false
+	}
+	d := len(rows)
+	row := make([]int32, n)
+	col := make([]int64, n)
+	for i := range row {
+		row[i] = -1
+	}
+	for i, r := range rows {
+		for c, v := range r {
+			if v < 0 || v >= n || row[v] >= 0 {
+				return false
+			}
+			row[v], col[v] = int32(i), int64(c)
+		}
+	}
+	// below[i] = Π_{j>i} n_j, the quorums with top row i; offset[i] the
+	// number of the first of them.
+	below := make([]int64, d)
+	offset := make([]int64, d)
+	b := int64(1)
+	for i := d - 1; i >= 0; i-- {
+		below[i] = b
+		b *= int64(widths[i]) // no overflow: Π_{j>0} n_j ≤ count
+	}
+	for i := 1; i < d; i++ {
+		offset[i] = offset[i-1] + below[i-1]
+	}
+	hits := make([]int32, d)
+	seen := make([]uint64, (len(qs)+63)/64)
+	for _, q := range qs {
+		if len(q) == 0 {
+			return false
+		}
+		top := int32(d)
+		for _, v := range q {
+			if int(v) >= n || row[v] < 0 {
+				return false
+			}
+			top = min(top, row[v])
+		}
+		if len(q) != widths[top]+d-1-int(top) {
+			return false
+		}
+		// The nodes of the top row are distinct, so as many as its
+		// width make it whole; the others must be one per row below,
+		// which their number makes every row below.
+		rank := offset[top]
+		inTop := 0
+		ok := true
+		for _, v := range q {
+			r := row[v]
+			if r == top {
+				inTop++
+				continue
+			}
+			hits[r]++
+			if hits[r] > 1 {
+				ok = false
+			}
+			rank += col[v] * below[r]
+		}
+		for _, v := range q {
+			hits[row[v]] = 0
+		}
+		if !ok || inTop != widths[top] {
+			return false
+		}
+		if seen[rank>>6]&(1<<(rank&63)) != 0 {
+			return false
+		}
+		seen[rank>>6] |= 1 << (rank & 63)
+	}
+	return true
+}
+
+// memberLists returns the quorums of the explicit family f as lists of
+// their 0-based nodes in increasing order, held in one array.
+func memberLists(f *set.Family) [][]int32 {
+	total := 0
+	for i := range f.Quorums {
+		total += f.Quorums[i].Len()
+	}
+	all := make([]int32, 0, total)
+	qs := make([][]int32, len(f.Quorums))
+	for i := range f.Quorums {
+		start := len(all)
+		for v := range f.Quorums[i].All() {
+			all = append(all, int32(v))
+		}
+		qs[i] = all[start:len(all):len(all)]
+	}
+	return qs
 }
 
 // wallRows guesses the rows, top first, of a wall whose quorums are qs over
@@ -77,15 +186,21 @@ func recogniseWall(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 // are the wall of the rows below, over every other node. The last row is
 // the single quorum left. Candidates for S are tried in turn, the search
 // going back on a failure, within *work node visits.
-func wallRows(qs [][]int, left []bool, size int, work *int) ([][]int, bool) {
+func wallRows(qs [][]int32, left []bool, size int, work *int) ([][]int, bool) {
 	if len(qs) == 1 {
 		if len(qs[0]) != size {
 			return nil, false
 		}
-		return [][]int{qs[0]}, true
+		r := make([]int, len(qs[0]))
+		for i, v := range qs[0] {
+			r[i] = int(v)
+		}
+		return [][]int{r}, true
 	}
 	inS := make([]bool, len(left))
 	tried := make([]bool, len(left))
+	cnt := make([]int, len(left))
+	var prevS []int // the nodes inS holds
 	visits := 0
 	for _, q := range qs {
 		visits += 2 * len(q)
@@ -99,31 +214,39 @@ func wallRows(qs [][]int, left []bool, size int, work *int) ([][]int, bool) {
 			return nil, false
 		}
 		// S: the nodes in every quorum through v.
-		cnt := make(map[int]int)
 		with := 0
+		var touched []int32
 		for _, q := range qs {
-			if slices.Contains(q, v) {
+			if slices.Contains(q, int32(v)) {
 				with++
 				for _, u := range q {
+					if cnt[u] == 0 {
+						touched = append(touched, u)
+					}
 					cnt[u]++
 				}
 			}
 		}
+		var S []int
+		for _, u := range touched {
+			if cnt[u] == with {
+				S = append(S, int(u))
+			}
+			cnt[u] = 0
+		}
 		if with == 0 {
 			continue // in no quorum: no wall over these nodes
 		}
-		var S []int
-		for u, c := range cnt {
-			if c == with {
-				S = append(S, u)
-			}
+		slices.Sort(S)
+		for _, u := range prevS {
+			inS[u] = false
 		}
-		clear(inS)
+		prevS = S
 		for _, u := range S {
 			inS[u] = true
 			tried[u] = true // every node of S gives this S again
 		}
-		var below [][]int
+		var below [][]int32
 		tsize := -1
 		ok := true
 		for _, q := range qs {
@@ -163,7 +286,6 @@ func wallRows(qs [][]int, left []bool, size int, work *int) ([][]int, bool) {
 			}
 			continue
 		}
-		slices.Sort(S)
 		return append([][]int{S}, rows...), true
 	}
 	return nil, false

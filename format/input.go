@@ -168,8 +168,17 @@ func ByteSize(b int64) string {
 // other control characters (tab, line feed, carriage return, vertical tab
 // and form feed are white space), and bytes that are not UTF-8.
 func checkBytes(data []byte) error {
-	line := 1
-	for i := 0; i < len(data); {
+	// Most files are plain ASCII text: one look-up a byte, and the
+	// careful pass below only from the first byte that is not.
+	i := 0
+	for i < len(data) && plainByte[data[i]] {
+		i++
+	}
+	if i == len(data) {
+		return nil
+	}
+	line := 1 + bytes.Count(data[:i], []byte{'\n'})
+	for i < len(data) {
 		c := data[i]
 		if c < utf8.RuneSelf {
 			switch {
@@ -194,6 +203,18 @@ func checkBytes(data []byte) error {
 	}
 	return nil
 }
+
+// plainByte holds the bytes checkBytes lets through at a glance: printable
+// ASCII and the white space of text.
+var plainByte = func() (t [256]bool) {
+	for c := ' '; c < 0x7f; c++ {
+		t[c] = true
+	}
+	for _, c := range "\t\n\r\v\f" {
+		t[c] = true
+	}
+	return t
+}()
 
 // maxName is the longest label or kind, in bytes.
 const maxName = 4096

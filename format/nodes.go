@@ -17,23 +17,27 @@ import (
 // quorumBuilder collects the node ids of one quorum as a file lists them,
 // catching repeats, and turns them into a set.
 type quorumBuilder struct {
-	ids  []int // 0-based nodes
-	seen set.Set
+	ids  []int    // 0-based nodes
+	seen []uint64 // bit v: node v is in ids
 }
 
 func (b *quorumBuilder) reset() {
 	for _, v := range b.ids {
-		b.seen.Remove(v)
+		b.seen[v>>6] &^= 1 << (v & 63)
 	}
 	b.ids = b.ids[:0]
 }
 
-// add records 0-based node v, reporting a repeat at line.
+// add records 0-based node v (non-negative), reporting a repeat at line.
 func (b *quorumBuilder) add(v, line, base int) error {
-	if b.seen.Has(v) {
+	w := v >> 6
+	if w >= len(b.seen) {
+		b.seen = append(b.seen, make([]uint64, w+1-len(b.seen))...)
+	}
+	if b.seen[w]&(1<<(v&63)) != 0 {
 		return errorf(line, "node %d appears twice in the same quorum", v+base)
 	}
-	b.seen.Add(v)
+	b.seen[w] |= 1 << (v & 63)
 	b.ids = append(b.ids, v)
 	return nil
 }
@@ -69,25 +73,15 @@ func (l *quorumList) add(ids []int, top, line int) {
 	l.top = append(l.top, int32(top))
 }
 
-// nodes returns the ids of quorum i.
-func (l *quorumList) nodes(i int) []int32 {
-	lo := 0
-	if i > 0 {
-		lo = l.end[i-1]
-	}
-	return l.ids[lo:l.end[i]]
-}
-
 // sets builds the bit sets of the quorums, each sized to its largest node.
-func (l *quorumList) sets() []set.Set {
-	qs := make([]set.Set, l.len())
-	for i := range qs {
-		qs[i].Grow(int(l.top[i]) + 1)
-		for _, v := range l.nodes(i) {
-			qs[i].Add(int(v))
-		}
-	}
-	return qs
+func (l *quorumList) sets() []set.Set { return set.SetsOf(l.ids, l.end) }
+
+// reserve makes room for about quorums quorums of ids node ids in all.
+func (l *quorumList) reserve(quorums, ids int) {
+	l.ids = slices.Grow(l.ids, ids)
+	l.end = slices.Grow(l.end, quorums)
+	l.line = slices.Grow(l.line, quorums)
+	l.top = slices.Grow(l.top, quorums)
 }
 
 // parseOwner parses the 1-based node id of a quorum's owner, as parseID

@@ -347,6 +347,9 @@ func IsRWText(data []byte) bool {
 	if len(t) > 0 && t[0] == '{' {
 		return false
 	}
+	if !bytes.Contains(data, []byte("reads")) && !bytes.Contains(data, []byte("writes")) {
+		return false // no section line: no need to go through the lines
+	}
 	for line := range bytes.SplitSeq(data, []byte{'\n'}) {
 		if _, _, ok := sectionLine(string(line)); ok {
 			return true

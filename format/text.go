@@ -25,6 +25,9 @@ type header struct {
 	topQuorums bool     // quorums before any "# h:" line
 	csv        bool     // labels carry the CSV writer's ' before formula-like text
 	implicit   bool     // "implicit": true: the construction defines the quorums
+	// room is what the first level reserves when it is made: about as
+	// many quorums and node ids as the input holds (see [header.reserve]).
+	room struct{ quorums, ids int }
 }
 
 // level is one family being read: the whole system, or one (h,k) level.
@@ -82,7 +85,13 @@ func splitMeta(comment string) (key, value string, ok bool) {
 // current returns the level quorums and thresholds go to now.
 func (hd *header) current() *level {
 	if len(hd.levels) == 0 {
-		hd.levels = append(hd.levels, &level{})
+		l := &level{}
+		if r := hd.room; r.quorums > 0 {
+			l.qs.reserve(r.quorums, r.ids)
+			l.owners = make([]int32, 0, r.quorums)
+			l.ownerLines = make([]int32, 0, r.quorums)
+		}
+		hd.levels = append(hd.levels, l)
 	}
 	return hd.levels[len(hd.levels)-1]
 }
@@ -175,6 +184,17 @@ func (hd *header) meta(key, value string, line int) error {
 		}
 	}
 	return err
+}
+
+// reserve has the first level make room, when it is made, for at most
+// quorums quorums of ids node ids in all, so that reading a long list
+// does not copy its arrays as they grow; it reserves nothing when that
+// room would not fit the memory budget.
+func (hd *header) reserve(quorums, ids int) {
+	if b := hd.budget; b.max > 0 && b.used+int64(quorums)*quorumCost(0)+4*int64(ids) > b.max {
+		return
+	}
+	hd.room.quorums, hd.room.ids = quorums, ids
 }
 
 // quorum adds the quorum qb holds, with its 1-based owner (0 for none), to
@@ -300,7 +320,9 @@ func lines(data []byte, fn func(line []byte, no int) error) (int, error) {
 		} else {
 			line, data = data, nil
 		}
-		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if k := len(line) - 1; k >= 0 && line[k] == '\r' {
+			line = line[:k]
+		}
 		if err := fn(line, no); err != nil {
 			return no, err
 		}

@@ -3,6 +3,8 @@ package set
 import (
 	"fmt"
 	"slices"
+
+	"github.com/bits-and-blooms/bitset"
 )
 
 // Lists is a list of sets of nodes, each held as its nodes in increasing
@@ -126,10 +128,45 @@ func (l *Lists) Set(i int, s *Set) *Set {
 }
 
 // Sets returns the sets as bit sets, each as long as its largest node.
-func (l *Lists) Sets() []Set {
-	qs := make([]Set, l.Len())
-	for i := range qs {
-		l.Set(i, &qs[i])
+func (l *Lists) Sets() []Set { return SetsOf(l.nodes, l.end) }
+
+// SetsOf returns the bit sets of the node lists nodes[end[i-1]:end[i]]
+// (nodes[:end[0]] for set 0), whose nodes may come in any order, each as
+// long as its largest node, as [Lists.Sets] does. Their words are cut
+// from one array, each set's own part, so that making many small sets
+// costs two allocations, not one a set; a set that grows past its part
+// moves to storage of its own, as any Set does. It panics if end is not
+// nondecreasing within len(nodes) or a node is negative.
+func SetsOf(nodes []int32, end []int) []Set {
+	words := 0
+	lo := 0
+	for _, e := range end {
+		top := int32(-1)
+		for _, v := range nodes[lo:e] {
+			top = max(top, v)
+		}
+		words += WordsFor(int(top) + 1)
+		lo = e
+	}
+	arena := make([]uint64, words)
+	qs := make([]Set, len(end))
+	lo, at := 0, 0
+	for i, e := range end {
+		q := nodes[lo:e]
+		top := int32(-1)
+		for _, v := range q {
+			if v < 0 {
+				panic("set: SetsOf: negative node")
+			}
+			top = max(top, v)
+		}
+		k := WordsFor(int(top) + 1)
+		w := arena[at : at+k : at+k]
+		for _, v := range q {
+			w[v>>6] |= 1 << (v & 63)
+		}
+		qs[i].b = *bitset.FromWithLength(uint(top+1), w)
+		lo, at = e, at+k
 	}
 	return qs
 }

@@ -155,3 +155,52 @@ func TestListsBytes(t *testing.T) {
 		t.Errorf("their bit sets are said to take %d bytes, less than their words", b)
 	}
 }
+
+// TestSetsOf checks the sets cut from one array against sets made one by
+// one, and that a set changed or grown past its part leaves the others as
+// they were.
+func TestSetsOf(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	var nodes []int32
+	var end []int
+	var want []*set.Set
+	for range 300 {
+		s := set.New(0)
+		for range r.IntN(6) {
+			v := r.IntN(200)
+			if !s.Has(v) {
+				s.Add(v)
+				nodes = append(nodes, int32(v)) // in the order drawn, not sorted
+			}
+		}
+		end = append(end, len(nodes))
+		want = append(want, s)
+	}
+	got := set.SetsOf(nodes, end)
+	if len(got) != len(want) {
+		t.Fatalf("%d sets, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if !set.Equal(&got[i], want[i]) {
+			t.Fatalf("set %d: %v, want %v", i, &got[i], want[i])
+		}
+	}
+	for i := range got {
+		got[i].Add(i % 64) // inside its own part (an empty set grows)
+	}
+	for i := range got {
+		if i%2 == 0 {
+			got[i].Add(1000 + i) // past every part: moves
+		}
+	}
+	for i := range got {
+		w := want[i].Clone()
+		w.Add(i % 64)
+		if i%2 == 0 {
+			w.Add(1000 + i)
+		}
+		if !set.Equal(&got[i], w) {
+			t.Fatalf("set %d after changes: %v, want %v", i, &got[i], w)
+		}
+	}
+}

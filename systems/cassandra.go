@@ -1,6 +1,7 @@
 package systems
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -55,6 +56,9 @@ var (
 func sniffCassandra(_ string, data []byte) bool {
 	if len(data) > 64<<10 {
 		data = data[:64<<10]
+	}
+	if bytes.IndexByte(data, '{') < 0 {
+		return false // no line can match cassReplicationRE: no need to split
 	}
 	lines, err := splitConfLines("", data)
 	if err != nil {

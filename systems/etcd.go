@@ -58,7 +58,15 @@ func sniffEtcd(_ string, data []byte) bool {
 		return bytes.Contains(t, []byte(`"members"`)) &&
 			(bytes.Contains(t, []byte(`"peerURLs"`)) || bytes.Contains(t, []byte(`"clientURLs"`)) || bytes.Contains(t, []byte(`"isLearner"`)))
 	}
-	for _, line := range bytes.Split(t, []byte("\n")) {
+	for len(t) > 0 {
+		// Line by line, without splitting the whole: the first line that
+		// is not a comment decides.
+		line := t
+		if i := bytes.IndexByte(t, '\n'); i >= 0 {
+			line, t = t[:i], t[i+1:]
+		} else {
+			t = nil
+		}
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] == '#' {
 			continue

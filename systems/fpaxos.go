@@ -39,6 +39,9 @@ func sniffFPaxos(_ string, data []byte) bool {
 	if len(data) > 64<<10 {
 		data = data[:64<<10]
 	}
+	if !containsFoldASCII(data, "phase") {
+		return false // no key phase1 or phase2: no need to split
+	}
 	lines, err := splitConfLines("", data)
 	if err != nil {
 		return false

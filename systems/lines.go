@@ -49,6 +49,23 @@ func splitConfLines(name string, data []byte) ([]confLine, error) {
 	return out, nil
 }
 
+// containsFoldASCII reports whether data holds word (lower-case ASCII
+// letters other than i and k) with its letters in either case. A text
+// whose strings.ToLower holds word passes: apart from İ (to i) and the
+// Kelvin sign (to k), no character but an ASCII letter lowers to one.
+func containsFoldASCII(data []byte, word string) bool {
+	for i := 0; i+len(word) <= len(data); i++ {
+		j := 0
+		for j < len(word) && data[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
+}
+
 // unquotedIndex returns the index of the first mark in s that is not
 // inside single or double quotes, or -1.
 func unquotedIndex(s, mark string) int {

@@ -45,6 +45,9 @@ func sniffZooKeeper(name string, data []byte) bool {
 	if len(data) > 1<<16 {
 		data = data[:1<<16]
 	}
+	if !bytes.Contains(data, []byte("server.")) {
+		return false // no server.N key: no need to split
+	}
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 || line[0] == '#' || line[0] == '!' {
