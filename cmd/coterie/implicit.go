@@ -14,6 +14,7 @@ import (
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
 )
@@ -153,7 +154,7 @@ func implicitVerify(ctx context.Context, cmd *cobra.Command, s *streams, name st
 // list, where a theorem gives it.
 func implicitDomination(name string, f *set.Family, limit int) (*dominationReport, string, error) {
 	if r, ok := domination.ByTheorem(f); ok {
-		return &dominationReport{Nondominated: r.Nondominated, K: r.K, Proof: "theorem"}, r.Theorem, nil
+		return &dominationReport{Domination: jsonreport.Domination{Nondominated: r.Nondominated, K: r.K, Proof: "theorem"}}, r.Theorem, nil
 	}
 	return nil, "", usageErrorf("%s: an implicit %s family with %s: no theorem gives its domination verdict here, and listing it for the algorithm exceeds the limit (--limit) of %d quorums",
 		name, f.Kind, implicitCount(f), limit)
