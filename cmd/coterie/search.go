@@ -197,33 +197,15 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 		if len(o.ps) < 2 || interrupted {
 			return nil
 		}
-		sys, err := rw.NewContext(ctx, len(nodes), c.Reads, c.Writes, nodes)
-		if err != nil {
-			return err
-		}
-		if correlated(tree) {
-			// Under the domains, as the search ranked them.
-			avs, err := domainMinAvailability(ctx, sys, tree, o.ps)
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil
-				}
-				return err
-			}
-			for i, p := range o.ps {
-				j.AvailabilityAt = append(j.AvailabilityAt, searchAvPoint{P: p, Availability: avs[i]})
-			}
-			return nil
-		}
-		pts, err := sys.AvailabilityAt(ctx, o.ps, rw.AvailabilityOptions{Limit: rw.DefaultListLimit})
+		avs, err := c.AvailabilityAt(ctx, nodes, tree, o.ps)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
 			return err
 		}
-		for _, pt := range pts {
-			j.AvailabilityAt = append(j.AvailabilityAt, searchAvPoint{P: pt.P, Availability: min(pt.Reads, pt.Writes)})
+		for i, p := range o.ps {
+			j.AvailabilityAt = append(j.AvailabilityAt, searchAvPoint{P: p, Availability: avs[i]})
 		}
 		return nil
 	}

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
-	"math/big"
 	"os"
 	"strconv"
 	"strings"
 
-	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/rw"
@@ -120,35 +117,4 @@ func domainSummary(js []domainResJSON) []string {
 		parts = append(parts, name+": "+strconv.Itoa(j.Resilience)+" of "+strconv.Itoa(j.Domains))
 	}
 	return []string{strings.Join(parts, ", ")}
-}
-
-// domainMinAvailability is, at each p of ps, the smaller of the read and
-// the write availability of sys under the failure domains of t, exactly
-// as the search ranks its candidates (a node's own p from the nodes file
-// wins over p).
-func domainMinAvailability(ctx context.Context, sys *rw.System, t *domain.Tree, ps []float64) ([]float64, error) {
-	ev, err := rw.NewDomainEvaluator(ctx, sys, t, rw.DefaultListLimit, 0)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, len(ps))
-	for i, p := range ps {
-		probs := make([]*big.Rat, sys.N)
-		for v, nd := range sys.Nodes {
-			if nd.P != nil {
-				probs[v] = nd.P
-			} else {
-				probs[v] = availability.DecimalRat(p)
-			}
-		}
-		r, w, _, err := ev.At(ctx, probs)
-		if err != nil {
-			return nil, err
-		}
-		if w.Cmp(r) < 0 {
-			r = w
-		}
-		out[i], _ = r.Float64()
-	}
-	return out, nil
 }
