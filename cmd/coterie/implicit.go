@@ -289,13 +289,7 @@ func generateImplicit(ctx context.Context, s *streams, spec construct.Spec, args
 		return false, nil // Build says what is wrong
 	}
 	if !out.implicit {
-		c, known := construct.Count(fam)
-		if !known {
-			// Weighted voting: its quorums are counted by listing them.
-			if _, err := spec.BuildContext(ctx, args); err == nil || ctx.Err() != nil {
-				return false, nil
-			}
-		} else if c.Cmp(big.NewInt(construct.MaxCatalogueQuorums)) <= 0 {
+		if !construct.TooManyToList(ctx, spec, args, fam) {
 			return false, nil
 		}
 		if !out.enumerate {
