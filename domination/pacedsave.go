@@ -1,6 +1,11 @@
 package domination
 
-import "time"
+import (
+	"context"
+	"time"
+
+	"github.com/coterie-dev/coterie/set"
+)
 
 // PacedSave wraps the save of [CountTransversalPieces] so that it runs at
 // most once per every: a count of many quick pieces would otherwise
@@ -29,4 +34,21 @@ func PacedSave(save func(*PieceCount) error, every time.Duration) (paced, flush 
 		return save(pc)
 	}
 	return paced, flush
+}
+
+// CountTransversalPiecesPaced is [CountTransversalPieces] with its saves
+// paced by [PacedSave]: save, if not nil, is called at most once per
+// every, and once more with the final state when one was held back, also
+// when the count stops; an error of that last save is returned when the
+// count has none of its own.
+func CountTransversalPiecesPaced(ctx context.Context, f *set.Family, owns func(piece int) bool, st *PieceCount, o Options, save func(*PieceCount) error, every time.Duration) (*PieceCount, error) {
+	if save == nil {
+		return CountTransversalPieces(ctx, f, owns, st, o, nil)
+	}
+	paced, flush := PacedSave(save, every)
+	st, err := CountTransversalPieces(ctx, f, owns, st, o, paced)
+	if ferr := flush(st); ferr != nil && err == nil {
+		err = ferr
+	}
+	return st, err
 }

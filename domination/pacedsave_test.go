@@ -88,3 +88,27 @@ func TestPacedSaveResumes(t *testing.T) {
 		t.Errorf("resumed count %s (smallest %d), want %s (%d)", got.Total, got.Smallest, whole.Total, whole.Smallest)
 	}
 }
+
+// A paced count saves its first state and its final one (every piece
+// done), and counts what CountTransversals counts.
+func TestCountTransversalPiecesPaced(t *testing.T) {
+	f := grid(4, 4)
+	whole, err := CountTransversals(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saves []int
+	st, err := CountTransversalPiecesPaced(context.Background(), f, func(int) bool { return true }, nil, Options{}, func(pc *PieceCount) error {
+		saves = append(saves, len(pc.Done))
+		return nil
+	}, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Pieces < 3 || len(saves) != 2 || saves[1] != st.Pieces {
+		t.Errorf("%d pieces: saves after %v pieces, want the first and all", st.Pieces, saves)
+	}
+	if got := st.Count(); got.Total.Cmp(whole.Total) != 0 {
+		t.Errorf("count %s, want %s", got.Total, whole.Total)
+	}
+}

@@ -40,28 +40,23 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 		return err
 	}
 	var st *domination.PieceCount
-	var save, flush func(*domination.PieceCount) error
+	var save func(*domination.PieceCount) error
 	if o.checkpoint != "" {
 		if st, _, err = readCheckpoint(o.checkpoint, "transversals", sp, func(data []byte) (*domination.PieceCount, error) {
 			return partfile.ReadTransversalsCheckpoint(data, hash, sp, f.N)
 		}); err != nil {
 			return err
 		}
-		// Each piece is saved, at most once a second (a small count has
-		// many quick pieces), and whatever is unsaved when the count ends.
-		save, flush = domination.PacedSave(func(pc *domination.PieceCount) error {
+		save = func(pc *domination.PieceCount) error {
 			return writeCheckpoint(o.checkpoint, partfile.TransversalsCheckpoint(hash, sp, pc))
-		}, time.Second)
-	}
-	p := newProgress(s, "transversals: counting (pieces searched)")
-	prog := func(_ string, done, total int64) { p.Update(done, total) }
-	st, err = domination.CountTransversalPieces(ctx, f, sp.Owns, st, domination.Options{Progress: prog, MaxMemory: maxMemory(o.in.cmd)}, save)
-	p.Done()
-	if flush != nil {
-		if serr := flush(st); serr != nil && err == nil {
-			err = serr
 		}
 	}
+	// Each piece is saved, at most once a second (a small count has many
+	// quick pieces), and whatever is unsaved when the count ends.
+	p := newProgress(s, "transversals: counting (pieces searched)")
+	prog := func(_ string, done, total int64) { p.Update(done, total) }
+	st, err = domination.CountTransversalPiecesPaced(ctx, f, sp.Owns, st, domination.Options{Progress: prog, MaxMemory: maxMemory(o.in.cmd)}, save, time.Second)
+	p.Done()
 	if err != nil {
 		if st != nil && ctx.Err() != nil {
 			saved := ""
