@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"sync"
 
@@ -183,4 +184,16 @@ func (c *lazyBDD) partialOf(ctx context.Context, f *set.Family) *Partial {
 		c.partial = p
 	}
 	return c.partial
+}
+
+// Unavailability returns 1 − AV at pt, a point of r.Evaluate: from the
+// exact polynomial when pt and r are exact and every node is up with pt.P
+// (uniform: no node has its own probability), so that 0.99999999998 keeps
+// its digits; otherwise 1 − pt.AV, which per-node probabilities and
+// estimates give as a float64 to begin with (never below 0).
+func (r *Result) Unavailability(pt Point, uniform bool) *big.Float {
+	if pt.Exact && uniform && r.Exact {
+		return r.Poly.Unavailability(pt.P)
+	}
+	return big.NewFloat(math.Max(0, 1-pt.AV))
 }

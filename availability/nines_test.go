@@ -1,11 +1,13 @@
 package availability_test
 
 import (
+	"context"
 	"math"
 	"math/big"
 	"testing"
 
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/set"
 )
 
 // TestUnavailability checks 1 − AV against hand-computed values.
@@ -74,5 +76,35 @@ func TestUnavailabilityMatchesAtRat(t *testing.T) {
 		if diff.Cmp(new(big.Float).Mul(want, big.NewFloat(1e-60))) > 0 {
 			t.Errorf("p = %v: %s, want %s", p, got.Text('g', 20), want.Text('g', 20))
 		}
+	}
+}
+
+// TestResultUnavailability: at an exact point of an exact result, 1 − AV
+// comes from the polynomial, with the digits a float64 AV has lost (the
+// majority of 3 at p = 0.99999: 3e-10 − 2e-15); under per-node
+// probabilities or an estimate it is 1 − AV.
+func TestResultUnavailability(t *testing.T) {
+	r, err := availability.Compute(context.Background(), set.NewThreshold(3, 2), availability.Options{})
+	if err != nil || !r.Exact {
+		t.Fatalf("Compute: %v, exact %v", err, r != nil && r.Exact)
+	}
+	pts, err := r.Evaluate(context.Background(), []float64{0.99999}, availability.EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := new(big.Float).SetPrec(256).SetString("2.99998e-10")
+	u := r.Unavailability(pts[0], true)
+	if d, _ := new(big.Float).Sub(u, want).Float64(); math.Abs(d) > 1e-25 {
+		t.Errorf("uniform: 1 − AV = %s, want 2.99998e-10", u.Text('g', 20))
+	}
+	// Per node, the float64 AV is all there is: 1 − AV loses the
+	// digits below 1e-16.
+	u = r.Unavailability(pts[0], false)
+	if f, _ := u.Float64(); f != 1-pts[0].AV {
+		t.Errorf("per node: 1 − AV = %v, want %v", f, 1-pts[0].AV)
+	}
+	est := availability.Point{P: 0.5, AV: 1.0000000001}
+	if u := r.Unavailability(est, true); u.Sign() != 0 {
+		t.Errorf("an estimate above 1: 1 − AV = %v, want 0", u)
 	}
 }

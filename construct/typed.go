@@ -64,11 +64,15 @@ func MaterializeContext(ctx context.Context, f *set.Family, limit int) (*set.Fam
 
 // Typed returns f as a typed system: the construction that f's kind and
 // params name, rebuilt through the registry, for an implicit family (with
-// f's labels); a [quorum.Listed] for a list or a threshold family, which
-// carries f's kind and params as [quorum.Described] when it has them.
+// f's labels); a [quorum.Listed] for a list, which carries f's kind and
+// params as [quorum.Described] when it has them, and for a threshold
+// family also a [quorum.Thresholder] with its sizes and closed-form load.
 // The typed construction answers what it knows without its quorums through
 // the capability interfaces of package quorum.
 func Typed(f *set.Family) (quorum.System, error) {
+	if f.IsThreshold() {
+		return threshold{listed{quorum.Listed{F: f}}}, nil
+	}
 	if !f.IsImplicit() {
 		return listed{quorum.Listed{F: f}}, nil
 	}
@@ -105,6 +109,27 @@ func (l listed) Params() set.Params { return l.F.Params }
 // QuorumCount returns the number of listed quorums (C(n, w) for a
 // threshold family).
 func (l listed) QuorumCount() (*big.Int, bool) { return l.F.Count(), true }
+
+// threshold is a threshold family (every w-subset of n nodes) as a typed
+// system.
+type threshold struct{ listed }
+
+// Threshold returns w.
+func (t threshold) Threshold() int { return t.F.Threshold }
+
+// QuorumSizes returns w and w.
+func (t threshold) QuorumSizes() (smallest, largest int) { return t.F.Threshold, t.F.Threshold }
+
+// ClosedFormLoad returns w/n: the uniform strategy loads every node
+// w/n, and no strategy less, since the node loads sum to w (Naor and
+// Wool 1998, Prop. 4.3's argument for symmetric systems). ok is false
+// when w exceeds n (the family has no quorum).
+func (t threshold) ClosedFormLoad() (*big.Rat, bool) {
+	if t.F.Threshold > t.F.N {
+		return nil, false
+	}
+	return big.NewRat(int64(t.F.Threshold), int64(t.F.N)), true
+}
 
 // implicitBase is what every typed implicit construction holds: its kind,
 // canonical params, nodes and labels. Family materialises it through its
@@ -166,11 +191,12 @@ func (b *implicitBase) Family(ctx context.Context, limit int) (*set.Family, erro
 
 func init() { set.SetImplicitStats(implicitStats) }
 
-// implicitStats is [set.Family.Stats] of an implicit family: the stats of
-// its quorums listed, when there are at most ListLimit; otherwise what its
-// construction knows, with Err saying why the rest is missing.
-func implicitStats(f *set.Family) set.Stats {
-	g, err := Explicit(context.Background(), f, ListLimit)
+// implicitStats is [set.Family.StatsContext] of an implicit family: the
+// stats of its quorums listed under ctx, when there are at most ListLimit;
+// otherwise what its construction knows, with Err saying why the rest is
+// missing (ctx's error when ctx ended first).
+func implicitStats(ctx context.Context, f *set.Family) set.Stats {
+	g, err := Explicit(ctx, f, ListLimit)
 	if err == nil {
 		return g.Stats()
 	}

@@ -209,3 +209,64 @@ func slicesEqual(a, b []int) bool {
 	}
 	return true
 }
+
+func TestTypedThreshold(t *testing.T) {
+	f, err := construct.Majority(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := construct.Typed(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, ok := sys.(quorum.Thresholder)
+	if !ok || th.Threshold() != 4 {
+		t.Fatalf("majority of 7 as %T: want a Thresholder of 4", sys)
+	}
+	if c, ok := sys.(quorum.Counter); !ok {
+		t.Fatal("no Counter")
+	} else if n, _ := c.QuorumCount(); n.Int64() != 35 {
+		t.Fatalf("count %v, want C(7,4) = 35", n)
+	}
+	// The closed form equals the load the uniform strategy gives when
+	// the 35 quorums are listed: each node is in C(6,3) = 20 of them.
+	l, ok := sys.(quorum.LoadFormula).ClosedFormLoad()
+	if !ok || l.Cmp(big.NewRat(20, 35)) != 0 {
+		t.Fatalf("load %v, want 20/35", l)
+	}
+	g, err := f.Enumerate(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := construct.Typed(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ls.(quorum.Thresholder); ok {
+		t.Fatal("a listed family claims to be a threshold")
+	}
+}
+
+// The statistics of an implicit family list its quorums under the
+// caller's context: an ended context stops them and is what Err says.
+func TestImplicitStatsContext(t *testing.T) {
+	f, err := construct.Implicit("tree", set.Params{"degree": 2, "height": 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.StatsContext(context.Background())
+	if err != nil || st.Err != nil {
+		t.Fatal(err, st.Err)
+	}
+	// The binary tree of height 3 (15 nodes) has Q(3) = Q(2)² + 2·Q(2) = 255
+	// quorums, with Q(0) = 1 and Q(h) = Q(h−1)² + 2Q(h−1).
+	if st.Quorums.Int64() != 255 {
+		t.Fatalf("%v quorums, want 255", st.Quorums)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	st, err = f.StatsContext(ctx)
+	if !errors.Is(err, context.Canceled) || !errors.Is(st.Err, context.Canceled) {
+		t.Fatalf("ended context: err %v, Stats.Err %v", err, st.Err)
+	}
+}

@@ -28,9 +28,9 @@ type NotArbiter struct {
 // fits, any other family by verify.FindDisjoint (exponential in k in the
 // worst case).
 func CheckArbiter(ctx context.Context, f *set.Family) (*NotArbiter, error) {
-	if f.IsThreshold() {
-		if _, ok := ThresholdDominated(f.N, f.Threshold, f.K); !ok {
-			return &NotArbiter{Threshold: true, W: f.Threshold, Nodes: f.N}, nil
+	if w, ok := thresholdOf(typed(f)); ok {
+		if _, ok := ThresholdDominated(f.N, w, f.K); !ok {
+			return &NotArbiter{Threshold: true, W: w, Nodes: f.N}, nil
 		}
 		return nil, nil
 	}

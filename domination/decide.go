@@ -81,14 +81,19 @@ func Decide(ctx context.Context, f *set.Family) (*Result, error) {
 
 // decideWith is Decide with the engines in use.
 func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error) {
-	if f.IsImplicit() {
-		return decideImplicit(ctx, f, use)
+	g, err := explicitFamily(ctx, f)
+	if err != nil {
+		return decideUnlisted(f, err)
 	}
-	if err := decidable(f); err != nil {
-		return nil, err
+	f = g
+	if err := f.Validate(); err != nil {
+		return nil, fmt.Errorf("domination: %w", err)
 	}
-	if f.IsThreshold() {
-		return thresholdResult(f), nil
+	if w, ok := thresholdOf(typed(f)); ok {
+		return thresholdResult(f.N, w, f.K), nil
+	}
+	if len(f.Quorums) == 0 {
+		return nil, errors.New("domination: the system has no quorums")
 	}
 	if use&useStructure != 0 {
 		if sup, w, ok := thresholdOnSupport(f); ok {
@@ -130,17 +135,6 @@ func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error
 	return &Result{K: f.K, Witness: h}, nil
 }
 
-// decidable checks what Decide needs of f beyond the intersection property.
-func decidable(f *set.Family) error {
-	if err := f.Validate(); err != nil {
-		return fmt.Errorf("domination: %w", err)
-	}
-	if !f.IsThreshold() && len(f.Quorums) == 0 {
-		return errors.New("domination: the system has no quorums")
-	}
-	return nil
-}
-
 // ThresholdDominated reports whether the family of all w-subsets of n
 // nodes, as a k-arbiter, is dominated, and whether it is a k-arbiter at
 // all (every k+1 quorums meet iff (k+1)·w > k·n).
@@ -171,13 +165,15 @@ func thresholdWitness(n, w, k int) *set.Set {
 	return h
 }
 
-func thresholdResult(f *set.Family) *Result {
-	dom, _ := ThresholdDominated(f.N, f.Threshold, f.K)
+// thresholdResult is the verdict on the w-of-n threshold system as a
+// k-arbiter, by [ThresholdDominated].
+func thresholdResult(n, w, k int) *Result {
+	dom, _ := ThresholdDominated(n, w, k)
 	if !dom {
-		return &Result{Nondominated: true, K: f.K, ClosedForm: true}
+		return &Result{Nondominated: true, K: k, ClosedForm: true}
 	}
 	// Every minimal witness has the same size: it is also the smallest.
-	return &Result{K: f.K, Witness: thresholdWitness(f.N, f.Threshold, f.K), Smallest: true, Proof: ProofClosedForm, ClosedForm: true}
+	return &Result{K: k, Witness: thresholdWitness(n, w, k), Smallest: true, Proof: ProofClosedForm, ClosedForm: true}
 }
 
 // solverSem lets one gophersat solver run at a time in the process:
@@ -318,8 +314,8 @@ func CheckWitness(ctx context.Context, f *set.Family, h *set.Set) error {
 	if err != nil {
 		return err
 	}
-	if f.IsThreshold() {
-		n, w, k := f.N, f.Threshold, f.K
+	if w, ok := thresholdOf(typed(f)); ok {
+		n, k := f.N, f.K
 		c := 0
 		for v := range h.All() {
 			if v >= n {

@@ -17,11 +17,9 @@ import (
 // everything else returns a *construct.ListError (wrapping
 // [set.ErrTooMany]).
 
-// explicitFamily returns f with its quorums listed (f itself unless implicit).
+// explicitFamily returns f with its quorums listed ([construct.Explicit]:
+// f itself for a list or a threshold family).
 func explicitFamily(ctx context.Context, f *set.Family) (*set.Family, error) {
-	if !f.IsImplicit() {
-		return f, nil
-	}
 	g, err := construct.Explicit(ctx, f, construct.ListLimit)
 	if err != nil {
 		return nil, fmt.Errorf("domination: %w", err)
@@ -29,12 +27,9 @@ func explicitFamily(ctx context.Context, f *set.Family) (*set.Family, error) {
 	return g, nil
 }
 
-// decideImplicit is Decide on an implicit family.
-func decideImplicit(ctx context.Context, f *set.Family, use engines) (*Result, error) {
-	g, err := explicitFamily(ctx, f)
-	if err == nil {
-		return decideWith(ctx, g, use)
-	}
+// decideUnlisted is Decide on a family whose quorums were not listed (err
+// says why): by a theorem of its construction when there are too many.
+func decideUnlisted(f *set.Family, err error) (*Result, error) {
 	var le *construct.ListError
 	if !errors.As(err, &le) {
 		return nil, err

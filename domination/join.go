@@ -63,7 +63,7 @@ const (
 // heuristic bounded by a count of work: it may miss a join, never report a
 // false one.
 func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
-	if f.IsThreshold() || len(f.Quorums) < 3 {
+	if len(f.Quorums) < 3 { // a threshold family lists none
 		return nil, nil
 	}
 	sup := support(f)

@@ -26,7 +26,7 @@ func MakeND(ctx context.Context, f *set.Family) (*set.Family, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if f.IsThreshold() {
+	if _, ok := thresholdOf(typed(f)); ok {
 		return nil, 0, errors.New("domination: make nondominated: a threshold family must be listed first (it is dominated iff (k+1)·w ≥ k·n + 2)")
 	}
 	g := f.Clone()

@@ -48,12 +48,12 @@ func MinTransversalBounded(ctx context.Context, f *set.Family, maxNodes uint64) 
 	if f, err = explicitFamily(ctx, f); err != nil {
 		return nil, 0, err
 	}
-	if f.IsThreshold() {
-		if f.Threshold > f.N {
-			return nil, 0, fmt.Errorf("domination: threshold %d exceeds n = %d", f.Threshold, f.N)
+	if w, ok := thresholdOf(typed(f)); ok {
+		if w > f.N {
+			return nil, 0, fmt.Errorf("domination: threshold %d exceeds n = %d", w, f.N)
 		}
 		t := set.New(f.N)
-		for v := range f.N - f.Threshold + 1 {
+		for v := range f.N - w + 1 {
 			t.Add(v)
 		}
 		return t, t.Len(), nil

@@ -83,7 +83,8 @@ func CountTransversalPieces(ctx context.Context, f *set.Family, owns func(piece 
 	var h *hyper
 	left := int64(0)
 	pieces := 1
-	if !f.IsThreshold() {
+	w, thr := thresholdOf(typed(f))
+	if !thr {
 		var err error
 		if h, left, err = o.packFor(f); err != nil {
 			return nil, err
@@ -138,7 +139,7 @@ func CountTransversalPieces(ctx context.Context, f *set.Family, owns func(piece 
 	}
 	if h == nil {
 		if len(todo) == 1 {
-			size := f.N - f.Threshold + 1
+			size := f.N - w + 1
 			st.BySize[size] = set.Binomial(f.N, size)
 			add(0, nil)
 		}

@@ -33,11 +33,9 @@ const selfDualMin = 1 << 12
 // The checks: the quorums pairwise meet ([verify.FindDisjoint], a
 // bit-parallel pass), and [Decide], which recognises and checks the
 // structure of the list (a join, a plane) and decides by its parts. Both
-// are on the quorums, never the file's kind.
+// are on the quorums, never the file's kind. f is a list (a threshold
+// family is counted by its closed form first).
 func selfDualCount(ctx context.Context, f *set.Family) (*TransversalCount, bool, error) {
-	if f.IsThreshold() {
-		return nil, false, nil
-	}
 	d, err := verify.FindDisjoint(ctx, f, 2)
 	if err != nil {
 		return nil, false, err

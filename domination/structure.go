@@ -91,7 +91,7 @@ const (
 // sup[i]), or nil if it is not one. Nothing is taken from f's kind: the
 // checks are those of [newPlane], on the quorums alone.
 func planeOnSupport(f *set.Family) (*plane, []int) {
-	if f.K != 1 || f.IsThreshold() || len(f.Quorums) < 7 {
+	if f.K != 1 || len(f.Quorums) < 7 { // a threshold family lists none
 		return nil, nil
 	}
 	sup := support(f)

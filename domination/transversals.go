@@ -45,8 +45,8 @@ func MinimalTransversals(ctx context.Context, f *set.Family, o Options) iter.Seq
 			return !stopped
 		}
 		var err error
-		if f.IsThreshold() {
-			err = combinations(ctx, f.N, f.N-f.Threshold+1, emit)
+		if w, ok := thresholdOf(typed(f)); ok {
+			err = combinations(ctx, f.N, f.N-w+1, emit)
 		} else {
 			var h *hyper
 			var left int64
@@ -154,8 +154,8 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 		return nil, err
 	}
 	c := &TransversalCount{Total: new(big.Int), BySize: map[int]*big.Int{}, Smallest: -1}
-	if f.IsThreshold() {
-		size := f.N - f.Threshold + 1
+	if w, ok := thresholdOf(typed(f)); ok {
+		size := f.N - w + 1
 		c.Total.Set(set.Binomial(f.N, size))
 		c.BySize[size] = new(big.Int).Set(c.Total)
 		c.Smallest = size

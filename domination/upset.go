@@ -118,7 +118,7 @@ func DisjointPair(ctx context.Context, f *set.Family) (pair []int, decided bool,
 	if f, err = explicitFamily(ctx, f); err != nil {
 		return nil, false, err
 	}
-	if f.IsThreshold() {
+	if _, ok := thresholdOf(typed(f)); ok {
 		return nil, false, nil
 	}
 	sup := support(f)

@@ -8,4 +8,24 @@
 // the type from the library's result and marshalling it. The libraries
 // themselves carry no JSON tags: their results are Go values, and this
 // package is where their encoding is decided.
+//
+// The reports, by command:
+//
+//   - info: [Info] ([FromInfo] of an analysis.System); on a read-write
+//     system [RWInfo] ([FromRWInfo]).
+//   - compare: [Compare] ([CompareRows]); of read-write systems
+//     [RWCompare] ([FromRWCompare]).
+//   - verify: [Verify] ([FromVerify] of a verify.Report); on a read-write
+//     system [RWVerify] ([FromRWVerify]); --patterns [Patterns].
+//   - availability: [AvailabilityFamily] or, for an (h,k)-arbiter,
+//     [AvailabilityHK] ([FromAvailability]); on a read-write system
+//     [RWAvailability] ([FromRWAvailability]).
+//   - check-config: [CheckConfig] ([FromCheckConfig] of an
+//     analysis.Config).
+//   - domination on a read-write system: [RWDomination].
+//   - strategy: the strategy file [Strategy] ([StrategyFile]), which
+//     [Strategy.RW] reads back.
+//
+// Counts beyond 2^53 are decimal strings ([Number]); exact figures shown as
+// floats keep the same rule ([Real]).
 package jsonreport

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -30,9 +31,9 @@ func LoadBounds(ctx context.Context, f *set.Family) (lower, upper *big.Rat, err 
 	if f, err = explicitFamily(ctx, f); err != nil {
 		return nil, nil, err
 	}
-	if f.IsThreshold() {
+	if t, ok := typed(f).(quorum.Thresholder); ok {
 		// Every node is in the same share of the w-subsets: w/n exactly.
-		l := big.NewRat(int64(f.Threshold), int64(f.N))
+		l := big.NewRat(int64(t.Threshold()), int64(f.N))
 		return l, new(big.Rat).Set(l), nil
 	}
 	if len(f.Quorums) == 0 {

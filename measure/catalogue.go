@@ -72,7 +72,7 @@ const maxCertified = 1 << 18
 // summing to 1 that give every quorum at least L. Together they prove L is
 // f's load whatever f is, so the kind is only a hint.
 func catalogueLoad(f *set.Family) *Load {
-	if f.IsThreshold() || len(f.Quorums) == 0 || len(f.Quorums) > maxCertified {
+	if len(f.Quorums) == 0 || len(f.Quorums) > maxCertified { // a threshold family lists none
 		return nil
 	}
 	sys, ok := construct.Claimed(f)

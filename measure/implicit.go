@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/quorum"
@@ -16,12 +17,9 @@ import (
 // the construction's closed form (a [quorum.LoadFormula]) and the other
 // measures return a *construct.ListError (wrapping [set.ErrTooMany]).
 
-// explicitFamily returns f with its quorums listed (f itself unless
-// implicit).
+// explicitFamily returns f with its quorums listed ([construct.Explicit]:
+// f itself for a list or a threshold family).
 func explicitFamily(ctx context.Context, f *set.Family) (*set.Family, error) {
-	if !f.IsImplicit() {
-		return f, nil
-	}
 	g, err := construct.Explicit(ctx, f, construct.ListLimit)
 	if err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
@@ -44,25 +42,50 @@ func implicitLoad(f *set.Family, err error) (*Load, error) {
 	if _, ok := sys.(quorum.LoadFormula); !ok {
 		return nil, fmt.Errorf("%w; the %s construction has no closed form for its load", err, f.Kind)
 	}
-	out, ok := ClosedFormLoad(f)
+	out, ok := closedForm(sys)
 	if !ok {
 		return nil, fmt.Errorf("%w; the closed form of the %s construction does not apply to these parameters", err, f.Kind)
 	}
 	return out, nil
 }
 
-// ClosedFormLoad returns the load of the implicit family f from its
-// construction's closed form (a [quorum.LoadFormula]), method
-// MethodClosedForm, without listing its quorums; ok is false when the
-// construction has none, it does not apply to these parameters, or f is
-// not a valid implicit family. It costs no search.
+// ClosedFormLoad returns the load of f from what its typed form
+// ([construct.Typed]) knows without its quorums listed: an implicit
+// family's construction's closed form (a [quorum.LoadFormula]), method
+// MethodClosedForm; a threshold family's w/n, method MethodThreshold, as
+// [LoadOf] gives it. ok is false for a list, when the construction has no
+// closed form or it does not apply to these parameters, or when f is not
+// a valid implicit family. It costs no search.
 func ClosedFormLoad(f *set.Family) (l *Load, ok bool) {
-	if !f.IsImplicit() {
-		return nil, false
-	}
 	sys, err := construct.Typed(f)
 	if err != nil {
 		return nil, false
+	}
+	return closedForm(sys)
+}
+
+// typed returns f as a typed system ([construct.Typed]); a family whose
+// kind and params name no construction is its listed quorums.
+func typed(f *set.Family) quorum.System {
+	sys, err := construct.Typed(f)
+	if err != nil {
+		return quorum.Listed{F: f}
+	}
+	return sys
+}
+
+// closedForm is the load of sys from what it knows without its quorums:
+// w/n for the threshold system of every w-subset of n nodes (a
+// [quorum.Thresholder]; every node is in the same share of the quorums),
+// with the network load w; otherwise its construction's closed form (a
+// [quorum.LoadFormula]).
+func closedForm(sys quorum.System) (*Load, bool) {
+	if t, ok := sys.(quorum.Thresholder); ok {
+		w, n := int64(t.Threshold()), int64(sys.N())
+		l := &Load{Exact: big.NewRat(w, n), Method: MethodThreshold}
+		l.Value, _ = l.Exact.Float64()
+		l.NetworkLoad, l.NetworkLoadExact = float64(w), big.NewRat(w, 1)
+		return l, true
 	}
 	c, ok := sys.(quorum.LoadFormula)
 	if !ok {
@@ -72,7 +95,7 @@ func ClosedFormLoad(f *set.Family) (l *Load, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	l = &Load{Exact: x, Method: MethodClosedForm}
+	l := &Load{Exact: x, Method: MethodClosedForm}
 	l.Value, _ = x.Float64()
 	return l, true
 }

@@ -162,18 +162,13 @@ func (w *watchedMatrix) T() mat.Matrix { return mat.Transpose{Matrix: w} }
 // construct.ListLimit quorums; past that its construction's closed form
 // gives the load (Exact, with no Strategy), or the error says why not.
 func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) {
-	if f.IsImplicit() {
-		g, err := explicitFamily(ctx, f)
-		if err != nil {
-			return implicitLoad(f, err)
-		}
-		f = g
+	g, err := explicitFamily(ctx, f)
+	if err != nil {
+		return implicitLoad(f, err)
 	}
-	if f.IsThreshold() {
-		l := &Load{Exact: big.NewRat(int64(f.Threshold), int64(f.N)), Method: MethodThreshold}
-		l.Value, _ = l.Exact.Float64()
-		l.NetworkLoad, l.NetworkLoadExact = float64(f.Threshold), big.NewRat(int64(f.Threshold), 1)
-		return l, nil
+	f = g
+	if l, ok := closedForm(typed(f)); ok {
+		return l, nil // a threshold family: w/n
 	}
 	m := len(f.Quorums)
 	if m == 0 {

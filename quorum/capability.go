@@ -93,3 +93,11 @@ type Layout struct {
 type Drawer interface {
 	DrawLayout() (layout Layout, ok bool)
 }
+
+// Thresholder is a system whose quorums are every subset of Threshold()
+// of its N() nodes (voting with one vote per node), held without its
+// quorums listed: a consumer answers it with the binomial formulas, never
+// by listing C(n, w) quorums.
+type Thresholder interface {
+	Threshold() int
+}

@@ -270,6 +270,37 @@ func (s *System) Label(v int) string {
 	return fmt.Sprint(v + 1)
 }
 
+// Labels returns every node's [System.Label], or nil when no node has a
+// label of its own.
+func (s *System) Labels() []string {
+	for v := range s.N {
+		if s.Nodes[v].Label != "" {
+			labels := make([]string, s.N)
+			for u := range labels {
+				labels[u] = s.Label(u)
+			}
+			return labels
+		}
+	}
+	return nil
+}
+
+// SideQuorums returns the minimal quorums of sd, a side of s, as a
+// coterie file would hold them: a family over s's nodes with k = 1 and
+// s's [System.Labels]. It is a copy (the side's own list is not
+// changed); beyond limit quorums (0: no limit) it returns an error
+// wrapping [set.ErrTooMany].
+func (s *System) SideQuorums(sd *Side, limit int) (*set.Family, error) {
+	f, err := sd.Family(s.N, limit)
+	if err != nil {
+		return nil, err
+	}
+	g := f.Clone()
+	g.K, g.H = 1, 0
+	g.Labels = s.Labels()
+	return g, nil
+}
+
 // Intersection is the result of [System.Verify]'s read-write check (or of
 // the write-write check): OK, or a read quorum and a write quorum (two
 // write quorums) that do not meet.

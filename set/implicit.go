@@ -1,6 +1,7 @@
 package set
 
 import (
+	"context"
 	"errors"
 	"math/big"
 	"sync"
@@ -14,13 +15,14 @@ import (
 
 var (
 	implicitMu   sync.RWMutex
-	implicitHook func(f *Family) Stats
+	implicitHook func(ctx context.Context, f *Family) Stats
 )
 
 // SetImplicitStats installs fn as the source of [Family.Stats] for an
-// implicit family. Package construct calls it once, when it is
-// initialised; other callers should not.
-func SetImplicitStats(fn func(f *Family) Stats) {
+// implicit family; fn lists the quorums under ctx, and gives what it has
+// when ctx ends. Package construct calls it once, when it is initialised;
+// other callers should not.
+func SetImplicitStats(fn func(ctx context.Context, f *Family) Stats) {
 	implicitMu.Lock()
 	defer implicitMu.Unlock()
 	implicitHook = fn
@@ -30,12 +32,12 @@ func SetImplicitStats(fn func(f *Family) Stats) {
 // construction package is linked.
 var errNoConstruction = errors.New("set: an implicit family's figures come from its construction (package construct), which is not linked")
 
-func implicitStats(f *Family) Stats {
+func implicitStats(ctx context.Context, f *Family) Stats {
 	implicitMu.RLock()
 	fn := implicitHook
 	implicitMu.RUnlock()
 	if fn == nil {
 		return Stats{N: f.N, Quorums: new(big.Int), SizeSum: new(big.Int), MinDegree: new(big.Int), MaxDegree: new(big.Int), Err: errNoConstruction}
 	}
-	return fn(f)
+	return fn(ctx, f)
 }

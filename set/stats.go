@@ -44,7 +44,7 @@ func (f *Family) Stats() Stats {
 // nodes. Once ctx is done it returns ctx's error.
 func (f *Family) StatsContext(ctx context.Context) (Stats, error) {
 	if f.IsImplicit() {
-		return implicitStats(f), ctx.Err()
+		return implicitStats(ctx, f), ctx.Err()
 	}
 	st := Stats{N: f.N, SizeSum: new(big.Int)}
 	if f.IsThreshold() {

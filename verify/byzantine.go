@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -44,8 +45,14 @@ func MinIntersection(ctx context.Context, f *set.Family) (size, i, j int, sets [
 	if f, err = explicitFamily(ctx, f); err != nil {
 		return 0, 0, 0, nil, err
 	}
-	if f.IsThreshold() {
-		n, w := f.N, f.Threshold
+	return minIntersection(ctx, f, typed(f))
+}
+
+// minIntersection is MinIntersection on the listed or threshold family f,
+// typed as sys.
+func minIntersection(ctx context.Context, f *set.Family, sys quorum.System) (size, i, j int, sets [][]int, err error) {
+	if w, ok := thresholdOf(sys); ok {
+		n := f.N
 		lo, hi := make([]int, w), make([]int, w)
 		for k := range w {
 			lo[k], hi[k] = k, n-w+k
@@ -92,11 +99,17 @@ func SmallTransversal(ctx context.Context, f *set.Family, b int) ([]int, error) 
 	if err != nil {
 		return nil, err
 	}
+	return smallTransversal(ctx, f, typed(f), b)
+}
+
+// smallTransversal is SmallTransversal on the listed or threshold family
+// f, typed as sys.
+func smallTransversal(ctx context.Context, f *set.Family, sys quorum.System, b int) ([]int, error) {
 	if b < 0 {
 		return nil, nil
 	}
-	if f.IsThreshold() {
-		t := f.N - f.Threshold + 1
+	if w, ok := thresholdOf(sys); ok {
+		t := f.N - w + 1
 		if t > b {
 			return nil, nil
 		}
@@ -179,9 +192,10 @@ func Byzantine(ctx context.Context, f *set.Family, b int, masking bool) ([]Check
 	if masking {
 		kind = "masking"
 	}
+	sys := typed(f)
 	inter := Check{Name: "byzantine_intersection", OK: true,
 		Detail: fmt.Sprintf("every two quorums share at least %d nodes (b-%s, b = %d)", need, kind, b)}
-	size, i, j, sets, err := MinIntersection(ctx, f)
+	size, i, j, sets, err := minIntersection(ctx, f, sys)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, err
@@ -204,7 +218,7 @@ func Byzantine(ctx context.Context, f *set.Family, b int, masking bool) ([]Check
 	}
 	avail := Check{Name: "byzantine_availability", OK: true,
 		Detail: fmt.Sprintf("no set of %d nodes meets every quorum", b)}
-	t, err := SmallTransversal(ctx, f, b)
+	t, err := smallTransversal(ctx, f, sys, b)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, err
@@ -247,10 +261,11 @@ func ByzantineMax(ctx context.Context, f *set.Family) (masking, dissemination in
 	if f, err = explicitFamily(ctx, f); err != nil {
 		return 0, 0, err
 	}
-	if !f.IsThreshold() && len(f.Quorums) == 0 {
+	sys := typed(f)
+	if _, ok := thresholdOf(sys); !ok && len(f.Quorums) == 0 {
 		return -1, -1, nil
 	}
-	size, _, _, _, err := MinIntersection(ctx, f)
+	size, _, _, _, err := minIntersection(ctx, f, sys)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -261,7 +276,7 @@ func ByzantineMax(ctx context.Context, f *set.Family) (masking, dissemination in
 	// bounds either answer): the first k with one.
 	tau := size
 	for k := 0; k < size; k++ {
-		t, err := SmallTransversal(ctx, f, k)
+		t, err := smallTransversal(ctx, f, sys, k)
 		if err != nil {
 			return 0, 0, err
 		}

@@ -30,13 +30,14 @@ func FindDisjoint(ctx context.Context, f *set.Family, t int) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, ok := thresholdOf(typed(f)); ok {
+		return nil, errors.New("verify: find disjoint quorums: a threshold family has no positions; decide it by counting")
+	}
 	return findDisjoint(ctx, f, t, nil)
 }
 
+// findDisjoint is FindDisjoint on the listed family f.
 func findDisjoint(ctx context.Context, f *set.Family, t int, progress func(done, total int)) ([]int, error) {
-	if f.IsThreshold() {
-		return nil, errors.New("verify: find disjoint quorums: a threshold family has no positions; decide it by counting")
-	}
 	if t < 1 {
 		return nil, fmt.Errorf("verify: find disjoint quorums: t = %d must be at least 1", t)
 	}

@@ -5,12 +5,17 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
 func verifyHK(ctx context.Context, a *set.HK, opts Options) (*Report, error) {
-	r := &Report{N: a.N, K: a.K, Quorums: quorumCount(a)}
-	inter, err := hkIntersection(ctx, a, opts)
+	typedLevels := make([]quorum.System, len(a.Levels))
+	for i, l := range a.Levels {
+		typedLevels[i] = typed(l)
+	}
+	r := &Report{N: a.N, K: a.K, Quorums: quorumCount(a, typedLevels)}
+	inter, err := hkIntersection(ctx, a, typedLevels, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -18,15 +23,15 @@ func verifyHK(ctx context.Context, a *set.HK, opts Options) (*Report, error) {
 	// Minimality is per level (Manabe and Tajima, after Theorem 1): one
 	// check, naming the level of the first failure.
 	mc := Check{Name: "minimality", OK: true, Detail: "no quorum contains another of its level"}
-	for _, l := range a.Levels {
-		if c := minimalityCheck(ctx, l); !c.OK {
+	for i, l := range a.Levels {
+		if c := minimalityCheck(ctx, l, typedLevels[i]); !c.OK {
 			mc = c
 			break
 		}
 	}
 	r.Checks = append(r.Checks, mc)
-	for _, l := range a.Levels {
-		r.Checks = append(r.Checks, sizeCheck(l), responsibilityCheck(l))
+	for i, l := range a.Levels {
+		r.Checks = append(r.Checks, sizeCheck(l, typedLevels[i]), responsibilityCheck(l, typedLevels[i]))
 	}
 	r.finish()
 	return r, nil
@@ -44,18 +49,26 @@ func verifyHK(ctx context.Context, a *set.HK, opts Options) (*Report, error) {
 // removes any n−w nodes per request, so its requests together remove up to
 // R = Σ(n−w) nodes, and the search over the explicit levels only has to
 // bring the intersection down to R nodes.
-func hkIntersection(ctx context.Context, a *set.HK, opts Options) (Check, error) {
+//
+// typedLevels are a's levels typed; the search reads a level's threshold
+// w from there (w[i] > 0), and the brute force lists it.
+func hkIntersection(ctx context.Context, a *set.HK, typedLevels []quorum.System, opts Options) (Check, error) {
 	c := Check{Name: "intersection"}
 	n := a.N
 	levels := slices.Clone(a.Levels)
+	w := make([]int, len(levels))           // a threshold level's w, 0 for a list
+	enumerated := make([]bool, len(levels)) // a threshold level listed for the brute force
+	for i, sys := range typedLevels {
+		w[i], _ = thresholdOf(sys)
+	}
 	if opts.Method == Brute {
 		for i, l := range levels {
-			if l.IsThreshold() {
+			if w[i] > 0 {
 				e, err := l.Enumerate(bruteQuorumLimit)
 				if err != nil {
 					return c, fmt.Errorf("verify: brute force: level h = %d: %w", l.H, err)
 				}
-				levels[i] = e
+				levels[i], w[i], enumerated[i] = e, 0, true
 			}
 		}
 	}
@@ -64,11 +77,11 @@ func hkIntersection(ctx context.Context, a *set.HK, opts Options) (Check, error)
 	start := make([]int, len(levels)) // first packed index of an explicit level
 	next := 0
 	for i, l := range levels {
-		if !l.IsThreshold() && len(l.Quorums) == 0 {
+		if w[i] == 0 && len(l.Quorums) == 0 {
 			continue // no request for h units can be granted: as if missing
 		}
 		byH[l.H] = i
-		if !l.IsThreshold() {
+		if w[i] == 0 {
 			start[i] = next
 			next += len(l.Quorums)
 			lists = append(lists, l.Quorums)
@@ -114,12 +127,12 @@ func hkIntersection(ctx context.Context, a *set.HK, opts Options) (Check, error)
 			reqs, err = bruteHK(ctx, n, levels, byH, pat)
 			for i, rq := range reqs {
 				// A threshold level was enumerated: name its quorum by nodes.
-				if a.Level(rq.H).IsThreshold() {
+				if enumerated[byH[rq.H]] {
 					reqs[i] = Request{H: rq.H, Quorum: -1, Set: levels[byH[rq.H]].Quorums[rq.Quorum].Elements()}
 				}
 			}
 		} else {
-			reqs, err = searchHK(ctx, p, n, levels, byH, start, pat, count)
+			reqs, err = searchHK(ctx, p, n, levels, w, byH, start, pat, count)
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -148,8 +161,9 @@ func hkIntersection(ctx context.Context, a *set.HK, opts Options) (Check, error)
 }
 
 // searchHK looks for a quorum assignment to pattern pat with no common
-// node, returning its requests in pattern order, or nil.
-func searchHK(ctx context.Context, p *set.Packed, n int, levels []*set.Family, byH map[int]int,
+// node, returning its requests in pattern order, or nil. w[i] is the
+// threshold of level i, 0 when it is listed.
+func searchHK(ctx context.Context, p *set.Packed, n int, levels []*set.Family, w []int, byH map[int]int,
 	start []int, pat []int, count map[int]int) ([]Request, error) {
 	hs := make([]int, 0, len(count))
 	for h := range count {
@@ -163,12 +177,12 @@ func searchHK(ctx context.Context, p *set.Packed, n int, levels []*set.Family, b
 		expl   []int // h of each explicit level in the problem
 	)
 	for _, h := range hs {
-		l := levels[byH[h]]
-		if l.IsThreshold() {
-			slack += count[h] * (n - l.Threshold)
+		i := byH[h]
+		l := levels[i]
+		if w[i] > 0 {
+			slack += count[h] * (n - w[i])
 			continue
 		}
-		i := byH[h]
 		ranges = append(ranges, [2]int{start[i], start[i] + len(l.Quorums)})
 		need = append(need, min(count[h], len(l.Quorums)))
 		expl = append(expl, h)
@@ -201,15 +215,16 @@ func searchHK(ctx context.Context, p *set.Packed, n int, levels []*set.Family, b
 			}
 		}
 	}
-	return assignment(n, levels, byH, pat, chosen), nil
+	return assignment(n, levels, w, byH, pat, chosen), nil
 }
 
 // assignment turns the chosen positions of the explicit levels into the
 // requests of pattern pat: the requests of an explicit level take its
 // chosen quorums in order (repeating the first when the level has fewer
 // quorums than requests); the requests of threshold levels take quorums
-// whose complements cover what the explicit quorums share.
-func assignment(n int, levels []*set.Family, byH map[int]int, pat []int, chosen map[int][]int) []Request {
+// whose complements cover what the explicit quorums share. w[i] is the
+// threshold of level i, 0 when it is listed.
+func assignment(n int, levels []*set.Family, w []int, byH map[int]int, pat []int, chosen map[int][]int) []Request {
 	shared := set.Full(n)
 	for h, pos := range chosen {
 		for _, q := range pos {
@@ -218,16 +233,15 @@ func assignment(n int, levels []*set.Family, byH map[int]int, pat []int, chosen 
 	}
 	var sizes []int
 	for _, h := range pat {
-		if l := levels[byH[h]]; l.IsThreshold() {
-			sizes = append(sizes, l.Threshold)
+		if t := w[byH[h]]; t > 0 {
+			sizes = append(sizes, t)
 		}
 	}
 	sets := windows(n, sizes, shared.Elements())
 	used := make(map[int]int)
 	reqs := make([]Request, 0, len(pat))
 	for _, h := range pat {
-		l := levels[byH[h]]
-		if l.IsThreshold() {
+		if w[byH[h]] > 0 {
 			reqs = append(reqs, Request{H: h, Quorum: -1, Set: sets[0]})
 			sets = sets[1:]
 			continue

@@ -11,11 +11,11 @@ import (
 	"github.com/coterie-dev/coterie/set"
 )
 
-// verifyImplicit checks an implicit family: on its quorums, listed by its
-// construction, when there are at most opts.ListLimit of them; otherwise
-// by the construction's proof (a [quorum.Prover]), which the report cites
-// as an informational "construction" check.
-func verifyImplicit(ctx context.Context, f *set.Family, opts Options) (*Report, error) {
+// verifyListed checks f on its quorums, listed by its construction for an
+// implicit family when there are at most opts.ListLimit of them; past
+// that, by the construction's proof (a [quorum.Prover]), which the report
+// cites as an informational "construction" check.
+func verifyListed(ctx context.Context, f *set.Family, opts Options) (*Report, error) {
 	g, err := construct.Explicit(ctx, f, opts.listLimit())
 	if err == nil {
 		return verifyFamily(ctx, g, opts)
@@ -66,13 +66,11 @@ func ByConstruction(f *set.Family, opts Options) (*Report, error) {
 }
 
 // ConstructionCheckOf is the informational check that cites why the
-// construction of the implicit family f is a coterie; ok is false when f
-// is not a valid implicit family or its construction has no proof
-// (a [quorum.Prover]).
+// construction of the implicit family f is a coterie; ok is false when f's
+// typed form ([construct.Typed]) has no proof (a [quorum.Prover]): a list,
+// a threshold family, an invalid implicit family or a construction
+// without one.
 func ConstructionCheckOf(f *set.Family) (c Check, ok bool) {
-	if !f.IsImplicit() {
-		return Check{}, false
-	}
 	sys, err := construct.Typed(f)
 	if err != nil {
 		return Check{}, false
@@ -108,14 +106,11 @@ func countOf(sys quorum.System) (*big.Int, string) {
 	return nil, "its quorums are not counted without listing them"
 }
 
-// explicitFamily returns f with its quorums listed: f itself unless it is
-// implicit, else its construction's quorums when there are at most
-// construct.ListLimit (a *construct.ListError, wrapping set.ErrTooMany,
-// when more).
+// explicitFamily returns f with its quorums listed ([construct.Explicit]:
+// f itself for a list or a threshold family, an implicit family's
+// quorums when there are at most construct.ListLimit; a
+// *construct.ListError, wrapping set.ErrTooMany, when more).
 func explicitFamily(ctx context.Context, f *set.Family) (*set.Family, error) {
-	if !f.IsImplicit() {
-		return f, nil
-	}
 	g, err := construct.Explicit(ctx, f, construct.ListLimit)
 	if err != nil {
 		return nil, fmt.Errorf("verify: %w", err)

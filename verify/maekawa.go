@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -15,12 +16,13 @@ import (
 // (Section 3: the S_i meeting all of (a)–(d) with N = K(K−1)+1 are the lines
 // of a finite projective plane).
 
-func ownerCheck(f *set.Family) Check {
+func ownerCheck(f *set.Family, sys quorum.System) Check {
 	c := Check{Name: "owner_in_quorum", Info: true, H: f.H}
-	switch {
-	case f.IsThreshold():
+	if _, ok := thresholdOf(sys); ok {
 		c.Detail = "a threshold family has no owners"
 		return c
+	}
+	switch {
 	case f.Owners == nil:
 		c.Detail = "the quorums have no owners"
 		return c
@@ -61,10 +63,10 @@ func ownerCheck(f *set.Family) Check {
 	return c
 }
 
-func sizeCheck(f *set.Family) Check {
+func sizeCheck(f *set.Family, sys quorum.System) Check {
 	c := Check{Name: "equal_size", Info: true, H: f.H}
-	if f.IsThreshold() {
-		c.OK, c.Detail = true, fmt.Sprintf("every quorum has %d nodes", f.Threshold)
+	if w, ok := thresholdOf(sys); ok {
+		c.OK, c.Detail = true, fmt.Sprintf("every quorum has %d nodes", w)
 		return c
 	}
 	m := f.Len()
@@ -92,11 +94,11 @@ func sizeCheck(f *set.Family) Check {
 	return c
 }
 
-func responsibilityCheck(f *set.Family) Check {
+func responsibilityCheck(f *set.Family, sys quorum.System) Check {
 	c := Check{Name: "equal_responsibility", Info: true, H: f.H}
-	if f.IsThreshold() {
-		d := fmt.Sprintf("C(%d, %d)", f.N-1, f.Threshold-1)
-		if b := binomial(f.N-1, f.Threshold-1); b != nil {
+	if w, ok := thresholdOf(sys); ok {
+		d := fmt.Sprintf("C(%d, %d)", f.N-1, w-1)
+		if b := binomial(f.N-1, w-1); b != nil {
 			d = b.String()
 		}
 		c.OK, c.Detail = true, fmt.Sprintf("every node is in %s quorums", d)
@@ -121,15 +123,16 @@ func responsibilityCheck(f *set.Family) Check {
 	return c
 }
 
-// planeCheck checks that every two quorums meet in exactly one node. pair
+// planeCheck checks that every two quorums of f (typed as sys) meet in
+// exactly one node. pair
 // is a known disjoint pair, or nil if pairwise intersection is unknown or
 // known to hold (pairwiseOK).
-func planeCheck(ctx context.Context, f *set.Family, pair []int, pairwiseOK bool) Check {
+func planeCheck(ctx context.Context, f *set.Family, sys quorum.System, pair []int, pairwiseOK bool) Check {
 	c := Check{Name: "projective_plane", Info: true, H: f.H}
-	if f.IsThreshold() {
+	if w, ok := thresholdOf(sys); ok {
 		// Two distinct w-subsets of n nodes meet in max(0, 2w−n) to w−1
 		// nodes, and every value between occurs.
-		n, w := f.N, f.Threshold
+		n := f.N
 		if w >= n {
 			c.OK, c.Detail = true, "a single quorum"
 			return c

@@ -3,6 +3,7 @@ package verify
 import (
 	"context"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -142,11 +143,11 @@ func within(p []int, q *set.Set) bool {
 	return true
 }
 
-// minimalityCheck checks that no quorum of the explicit family f contains
-// another.
-func minimalityCheck(ctx context.Context, f *set.Family) Check {
+// minimalityCheck checks that no quorum of the family f (typed as sys)
+// contains another.
+func minimalityCheck(ctx context.Context, f *set.Family, sys quorum.System) Check {
 	c := Check{Name: "minimality", H: f.H}
-	if f.IsThreshold() {
+	if _, ok := thresholdOf(sys); ok {
 		c.OK, c.Detail = true, "all quorums have the same size"
 		return c
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -31,25 +32,24 @@ func Verify(ctx context.Context, sys set.System, opts Options) (*Report, error) 
 	if sys.HK != nil {
 		return verifyHK(ctx, sys.HK, opts)
 	}
-	if sys.Family.IsImplicit() {
-		return verifyImplicit(ctx, sys.Family, opts)
-	}
 	if sys.Family.IsSparse() {
 		return verifySparse(ctx, sys.Family, opts)
 	}
-	return verifyFamily(ctx, sys.Family, opts)
+	return verifyListed(ctx, sys.Family, opts)
 }
 
+// verifyFamily checks the listed or threshold family f.
 func verifyFamily(ctx context.Context, f *set.Family, opts Options) (*Report, error) {
-	r := &Report{N: f.N, K: f.K, Quorums: familyCount(f)}
-	inter, pair, err := intersectionCheck(ctx, f, opts)
+	sys := typed(f)
+	r := &Report{N: f.N, K: f.K, Quorums: familyCount(f, sys)}
+	inter, pair, err := intersectionCheck(ctx, f, sys, opts)
 	if err != nil {
 		return nil, err
 	}
-	r.Checks = append(r.Checks, inter, minimalityCheck(ctx, f))
+	r.Checks = append(r.Checks, inter, minimalityCheck(ctx, f, sys))
 	pairwiseOK := inter.OK // a k-arbiter is also a coterie (Kuo, Corollary 3)
-	r.Checks = append(r.Checks, ownerCheck(f), sizeCheck(f), responsibilityCheck(f),
-		planeCheck(ctx, f, pair, pairwiseOK))
+	r.Checks = append(r.Checks, ownerCheck(f, sys), sizeCheck(f, sys), responsibilityCheck(f, sys),
+		planeCheck(ctx, f, sys, pair, pairwiseOK))
 	r.finish()
 	return r, nil
 }
@@ -67,17 +67,19 @@ func undecided(c *Check, err error) {
 	}
 }
 
-// intersectionCheck checks that every min(m, k+1) quorums of f share a node.
-// It also returns a disjoint pair when k = 1 fails, for planeCheck.
-func intersectionCheck(ctx context.Context, f *set.Family, opts Options) (Check, []int, error) {
+// intersectionCheck checks that every min(m, k+1) quorums of f (typed as
+// sys) share a node. It also returns a disjoint pair when k = 1 fails, for
+// planeCheck.
+func intersectionCheck(ctx context.Context, f *set.Family, sys quorum.System, opts Options) (Check, []int, error) {
 	c := Check{Name: "intersection"}
 	k := f.K
-	if f.IsThreshold() && opts.Method != Brute {
-		thresholdIntersection(&c, f.N, f.Threshold, k)
+	tw, thr := thresholdOf(sys)
+	if thr && opts.Method != Brute {
+		thresholdIntersection(&c, f.N, tw, k)
 		return c, nil, nil
 	}
 	g := f
-	if f.IsThreshold() {
+	if thr {
 		var err error
 		if g, err = f.Enumerate(bruteQuorumLimit); err != nil {
 			return c, nil, fmt.Errorf("verify: brute force: %w", err)
@@ -125,7 +127,7 @@ func intersectionCheck(ctx context.Context, f *set.Family, opts Options) (Check,
 		}
 		return c, nil, nil
 	}
-	if f.IsThreshold() {
+	if thr { // the enumerated quorums have no positions in f
 		c.Witness = &Witness{}
 		for _, q := range w {
 			c.Witness.Sets = append(c.Witness.Sets, g.Quorums[q].Elements())
@@ -233,12 +235,13 @@ func windows(n int, sizes []int, cover []int) [][]int {
 	return out
 }
 
-// quorumCount returns the number of quorums of all of a's levels, or nil
-// if a threshold level makes it too large to compute cheaply.
-func quorumCount(a *set.HK) *big.Int {
+// quorumCount returns the number of quorums of all of a's levels (typed
+// as levels), or nil if a threshold level makes it too large to compute
+// cheaply.
+func quorumCount(a *set.HK, levels []quorum.System) *big.Int {
 	t := new(big.Int)
-	for _, l := range a.Levels {
-		c := familyCount(l)
+	for i, l := range a.Levels {
+		c := familyCount(l, levels[i])
 		if c == nil {
 			return nil
 		}
@@ -251,11 +254,12 @@ func quorumCount(a *set.HK) *big.Int {
 // has 10^6 bits and takes minutes to compute; nobody reads it either.
 const maxCountBits = 1 << 16
 
-// familyCount returns the number of quorums of f, or nil if f is a
-// threshold family whose count C(n, w) has more than maxCountBits bits.
-func familyCount(f *set.Family) *big.Int {
-	if f.IsThreshold() {
-		return binomial(f.N, f.Threshold)
+// familyCount returns the number of quorums of f (typed as sys), or nil
+// if f is a threshold family whose count C(n, w) has more than
+// maxCountBits bits.
+func familyCount(f *set.Family, sys quorum.System) *big.Int {
+	if w, ok := thresholdOf(sys); ok {
+		return binomial(f.N, w)
 	}
 	return f.Count()
 }

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +18,8 @@ import (
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/draw"
+	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
 )
@@ -421,50 +420,10 @@ func parsePNode(spec string, n int, labels []string) (map[int]float64, error) {
 	if spec == "" {
 		return nil, nil
 	}
-	node := func(tok string) (int, error) {
-		if v, err := strconv.Atoi(tok); err == nil {
-			if v < 1 || v > n {
-				return 0, fmt.Errorf("node %d is out of range 1..%d", v, n)
-			}
-			return v - 1, nil
-		}
-		if i := slices.Index(labels, tok); i >= 0 {
-			return i, nil
-		}
-		return 0, fmt.Errorf("%q is neither a node number 1..%d nor a label", tok, n)
-	}
-	prob := func(tok string) (float64, error) {
-		x, err := strconv.ParseFloat(tok, 64)
-		if err != nil || !(x >= 0 && x <= 1) {
-			return 0, fmt.Errorf("%q is not a probability between 0 and 1", tok)
-		}
-		return x, nil
-	}
-	out := map[int]float64{}
-	add := func(a, b string) error {
-		v, err := node(strings.TrimSpace(a))
-		if err != nil {
-			return err
-		}
-		x, err := prob(strings.TrimSpace(b))
-		if err != nil {
-			return err
-		}
-		if _, dup := out[v]; dup {
-			return fmt.Errorf("node %s is given twice", strings.TrimSpace(a))
-		}
-		out[v] = x
-		return nil
-	}
 	if _, err := os.Stat(spec); err != nil && strings.Contains(spec, "=") {
-		for _, item := range strings.Split(spec, ",") {
-			a, b, ok := strings.Cut(item, "=")
-			if !ok {
-				return nil, usageErrorf("--p-node: %q is not NODE=P", item)
-			}
-			if err := add(a, b); err != nil {
-				return nil, usageErrorf("--p-node: %v", err)
-			}
+		out, err := format.ParsePNode(spec, n, labels)
+		if err != nil {
+			return nil, usageErrorf("--p-node: %v", err)
 		}
 		return out, nil
 	}
@@ -472,21 +431,12 @@ func parsePNode(spec string, n int, labels []string) (map[int]float64, error) {
 	if err != nil {
 		return nil, asInputError(spec, 0, "cannot read: "+unwrapPath(err).Error())
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
-		fields := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == '=' })
-		if len(fields) == 0 {
-			continue
-		}
-		if len(fields) != 2 {
-			return nil, asInputError(spec, line, "want NODE PROBABILITY")
-		}
-		if err := add(fields[0], fields[1]); err != nil {
-			return nil, asInputError(spec, line, err.Error())
-		}
+	out, err := format.ReadPNode(data, n, labels)
+	var se *format.SyntaxError
+	if errors.As(err, &se) {
+		return nil, asInputError(spec, se.Line, se.Msg)
 	}
-	return out, nil
+	return out, err
 }
 
 // avNum formats a value with the significant digits of --digits.
@@ -611,7 +561,7 @@ func writeAvCoefficientsTable(w io.Writer, inputs []*avInput) error {
 				how = "partial: ? marks a coefficient no method could reach"
 			}
 			fmt.Fprintf(w, "%s%s: n = %d, %s; A_i = number of i-node sets containing a quorum\n", in.name, avHSuffix(in, f), in.n, how)
-			coef := avCoefficients(f.res)
+			coef := jsonreport.Coefficients(f.res)
 			rows := make([][]string, len(coef))
 			for i, c := range coef {
 				v := "?"
@@ -628,24 +578,6 @@ func writeAvCoefficientsTable(w io.Writer, inputs []*avInput) error {
 	return nil
 }
 
-// avCoefficients returns the decimal coefficients, nil where not proved.
-func avCoefficients(r *availability.Result) []*string {
-	out := make([]*string, r.N+1)
-	if r.Exact {
-		for i, s := range r.Poly.Strings() {
-			out[i] = &s
-		}
-		return out
-	}
-	for i, k := range r.Partial.Known {
-		if k {
-			s := r.Partial.A[i].String()
-			out[i] = &s
-		}
-	}
-	return out
-}
-
 func writeAvCoefficientsCSV(w io.Writer, inputs []*avInput) error {
 	cw := newCSVReport(w)
 	many := len(inputs) > 1
@@ -660,7 +592,7 @@ func writeAvCoefficientsCSV(w io.Writer, inputs []*avInput) error {
 	cw.Write(header)
 	for _, in := range inputs {
 		for _, f := range in.fams {
-			for i, c := range avCoefficients(f.res) {
+			for i, c := range jsonreport.Coefficients(f.res) {
 				v := ""
 				if c != nil {
 					v = *c
@@ -732,104 +664,22 @@ func writeAvPointsCSV(w io.Writer, o availabilityOptions, inputs []*avInput) err
 	return cw.Error()
 }
 
-// avJSONPoint is one point of the JSON report; the estimate fields appear
-// only for estimates.
-type avJSONPoint struct {
-	P            json.Number `json:"p"`
-	Availability json.Number `json:"availability"`
-	// Unavailability is 1 − AV, nines −log10(1 − AV) (null when AV = 1)
-	// and downtime_per_year (1 − AV)·365.25 days in seconds.
-	Unavailability  json.Number  `json:"unavailability"`
-	Nines           *json.Number `json:"nines"`
-	DowntimePerYear json.Number  `json:"downtime_per_year"`
-	Estimate        bool         `json:"estimate,omitempty"`
-	CI              *[2]float64  `json:"ci,omitempty"`
-	Bounds          *[2]float64  `json:"bounds,omitempty"`
-	Samples         int          `json:"samples,omitempty"`
-	Seed            *uint64      `json:"seed,omitempty"`
-}
-
-// avJSONFamily is the report on one family, as docs/formats.md shows it; method
-// and reason appear only when the result is not exact.
-type avJSONFamily struct {
-	File         string             `json:"file,omitempty"`
-	H            int                `json:"h,omitempty"`
-	N            int                `json:"n"`
-	Exact        bool               `json:"exact"`
-	Method       string             `json:"method,omitempty"`
-	Reason       string             `json:"reason,omitempty"`
-	Coefficients []*string          `json:"coefficients"`
-	PNode        map[string]float64 `json:"p_node,omitempty"`
-	Points       []avJSONPoint      `json:"points,omitempty"`
-}
-
-type avJSONHK struct {
-	File   string         `json:"file,omitempty"`
-	N      int            `json:"n"`
-	K      int            `json:"k"`
-	Levels []avJSONFamily `json:"levels"`
-}
-
+// writeAvailabilityJSON writes the report of package jsonreport on the
+// inputs.
 func writeAvailabilityJSON(w io.Writer, o availabilityOptions, inputs []*avInput, withPoints bool) error {
-	many := len(inputs) > 1
-	var out []any
+	var systems []jsonreport.AvailabilitySystem
 	for _, in := range inputs {
-		var fams []avJSONFamily
+		js := jsonreport.AvailabilitySystem{Name: in.name, N: in.n, K: in.k, HK: in.hk, Override: in.override}
 		for _, f := range in.fams {
-			jf := avJSONFamily{H: f.h, N: in.n, Exact: f.res.Exact, Coefficients: avCoefficients(f.res)}
+			r := jsonreport.AvailabilityResult{H: f.h, Result: f.res, Points: f.points}
 			if !f.res.Exact {
-				jf.Method, jf.Reason = string(availability.MethodEstimate), avReason(f.res)
+				r.Reason = avReason(f.res)
 			}
-			if withPoints {
-				jf.Points = []avJSONPoint{}
-				for _, pt := range f.points {
-					u := avUnavailability(in, f, pt)
-					jp := avJSONPoint{P: json.Number(avP(pt.P)), Availability: json.Number(avShow(pt, u, o.digits)),
-						Unavailability: json.Number(u2s(u, o.digits)), DowntimePerYear: json.Number(downtimeNumber(u))}
-					if n := ninesNumber(u); n != "" {
-						num := json.Number(n)
-						jp.Nines = &num
-					}
-					if !pt.Exact {
-						e := pt.Estimate
-						jp.Estimate = true
-						jp.CI = &[2]float64{e.Lo, e.Hi}
-						jp.Bounds = &[2]float64{pt.Lo, pt.Hi}
-						jp.Samples = e.Samples
-						seed := e.Seed
-						jp.Seed = &seed
-					}
-					jf.Points = append(jf.Points, jp)
-				}
-			}
-			fams = append(fams, jf)
+			js.Families = append(js.Families, r)
 		}
-		if in.override != nil {
-			ov := map[string]float64{}
-			for v, x := range in.override {
-				ov[strconv.Itoa(v+1)] = x
-			}
-			for i := range fams {
-				fams[i].PNode = ov
-			}
-		}
-		if in.hk {
-			h := avJSONHK{N: in.n, K: in.k, Levels: fams}
-			if many {
-				h.File = in.name
-			}
-			out = append(out, h)
-			continue
-		}
-		if many {
-			fams[0].File = in.name
-		}
-		out = append(out, fams[0])
+		systems = append(systems, js)
 	}
-	if !many {
-		return writeJSON(w, out[0])
-	}
-	return writeJSON(w, out)
+	return writeJSON(w, jsonreport.FromAvailability(systems, o.digits, withPoints))
 }
 
 // avPlotPoints are the p of the plotted curves.

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/analysis"
-	"github.com/coterie-dev/coterie/set"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/systems"
 )
 
@@ -61,55 +61,6 @@ Exit status: 0 safe, 1 not safe, 2 a malformed configuration.`,
 	return cmd
 }
 
-// configVerdict is check-config's report; its JSON is --json's.
-type configVerdict struct {
-	File            string          `json:"file"`
-	System          string          `json:"system"`
-	N               int             `json:"n"`
-	Labels          []string        `json:"labels"`
-	Coterie         bool            `json:"coterie"`
-	Safe            bool            `json:"safe"`
-	Witness         *configWitness  `json:"witness,omitempty"`
-	ReadResilience  int             `json:"read_resilience"`
-	WriteResilience int             `json:"write_resilience"`
-	ReadKill        []string        `json:"read_kill"`
-	WriteKill       []string        `json:"write_kill"`
-	Domains         []configDomain  `json:"domains,omitempty"`
-	DomainRes       *configDomRes   `json:"domain_resilience,omitempty"`
-	P               float64         `json:"p"`
-	Availability    configAvailable `json:"availability"`
-	// AvailabilityAt holds the availability at each --p when there are
-	// several (Availability is the first).
-	AvailabilityAt []configAvailable `json:"availability_at,omitempty"`
-	Warning        string            `json:"warning,omitempty"`
-	Notes          []string          `json:"notes"`
-}
-
-type configWitness struct {
-	Read  []string `json:"read"`
-	Write []string `json:"write"`
-}
-
-type configDomain struct {
-	Domain string `json:"domain"`
-	Reads  bool   `json:"reads"`
-	Writes bool   `json:"writes"`
-}
-
-type configDomRes struct {
-	Reads     int      `json:"reads"`
-	Writes    int      `json:"writes"`
-	ReadKill  []string `json:"read_kill"`
-	WriteKill []string `json:"write_kill"`
-}
-
-type configAvailable struct {
-	P      float64 `json:"p,omitempty"`
-	Reads  float64 `json:"reads"`
-	Writes float64 `json:"writes"`
-	Exact  bool    `json:"exact"`
-}
-
 func runCheckConfig(ctx context.Context, s *streams, o checkConfigOptions, path string) error {
 	cfg, err := readConfigFile(ctx, s, path, inputOptions{format: o.format, cmd: o.cmd})
 	if err != nil {
@@ -140,7 +91,7 @@ func runCheckConfig(ctx context.Context, s *streams, o checkConfigOptions, path 
 
 // checkConfig is the verdict of analysis.CheckConfig in the shape of
 // check-config's report.
-func checkConfig(ctx context.Context, name string, cfg *systems.Config, ps []float64, own map[int]float64) (*configVerdict, error) {
+func checkConfig(ctx context.Context, name string, cfg *systems.Config, ps []float64, own map[int]float64) (*jsonreport.CheckConfig, error) {
 	res, err := analysis.CheckConfig(ctx, cfg, analysis.ConfigOptions{Points: ps, Override: own})
 	var fe *analysis.FigureError
 	if errors.As(err, &fe) && fe.Figure == analysis.Quorums {
@@ -152,50 +103,11 @@ func checkConfig(ctx context.Context, name string, cfg *systems.Config, ps []flo
 	if err != nil {
 		return nil, err
 	}
-	v := &configVerdict{File: name, System: cfg.System, N: cfg.N(), Labels: cfg.Labels, Coterie: cfg.IsCoterie(), P: ps[0], Notes: []string{}}
-	names := func(q *set.Set) []string {
-		out := []string{}
-		if q != nil {
-			for u := range q.All() {
-				out = append(out, cfg.Labels[u])
-			}
-		}
-		return out
-	}
-	v.Safe = res.Safe
-	if !res.Safe {
-		v.Witness = &configWitness{Read: names(res.Meet.Read), Write: names(res.Meet.Write)}
-	}
-	v.ReadResilience, v.ReadKill = res.Read.F, names(res.Read.Witness)
-	v.WriteResilience, v.WriteKill = res.Write.F, names(res.Write.Witness)
-	if dl := res.Domains; dl != nil {
-		for i, d := range dl.Domains {
-			v.Domains = append(v.Domains, configDomain{Domain: d, Reads: dl.Reads[i], Writes: dl.Writes[i]})
-		}
-		v.DomainRes = &configDomRes{Reads: dl.ReadResilience, Writes: dl.WriteResilience, ReadKill: dl.ReadKill, WriteKill: dl.WriteKill}
-	}
-	av := res.Availability
-	v.Availability = configAvailable{Reads: av[0].Reads, Writes: av[0].Writes, Exact: av[0].Exact}
-	if len(av) > 1 {
-		for _, a := range av {
-			v.AvailabilityAt = append(v.AvailabilityAt, configAvailable{P: a.P, Reads: a.Reads, Writes: a.Writes, Exact: a.Exact})
-		}
-	}
-	for i, n := range cfg.Notes {
-		text := n.Text
-		if n.Line > 0 {
-			text = fmt.Sprintf("%s (line %d)", text, n.Line)
-		}
-		if i == 0 {
-			v.Warning = text
-		}
-		v.Notes = append(v.Notes, text)
-	}
-	return v, nil
+	return jsonreport.FromCheckConfig(name, res, ps), nil
 }
 
 // printConfigVerdict prints the verdict as a short labelled list.
-func printConfigVerdict(w io.Writer, v *configVerdict, cfg *systems.Config) error {
+func printConfigVerdict(w io.Writer, v *jsonreport.CheckConfig, cfg *systems.Config) error {
 	var b strings.Builder
 	nodes := v.Labels
 	if len(nodes) > 12 {
@@ -260,7 +172,7 @@ func printConfigVerdict(w io.Writer, v *configVerdict, cfg *systems.Config) erro
 	if avs == nil {
 		a := v.Availability
 		a.P = v.P
-		avs = []configAvailable{a}
+		avs = []jsonreport.ConfigAvailability{a}
 	}
 	for i, a := range avs {
 		key := "availability"

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/jsonreport"
 )
 
 type compareOptions struct {
@@ -24,30 +24,6 @@ type compareOptions struct {
 	noAV    bool
 	wide    bool
 	rw      compareRWOptions
-}
-
-// avPoint is the availability at one p in a comparison.
-type avPoint struct {
-	P            float64 `json:"p"`
-	Availability float64 `json:"availability"`
-	Exact        bool    `json:"exact"`
-	// Unavailability is 1 − AV (from the exact polynomial when exact),
-	// Nines −log10(1 − AV) (null when AV = 1), DowntimePerYear the
-	// expected seconds down in a year of 365.25 days.
-	Unavailability  json.Number  `json:"unavailability"`
-	Nines           *json.Number `json:"nines"`
-	DowntimePerYear json.Number  `json:"downtime_per_year"`
-	u               *big.Float
-}
-
-// compareRow is one system (or one level of an (h,k)-arbiter) in a
-// comparison.
-type compareRow struct {
-	File string `json:"file"`
-	N    int    `json:"n"`
-	K    int    `json:"k"`
-	Kind string `json:"kind,omitempty"`
-	familyInfo
 }
 
 func newCompareCmd(s *streams) *cobra.Command {
@@ -104,7 +80,7 @@ the availability of reads and of writes at each --p.
 				o.rw.rw.pNode = o.pNode
 				return runRWCompare(cmd.Context(), s, o, o.rw, args, f)
 			}
-			var rows []compareRow
+			var rows []jsonreport.CompareRow
 			var stopped error // --timeout or Ctrl-C: the rows so far are printed, marked partial
 			for _, path := range args {
 				sys, err := readSystem(s, path, o.in)
@@ -131,14 +107,8 @@ the availability of reads and of writes at each --p.
 						stopped = err
 					}
 				}
-				rep := newInfoReport(res, o.figures, false, true)
-				fams := rep.Levels
-				if rep.familyInfo != nil {
-					fams = []familyInfo{*rep.familyInfo}
-				}
-				for _, fi := range fams {
-					rows = append(rows, compareRow{File: displayName(path), N: rep.N, K: rep.K, Kind: rep.Kind, familyInfo: fi})
-				}
+				rep := jsonreport.FromInfo(res, o.figures.reportOptions(false, true))
+				rows = append(rows, jsonreport.CompareRows(displayName(path), rep)...)
 				if stopped != nil {
 					break
 				}
@@ -146,10 +116,7 @@ the availability of reads and of writes at each --p.
 			werr := writeOutput(s, "", func(w io.Writer) error {
 				switch f {
 				case "json":
-					return writeJSON(w, struct {
-						Systems []compareRow `json:"systems"`
-						Partial bool         `json:"partial,omitempty"`
-					}{rows, stopped != nil})
+					return writeJSON(w, jsonreport.Compare{Systems: rows, Partial: stopped != nil})
 				case "csv":
 					return compareCSV(w, rows)
 				}
@@ -179,7 +146,7 @@ the availability of reads and of writes at each --p.
 	return cmd
 }
 
-func (r compareRow) name() string {
+func compareName(r jsonreport.CompareRow) string {
 	if r.H > 0 {
 		return fmt.Sprintf("%s (h=%d)", r.File, r.H)
 	}
@@ -203,7 +170,7 @@ func figure(v *float64, exact string) string {
 
 // avHeaders names the availability columns of the first row that has
 // them (every row is evaluated at the same p).
-func avHeaders(rows []compareRow) []float64 {
+func avHeaders(rows []jsonreport.CompareRow) []float64 {
 	for _, r := range rows {
 		if len(r.Availability) > 0 {
 			ps := make([]float64, len(r.Availability))
@@ -216,7 +183,7 @@ func avHeaders(rows []compareRow) []float64 {
 	return nil
 }
 
-func compareAVCell(r compareRow, i int) string {
+func compareAVCell(r jsonreport.CompareRow, i int) string {
 	if i >= len(r.Availability) {
 		return "–"
 	}
@@ -224,13 +191,13 @@ func compareAVCell(r compareRow, i int) string {
 	// Six decimals, or enough to show how far from 1 a highly available
 	// system is (0.999999850 rather than 1.000000), from the exact 1 − AV.
 	digits := 6
-	u, _ := a.u.Float64()
+	u, _ := a.U.Float64()
 	if u > 0 && u < 1e-4 {
-		digits = int(math.Ceil(availability.Nines(a.u))) + 2
+		digits = int(math.Ceil(availability.Nines(a.U))) + 2
 	}
 	if digits > 15 {
-		one := new(big.Float).SetPrec(a.u.Prec()).SetInt64(1)
-		return one.Sub(one, a.u).Text('f', min(digits, 60))
+		one := new(big.Float).SetPrec(a.U.Prec()).SetInt64(1)
+		return one.Sub(one, a.U).Text('f', min(digits, 60))
 	}
 	v := strconv.FormatFloat(a.Availability, 'f', digits, 64)
 	if !a.Exact {
@@ -239,7 +206,7 @@ func compareAVCell(r compareRow, i int) string {
 	return v
 }
 
-func compareTable(w io.Writer, rows []compareRow, width int, wide bool) error {
+func compareTable(w io.Writer, rows []jsonreport.CompareRow, width int, wide bool) error {
 	header := []string{"system", "kind", "n", "k", "quorums", "mean |Q|", "messages", "load", "capacity", "net load", "resilience"}
 	ps := avHeaders(rows)
 	for _, p := range ps {
@@ -257,8 +224,8 @@ func compareTable(w io.Writer, rows []compareRow, width int, wide bool) error {
 			net = strconv.FormatFloat(*r.NetworkLoad, 'f', 4, 64)
 		}
 		cells = append(cells, []string{
-			r.name(), r.Kind, strconv.Itoa(r.N), strconv.Itoa(r.K), r.Quorums.String(),
-			strconv.FormatFloat(r.QuorumSize.Mean.float(), 'f', 4, 64), decimal(r.messagesExact),
+			compareName(r), r.Kind, strconv.Itoa(r.N), strconv.Itoa(r.K), r.Quorums.String(),
+			strconv.FormatFloat(r.QuorumSize.Mean.Float64(), 'f', 4, 64), decimal(r.MessagesExact.MaekawaLight),
 			figure(r.Load, r.LoadExact), figure(r.Capacity, r.CapacityExact), net, res,
 		})
 		for i := range ps {
@@ -269,7 +236,7 @@ func compareTable(w io.Writer, rows []compareRow, width int, wide bool) error {
 				if !a.Exact {
 					mark = "≈"
 				}
-				nines, down = mark+ninesText(a.u), mark+downtimeText(availability.Downtime(a.u))
+				nines, down = mark+ninesText(a.U), mark+downtimeText(availability.Downtime(a.U))
 			}
 			cells[len(cells)-1] = append(cells[len(cells)-1], compareAVCell(r, i), nines, down)
 		}
@@ -279,7 +246,7 @@ func compareTable(w io.Writer, rows []compareRow, width int, wide bool) error {
 	}
 	for _, r := range rows {
 		for _, n := range r.Notes {
-			if _, err := fmt.Fprintf(w, "%s: %s\n", r.name(), n); err != nil {
+			if _, err := fmt.Fprintf(w, "%s: %s\n", compareName(r), n); err != nil {
 				return err
 			}
 		}
@@ -287,7 +254,7 @@ func compareTable(w io.Writer, rows []compareRow, width int, wide bool) error {
 	return nil
 }
 
-func compareCSV(w io.Writer, rows []compareRow) error {
+func compareCSV(w io.Writer, rows []jsonreport.CompareRow) error {
 	cw := newCSVReport(w)
 	header := []string{"file", "h", "kind", "n", "k", "quorums", "quorum_size_mean", "messages_per_entry",
 		"load", "load_exact", "capacity", "network_load", "resilience"}
@@ -312,13 +279,13 @@ func compareCSV(w io.Writer, rows []compareRow) error {
 			res = strconv.Itoa(*r.Resilience)
 		}
 		rec := []string{r.File, h, r.Kind, strconv.Itoa(r.N), strconv.Itoa(r.K), r.Quorums.String(),
-			strconv.FormatFloat(r.QuorumSize.Mean.float(), 'g', -1, 64), strconv.FormatFloat(r.MessagesPerEntry, 'g', -1, 64),
+			strconv.FormatFloat(r.QuorumSize.Mean.Float64(), 'g', -1, 64), strconv.FormatFloat(r.MessagesPerEntry, 'g', -1, 64),
 			opt(r.Load), r.LoadExact, opt(r.Capacity), opt(r.NetworkLoad), res}
 		for i := range ps {
 			if i < len(r.Availability) {
 				a := r.Availability[i]
 				rec = append(rec, strconv.FormatFloat(a.Availability, 'g', -1, 64), strconv.FormatBool(a.Exact),
-					string(a.Unavailability), ninesNumber(a.u), string(a.DowntimePerYear))
+					string(a.Unavailability), ninesNumber(a.U), string(a.DowntimePerYear))
 			} else {
 				rec = append(rec, "", "", "", "", "")
 			}

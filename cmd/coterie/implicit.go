@@ -188,7 +188,7 @@ func newImplicitInfo(f *set.Family, limit int) *implicitInfo {
 	fig := analysis.ImplicitFigures(f)
 	r := &implicitInfo{N: f.N, K: f.K, Kind: f.Kind, Params: f.Params, Implicit: true}
 	if fig.Count != nil {
-		r.Quorums = number{fig.Count}
+		r.Quorums = number{V: fig.Count}
 	}
 	if fig.Sized {
 		r.QuorumSize = &sizeRange{Min: fig.MinSize, Max: fig.MaxSize}
@@ -212,7 +212,7 @@ func (r *implicitInfo) table(w io.Writer, name string) error {
 	fmt.Fprintf(w, "%s: implicit %s %s\n", name, r.Kind, paramsString(r.Params))
 	fmt.Fprintf(w, "  nodes        %d\n", r.N)
 	if c, ok := r.Quorums.(number); ok {
-		fmt.Fprintf(w, "  quorums      %s\n", approxCount(c.v))
+		fmt.Fprintf(w, "  quorums      %s\n", approxCount(c.V))
 	} else {
 		fmt.Fprintf(w, "  quorums      not counted\n")
 	}

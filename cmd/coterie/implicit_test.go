@@ -7,6 +7,7 @@ import (
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -85,14 +86,14 @@ func TestImplicitInfoAgainstList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := newInfoReport(res, figureOptions{}, false, false)
-		if got.QuorumSize == nil || want.QuorumSize.Min.v.Int64() != int64(got.QuorumSize.Min) || want.QuorumSize.Max.v.Int64() != int64(got.QuorumSize.Max) {
-			t.Errorf("%s %v: sizes %+v, the list has %v..%v", c.kind, c.params, got.QuorumSize, want.QuorumSize.Min.v, want.QuorumSize.Max.v)
+		want := jsonreport.FromInfo(res, jsonreport.InfoOptions{})
+		if got.QuorumSize == nil || want.QuorumSize.Min.V.Int64() != int64(got.QuorumSize.Min) || want.QuorumSize.Max.V.Int64() != int64(got.QuorumSize.Max) {
+			t.Errorf("%s %v: sizes %+v, the list has %v..%v", c.kind, c.params, got.QuorumSize, want.QuorumSize.Min.V, want.QuorumSize.Max.V)
 		}
 		if got.LoadExact != "" && got.LoadExact != want.LoadExact {
 			t.Errorf("%s %v: load %s, the list's %s", c.kind, c.params, got.LoadExact, want.LoadExact)
 		}
-		if n, ok := got.Quorums.(number); !ok || n.v.Int64() != int64(len(g.Quorums)) {
+		if n, ok := got.Quorums.(number); !ok || n.V.Int64() != int64(len(g.Quorums)) {
 			t.Errorf("%s %v: %v quorums, the list has %d", c.kind, c.params, got.Quorums, len(g.Quorums))
 		}
 	}

@@ -394,24 +394,6 @@ func strategyError(s *streams, err error) error {
 	return usageErrorf("%v", err)
 }
 
-// ids returns a set's nodes numbered from 1.
-func ids(q *set.Set) []int {
-	out := q.Elements()
-	for i := range out {
-		out[i]++
-	}
-	return out
-}
-
-// labelled prints an expression with the system's labels.
-func labelled(sys *rw.System, e *expr.Expr) string {
-	labels := make([]string, sys.N)
-	for v := range labels {
-		labels[v] = sys.Label(v)
-	}
-	return e.Relabel(labels).String()
-}
-
 // noLatency is the latency of a node whose latency no file gives: 1, as
 // quoracle takes it; a system none of whose nodes has a latency of its own
 // has no latency to report (see [latencyGiven]).

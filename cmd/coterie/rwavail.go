@@ -2,49 +2,17 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
-	"github.com/coterie-dev/coterie/rw"
+	"github.com/coterie-dev/coterie/jsonreport"
 )
-
-// rwAvSide is the availability report of one side of a read-write system.
-type rwAvSide struct {
-	Exact        bool       `json:"exact"`
-	Method       string     `json:"method"`
-	Coefficients []string   `json:"coefficients,omitempty"`
-	Points       []avPointJ `json:"points"`
-}
-
-type avPointJ struct {
-	P            float64 `json:"p"`
-	Availability float64 `json:"availability"`
-	// 1 − AV, its nines and the downtime per year in seconds (of
-	// 365.25 days): see rwavail_domains.go.
-	Unavailability  json.Number  `json:"unavailability,omitempty"`
-	Nines           *json.Number `json:"nines,omitempty"`
-	DowntimePerYear json.Number  `json:"downtime_per_year,omitempty"`
-	u               *big.Float
-}
-
-type rwAvReport struct {
-	N      int      `json:"n"`
-	Reads  rwAvSide `json:"reads"`
-	Writes rwAvSide `json:"writes"`
-	// Both is the probability that a read and a write quorum are up at
-	// once; Domains the failure domains and Down what --down failed.
-	Both    *rwAvSide      `json:"both,omitempty"`
-	Domains []rwDomainJSON `json:"domains,omitempty"`
-	Down    []string       `json:"down,omitempty"`
-}
 
 // runRWAvailability is `coterie availability` on a read-write system: the
 // availability of reads and of writes, each exactly where a method fits,
@@ -77,63 +45,39 @@ func runRWAvailability(ctx context.Context, s *streams, o availabilityOptions, r
 	}
 	sys := ld.sys
 	chart := avChart("Availability of reads and writes", false)
-	override := map[int]float64{}
-	for v, nd := range sys.Nodes {
-		if nd.P != nil {
-			override[v] = ratFloat(nd.P)
+	ao := analysis.RWAvOptions{Domains: ld.tree,
+		SideOptions: analysis.SideOptions{Limit: ro.limit, Budget: o.maxNodes, Time: o.exactTime, Samples: o.samples, Seed: o.seed}}
+	if o.plot != "" {
+		ao.Curve = make([]float64, avPlotPoints)
+		for i := range ao.Curve {
+			ao.Curve[i] = float64(i) / (avPlotPoints - 1)
 		}
 	}
-	rep := &rwAvReport{N: sys.N}
-	xs := make([]float64, avPlotPoints)
-	for i := range xs {
-		xs[i] = float64(i) / (avPlotPoints - 1)
+	av, err := analysis.RWAvailability(ctx, sys, ps, ao)
+	var se *analysis.SideError
+	var fe *analysis.FigureError
+	switch {
+	case errors.As(err, &se) && errors.As(err, &fe) && fe.Figure == analysis.Quorums:
+		return usageErrorf("%s: %v (raise --limit)", se.Side, fe.Err)
+	case errors.As(err, &se) && errors.As(err, &fe):
+		return fe.Err
+	case errors.As(err, &se):
+		return se.Err
+	case err != nil:
+		return rwExactError(err)
 	}
-	for _, side := range []struct {
-		name string
-		sd   *rw.Side
-		dst  *rwAvSide
-	}{{"reads", &sys.Reads, &rep.Reads}, {"writes", &sys.Writes, &rep.Writes}} {
-		if correlated(ld.tree) {
-			// The figures under the domains replace the independent
-			// ones (addRWExactFigures, domainCurves): not computed.
-			for _, p := range ps {
-				side.dst.Points = append(side.dst.Points, avPointJ{P: p})
-			}
-			continue
-		}
-		so := analysis.SideOptions{Limit: ro.limit, Budget: o.maxNodes, Time: o.exactTime, Samples: o.samples, Seed: o.seed, Override: override}
-		if o.plot != "" {
-			so.Curve = xs
-		}
-		av, err := analysis.SideAvailability(ctx, sys, side.sd, ps, so)
-		var fe *analysis.FigureError
-		switch {
-		case errors.As(err, &fe) && fe.Figure == analysis.Quorums:
-			return usageErrorf("%s: %v (raise --limit)", side.name, fe.Err)
-		case errors.As(err, &fe):
-			return fe.Err
-		case err != nil:
-			return err
-		}
-		pts, cpts := av.Points, av.Curve
-		side.dst.Exact, side.dst.Method = av.Exact, string(av.Method)
-		if av.Poly != nil {
-			side.dst.Coefficients = av.Poly.Strings()
-		}
-		if o.plot != "" {
-			chart.Series = append(chart.Series, avSeries(side.name, cpts, func(pt availability.Point) float64 { return pt.AV }))
-		}
-		for _, pt := range pts {
-			side.dst.Points = append(side.dst.Points, avPointJ{P: pt.P, Availability: pt.AV})
-		}
-	}
-	if err := addRWExactFigures(ctx, rep, ld, ps, ro.limit, o.maxNodes); err != nil {
-		return err
-	}
-	if o.plot != "" && correlated(ld.tree) {
+	rep := jsonreport.FromRWAvailability(sys, av, ps, ld.tree, ld.downNames)
+	switch {
+	case o.plot == "":
+	case av.Correlated:
 		// The curves under the domains replace the independent ones.
-		if chart.Series, err = domainCurves(ctx, ld, xs, ro.limit, o.maxNodes); err != nil {
-			return err
+		chart.Series = exactSeries(av.ExactCurve)
+	default:
+		for _, side := range []struct {
+			name string
+			av   *analysis.SideAv
+		}{{"reads", av.Reads}, {"writes", av.Writes}} {
+			chart.Series = append(chart.Series, avSeries(side.name, side.av.Curve, func(pt availability.Point) float64 { return pt.AV }))
 		}
 	}
 	if o.plot != "" {

@@ -2,141 +2,51 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"math"
 	"math/big"
 
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/draw"
+	"github.com/coterie-dev/coterie/jsonreport"
 )
 
-// rwDomainJSON is a failure domain as reports list it.
-type rwDomainJSON struct {
-	Domain string `json:"domain"`
-	Level  int    `json:"level"`
-	Nodes  []int  `json:"nodes"`
-	P      string `json:"p"`
-}
-
-// domainsJSON lists every domain of t, with its nodes (1-based) and its
-// probability of being up ("1" when not given).
-func domainsJSON(t *domain.Tree) []rwDomainJSON {
-	var out []rwDomainJSON
-	for l := 1; l <= t.Depth(); l++ {
-		for _, d := range t.AtLevel(l) {
-			nodes := []int{}
-			for _, v := range t.Under(d) {
-				nodes = append(nodes, v+1)
-			}
-			out = append(out, rwDomainJSON{Domain: t.Path(d), Level: l, Nodes: nodes, P: domain.RatString(t.P(d))})
-		}
-	}
-	return out
-}
-
 // correlated reports whether some domain of t may fail.
-func correlated(t *domain.Tree) bool {
-	if t == nil {
-		return false
-	}
-	for d := range t.Len() {
-		if t.P(d).Cmp(big.NewRat(1, 1)) < 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// rwExactBudget is the BDD budget of the exact figures of a read-write
-// system without domains, where they only add 1 − AV and "both" to what
-// the other methods give: small, so that a system too large for it costs
-// little.
-const rwExactBudget = 2_000_000
+func correlated(t *domain.Tree) bool { return analysis.Correlated(t) }
 
 // addRWExactFigures puts the exact availability of reads, writes and both
 // at each p into rep, with 1 − AV, nines and downtime: under the failure
-// domains of ld (which replace the independent figures: a method that
-// cannot take domains into account steps aside), or, without domains,
-// next to the figures already there. Without domains a system too large
-// for the exact figures keeps its figures, with 1 − AV from them; with
-// domains it is an error.
-func addRWExactFigures(ctx context.Context, rep *rwAvReport, ld *rwLoaded, ps []float64, limit, budget int) error {
-	sys := ld.sys
-	withDomains := correlated(ld.tree)
-
-	if ld.tree != nil {
-		rep.Domains = domainsJSON(ld.tree)
-	}
-	rep.Down = ld.downNames
-	b := budget
-	if !withDomains {
-		b = min(budget, rwExactBudget)
-	}
-	method, pts, err := analysis.ReadWriteExact(ctx, sys, ld.tree, ps, limit, b)
+// domains of ld (which replace the independent figures), or, without
+// domains, next to the figures already there. Without domains a system
+// too large for the exact figures keeps its figures, with 1 − AV from
+// them; with domains it is an error.
+func addRWExactFigures(ctx context.Context, rep *jsonreport.RWAvailability, ld *rwLoaded, ps []float64, limit, budget int) error {
+	method, pts, err := analysis.RWExactFigures(ctx, ld.sys, ld.tree, ps, limit, budget)
 	var ne *analysis.NoExactMethodError
 	switch {
 	case err == nil:
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), !errors.As(err, &ne):
-		return err
-	case withDomains:
-		return usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", ne.Err)
-	default:
-		uniform := true
-		for _, nd := range sys.Nodes {
-			uniform = uniform && nd.P == nil
-		}
-		for _, side := range []*rwAvSide{&rep.Reads, &rep.Writes} {
-			poly := polyOf(side.Coefficients)
-			for i := range side.Points {
-				if poly != nil && uniform && side.Exact {
-					// Exact: from the coefficients, not from a rounded AV.
-					side.Points[i].setFigures(poly.Unavailability(side.Points[i].P))
-					continue
-				}
-				side.Points[i].setFigures(big.NewFloat(math.Max(0, 1-side.Points[i].Availability)))
-			}
-		}
-		return nil
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded), !errors.As(err, &ne), correlated(ld.tree):
+		return rwExactError(err)
 	}
-	rep.Both = &rwAvSide{Exact: true, Method: string(method)}
-	if withDomains {
-		for _, side := range []*rwAvSide{&rep.Reads, &rep.Writes} {
-			side.Exact, side.Method, side.Coefficients = true, string(method), nil
-		}
-	}
-	for i, e := range pts {
-		rep.Both.Points = append(rep.Both.Points, avPointJ{P: e.P})
-		for _, x := range []struct {
-			side *rwAvSide
-			av   *big.Rat
-		}{{&rep.Reads, e.Reads}, {&rep.Writes, e.Writes}, {rep.Both, e.Both}} {
-			pt := &x.side.Points[i]
-			pt.Availability, _ = x.av.Float64()
-			u := new(big.Rat).Sub(big.NewRat(1, 1), x.av)
-			pt.setFigures(new(big.Float).SetPrec(256).SetRat(u))
-		}
-	}
+	rep.SetFigures(ld.sys, method, pts, err == nil, ld.tree, ld.downNames)
 	return nil
 }
 
-// setFigures sets 1 − AV (u), its nines and the downtime per year.
-func (pt *avPointJ) setFigures(u *big.Float) {
-	pt.u = u
-	pt.Unavailability = json.Number(u2s(u, 10))
-	pt.DowntimePerYear = json.Number(downtimeNumber(u))
-	if n := ninesNumber(u); n != "" {
-		num := json.Number(n)
-		pt.Nines = &num
+// rwExactError is the error of exact figures that no method could give
+// under failure domains.
+func rwExactError(err error) error {
+	var ne *analysis.NoExactMethodError
+	if errors.As(err, &ne) {
+		return usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", ne.Err)
 	}
+	return err
 }
 
 // rwAvColumns are the table's and the CSV's columns after p: for reads,
 // writes and (when computed) both, the availability, then 1 − AV, nines
 // and the downtime per year in seconds.
-func rwAvColumns(rep *rwAvReport, csv bool) []string {
+func rwAvColumns(rep *jsonreport.RWAvailability, csv bool) []string {
 	cols := []string{"p", "reads", "writes"}
 	if rep.Both != nil {
 		cols = append(cols, "both")
@@ -153,10 +63,10 @@ func rwAvColumns(rep *rwAvReport, csv bool) []string {
 
 type namedSide struct {
 	name string
-	side *rwAvSide
+	side *jsonreport.RWSide
 }
 
-func rwAvSides(rep *rwAvReport) []namedSide {
+func rwAvSides(rep *jsonreport.RWAvailability) []namedSide {
 	out := []namedSide{{"reads", &rep.Reads}, {"writes", &rep.Writes}}
 	if rep.Both != nil {
 		out = append(out, namedSide{"both", rep.Both})
@@ -165,68 +75,45 @@ func rwAvSides(rep *rwAvReport) []namedSide {
 }
 
 // rwAvRow is row i of the table (or the CSV).
-func rwAvRow(rep *rwAvReport, i, digits int, csv bool) []string {
+func rwAvRow(rep *jsonreport.RWAvailability, i, digits int, csv bool) []string {
 	row := []string{fmtG(rep.Reads.Points[i].P, digits)}
 	sides := rwAvSides(rep)
 	for _, sd := range sides {
 		pt := sd.side.Points[i]
-		if pt.u != nil && sd.side.Exact {
-			row = append(row, avShow(availability.Point{P: pt.P, AV: pt.Availability, Exact: true}, pt.u, digits))
+		if pt.U != nil && sd.side.Exact {
+			row = append(row, avShow(availability.Point{P: pt.P, AV: pt.Availability, Exact: true}, pt.U, digits))
 		} else {
 			row = append(row, fmtG(pt.Availability, digits))
 		}
 	}
 	for _, sd := range sides {
 		pt := sd.side.Points[i]
-		if pt.u == nil {
+		if pt.U == nil {
 			row = append(row, "", "", "")
 			continue
 		}
 		if csv {
-			row = append(row, u2s(pt.u, digits), ninesNumber(pt.u), downtimeNumber(pt.u))
+			row = append(row, u2s(pt.U, digits), ninesNumber(pt.U), downtimeNumber(pt.U))
 		} else {
-			row = append(row, u2s(pt.u, 3), ninesText(pt.u), downtimeText(availability.Downtime(pt.u)))
+			row = append(row, u2s(pt.U, 3), ninesText(pt.U), downtimeText(availability.Downtime(pt.U)))
 		}
 	}
 	return row
 }
 
-// polyOf is the availability polynomial of decimal coefficients A_0..A_n,
-// or nil.
-func polyOf(coef []string) *availability.Polynomial {
-	if len(coef) == 0 {
-		return nil
-	}
-	p := availability.NewPolynomial(len(coef) - 1)
-	for i, c := range coef {
-		if _, ok := p.A[i].SetString(c, 10); !ok {
-			return nil
-		}
-	}
-	return p
-}
-
-// domainCurves are the curves of reads, writes and both under the failure
-// domains of ld, exact at each p of xs.
-func domainCurves(ctx context.Context, ld *rwLoaded, xs []float64, limit, budget int) ([]draw.Series, error) {
-	_, exact, err := analysis.ReadWriteExact(ctx, ld.sys, ld.tree, xs, limit, budget)
-	var ne *analysis.NoExactMethodError
-	if errors.As(err, &ne) {
-		return nil, usageErrorf("no exact method fits this system with failure domains: %v (raise --limit or --max-nodes)", ne.Err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	var pts [3][]availability.Point
-	for _, e := range exact {
+// exactSeries are the curves of reads, writes and both through the
+// exact figures pts.
+func exactSeries(pts []analysis.RWExact) []draw.Series {
+	var av [3][]availability.Point
+	for _, e := range pts {
 		for i, x := range []*big.Rat{e.Reads, e.Writes, e.Both} {
 			f, _ := x.Float64()
-			pts[i] = append(pts[i], availability.Point{P: e.P, AV: f, Exact: true})
+			av[i] = append(av[i], availability.Point{P: e.P, AV: f, Exact: true})
 		}
 	}
 	var out []draw.Series
 	for i, name := range []string{"reads", "writes", "both"} {
-		out = append(out, avSeries(name, pts[i], func(pt availability.Point) float64 { return pt.AV }))
+		out = append(out, avSeries(name, av[i], func(pt availability.Point) float64 { return pt.AV }))
 	}
-	return out, nil
+	return out
 }

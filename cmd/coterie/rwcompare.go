@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/analysis"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/rw"
 )
 
@@ -47,30 +48,6 @@ func compareRWWanted(cmd *cobra.Command, s *streams, args []string) bool {
 	return false
 }
 
-// rwAvPoint is a read-write system's availability at one p.
-type rwAvPoint struct {
-	P      float64 `json:"p"`
-	Reads  float64 `json:"reads"`
-	Writes float64 `json:"writes"`
-	Exact  bool    `json:"exact"`
-}
-
-// rwCompareRow is one read-write system in a comparison.
-type rwCompareRow struct {
-	File   string `json:"file"`
-	N      int    `json:"n"`
-	Reads  string `json:"reads"`
-	Writes string `json:"writes"`
-	rwResilienceJSON
-	ReadFraction string `json:"read_fraction,omitempty"`
-	rwLoadJSON
-	Availability []rwAvPoint `json:"availability,omitempty"`
-	// Figures, DomainResilience and Down: rwcompare_domains.go.
-	Figures          *rwAvReport     `json:"availability_figures,omitempty"`
-	DomainResilience []domainResJSON `json:"domain_resilience,omitempty"`
-	Down             []string        `json:"down,omitempty"`
-}
-
 // runRWCompare is `coterie compare` with read-write systems: every system,
 // a coterie file too (R = W), is compared by its read and write figures.
 func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareRWOptions, args []string, form string) error {
@@ -107,14 +84,13 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 		}
 		inputs = append(inputs, input{label, func() (*rwLoaded, error) { return loadRWDomains(ctx, s, ro, co.in, nil) }})
 	}
-	var rows []rwCompareRow
+	var rows []jsonreport.RWCompareRow
 	for _, in := range inputs {
 		ld, err := in.load()
 		if err != nil {
 			return err
 		}
 		sys := ld.sys
-		row := rwCompareRow{File: in.label, N: sys.N, Reads: shortExpr(sys, &sys.Reads, "reads"), Writes: shortExpr(sys, &sys.Writes, "writes")}
 		ao := analysis.RWOptions{Limit: o.rw.limit, Domains: ld.tree}
 		if withStrategy {
 			ao.Strategy = &opts
@@ -126,17 +102,7 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 		if err != nil {
 			return rwAnalysisError(s, err, in.label, "")
 		}
-		row.rwResilienceJSON = newRWResilience(res.Read.F, res.Write.F)
-		if withStrategy {
-			row.ReadFraction = opts.Workload.String()
-			row.rwLoadJSON = metricsJSON(res.Metrics).rwLoadJSON
-		}
-		if !co.noAV {
-			row.Availability = rwAvPoints(res.Availability)
-		}
-		if ld.tree != nil {
-			row.DomainResilience, _ = domainResilience(res, ld.tree)
-		}
+		row := jsonreport.FromRWCompare(in.label, sys, res, ao.Strategy, co.noAV, ld.tree)
 		if err := addCompareDomains(ctx, &row, ld, co.ps, o.rw.limit, co.noAV); err != nil {
 			return fmt.Errorf("%s: %w", in.label, err)
 		}
@@ -144,9 +110,7 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 	}
 	return writeOutput(s, "", func(w io.Writer) error {
 		if form == "json" {
-			return writeJSON(w, struct {
-				Systems []rwCompareRow `json:"systems"`
-			}{rows})
+			return writeJSON(w, jsonreport.RWCompare{Systems: rows})
 		}
 		header := []string{"system", "n", "read resilience", "write resilience", "resilience"}
 		if withStrategy {
@@ -182,7 +146,7 @@ func runRWCompare(ctx context.Context, s *streams, co compareOptions, o compareR
 	})
 }
 
-func rwCompareCSV(w io.Writer, rows []rwCompareRow, withStrategy bool) error {
+func rwCompareCSV(w io.Writer, rows []jsonreport.RWCompareRow, withStrategy bool) error {
 	cw := newCSVReport(w)
 	header := []string{"file", "n", "reads", "writes", "read_resilience", "write_resilience", "resilience"}
 	if withStrategy {

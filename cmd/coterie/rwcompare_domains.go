@@ -63,7 +63,7 @@ func compareDomainCells(rows []rwCompareRow, r rwCompareRow) []string {
 				continue
 			}
 			pt := r.Figures.Both.Points[i]
-			c = append(c, avShow(availability.Point{P: pt.P, AV: pt.Availability, Exact: true}, pt.u, 6), ninesText(pt.u))
+			c = append(c, avShow(availability.Point{P: pt.P, AV: pt.Availability, Exact: true}, pt.U, 6), ninesText(pt.U))
 		}
 	}
 	for _, x := range rows {

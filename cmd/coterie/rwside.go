@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/rw"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -117,50 +118,17 @@ func (o *sideOptions) system(ctx context.Context, s *streams, path string, in in
 }
 
 // listSide lists a side's minimal quorums as a labelled coterie-style
-// family (a copy: the system's own list is not changed).
+// family (see [rw.System.SideQuorums]).
 func listSide(sys *rw.System, side string, limit int) (*set.Family, error) {
 	sd := &sys.Reads
 	if side == "writes" {
 		sd = &sys.Writes
 	}
-	f, err := sd.Family(sys.N, limit)
+	f, err := sys.SideQuorums(sd, limit)
 	if err != nil {
 		return nil, usageErrorf("--side %s: more than %d quorums to list", side, limit)
 	}
-	g := f.Clone()
-	g.K, g.H = 1, 0
-	g.Labels = rwLabels(sys)
-	return g, nil
-}
-
-// rwLabels returns the nodes' labels, or nil when no node has one.
-func rwLabels(sys *rw.System) []string {
-	for v := range sys.N {
-		if sys.Nodes[v].Label != "" {
-			labels := make([]string, sys.N)
-			for u := range labels {
-				labels[u] = sys.Label(u)
-			}
-			return labels
-		}
-	}
-	return nil
-}
-
-// rwSideVerdict says whether one side of a read-write system is as large
-// as it can be: every set that meets all quorums of the other side holds
-// a quorum of this side. Witness is a set that meets every quorum of the
-// other side and holds none of this side's: it could be added.
-type rwSideVerdict struct {
-	Nondominated bool  `json:"nondominated"`
-	Witness      []int `json:"witness,omitempty"`
-}
-
-// rwDominationReport is `coterie domination` on a read-write system.
-type rwDominationReport struct {
-	Intersection bool           `json:"intersection"`
-	Reads        *rwSideVerdict `json:"reads,omitempty"`
-	Writes       *rwSideVerdict `json:"writes,omitempty"`
+	return f, nil
 }
 
 // runRWDomination judges a read-write system's sides: side is reads,
@@ -177,22 +145,20 @@ func runRWDomination(ctx context.Context, s *streams, o *sideOptions, in inputOp
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
-	rep := rwDominationReport{Intersection: inter.OK}
+	rep := jsonreport.RWDomination{Intersection: inter.OK}
 	if !inter.OK {
 		fmt.Fprintf(s.err, "coterie: read quorum %s misses write quorum %s: not a read-write quorum system\n", labelledSet(sys, inter.Read), labelledSet(sys, inter.Write))
 		return failed()
 	}
-	judge := func(side, other *rw.Side) (*rwSideVerdict, error) {
+	judge := func(side, other *rw.Side) (*jsonreport.SideVerdict, error) {
 		ok, witness, err := sys.Nondominated(ctx, side, other, o.rw.limit)
 		switch {
 		case errors.Is(err, set.ErrTooMany):
 			return nil, usageErrorf("more than %d minimal transversals to check", o.rw.limit)
 		case err != nil:
 			return nil, err
-		case ok:
-			return &rwSideVerdict{Nondominated: true}, nil
 		}
-		return &rwSideVerdict{Witness: ids(witness)}, nil
+		return jsonreport.NewSideVerdict(ok, witness), nil
 	}
 	if o.side != "writes" {
 		if rep.Reads, err = judge(&sys.Reads, &sys.Writes); err != nil {
@@ -210,7 +176,7 @@ func runRWDomination(ctx context.Context, s *streams, o *sideOptions, in inputOp
 		}
 		for _, x := range []struct {
 			name, other string
-			v           *rwSideVerdict
+			v           *jsonreport.SideVerdict
 		}{{"reads", "write", rep.Reads}, {"writes", "read", rep.Writes}} {
 			if x.v == nil {
 				continue

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/rw"
 )
 
@@ -116,17 +117,7 @@ func runStrategy(ctx context.Context, s *streams, o strategyCmdOptions, args []s
 	if err != nil {
 		return strategyError(s, err)
 	}
-	sj := toStrategyJSON(st)
-	sj.Format, sj.N, sj.ReadFraction = strategyFormat, sys.N, opts.Workload.String()
-	for v := range sys.N {
-		if sys.Nodes[v].Label != "" {
-			sj.Labels = make([]string, sys.N)
-			for u := range sys.N {
-				sj.Labels[u] = sys.Nodes[u].Label
-			}
-			break
-		}
-	}
+	sj := jsonreport.StrategyFile(sys, st, opts.Workload.String())
 	return writeOutput(s, o.out, func(w io.Writer) error {
 		switch form {
 		case "json":
@@ -136,7 +127,7 @@ func runStrategy(ctx context.Context, s *streams, o strategyCmdOptions, args []s
 			_ = cw.Write([]string{"side", "quorum", "p"})
 			for _, side := range []struct {
 				name string
-				cs   []choiceJSON
+				cs   []jsonreport.Choice
 			}{{"read", sj.Reads}, {"write", sj.Writes}} {
 				for _, c := range side.cs {
 					_ = cw.Write([]string{side.name, spaceInts(c.Quorum), strings.Trim(string(c.P), `"`)})

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/big"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/report"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
@@ -144,7 +144,7 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 	}
 	if err := writeOutput(s, "", func(w io.Writer) error {
 		if o.asJSON {
-			return encodeJSON(w, newVerifyJSON(rep), false) // details say "<" and "≥"
+			return encodeJSON(w, jsonreport.FromVerify(rep), false) // details say "<" and "≥"
 		}
 		return writeVerifyText(w, displayName(path), sys, rep)
 	}); err != nil {
@@ -160,84 +160,6 @@ func runVerify(ctx context.Context, s *streams, o verifyOptions, path string, kG
 		return &codeError{code: exitError, err: fmt.Errorf("verify: undecided")}
 	}
 	return nil
-}
-
-// The JSON report of docs/formats.md: positions and nodes 1-based.
-type verifyJSON struct {
-	Valid     bool        `json:"valid"`
-	Undecided bool        `json:"undecided,omitempty"`
-	N         int         `json:"n"`
-	K         int         `json:"k"`
-	Quorums   any         `json:"quorums"`
-	Checks    []checkJSON `json:"checks"`
-}
-
-type checkJSON struct {
-	Name      string       `json:"name"`
-	OK        bool         `json:"ok"`
-	Info      bool         `json:"info,omitempty"`
-	Undecided bool         `json:"undecided,omitempty"`
-	H         int          `json:"h,omitempty"`
-	Witness   *witnessJSON `json:"witness,omitempty"`
-	Detail    string       `json:"detail,omitempty"`
-}
-
-type witnessJSON struct {
-	Quorums  []int         `json:"quorums,omitempty"`
-	Pattern  []int         `json:"pattern,omitempty"`
-	Requests []requestJSON `json:"requests,omitempty"`
-	Sets     [][]int       `json:"sets,omitempty"`
-	Nodes    []int         `json:"nodes,omitempty"`
-}
-
-type requestJSON struct {
-	H      int   `json:"h"`
-	Quorum int   `json:"quorum,omitempty"`
-	Set    []int `json:"set,omitempty"`
-}
-
-func plus1(v []int) []int {
-	if v == nil {
-		return nil
-	}
-	out := make([]int, len(v))
-	for i, x := range v {
-		out[i] = x + 1
-	}
-	return out
-}
-
-// quorumCountJSON is a JSON number up to 2^53, a decimal string
-// beyond, and a binomial "C(n, w)" when nobody should compute it.
-func quorumCountJSON(c *big.Int) any {
-	if c == nil {
-		return "too many to count"
-	}
-	return number{c}
-}
-
-func newVerifyJSON(r *verify.Report) verifyJSON {
-	out := verifyJSON{Valid: r.Valid, Undecided: r.Undecided, N: r.N, K: r.K,
-		Quorums: quorumCountJSON(r.Quorums), Checks: []checkJSON{}}
-	for _, c := range r.Checks {
-		cj := checkJSON{Name: c.Name, OK: c.OK, Info: c.Info, Undecided: c.Undecided, H: c.H, Detail: c.Detail}
-		if w := c.Witness; w != nil {
-			wj := &witnessJSON{Quorums: plus1(w.Quorums), Pattern: w.Pattern, Nodes: plus1(w.Nodes)}
-			for _, s := range w.Sets {
-				wj.Sets = append(wj.Sets, plus1(s))
-			}
-			for _, rq := range w.Requests {
-				rj := requestJSON{H: rq.H, Set: plus1(rq.Set)}
-				if rq.Quorum >= 0 {
-					rj.Quorum = rq.Quorum + 1
-				}
-				wj.Requests = append(wj.Requests, rj)
-			}
-			cj.Witness = wj
-		}
-		out.Checks = append(out.Checks, cj)
-	}
-	return out
 }
 
 // writeVerifyText prints the report for people: a verdict line, one line
