@@ -78,31 +78,6 @@ func searchDomains(o searchOptions, nodes []rw.Node, rows []format.NodeAttrs) (*
 	return t, level, k, nil
 }
 
-// candidateDomains is a candidate's domain resilience as reports give it.
-func candidateDomains(t *domain.Tree, c *rw.Candidate) []domainResJSON {
-	if t == nil {
-		return nil
-	}
-	var out []domainResJSON
-	for i, lv := range c.DomainResilience {
-		r, w := lv[0], lv[1]
-		name := t.LevelName(i + 1)
-		if name == strconv.Itoa(i+1) {
-			name = ""
-		}
-		j := domainResJSON{Level: i + 1, Name: name, Domains: r.Domains, ReadResilience: r.K, WriteResilience: w.K,
-			Resilience: min(r.K, w.K), ReadKilling: paths(t, r.Killing), WriteKilling: paths(t, w.Killing)}
-		switch {
-		case r.Killing != nil && (w.Killing == nil || len(r.Killing) <= len(w.Killing)):
-			j.Killing = j.ReadKilling
-		case w.Killing != nil:
-			j.Killing = j.WriteKilling
-		}
-		out = append(out, j)
-	}
-	return out
-}
-
 // domainSummary is the domain resilience in one table cell.
 func domainSummary(js []domainResJSON) []string {
 	if js == nil {
