@@ -5,7 +5,6 @@ import "github.com/coterie-dev/coterie/jsonreport"
 // The JSON shapes of package jsonreport under the names the command's
 // other files know them by.
 type (
-	number        = jsonreport.Number
 	domainResJSON = jsonreport.DomainResilience
 	rwCompareRow  = jsonreport.RWCompareRow
 	rwAvReport    = jsonreport.RWAvailability
