@@ -433,6 +433,9 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error)
 	if err != nil {
 		return nil, err
 	}
+	if thresholder(f) != nil {
+		return nil, errors.New("availability: bdd: threshold family: use the closed form")
+	}
 	b, _, _, err := buildBDD(ctx, f, opts, nil)
 	return b, err
 }
@@ -445,11 +448,9 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error)
 // manager too, which a later call with the same family and order and a
 // larger budget may take up (reuse): the nodes made and the operations
 // cached (by apply), or the states expanded (top-down), are then found
-// again, not redone.
+// again, not redone. f lists its quorums: its callers answer a threshold
+// family by its closed form.
 func buildBDD(ctx context.Context, f *set.Family, opts BDDOptions, reuse *manager) (b *BDD, steps int, kept *manager, err error) {
-	if f.IsThreshold() {
-		return nil, 0, nil, errors.New("availability: bdd: threshold family: use the closed form")
-	}
 	n := f.N
 	order := opts.Order
 	if order == nil {

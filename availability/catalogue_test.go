@@ -247,10 +247,10 @@ func TestCatalogueRecurrencesStop(t *testing.T) {
 	}
 	impl := set.NewFamily(2047)
 	impl.Kind, impl.Params, impl.Implicit = "tree", set.Params{"degree": 2, "height": 10}, true
-	if _, err := computeImplicit(&testsys.StopAfter{Context: context.Background(), Left: 3}, impl, Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := compute(&testsys.StopAfter{Context: context.Background(), Left: 3}, impl, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("implicit tree, cancelled part way: %v", err)
 	}
-	if r, err := computeImplicit(context.Background(), impl, Options{}); err != nil || r.Poly.N != 2047 {
+	if r, err := compute(context.Background(), impl, Options{}); err != nil || r.Poly.N != 2047 {
 		t.Errorf("implicit tree: %v, %v", r, err)
 	}
 }

@@ -75,12 +75,20 @@ func ThresholdBytes(n, w int) int64 {
 	return int64(min(bytes, math.MaxInt64/2))
 }
 
+// allSubsets reports whether f is every w-subset of its nodes for one w,
+// and returns that w: t's threshold when f is a threshold family (t is
+// its typed form's [quorum.Thresholder], nil for any other family),
+// otherwise whether its list holds them all ([isAllSubsets]).
+func allSubsets(f *set.Family, t quorum.Thresholder) (int, bool) {
+	if t != nil {
+		return t.Threshold(), true
+	}
+	return isAllSubsets(f)
+}
+
 // isAllSubsets reports whether the explicit family f lists every w-subset
 // of its nodes for one w, and returns that w.
 func isAllSubsets(f *set.Family) (int, bool) {
-	if f.IsThreshold() {
-		return f.Threshold, true
-	}
 	if len(f.Quorums) == 0 {
 		return 0, false
 	}
@@ -227,7 +235,7 @@ func productQuorums(ctx context.Context, dims []int) (n int, qs map[string]bool)
 // count fit. The quorums are always compared in full: the claim alone is
 // never trusted.
 func productDims(ctx context.Context, f *set.Family) ([]int, bool) {
-	if f.IsThreshold() || len(f.Quorums) == 0 || len(f.Quorums) > 1<<16 {
+	if len(f.Quorums) == 0 || len(f.Quorums) > 1<<16 {
 		return nil, false
 	}
 	n := f.N

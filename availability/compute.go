@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -126,11 +128,29 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 			opts.Progress(fmt.Sprintf(format, args...), done, total)
 		}
 	}
-	if f.IsImplicit() {
-		return computeImplicit(ctx, f, opts)
+	// The typed form says what the family knows without its quorums: an
+	// implicit construction its recurrence, a threshold family its
+	// threshold.
+	sys, construction, err := typedForm(f)
+	if err != nil {
+		return nil, errNoRecurrence(f)
 	}
+	if construction {
+		return computeImplicit(ctx, f, sys, opts)
+	}
+	// An implicit family without a recurrence is listed, if it can be.
+	g, err := explicitFamily(ctx, f)
+	if err != nil {
+		var le *construct.ListError
+		if errors.As(err, &le) {
+			return nil, errNoRecurrence(f)
+		}
+		return nil, err
+	}
+	f = g
 	r := &Result{N: f.N, f: f}
-	if !f.IsThreshold() {
+	t, threshold := sys.(quorum.Thresholder)
+	if !threshold {
 		if len(f.Quorums) == 0 {
 			r.Exact, r.Method, r.Poly = true, MethodThreshold, NewPolynomial(f.N)
 			return r, nil
@@ -152,12 +172,12 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 		r.Exact, r.Method, r.Poly = true, MethodBrute, p
 		return r, nil
 	case MethodBDD:
-		if f.IsThreshold() {
+		if threshold {
 			return nil, errors.New("availability: the bdd method needs an explicit family; this one is a threshold system")
 		}
 		return computeBDD(ctx, r, opts, progress)
 	case MethodEstimate:
-		if f.IsThreshold() {
+		if threshold {
 			return nil, errors.New("availability: the estimate method needs an explicit family; this one is a threshold system")
 		}
 		return settle(ctx, r, reasonEstimate, CauseAsked)
@@ -165,7 +185,7 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 	default:
 		return nil, fmt.Errorf("availability: unknown method %q", opts.Method)
 	}
-	if w, ok := isAllSubsets(f); ok {
+	if w, ok := allSubsets(f, t); ok {
 		p, err := ThresholdContext(ctx, f.N, w, opts.MaxMemory)
 		if err != nil {
 			return nil, err
@@ -238,7 +258,7 @@ func compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) 
 			return res, nil
 		}
 	}
-	r, err := computeBDD(ctx, r, opts, progress)
+	r, err = computeBDD(ctx, r, opts, progress)
 	if err == nil && memErr != nil && !r.Exact {
 		err = memErr
 	}
@@ -484,7 +504,8 @@ func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av f
 	if len(p) != f.N {
 		return 0, false, fmt.Errorf("availability: %d probabilities for %d nodes", len(p), f.N)
 	}
-	if !f.IsThreshold() {
+	t := thresholder(f)
+	if t == nil {
 		if len(f.Quorums) == 0 {
 			return 0, true, nil
 		}
@@ -494,7 +515,7 @@ func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av f
 			}
 		}
 	}
-	if w, ok := isAllSubsets(f); ok {
+	if w, ok := allSubsets(f, t); ok {
 		return poissonBinomialTail(p, w), true, nil
 	}
 	if r.split != nil {

@@ -78,8 +78,8 @@ func DomainAvailability(ctx context.Context, f *set.Family, m Model, budget int)
 	if err := m.check(f.N); err != nil {
 		return nil, "", err
 	}
-	if f.IsThreshold() {
-		av, err := VoteAvailability(ctx, ones(f.N), []int{f.Threshold}, m)
+	if t := thresholder(f); t != nil {
+		av, err := VoteAvailability(ctx, ones(f.N), []int{t.Threshold()}, m)
 		if err != nil {
 			return nil, "", err
 		}
@@ -101,8 +101,9 @@ func DomainBoth(ctx context.Context, r, w *set.Family, m Model, budget int) (pr,
 	if err := m.check(r.N); err != nil {
 		return nil, nil, nil, err
 	}
-	if r.IsThreshold() && w.IsThreshold() {
-		av, err := VoteAvailability(ctx, ones(r.N), []int{r.Threshold, w.Threshold, max(r.Threshold, w.Threshold)}, m)
+	tr, tw := thresholder(r), thresholder(w)
+	if tr != nil && tw != nil {
+		av, err := VoteAvailability(ctx, ones(r.N), []int{tr.Threshold(), tw.Threshold(), max(tr.Threshold(), tw.Threshold())}, m)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -114,7 +115,7 @@ func DomainBoth(ctx context.Context, r, w *set.Family, m Model, budget int) (pr,
 	if pw, _, err = DomainAvailability(ctx, w, m, budget); err != nil {
 		return nil, nil, nil, err
 	}
-	u, err := unionFamily(r, w)
+	u, err := unionFamily(r, w, tr != nil, tw != nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -131,10 +132,17 @@ func DomainBoth(ctx context.Context, r, w *set.Family, m Model, budget int) (pr,
 // when it meets a listed side in [DomainBoth].
 const maxUnionList = 1 << 20
 
-func unionFamily(r, w *set.Family) (*set.Family, error) {
+// unionFamily is the family of the quorums of r and w; rThreshold and
+// wThreshold say which of them are threshold families, listed here.
+func unionFamily(r, w *set.Family, rThreshold, wThreshold bool) (*set.Family, error) {
 	u := set.NewFamily(r.N)
-	for _, f := range []*set.Family{r, w} {
-		if f.IsThreshold() {
+	sides := []struct {
+		f         *set.Family
+		threshold bool
+	}{{r, rThreshold}, {w, wThreshold}}
+	for _, side := range sides {
+		f := side.f
+		if side.threshold {
 			e, err := f.Enumerate(maxUnionList)
 			if err != nil {
 				return nil, fmt.Errorf("availability: domains: both sides: %w", err)
@@ -377,7 +385,7 @@ type Lifted struct {
 // NewLifted builds the BDD of f lifted by the domains vars of t (nil for
 // none), within budget nodes.
 func NewLifted(ctx context.Context, f *set.Family, t *domain.Tree, vars []int, budget int) (*Lifted, error) {
-	if f.IsThreshold() {
+	if thresholder(f) != nil {
 		return nil, errors.New("availability: domains: lifted BDD of a threshold family: use VoteAvailability")
 	}
 	if t == nil {

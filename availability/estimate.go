@@ -41,15 +41,13 @@ const EstimatePieces = 64
 // EstimateSamples returns the number of samples an estimate of f takes
 // when asked for samples (0 = automatic): samples rounded up to a multiple
 // of 64; automatically [DefaultSamples], or fewer when f is so large that
-// they would read more than about 5·10^8 node words — a count of work, so
-// the choice is the same on every machine. The estimate's interval says
-// how precise it is.
+// they would read more than about 5·10^8 node words of its listed quorums
+// — a count of work, so the choice is the same on every machine (a family
+// that lists none, such as a threshold family, takes DefaultSamples). The
+// estimate's interval says how precise it is.
 func EstimateSamples(f *set.Family, samples int) int {
 	if samples > 0 {
 		return (samples + 63) / 64 * 64
-	}
-	if f.IsThreshold() {
-		return DefaultSamples
 	}
 	total := 0
 	for i := range f.Quorums {

@@ -56,8 +56,12 @@ func (r *Result) Evaluate(ctx context.Context, ps []float64, o EvalOptions) ([]P
 			return nil, fmt.Errorf("availability: probability %v of node %d is not in [0, 1]", x, v+1)
 		}
 	}
-	if len(o.Override) > 0 && r.f != nil && r.f.IsImplicit() {
-		return nil, fmt.Errorf("availability: per-node probabilities need the quorums, and this %s family is implicit (defined by its parameters): materialise it first", r.f.Kind)
+	if len(o.Override) > 0 && r.f != nil {
+		// A family held by its construction's parameters has no
+		// quorums at hand for the per-node methods.
+		if _, construction, err := typedForm(r.f); construction || err != nil {
+			return nil, fmt.Errorf("availability: per-node probabilities need the quorums, and this %s family is implicit (defined by its parameters): materialise it first", r.f.Kind)
+		}
 	}
 	var eval func(float64) float64
 	if r.Exact {
@@ -142,7 +146,7 @@ type lazyBDD struct {
 // error comes only from a cancelled context, and leaves nothing kept.
 func (r *Result) perNodeBDD(ctx context.Context, budget int) (*BDD, error) {
 	f := r.f
-	if r.bdd != nil || r.noBDD || f.IsThreshold() {
+	if r.bdd != nil || r.noBDD || thresholder(f) != nil {
 		return r.bdd, nil
 	}
 	c := &r.lazy

@@ -5,25 +5,26 @@ import (
 	"fmt"
 
 	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
 // computeImplicit returns the exact polynomial of an implicit family (a
 // construction stored by its Kind and Params, without quorums) from the
-// construction's recurrence: [TreePolynomial], [HQCPolynomial],
-// [WallPolynomial] or [VotePolynomial]. Only the automatic method applies:
-// the other methods need the quorums. The recurrences stop when ctx is
-// done.
-func computeImplicit(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
+// recurrence of its construction sys (see [recurrence]): [TreePolynomial],
+// [HQCPolynomial], [WallPolynomial] or [VotePolynomial]. Only the
+// automatic method applies: the other methods need the quorums. The
+// recurrences stop when ctx is done.
+func computeImplicit(ctx context.Context, f *set.Family, sys quorum.System, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if opts.Method != MethodAuto {
 		return nil, fmt.Errorf("availability: the %s method needs the quorums, and this %s family is implicit (defined by its parameters): leave the method automatic, or materialise the family first", opts.Method, f.Kind)
 	}
-	c, ok := describe(f)
+	c, ok := catalogueOf(sys)
 	if !ok {
-		return nil, fmt.Errorf("availability: implicit %s family with params %v over %d nodes: no recurrence for it", f.Kind, f.Params, f.N)
+		return nil, errNoRecurrence(f)
 	}
 	// The recurrences hold a few polynomials of n+1 coefficients of up to
 	// n bits each: refuse what would not fit the memory budget.
@@ -44,15 +45,44 @@ func computeImplicit(ctx context.Context, f *set.Family, opts Options) (*Result,
 	return &Result{N: f.N, f: f, Exact: true, Method: MethodRecurrence, Poly: p}, nil
 }
 
-// explicitFamily returns f with its quorums listed: f itself unless it is
-// implicit, else its construction's quorums when there are at most
-// construct.ListLimit (a *construct.ListError, wrapping set.ErrTooMany,
-// when more). Every function of this package but [Compute], which has
-// the recurrences, lists an implicit family this way first.
-func explicitFamily(ctx context.Context, f *set.Family) (*set.Family, error) {
-	if !f.IsImplicit() {
-		return f, nil
+// typedForm returns f's typed form ([construct.Typed]) and whether it is
+// a construction whose recurrence this package has (see [recurrence]):
+// an implicit family, held by its parameters without its quorums. A
+// listed family is never one, whatever kind it records. The error is the
+// construction's refusal of an implicit family's parameters.
+func typedForm(f *set.Family) (sys quorum.System, construction bool, err error) {
+	sys, err = construct.Typed(f)
+	if err != nil {
+		return nil, false, err
 	}
+	return sys, recurrence(sys) != nil, nil
+}
+
+// thresholder returns f's typed form ([construct.Typed]) as a
+// [quorum.Thresholder] when it is one (f is every w-subset of its nodes,
+// held without its quorums), else nil.
+func thresholder(f *set.Family) quorum.Thresholder {
+	sys, err := construct.Typed(f)
+	if err != nil {
+		return nil
+	}
+	t, _ := sys.(quorum.Thresholder)
+	return t
+}
+
+// errNoRecurrence is the refusal of an implicit family that no
+// recurrence computes and that has too many quorums to list.
+func errNoRecurrence(f *set.Family) error {
+	return fmt.Errorf("availability: implicit %s family with params %v over %d nodes: no recurrence for it", f.Kind, f.Params, f.N)
+}
+
+// explicitFamily returns f with its quorums listed: f itself when it
+// lists them or is a threshold family, else its construction's quorums
+// when there are at most construct.ListLimit (a *construct.ListError,
+// wrapping set.ErrTooMany, when more). Every function of this package but
+// [Compute], which has the recurrences, lists an implicit family this way
+// first.
+func explicitFamily(ctx context.Context, f *set.Family) (*set.Family, error) {
 	g, err := construct.Explicit(ctx, f, construct.ListLimit)
 	if err != nil {
 		return nil, fmt.Errorf("availability: %w", err)

@@ -27,7 +27,7 @@ type joinSplit struct {
 // The claim is a hint only: a candidate is accepted only if the quorums
 // really factor.
 func findJoin(f *set.Family) (*joinSplit, bool) {
-	if f.IsThreshold() || len(f.Quorums) < 2 {
+	if len(f.Quorums) < 2 {
 		return nil, false
 	}
 	n := f.N

@@ -23,9 +23,6 @@ import (
 // any two nodes on exactly one quorum. It checks the incidence structure
 // itself, so the numbering of the nodes does not matter.
 func planeOrder(f *set.Family) (int, bool) {
-	if f.IsThreshold() {
-		return 0, false
-	}
 	n := f.N
 	q := 1
 	for q*q+q+1 < n {

@@ -30,7 +30,7 @@ type catalogue struct {
 //
 // A done ctx makes it report no match.
 func recognise(ctx context.Context, f *set.Family) (*Polynomial, bool) {
-	if f.IsThreshold() || f.K != 1 || len(f.Quorums) == 0 {
+	if f.K != 1 || len(f.Quorums) == 0 {
 		return nil, false
 	}
 	c, ok := describe(f)
@@ -85,23 +85,14 @@ func describe(f *set.Family) (catalogue, bool) {
 	if !ok {
 		return catalogue{}, false
 	}
-	var poly func(context.Context) (*Polynomial, error)
-	switch s := sys.(type) {
-	case *construct.TreeSystem:
-		poly = func(ctx context.Context) (*Polynomial, error) { return TreePolynomial(ctx, s.Degree, s.Height) }
-	case *construct.HQCSystem:
-		poly = func(ctx context.Context) (*Polynomial, error) { return HQCPolynomial(ctx, s.Levels) }
-	case *construct.WallSystem:
-		poly = func(ctx context.Context) (*Polynomial, error) { return WallPolynomial(ctx, s.Widths) }
-	case *construct.CGridSystem:
-		poly = func(ctx context.Context) (*Polynomial, error) { return CGridPolynomial(ctx, s.Rows, s.Cols) }
-	case *construct.BGridSystem:
-		poly = func(ctx context.Context) (*Polynomial, error) {
-			return BGridPolynomial(ctx, s.Cols, s.Bands, s.BandRows)
-		}
-	case *construct.VoteSystem:
-		poly = func(ctx context.Context) (*Polynomial, error) { return VotePolynomial(ctx, s.Weights, s.Threshold) }
-	default:
+	return catalogueOf(sys)
+}
+
+// catalogueOf is the catalogue entry of the construction sys: its
+// membership test, its count and its recurrence.
+func catalogueOf(sys quorum.System) (catalogue, bool) {
+	poly := recurrence(sys)
+	if poly == nil {
 		return catalogue{}, false
 	}
 	var count *big.Int
@@ -118,6 +109,31 @@ func describe(f *set.Family) (catalogue, bool) {
 		return catalogue{}, false
 	}
 	return catalogue{live: sys.HasQuorum, count: count, poly: poly}, true
+}
+
+// recurrence returns the availability polynomial's recurrence of the
+// construction sys, or nil when sys is none of those with one (a tree,
+// an hqc, a crumbling wall, a cgrid, a bgrid, a weighted vote); a listed
+// family is none of them, whatever it claims.
+func recurrence(sys quorum.System) func(context.Context) (*Polynomial, error) {
+	var poly func(context.Context) (*Polynomial, error)
+	switch s := sys.(type) {
+	case *construct.TreeSystem:
+		poly = func(ctx context.Context) (*Polynomial, error) { return TreePolynomial(ctx, s.Degree, s.Height) }
+	case *construct.HQCSystem:
+		poly = func(ctx context.Context) (*Polynomial, error) { return HQCPolynomial(ctx, s.Levels) }
+	case *construct.WallSystem:
+		poly = func(ctx context.Context) (*Polynomial, error) { return WallPolynomial(ctx, s.Widths) }
+	case *construct.CGridSystem:
+		poly = func(ctx context.Context) (*Polynomial, error) { return CGridPolynomial(ctx, s.Rows, s.Cols) }
+	case *construct.BGridSystem:
+		poly = func(ctx context.Context) (*Polynomial, error) {
+			return BGridPolynomial(ctx, s.Cols, s.Bands, s.BandRows)
+		}
+	case *construct.VoteSystem:
+		poly = func(ctx context.Context) (*Polynomial, error) { return VotePolynomial(ctx, s.Weights, s.Threshold) }
+	}
+	return poly
 }
 
 // MinimalVoteCount returns the number of minimal sets of nodes holding at

@@ -21,7 +21,7 @@ import (
 // minimal quorums, as many as the tree has), so a wrong guess costs a
 // BDD, never a wrong answer.
 func recogniseTree(ctx context.Context, f *set.Family) (*Polynomial, bool) {
-	if f.IsThreshold() || f.IsImplicit() || f.K != 1 || len(f.Quorums) < 3 {
+	if f.K != 1 || len(f.Quorums) < 3 {
 		return nil, false
 	}
 	m := int64(len(f.Quorums))

@@ -21,7 +21,7 @@ const wallWork = 1 << 25
 // construction's predicate, so a wrong guess costs a BDD, never a wrong
 // answer.
 func recogniseWall(ctx context.Context, f *set.Family) (*Polynomial, bool) {
-	if f.IsThreshold() || f.IsImplicit() || f.K != 1 || len(f.Quorums) < 2 {
+	if f.K != 1 || len(f.Quorums) < 2 {
 		return nil, false
 	}
 	qs := make([][]int, len(f.Quorums))

@@ -118,7 +118,7 @@ func (o *ShareOptions) compute(ctx context.Context, f *set.Family, opts Options)
 func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOptions) (*Share, error) {
 	sh := &Share{H: f.H, N: f.N}
 	switch {
-	case o.Method == MethodEstimate && !f.IsThreshold():
+	case o.Method == MethodEstimate && thresholder(f) == nil:
 		res, err := Compute(ctx, f, Options{Method: o.Method})
 		if err != nil {
 			return nil, err

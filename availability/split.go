@@ -63,7 +63,7 @@ func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.IsThreshold() {
+	if thresholder(f) != nil {
 		return nil, errors.New("availability: pieces: threshold family: use the closed form")
 	}
 	if bits < 0 || bits >= f.N || bits > 30 {
@@ -187,7 +187,7 @@ func SplittableContext(ctx context.Context, f *set.Family, m Method) bool {
 	if err != nil {
 		return false
 	}
-	if f.IsThreshold() || len(f.Quorums) == 0 || f.N < 2 {
+	if len(f.Quorums) == 0 || f.N < 2 {
 		return false
 	}
 	for i := range f.Quorums {

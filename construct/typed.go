@@ -96,6 +96,18 @@ func Typed(f *set.Family) (quorum.System, error) {
 	return sys, nil
 }
 
+// Form returns f as a typed system, as [Typed] does, or, when f's kind and
+// params name no construction it can rebuild, as f's own form
+// ([quorum.Of]). It is how a consumer asks a family once for its
+// capabilities.
+func Form(f *set.Family) quorum.System {
+	sys, err := Typed(f)
+	if err != nil {
+		return quorum.Of(f)
+	}
+	return sys
+}
+
 // listed is a listed family seen as a typed system: its kind and params
 // are what the file or constructor recorded.
 type listed struct{ quorum.Listed }

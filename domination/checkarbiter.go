@@ -3,6 +3,8 @@ package domination
 import (
 	"context"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
 )
@@ -28,7 +30,7 @@ type NotArbiter struct {
 // fits, any other family by verify.FindDisjoint (exponential in k in the
 // worst case).
 func CheckArbiter(ctx context.Context, f *set.Family) (*NotArbiter, error) {
-	if w, ok := thresholdOf(typed(f)); ok {
+	if w, ok := quorum.ThresholdOf(construct.Form(f)); ok {
 		if _, ok := ThresholdDominated(f.N, w, f.K); !ok {
 			return &NotArbiter{Threshold: true, W: w, Nodes: f.N}, nil
 		}

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/coterie-dev/coterie/set"
 	"github.com/crillab/gophersat/solver"
+
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
+	"github.com/coterie-dev/coterie/set"
 )
 
 // Result is the verdict of [Decide] on a coterie or k-arbiter.
@@ -89,7 +92,7 @@ func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("domination: %w", err)
 	}
-	if w, ok := thresholdOf(typed(f)); ok {
+	if w, ok := quorum.ThresholdOf(construct.Form(f)); ok {
 		return thresholdResult(f.N, w, f.K), nil
 	}
 	if len(f.Quorums) == 0 {
@@ -314,7 +317,7 @@ func CheckWitness(ctx context.Context, f *set.Family, h *set.Set) error {
 	if err != nil {
 		return err
 	}
-	if w, ok := thresholdOf(typed(f)); ok {
+	if w, ok := quorum.ThresholdOf(construct.Form(f)); ok {
 		n, k := f.N, f.K
 		c := 0
 		for v := range h.All() {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -26,7 +28,7 @@ func MakeND(ctx context.Context, f *set.Family) (*set.Family, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if _, ok := thresholdOf(typed(f)); ok {
+	if _, ok := quorum.ThresholdOf(construct.Form(f)); ok {
 		return nil, 0, errors.New("domination: make nondominated: a threshold family must be listed first (it is dominated iff (k+1)·w ≥ k·n + 2)")
 	}
 	g := f.Clone()

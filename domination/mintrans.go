@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -48,7 +50,7 @@ func MinTransversalBounded(ctx context.Context, f *set.Family, maxNodes uint64) 
 	if f, err = explicitFamily(ctx, f); err != nil {
 		return nil, 0, err
 	}
-	if w, ok := thresholdOf(typed(f)); ok {
+	if w, ok := quorum.ThresholdOf(construct.Form(f)); ok {
 		if w > f.N {
 			return nil, 0, fmt.Errorf("domination: threshold %d exceeds n = %d", w, f.N)
 		}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
 )
@@ -83,7 +85,7 @@ func CountTransversalPieces(ctx context.Context, f *set.Family, owns func(piece 
 	var h *hyper
 	left := int64(0)
 	pieces := 1
-	w, thr := thresholdOf(typed(f))
+	w, thr := quorum.ThresholdOf(construct.Form(f))
 	if !thr {
 		var err error
 		if h, left, err = o.packFor(f); err != nil {

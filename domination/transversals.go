@@ -6,6 +6,8 @@ import (
 	"iter"
 	"math/big"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -45,7 +47,7 @@ func MinimalTransversals(ctx context.Context, f *set.Family, o Options) iter.Seq
 			return !stopped
 		}
 		var err error
-		if w, ok := thresholdOf(typed(f)); ok {
+		if w, ok := quorum.ThresholdOf(construct.Form(f)); ok {
 			err = combinations(ctx, f.N, f.N-w+1, emit)
 		} else {
 			var h *hyper
@@ -154,7 +156,7 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 		return nil, err
 	}
 	c := &TransversalCount{Total: new(big.Int), BySize: map[int]*big.Int{}, Smallest: -1}
-	if w, ok := thresholdOf(typed(f)); ok {
+	if w, ok := quorum.ThresholdOf(construct.Form(f)); ok {
 		size := f.N - w + 1
 		c.Total.Set(set.Binomial(f.N, size))
 		c.BySize[size] = new(big.Int).Set(c.Total)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/bits"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -118,7 +120,7 @@ func DisjointPair(ctx context.Context, f *set.Family) (pair []int, decided bool,
 	if f, err = explicitFamily(ctx, f); err != nil {
 		return nil, false, err
 	}
-	if _, ok := thresholdOf(typed(f)); ok {
+	if _, ok := quorum.ThresholdOf(construct.Form(f)); ok {
 		return nil, false, nil
 	}
 	sup := support(f)

@@ -77,7 +77,7 @@ func (d *drawing) checkDomains() error {
 			d.down[v] = true
 		}
 	}
-	if !d.f.IsThreshold() {
+	if d.threshold == 0 {
 		d.dead = make([]bool, len(d.f.Quorums))
 		for i := range d.f.Quorums {
 			for v := range d.f.Quorums[i].All() {
@@ -181,10 +181,10 @@ func (d *drawing) downLegend() {
 	live, total, survives := d.survivors()
 	var msg string
 	switch {
-	case d.f.IsThreshold() && survives:
-		msg = fmt.Sprintf("%d of %d nodes live: quorums survive (any %d)", live, total, d.f.Threshold)
-	case d.f.IsThreshold():
-		msg = fmt.Sprintf("no quorum survives: %d of %d nodes live, %d needed", live, total, d.f.Threshold)
+	case d.threshold > 0 && survives:
+		msg = fmt.Sprintf("%d of %d nodes live: quorums survive (any %d)", live, total, d.threshold)
+	case d.threshold > 0:
+		msg = fmt.Sprintf("no quorum survives: %d of %d nodes live, %d needed", live, total, d.threshold)
 	case survives:
 		msg = fmt.Sprintf("%d of %d quorums survive; the dead ones are grey", live, total)
 	default:
@@ -205,13 +205,13 @@ func (d *drawing) downLegend() {
 // survivors counts the live nodes (of a threshold system) or the
 // surviving quorums, out of all of them, and whether a quorum survives.
 func (d *drawing) survivors() (live, total int, survives bool) {
-	if d.f.IsThreshold() {
+	if d.threshold > 0 {
 		for _, down := range d.down {
 			if !down {
 				live++
 			}
 		}
-		return live, d.f.N, live >= d.f.Threshold
+		return live, d.f.N, live >= d.threshold
 	}
 	for _, dead := range d.dead {
 		if !dead {

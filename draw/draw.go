@@ -114,6 +114,10 @@ type drawing struct {
 	pending []pendingLabel
 	// layout is the layout drawn.
 	layout string
+	// threshold is w when the drawing is of a threshold system, every
+	// w-subset of the nodes, drawn by its rule (its quorums not listed);
+	// 0 otherwise.
+	threshold int
 	// down marks the failed nodes, dead the quorums that hold one (nil
 	// without failures); extra are legend entries after the others.
 	down, dead []bool
@@ -131,13 +135,15 @@ func Draw(sys set.System, opts Options) (*Scene, error) {
 		return nil, errors.New("draw: empty system")
 	}
 	f := fams[0]
-	if f.IsThreshold() && (opts.Layout == "" || opts.Layout == "auto") {
-		return drawThreshold(f, opts)
-	}
-	if f.IsThreshold() {
-		var err error
-		if f, err = f.Enumerate(MaxQuorums); err != nil {
-			return nil, fmt.Errorf("draw: %w", err)
+	if sys, err := construct.Typed(f); err == nil {
+		if t, ok := sys.(quorum.Thresholder); ok {
+			if opts.Layout == "" || opts.Layout == "auto" {
+				return drawThreshold(f, t.Threshold(), opts)
+			}
+			// Another layout draws the quorums: list them.
+			if f, err = f.Enumerate(MaxQuorums); err != nil {
+				return nil, fmt.Errorf("draw: %w", err)
+			}
 		}
 	}
 	c, err := themeOf(opts.Theme)
@@ -377,9 +383,9 @@ const MaxThresholdNodes = 5000
 // of a threshold system outside the matrix layout, which alone lists them.
 var ErrThresholdQuorum = errors.New("draw: a threshold system's quorums are not listed: showing one needs the matrix layout")
 
-// drawThreshold draws a threshold system, every w-subset of n nodes, as
-// its nodes on a circle with the rule written in the middle.
-func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
+// drawThreshold draws a threshold system f, every w-subset of its n nodes,
+// as its nodes on a circle with the rule written in the middle.
+func drawThreshold(f *set.Family, w int, opts Options) (*Scene, error) {
 	if opts.ShowQuorum {
 		return nil, ErrThresholdQuorum
 	}
@@ -390,7 +396,7 @@ func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &drawing{c: c, f: f, opts: opts, marked: make([]bool, f.N), sel: -1}
+	d := &drawing{c: c, f: f, opts: opts, marked: make([]bool, f.N), sel: -1, threshold: w}
 	for _, v := range opts.Highlight {
 		if v < 0 || v >= f.N {
 			return nil, fmt.Errorf("draw: node %d is out of range 1..%d", v+1, f.N)
@@ -406,9 +412,9 @@ func drawThreshold(f *set.Family, opts Options) (*Scene, error) {
 	margin := 2*r + 20
 	mid := margin + R
 	d.sc = &Scene{W: 2 * mid, H: 2*mid + top}
-	d.title(fmt.Sprintf("%s: n = %d, every %d nodes form a quorum", kindOr(f.Kind, "threshold"), f.N, f.Threshold))
+	d.title(fmt.Sprintf("%s: n = %d, every %d nodes form a quorum", kindOr(f.Kind, "threshold"), f.N, w))
 	d.sc.add(Shape{Kind: Circle, Role: "edge", X: mid, Y: top + mid, R: R, Style: Style{Stroke: d.c.faint, Width: 1}})
-	d.sc.add(Shape{Kind: Text, Role: "label", X: mid, Y: top + mid + 4, Text: fmt.Sprintf("any %d of %d", f.Threshold, f.N),
+	d.sc.add(Shape{Kind: Text, Role: "label", X: mid, Y: top + mid + 4, Text: fmt.Sprintf("any %d of %d", w, f.N),
 		Style: Style{Fill: d.c.ink, FontSize: 14, Anchor: "middle"}})
 	angles, nodes := make([]float64, f.N), make([]int, f.N)
 	for v := range f.N {

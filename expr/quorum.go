@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -398,11 +399,11 @@ func FromFamily(f *set.Family) *Expr {
 // FromFamilyContext is [FromFamily] watching ctx: once ctx is done it
 // returns nil and ctx's error.
 func FromFamilyContext(ctx context.Context, f *set.Family) (*Expr, error) {
-	if f.IsThreshold() {
-		if f.Threshold < 1 || f.Threshold > f.N {
+	if w, ok := quorum.ThresholdOf(quorum.Of(f)); ok {
+		if w < 1 || w > f.N {
 			return nil, nil
 		}
-		return Threshold(f.N, f.Threshold), nil
+		return Threshold(f.N, w), nil
 	}
 	var terms []*Expr
 	for i := range f.Quorums {
@@ -429,7 +430,7 @@ func FromFamilyContext(ctx context.Context, f *set.Family) (*Expr, error) {
 // FamilyBytes is about what [FromFamily] takes for f: a node for each
 // quorum and each of its members.
 func FamilyBytes(f *set.Family) int64 {
-	if f.IsThreshold() {
+	if _, ok := quorum.ThresholdOf(quorum.Of(f)); ok {
 		return int64(f.N+1) * nodeBytes
 	}
 	nodes := int64(1 + len(f.Quorums))

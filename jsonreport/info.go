@@ -9,6 +9,7 @@ import (
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/measure"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -243,7 +244,7 @@ func (fi *Family) setLoad(fa *analysis.Family, o InfoOptions) {
 			}
 			fi.Strategy = append(fi.Strategy, e)
 		}
-		if fa.F.IsThreshold() {
+		if _, ok := quorum.ThresholdOf(quorum.Of(fa.F)); ok {
 			fi.note("strategy: uniform over all quorums (every w-subset equally likely)")
 		}
 	}
@@ -264,7 +265,7 @@ func (fi *Family) setResilience(fa *analysis.Family, budget time.Duration) {
 	} else {
 		fi.Resilience = &f
 	}
-	if !fa.F.IsThreshold() {
+	if _, ok := quorum.ThresholdOf(quorum.Of(fa.F)); !ok {
 		fi.ResilienceWitness = plus1(r.Witness.Elements())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -31,7 +32,7 @@ func LoadBounds(ctx context.Context, f *set.Family) (lower, upper *big.Rat, err 
 	if f, err = explicitFamily(ctx, f); err != nil {
 		return nil, nil, err
 	}
-	if t, ok := typed(f).(quorum.Thresholder); ok {
+	if t, ok := construct.Form(f).(quorum.Thresholder); ok {
 		// Every node is in the same share of the w-subsets: w/n exactly.
 		l := big.NewRat(int64(t.Threshold()), int64(f.N))
 		return l, new(big.Rat).Set(l), nil

@@ -64,16 +64,6 @@ func ClosedFormLoad(f *set.Family) (l *Load, ok bool) {
 	return closedForm(sys)
 }
 
-// typed returns f as a typed system ([construct.Typed]); a family whose
-// kind and params name no construction is its listed quorums.
-func typed(f *set.Family) quorum.System {
-	sys, err := construct.Typed(f)
-	if err != nil {
-		return quorum.Listed{F: f}
-	}
-	return sys
-}
-
 // closedForm is the load of sys from what it knows without its quorums:
 // w/n for the threshold system of every w-subset of n nodes (a
 // [quorum.Thresholder]; every node is in the same share of the quorums),

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/lp"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -167,7 +168,7 @@ func LoadOf(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 		return implicitLoad(f, err)
 	}
 	f = g
-	if l, ok := closedForm(typed(f)); ok {
+	if l, ok := closedForm(construct.Form(f)); ok {
 		return l, nil // a threshold family: w/n
 	}
 	m := len(f.Quorums)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -41,11 +43,18 @@ func NewSystem(s set.System) (*System, error) {
 	}
 	sys := &System{N: s.N(), K: s.K(), HK: s.HK != nil, Labels: s.Labels(), Kind: s.Kind()}
 	for _, f := range s.Families() {
-		l := Level{H: f.H, Threshold: f.Threshold}
+		l := Level{H: f.H}
 		if s.HK == nil {
 			l.H = 0
 		}
-		if !f.IsThreshold() {
+		// A level held by its rule (every w-subset) keeps the rule; a
+		// listed one its quorums.
+		if typed, err := construct.Typed(f); err == nil {
+			if t, ok := typed.(quorum.Thresholder); ok {
+				l.Threshold = t.Threshold()
+			}
+		}
+		if l.Threshold == 0 {
 			if len(f.Quorums) == 0 {
 				return nil, errorf("%s has no quorums", levelName(l))
 			}

@@ -167,3 +167,31 @@ func minimal(s *set.Set, has func(*set.Set) bool) bool {
 	}
 	return true
 }
+
+// Of returns f as a system in its own form, without asking its
+// construction: a [Listed], which for a threshold family (every w-subset
+// of its nodes, held without them) is also a [Thresholder]. Package
+// construct's Typed and Form add what a construction knows.
+func Of(f *set.Family) System {
+	if f.IsThreshold() {
+		return thresholdListed{Listed{F: f}}
+	}
+	return Listed{F: f}
+}
+
+// thresholdListed is a threshold family as a system.
+type thresholdListed struct{ Listed }
+
+// Threshold returns w.
+func (t thresholdListed) Threshold() int { return t.F.Threshold }
+
+// ThresholdOf returns w when sys is the threshold system of every
+// w-subset of its nodes, held without its quorums listed (a
+// [Thresholder]); ok is false otherwise.
+func ThresholdOf(sys System) (w int, ok bool) {
+	t, ok := sys.(Thresholder)
+	if !ok {
+		return 0, false
+	}
+	return t.Threshold(), true
+}

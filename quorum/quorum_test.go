@@ -138,3 +138,32 @@ func ExampleMinimal() {
 	// {0 1 4 5}
 	// {2 3 4 5}
 }
+
+// A threshold family's own form decides membership by counting and says
+// its w; a listed family of the same quorums is not a Thresholder.
+func TestOfThreshold(t *testing.T) {
+	f := set.NewThreshold(5, 3)
+	sys := Of(f)
+	w, ok := ThresholdOf(sys)
+	if !ok || w != 3 {
+		t.Fatalf("ThresholdOf(Of(3 of 5)) = %d, %v", w, ok)
+	}
+	g, err := f.Enumerate(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := ThresholdOf(Of(g)); ok {
+		t.Fatal("the listed 3-of-5 claims to be a threshold")
+	}
+	for m := range 1 << 5 {
+		live := set.New(5)
+		for i := range 5 {
+			if m>>i&1 == 1 {
+				live.Add(i)
+			}
+		}
+		if a, b := sys.HasQuorum(live), Of(g).HasQuorum(live); a != b {
+			t.Fatalf("live %v: threshold %v, list %v", live, a, b)
+		}
+	}
+}

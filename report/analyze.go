@@ -159,7 +159,7 @@ func computeWithin(ctx context.Context, f *set.Family, d time.Duration) (*availa
 // check: the first highlighted, the second's nodes marked; nil when there
 // is no such pair to draw.
 func disjointDrawing(sys set.System, rep *verify.Report) *draw.Scene {
-	if rep == nil || sys.HK != nil || sys.Family.IsThreshold() {
+	if rep == nil || sys.HK != nil {
 		return nil
 	}
 	c := rep.Check("intersection", 0)

@@ -8,7 +8,9 @@ import (
 	"strings"
 
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/measure"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
 )
@@ -150,7 +152,9 @@ func witness(sys set.System, c verify.Check) []string {
 	for _, s := range w.Sets {
 		out = append(out, "quorum "+nodes(s))
 	}
-	if fam != nil && !fam.IsThreshold() {
+	if fam != nil {
+		// A quorum cited by position is one of the listed ones (a
+		// threshold family lists none).
 		for _, i := range w.Quorums {
 			if i >= 0 && i < len(fam.Quorums) {
 				out = append(out, fmt.Sprintf("quorum %d %s", i+1, nodes(fam.Quorums[i].Elements())))
@@ -173,8 +177,12 @@ func metricsTable(f Family) table {
 		add("level h", strconv.Itoa(f.F.H))
 	}
 	add("quorums", st.Quorums.String())
-	if f.F.Threshold > 0 {
-		add("threshold", strconv.Itoa(f.F.Threshold))
+	var threshold quorum.Thresholder
+	if sys, err := construct.Typed(f.F); err == nil {
+		threshold, _ = sys.(quorum.Thresholder)
+	}
+	if threshold != nil {
+		add("threshold", strconv.Itoa(threshold.Threshold()))
 	}
 	mean := func(r *big.Rat) string { v, _ := r.Float64(); return short(v) }
 	add("quorum size (min / mean / max)", fmt.Sprintf("%d / %s / %d", st.MinSize, mean(st.MeanSize()), st.MaxSize))
@@ -193,7 +201,7 @@ func metricsTable(f Family) table {
 	}
 	if r := f.Resilience; r != nil {
 		add("resilience", strconv.Itoa(r.F))
-		if r.Witness != nil && !f.F.IsThreshold() {
+		if r.Witness != nil && threshold == nil {
 			add("resilience witness (these failing stop every quorum)", nodes(r.Witness.Elements()))
 		}
 	}

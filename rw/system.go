@@ -7,8 +7,10 @@ import (
 	"math/big"
 
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/expr"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -197,17 +199,20 @@ func FromFamilies(ctx context.Context, r, w *set.Family, nodes []Node) (*System,
 	if err != nil {
 		return nil, err
 	}
-	if !r.IsThreshold() {
+	// A side given by its rule (every w-subset of the nodes) stays a
+	// formula; a listed side keeps its minimal quorums.
+	rListed := !isThreshold(r)
+	if rListed {
 		if s.Reads.List, err = minimalCopy(ctx, r); err != nil {
 			return nil, err
 		}
 	}
 	switch {
-	case w != nil && !w.IsThreshold():
+	case w != nil && !isThreshold(w):
 		if s.Writes.List, err = minimalCopy(ctx, w); err != nil {
 			return nil, err
 		}
-	case w == nil && !r.IsThreshold():
+	case w == nil && rListed:
 		t, err := transversals(ctx, r, DefaultListLimit)
 		if err != nil && !errors.Is(err, set.ErrTooMany) {
 			return nil, err
@@ -218,6 +223,18 @@ func FromFamilies(ctx context.Context, r, w *set.Family, nodes []Node) (*System,
 		}
 	}
 	return s, nil
+}
+
+// isThreshold reports whether f's typed form ([construct.Typed]) is a
+// [quorum.Thresholder]: every w-subset of its nodes, held without its
+// quorums listed.
+func isThreshold(f *set.Family) bool {
+	sys, err := construct.Typed(f)
+	if err != nil {
+		return false
+	}
+	_, ok := sys.(quorum.Thresholder)
+	return ok
 }
 
 // minimalCopy returns a copy of f without its redundant quorums, or ctx's

@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -41,15 +43,25 @@ func ZooKeeperOf(ctx context.Context, f *set.Family) (*ZooKeeper, error) {
 		return nil, fmt.Errorf("systems: zookeeper: no nodes: %w", ErrNotZooKeeper)
 	}
 	ids := zkIDsFromLabels(f.Labels, n)
-	if f.IsThreshold() {
-		if f.Threshold == n/2+1 {
+	if sys, err := construct.Typed(f); err == nil {
+		if t, ok := sys.(quorum.Thresholder); ok {
+			if w := t.Threshold(); w != n/2+1 {
+				return nil, fmt.Errorf("systems: zookeeper: every %d of %d nodes: %w (with equal weights its quorums are majorities, %d of %d)", w, n, ErrNotZooKeeper, n/2+1, n)
+			}
 			return &ZooKeeper{IDs: ids}, nil
 		}
-		return nil, fmt.Errorf("systems: zookeeper: every %d of %d nodes: %w (with equal weights its quorums are majorities, %d of %d)", f.Threshold, n, ErrNotZooKeeper, n/2+1, n)
 	}
-	if f.IsImplicit() {
-		return nil, fmt.Errorf("systems: zookeeper: an implicit %s family: %w (list its quorums first)", f.Kind, ErrNotZooKeeper)
+	// An implicit family is checked on its quorums, listed by its
+	// construction when there are few enough.
+	g, err := construct.Explicit(ctx, f, zkWriteLimit)
+	var le *construct.ListError
+	switch {
+	case errors.As(err, &le):
+		return nil, fmt.Errorf("systems: zookeeper: an implicit %s family: %w (%v)", f.Kind, ErrNotZooKeeper, err)
+	case err != nil:
+		return nil, fmt.Errorf("systems: zookeeper: %w", err)
 	}
+	f = g
 	for i := range f.Quorums {
 		if f.Quorums[i].IsEmpty() {
 			return nil, fmt.Errorf("systems: zookeeper: an empty quorum: %w", ErrNotZooKeeper)

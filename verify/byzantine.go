@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -45,13 +46,13 @@ func MinIntersection(ctx context.Context, f *set.Family) (size, i, j int, sets [
 	if f, err = explicitFamily(ctx, f); err != nil {
 		return 0, 0, 0, nil, err
 	}
-	return minIntersection(ctx, f, typed(f))
+	return minIntersection(ctx, f, construct.Form(f))
 }
 
 // minIntersection is MinIntersection on the listed or threshold family f,
 // typed as sys.
 func minIntersection(ctx context.Context, f *set.Family, sys quorum.System) (size, i, j int, sets [][]int, err error) {
-	if w, ok := thresholdOf(sys); ok {
+	if w, ok := quorum.ThresholdOf(sys); ok {
 		n := f.N
 		lo, hi := make([]int, w), make([]int, w)
 		for k := range w {
@@ -99,7 +100,7 @@ func SmallTransversal(ctx context.Context, f *set.Family, b int) ([]int, error) 
 	if err != nil {
 		return nil, err
 	}
-	return smallTransversal(ctx, f, typed(f), b)
+	return smallTransversal(ctx, f, construct.Form(f), b)
 }
 
 // smallTransversal is SmallTransversal on the listed or threshold family
@@ -108,7 +109,7 @@ func smallTransversal(ctx context.Context, f *set.Family, sys quorum.System, b i
 	if b < 0 {
 		return nil, nil
 	}
-	if w, ok := thresholdOf(sys); ok {
+	if w, ok := quorum.ThresholdOf(sys); ok {
 		t := f.N - w + 1
 		if t > b {
 			return nil, nil
@@ -192,7 +193,7 @@ func Byzantine(ctx context.Context, f *set.Family, b int, masking bool) ([]Check
 	if masking {
 		kind = "masking"
 	}
-	sys := typed(f)
+	sys := construct.Form(f)
 	inter := Check{Name: "byzantine_intersection", OK: true,
 		Detail: fmt.Sprintf("every two quorums share at least %d nodes (b-%s, b = %d)", need, kind, b)}
 	size, i, j, sets, err := minIntersection(ctx, f, sys)
@@ -261,8 +262,8 @@ func ByzantineMax(ctx context.Context, f *set.Family) (masking, dissemination in
 	if f, err = explicitFamily(ctx, f); err != nil {
 		return 0, 0, err
 	}
-	sys := typed(f)
-	if _, ok := thresholdOf(sys); !ok && len(f.Quorums) == 0 {
+	sys := construct.Form(f)
+	if _, ok := quorum.ThresholdOf(sys); !ok && len(f.Quorums) == 0 {
 		return -1, -1, nil
 	}
 	size, _, _, _, err := minIntersection(ctx, f, sys)

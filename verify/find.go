@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -30,7 +32,7 @@ func FindDisjoint(ctx context.Context, f *set.Family, t int) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := thresholdOf(typed(f)); ok {
+	if _, ok := quorum.ThresholdOf(construct.Form(f)); ok {
 		return nil, errors.New("verify: find disjoint quorums: a threshold family has no positions; decide it by counting")
 	}
 	return findDisjoint(ctx, f, t, nil)

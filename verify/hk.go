@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -12,7 +13,7 @@ import (
 func verifyHK(ctx context.Context, a *set.HK, opts Options) (*Report, error) {
 	typedLevels := make([]quorum.System, len(a.Levels))
 	for i, l := range a.Levels {
-		typedLevels[i] = typed(l)
+		typedLevels[i] = construct.Form(l)
 	}
 	r := &Report{N: a.N, K: a.K, Quorums: quorumCount(a, typedLevels)}
 	inter, err := hkIntersection(ctx, a, typedLevels, opts)
@@ -59,7 +60,7 @@ func hkIntersection(ctx context.Context, a *set.HK, typedLevels []quorum.System,
 	w := make([]int, len(levels))           // a threshold level's w, 0 for a list
 	enumerated := make([]bool, len(levels)) // a threshold level listed for the brute force
 	for i, sys := range typedLevels {
-		w[i], _ = thresholdOf(sys)
+		w[i], _ = quorum.ThresholdOf(sys)
 	}
 	if opts.Method == Brute {
 		for i, l := range levels {

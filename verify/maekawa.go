@@ -18,7 +18,7 @@ import (
 
 func ownerCheck(f *set.Family, sys quorum.System) Check {
 	c := Check{Name: "owner_in_quorum", Info: true, H: f.H}
-	if _, ok := thresholdOf(sys); ok {
+	if _, ok := quorum.ThresholdOf(sys); ok {
 		c.Detail = "a threshold family has no owners"
 		return c
 	}
@@ -65,7 +65,7 @@ func ownerCheck(f *set.Family, sys quorum.System) Check {
 
 func sizeCheck(f *set.Family, sys quorum.System) Check {
 	c := Check{Name: "equal_size", Info: true, H: f.H}
-	if w, ok := thresholdOf(sys); ok {
+	if w, ok := quorum.ThresholdOf(sys); ok {
 		c.OK, c.Detail = true, fmt.Sprintf("every quorum has %d nodes", w)
 		return c
 	}
@@ -96,7 +96,7 @@ func sizeCheck(f *set.Family, sys quorum.System) Check {
 
 func responsibilityCheck(f *set.Family, sys quorum.System) Check {
 	c := Check{Name: "equal_responsibility", Info: true, H: f.H}
-	if w, ok := thresholdOf(sys); ok {
+	if w, ok := quorum.ThresholdOf(sys); ok {
 		d := fmt.Sprintf("C(%d, %d)", f.N-1, w-1)
 		if b := binomial(f.N-1, w-1); b != nil {
 			d = b.String()
@@ -129,7 +129,7 @@ func responsibilityCheck(f *set.Family, sys quorum.System) Check {
 // known to hold (pairwiseOK).
 func planeCheck(ctx context.Context, f *set.Family, sys quorum.System, pair []int, pairwiseOK bool) Check {
 	c := Check{Name: "projective_plane", Info: true, H: f.H}
-	if w, ok := thresholdOf(sys); ok {
+	if w, ok := quorum.ThresholdOf(sys); ok {
 		// Two distinct w-subsets of n nodes meet in max(0, 2w−n) to w−1
 		// nodes, and every value between occurs.
 		n := f.N

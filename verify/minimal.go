@@ -147,7 +147,7 @@ func within(p []int, q *set.Set) bool {
 // contains another.
 func minimalityCheck(ctx context.Context, f *set.Family, sys quorum.System) Check {
 	c := Check{Name: "minimality", H: f.H}
-	if _, ok := thresholdOf(sys); ok {
+	if _, ok := quorum.ThresholdOf(sys); ok {
 		c.OK, c.Detail = true, "all quorums have the same size"
 		return c
 	}

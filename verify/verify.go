@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -40,7 +41,7 @@ func Verify(ctx context.Context, sys set.System, opts Options) (*Report, error) 
 
 // verifyFamily checks the listed or threshold family f.
 func verifyFamily(ctx context.Context, f *set.Family, opts Options) (*Report, error) {
-	sys := typed(f)
+	sys := construct.Form(f)
 	r := &Report{N: f.N, K: f.K, Quorums: familyCount(f, sys)}
 	inter, pair, err := intersectionCheck(ctx, f, sys, opts)
 	if err != nil {
@@ -73,7 +74,7 @@ func undecided(c *Check, err error) {
 func intersectionCheck(ctx context.Context, f *set.Family, sys quorum.System, opts Options) (Check, []int, error) {
 	c := Check{Name: "intersection"}
 	k := f.K
-	tw, thr := thresholdOf(sys)
+	tw, thr := quorum.ThresholdOf(sys)
 	if thr && opts.Method != Brute {
 		thresholdIntersection(&c, f.N, tw, k)
 		return c, nil, nil
@@ -258,7 +259,7 @@ const maxCountBits = 1 << 16
 // if f is a threshold family whose count C(n, w) has more than
 // maxCountBits bits.
 func familyCount(f *set.Family, sys quorum.System) *big.Int {
-	if w, ok := thresholdOf(sys); ok {
+	if w, ok := quorum.ThresholdOf(sys); ok {
 		return binomial(f.N, w)
 	}
 	return f.Count()

@@ -108,10 +108,11 @@ func rwSystem(ctx context.Context, f *format.RWFile) (*rw.System, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.ReadList != nil && !f.ReadList.IsThreshold() {
+	// A side held by its rule (a threshold) stays a formula.
+	if f.ReadList != nil && thresholder(f.ReadList) == nil {
 		sys.Reads.List = f.ReadList
 	}
-	if f.WriteList != nil && !f.WriteList.IsThreshold() {
+	if f.WriteList != nil && thresholder(f.WriteList) == nil {
 		sys.Writes.List = f.WriteList
 	}
 	return sys, nil

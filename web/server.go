@@ -57,6 +57,7 @@ import (
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/report"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/systems"
@@ -569,10 +570,9 @@ func (s *Server) analyzeAndReply(ctx context.Context, w http.ResponseWriter, r *
 	}
 	var q, m int64
 	for _, f := range sys.Families() {
-		if !f.IsThreshold() && !f.IsImplicit() {
-			q += int64(len(f.Quorums))
-			m += int64(memberships(f))
-		}
+		// The listed quorums (a threshold or implicit family lists none).
+		q += int64(len(f.Quorums))
+		m += int64(memberships(f))
 	}
 	if err := s.checkMemory(name, q, m); err != nil {
 		fail(w, http.StatusRequestEntityTooLarge, "%v", err)
@@ -841,8 +841,8 @@ func answer(id, name string, sys set.System, rep *report.System) (*Analysis, err
 		a.Drawing = sb.String()
 	}
 	f := sys.Families()[0]
-	if f.IsThreshold() {
-		a.Thresh = f.Threshold
+	if t := thresholder(f); t != nil {
+		a.Thresh = t.Threshold()
 	} else if len(f.Quorums) <= 20000 && memberships(f) <= maxListed {
 		for i := range f.Quorums {
 			q := f.Quorums[i].Elements()
@@ -865,6 +865,18 @@ func answer(id, name string, sys set.System, rep *report.System) (*Analysis, err
 
 // maxListed bounds the memberships of the quorums an answer lists.
 const maxListed = 1 << 20
+
+// thresholder returns f's typed form ([construct.Typed]) as a
+// [quorum.Thresholder] when it is one (every w-subset of the nodes, held
+// without its quorums), else nil.
+func thresholder(f *set.Family) quorum.Thresholder {
+	sys, err := construct.Typed(f)
+	if err != nil {
+		return nil
+	}
+	t, _ := sys.(quorum.Thresholder)
+	return t
+}
 
 // memberships is the number of nodes in all f's quorums.
 func memberships(f *set.Family) int {
