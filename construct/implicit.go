@@ -291,3 +291,18 @@ func approx(c *big.Int) string {
 	}
 	return c.String()
 }
+
+// TooManyToList reports whether the construction spec with arguments a,
+// whose implicit form is f ([ImplicitFamily]), has more quorums than a
+// constructor lists ([MaxCatalogueQuorums]), so that it is to be written
+// in its implicit form: by its count, or, when that is not known without
+// listing (weighted voting), by whether listing it fails. A listing that
+// ctx stops reports false.
+func TooManyToList(ctx context.Context, spec Spec, a Args, f *set.Family) bool {
+	c, known := Count(f)
+	if !known {
+		_, err := spec.BuildContext(ctx, a)
+		return err != nil && ctx.Err() == nil
+	}
+	return c.Cmp(big.NewInt(MaxCatalogueQuorums)) > 0
+}

@@ -12,7 +12,8 @@
 // The reports, by command:
 //
 //   - info: [Info] ([FromInfo] of an analysis.System); on a read-write
-//     system [RWInfo] ([FromRWInfo]).
+//     system [RWInfo] ([FromRWInfo]); on an implicit family too large to
+//     list [ImplicitInfo] ([NewImplicitInfo]).
 //   - compare: [Compare] ([CompareRows]); of read-write systems
 //     [RWCompare] ([FromRWCompare]).
 //   - verify: [Verify] ([FromVerify] of a verify.Report); on a read-write
@@ -22,7 +23,15 @@
 //     [RWAvailability] ([FromRWAvailability]).
 //   - check-config: [CheckConfig] ([FromCheckConfig] of an
 //     analysis.Config).
-//   - domination on a read-write system: [RWDomination].
+//   - domination: [Domination] ([NewDomination] of a domination.Result),
+//     written on one line; on a read-write system [RWDomination].
+//   - transversals --count: [TransversalCount] ([NewTransversalCount]).
+//   - simulate: [Simulation] ([NewSimulation] of a protocol.Result);
+//     --explore [Exploration] ([NewExploration]).
+//   - search: [Search], its systems [SearchCandidate]
+//     ([NewSearchCandidate] of an rw.Candidate).
+//   - generate --list: [GenerateKind] ([NewGenerateKind] of a
+//     construct.Spec).
 //   - strategy: the strategy file [Strategy] ([StrategyFile]), which
 //     [Strategy.RW] reads back.
 //

@@ -99,13 +99,7 @@ func surviveDomains(ctx context.Context, s *System, opts SearchOptions) (bool, [
 // fail (exactly, by [DomainEvaluator]), else with independent nodes.
 func searchAvailability(ctx context.Context, s *System, opts SearchOptions) (float64, error) {
 	t := opts.Domains
-	correlated := false
-	if t != nil {
-		for d := range t.Len() {
-			correlated = correlated || t.P(d).Cmp(big.NewRat(1, 1)) < 0
-		}
-	}
-	if !correlated {
+	if !fallible(t) {
 		return s.availability(ctx, opts.P)
 	}
 	ev, err := NewDomainEvaluator(ctx, s, t, DefaultListLimit, 0)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -10,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/domination"
-	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -96,35 +95,11 @@ nondominated. Read and write quorums that do not meet: exit status 1.
 	return cmd
 }
 
-// dominationReport is the JSON report of docs/formats.md.
+// dominationReport is the report (jsonreport.Domination) with what its
+// text says besides: the order of a plane the quorums were recognised as.
 type dominationReport struct {
-	Nondominated bool  `json:"nondominated"`
-	K            int   `json:"k"`
-	Witness      []int `json:"witness,omitempty"`
-	Smallest     bool  `json:"smallest,omitempty"` // --smallest, dominated
-	// Proof says how the witness was proved smallest (--smallest):
-	// "solver", "bruen", "bruen+solver", "bruen+solver+symmetry" or
-	// "closed-form" (see domination.Proof).
-	Proof string `json:"proof,omitempty"`
-	// PlaneOrder is q when the input was recognised as a projective plane.
-	PlaneOrder int `json:"-"`
-	// Support is the number of nodes in some quorum (for the exhaustive
-	// proof's sentence).
-	Support int `json:"-"`
-	// Partial: --smallest stopped before proving its witness smallest;
-	// LowerBound is what it had proved: no witness has fewer nodes.
-	Partial    bool `json:"partial,omitempty"`
-	LowerBound int  `json:"lower_bound,omitempty"`
-	// Structure names what was recognised in the list and decided by
-	// theorem ("threshold", "projective-plane", "join"; see
-	// domination.Result.Structure); PlaneOrder (when Structure is
-	// "projective-plane") and Inner (when "join", 1-based) say more.
-	Structure string `json:"structure,omitempty"`
-	Inner     []int  `json:"inner,omitempty"`
-	// With --make-nd: the witnesses added and the written system's size.
-	Added   *int   `json:"added,omitempty"`
-	Quorums *int   `json:"quorums,omitempty"`
-	Output  string `json:"output,omitempty"`
+	jsonreport.Domination
+	planeOrder int
 }
 
 func runDomination(ctx context.Context, s *streams, path string, o *dominationOptions, kSet bool) error {
@@ -193,7 +168,7 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 		if err != nil && r != nil && r.Partial {
 			// Stopped (--timeout, Ctrl-C) with a witness: print it and
 			// the bound proved, marked partial, then the error.
-			rep := dominationReport{K: r.K, Partial: true, LowerBound: r.LowerBound}
+			rep := dominationReport{Domination: jsonreport.Domination{K: r.K, Partial: true, LowerBound: r.LowerBound}}
 			for v := range r.Witness.All() {
 				rep.Witness = append(rep.Witness, v+1)
 			}
@@ -214,9 +189,6 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 		return err
 	}
 	rep := newDominationReport(r, o.smallest)
-	if rep.Smallest && !f.IsThreshold() {
-		rep.Support = supportSize(f)
-	}
 	if o.makeND {
 		if err := makeND(ctx, s, sys, f, o, &rep); err != nil {
 			return err
@@ -234,25 +206,7 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 // newDominationReport is the report on r; smallest says whether
 // --smallest was given (and finished).
 func newDominationReport(r *domination.Result, smallest bool) dominationReport {
-	rep := dominationReport{Nondominated: r.Nondominated, K: r.K, Smallest: smallest && r.Smallest}
-	if rep.Smallest {
-		rep.Proof, rep.PlaneOrder = string(r.Proof), r.PlaneOrder
-	}
-	if r.Witness != nil {
-		for v := range r.Witness.All() {
-			rep.Witness = append(rep.Witness, v+1)
-		}
-	}
-	rep.Structure = r.Structure
-	if r.Structure == domination.StructurePlane {
-		rep.PlaneOrder = r.PlaneOrder
-	}
-	if r.Inner != nil {
-		for v := range r.Inner.All() {
-			rep.Inner = append(rep.Inner, v+1)
-		}
-	}
-	return rep
+	return dominationReport{Domination: jsonreport.NewDomination(r, smallest), planeOrder: r.PlaneOrder}
 }
 
 // judgedFamily returns the family to judge: the file's coterie or
@@ -320,52 +274,14 @@ func makeND(ctx context.Context, s *streams, sys set.System, f *set.Family, o *d
 	return nil
 }
 
-// json writes the report on one line, spaced as in docs/formats.md:
-// {"nondominated": false, "k": 1, "witness": [1, 2, 5]}.
+// json writes the report on one line, spaced as in docs/formats.md.
 func (rep *dominationReport) json(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, `{"nondominated": %t, "k": %d`, rep.Nondominated, rep.K)
-	if rep.Witness != nil {
-		ids := make([]string, len(rep.Witness))
-		for i, v := range rep.Witness {
-			ids[i] = fmt.Sprint(v)
-		}
-		fmt.Fprintf(&b, `, "witness": [%s]`, strings.Join(ids, ", "))
+	b, err := rep.Domination.MarshalJSON()
+	if err != nil {
+		return err
 	}
-	if rep.Partial {
-		fmt.Fprintf(&b, `, "smallest": false, "lower_bound": %d, "partial": true`, rep.LowerBound)
-	}
-	if rep.Smallest {
-		b.WriteString(`, "smallest": true`)
-		if rep.Proof != "" {
-			proof, _ := jsonString(rep.Proof)
-			fmt.Fprintf(&b, `, "proof": %s`, proof)
-		}
-	} else if rep.Proof == "theorem" {
-		b.WriteString(`, "proof": "theorem"`) // an implicit family's verdict
-	}
-	if rep.Structure != "" {
-		fmt.Fprintf(&b, `, "structure": %q`, rep.Structure)
-		if rep.Inner != nil {
-			ids := make([]string, len(rep.Inner))
-			for i, v := range rep.Inner {
-				ids[i] = fmt.Sprint(v)
-			}
-			fmt.Fprintf(&b, `, "inner": [%s]`, strings.Join(ids, ", "))
-		}
-	}
-	if rep.Added != nil {
-		out, _ := jsonString(rep.Output)
-		fmt.Fprintf(&b, `, "added": %d, "quorums": %d, "output": %s`, *rep.Added, *rep.Quorums, out)
-	}
-	b.WriteString("}\n")
-	_, err := io.WriteString(w, b.String())
+	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
-}
-
-func jsonString(s string) (string, error) {
-	b, err := json.Marshal(s)
-	return string(format.EscapeJSONControls(b)), err
 }
 
 func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error {
@@ -392,7 +308,7 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 		fmt.Fprintf(w, "witness H = {%s}: %s of %d nodes that contains no quorum and meets every %s\n",
 			strings.Join(ids, ", "), kind, len(rep.Witness), meetWhat(rep.K))
 		if rep.Smallest {
-			fmt.Fprintf(w, "none is smaller (proof: %s): %s\n", rep.Proof, rep.proofText())
+			fmt.Fprintf(w, "none is smaller (proof: %s): %s\n", rep.Proof, domination.ExplainProof(domination.Proof(rep.Proof), f, len(rep.Witness), rep.planeOrder))
 		}
 		if rep.Partial {
 			fmt.Fprintf(w, "partial: stopped before proving it smallest; every witness has at least %d nodes, so the smallest has %d to %d\n",
@@ -420,49 +336,11 @@ func (rep *dominationReport) text(w io.Writer, name string, f *set.Family) error
 // structureText says in a sentence what structure decided the verdict, or
 // "" for the general engines.
 func (rep *dominationReport) structureText(f *set.Family) string {
-	switch rep.Structure {
-	case domination.StructureThreshold:
-		return "the quorums are all the subsets of one size of the nodes in use; decided by the threshold formula"
-	case domination.StructurePlane:
-		if rep.PlaneOrder == 2 {
-			return "the quorums are the lines of a projective plane of order 2, which has no blocking set without a line"
-		}
-		return fmt.Sprintf("the quorums are the lines of a projective plane of order %d; every plane of order at least 3 has a blocking set without a line", rep.PlaneOrder)
-	case domination.StructureJoin:
-		ids := make([]string, len(rep.Inner))
-		for i, v := range rep.Inner {
-			ids[i] = f.Label(v - 1)
-		}
-		return fmt.Sprintf("a join (Kuo): the nodes {%s} carry an inner system; nondominated iff both parts are", strings.Join(ids, ", "))
+	inner := make([]string, len(rep.Inner))
+	for i, v := range rep.Inner {
+		inner[i] = f.Label(v - 1)
 	}
-	return ""
-}
-
-// proofText explains rep.Proof in a sentence.
-func (rep *dominationReport) proofText() string {
-	size, q := len(rep.Witness), rep.PlaneOrder
-	lb := domination.BruenBound(q)
-	plane := fmt.Sprintf("the quorums are the lines of a projective plane of order %d", q)
-	bruen := fmt.Sprintf("a blocking set of such a plane that contains no line has at least q+√q+1 points (Bruen 1970), so at least %d", lb)
-	sizes := fmt.Sprint(lb)
-	if size-1 > lb {
-		sizes = fmt.Sprintf("%d to %d", lb, size-1)
-	}
-	switch domination.Proof(rep.Proof) {
-	case domination.ProofClosedForm:
-		return "every minimal witness of a threshold system has the same size"
-	case domination.ProofSolver:
-		return fmt.Sprintf("the SAT solver found no witness of %d nodes or fewer", size-1)
-	case domination.ProofExhaustive:
-		return fmt.Sprintf("every one of the 2^%d subsets of the %d nodes in quorums was checked", rep.Support, rep.Support)
-	case domination.ProofBruen:
-		return plane + "; " + bruen
-	case domination.ProofBruenSolver:
-		return fmt.Sprintf("%s; %s; the SAT solver found none of %s points", plane, bruen, sizes)
-	case domination.ProofBruenSymmetry:
-		return fmt.Sprintf("%s, isomorphic to PG(2,%d); %s; the SAT solver, searching up to the collineations of PG(2,%d), found none of %s points", plane, q, bruen, q, sizes)
-	}
-	return rep.Proof
+	return domination.ExplainStructure(rep.Structure, rep.planeOrder, inner)
 }
 
 func meetWhat(k int) string {
@@ -501,13 +379,4 @@ func arbiterName(k int) string {
 		return "coterie"
 	}
 	return fmt.Sprintf("%d-arbiter", k)
-}
-
-// supportSize returns the number of nodes in some quorum of f.
-func supportSize(f *set.Family) int {
-	var u set.Set
-	for i := range f.Quorums {
-		u.Union(&u, &f.Quorums[i])
-	}
-	return u.Len()
 }

@@ -79,9 +79,6 @@ func mergeSmallest(ctx context.Context, s *streams, parts []*shard.Part, asJSON 
 		return usageErrorf("%v", err)
 	}
 	rep := newDominationReport(r, true)
-	if rep.Smallest && !f.IsThreshold() {
-		rep.Support = supportSize(f)
-	}
 	return writeOutput(s, "", func(w io.Writer) error {
 		if asJSON || opts.JSON {
 			return rep.json(w)

@@ -490,52 +490,6 @@ func TestMessagesEscaped(t *testing.T) {
 	}
 }
 
-func TestEscapeTerminal(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain é":          "plain é",
-		"a\x1b[31mb":       `a\x1b[31mb`,
-		"line\nnext\ttab":  "line\nnext\ttab",
-		"cr\rbell\a\x7f":   `cr\x0dbell\x07\x7f`,
-		"c1\u009b31m":      `c1\u009b31m`,
-		"rtl\u202eevil":    `rtl\u202eevil`,
-		"bad\xffbyte":      `bad\xffbyte`,
-		`back\slash stays`: `back\slash stays`,
-	} {
-		if got := escapeTerminal(in); got != want {
-			t.Errorf("escapeTerminal(%q) = %q, want %q", in, got, want)
-		}
-	}
-	if got := escapeField("a\nb\tc"); got != `a\x0ab\x09c` {
-		t.Errorf("escapeField = %q", got)
-	}
-}
-
-// escWriter holds back a character split between writes.
-func TestEscWriterSplitRune(t *testing.T) {
-	var b bytes.Buffer
-	w := &escWriter{w: &b}
-	in := []byte("é€\x1b")
-	for i := range in {
-		w.Write(in[i : i+1])
-	}
-	w.flush()
-	if b.String() != `é€\x1b` {
-		t.Errorf("got %q", b.String())
-	}
-}
-
-func TestCSVSafe(t *testing.T) {
-	for in, want := range map[string]string{
-		"=1+1": "'=1+1", "+x": "'+x", "-x": "'-x", "@a": "'@a", "\tx": "'\tx", "\rx": "'\rx",
-		"-1": "-1", "-0.5": "-0.5", "+3e5": "+3e5", "-Inf": "-Inf", "-0x1p3": "'-0x1p3",
-		"a=b": "a=b", "": "", "plain": "plain",
-	} {
-		if got := csvSafe(in); got != want {
-			t.Errorf("csvSafe(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestFlagErrorText(t *testing.T) {
 	var o, e bytes.Buffer
 	code := run(context.Background(), []string{"generate", "fpp", "--order", "x1"}, &streams{in: strings.NewReader(""), out: &o, err: &e})

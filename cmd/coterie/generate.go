@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/big"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -214,9 +214,6 @@ func newKindCmd(s *streams, spec construct.Spec) *cobra.Command {
 // maxOutput is the largest output generate writes without --force.
 const maxOutput = 1 << 30
 
-// sampleQuorums is how many quorums the size estimate formats.
-const sampleQuorums = 1000
-
 func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args construct.Args, out *outputOptions, force bool) error {
 	if done, err := generateImplicit(ctx, s, spec, args, out); done {
 		return err
@@ -230,7 +227,12 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 			return usageErrorf("--output-base must be 0 or 1, not %d", out.base)
 		}
 		opt := format.Options{Base: out.base}
-		size, n, exact, err := estimateStream(spec, args, f, opt)
+		meta, quorums, err := spec.Stream(args)
+		if err != nil {
+			return buildError(spec, err)
+		}
+		n := meta.N
+		size, exact, err := format.EstimateStream(meta, quorums, f, opt)
 		if err != nil {
 			return buildError(spec, err)
 		}
@@ -283,7 +285,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 		if err != nil {
 			return err
 		}
-		if size := estimateThreshold(sys.Family, f); size > maxOutput {
+		if size := format.EstimateThreshold(sys.Family, f); size > maxOutput {
 			return usageErrorf("generate %s --enumerate: the output would be about %s, more than the 1 GiB that generate writes without --force: add --force to write it anyway, keep the threshold form (without --enumerate), or choose smaller parameters",
 				spec.Name, humanBytes(size))
 		}
@@ -293,7 +295,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 		return err
 	}
 	if fam := sys.Family; fam != nil && !force {
-		size, err := estimateFamily(fam, f, format.Options{Base: out.base})
+		size, err := format.EstimateFamily(fam, f, format.Options{Base: out.base})
 		if err != nil {
 			return err
 		}
@@ -305,111 +307,6 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 	return out.write(s, sys, f)
 }
 
-// estimateThreshold estimates the size in bytes of the threshold family fam
-// listed in format f: the number of quorums times the size of a quorum of
-// evenly spread nodes, whose digits are those of an average quorum (every
-// node is in equally many). Beyond int64 it is math.MaxInt64.
-func estimateThreshold(fam *set.Family, f format.Format) int64 {
-	count := fam.Count()
-	w := fam.Threshold
-	q := set.New(fam.N)
-	for i := range w {
-		q.Add(i * fam.N / w)
-	}
-	one := &set.Family{N: fam.N, K: fam.K}
-	one.Add(q, set.NoOwner)
-	var cw countWriter
-	sw, err := format.NewWriter(&cw, f, one, format.Options{Base: 1})
-	if err != nil {
-		return 0
-	}
-	sw.Flush()
-	head := cw.n
-	sw.Quorum(q, set.NoOwner)
-	sw.Flush()
-	per := cw.n - head
-	if f == format.CSV { // each row repeats the quorum's number
-		per += int64(w) * int64(len(count.String())-1)
-	}
-	est := new(big.Int).Mul(count, big.NewInt(per))
-	est.Add(est, big.NewInt(head))
-	if !est.IsInt64() {
-		return math.MaxInt64
-	}
-	return est.Int64()
-}
-
-// estimateFamily estimates the size in bytes of fam written in format f by
-// formatting its first quorums and scaling by their number.
-func estimateFamily(fam *set.Family, f format.Format, opt format.Options) (int64, error) {
-	var cw countWriter
-	sw, err := format.NewWriter(&cw, f, fam, opt)
-	if err != nil || fam.IsThreshold() {
-		return cw.n, err
-	}
-	if err := sw.Flush(); err != nil {
-		return 0, err
-	}
-	head := cw.n
-	m := len(fam.Quorums)
-	k := min(m, sampleQuorums)
-	for i := range k {
-		if err := sw.Quorum(&fam.Quorums[i], fam.Owner(i)); err != nil {
-			return 0, err
-		}
-	}
-	if err := sw.Flush(); err != nil {
-		return 0, err
-	}
-	if k == 0 {
-		return cw.n, nil
-	}
-	return head + int64(float64(cw.n-head)/float64(k)*float64(m)), nil
-}
-
-// estimateStream estimates the size in bytes of a streamed system written
-// in format f by formatting its first quorums: every streamed construction
-// has one quorum per node, so the rest is scaled by n. exact is true when
-// the stream ended within the sample.
-func estimateStream(spec construct.Spec, args construct.Args, f format.Format, opt format.Options) (size int64, n int, exact bool, err error) {
-	meta, quorums, err := spec.Stream(args)
-	if err != nil {
-		return 0, 0, false, err
-	}
-	n = meta.N
-	var cw countWriter
-	sw, err := format.NewWriter(&cw, f, meta, opt)
-	if err == nil {
-		err = sw.Flush()
-	}
-	if err != nil {
-		return 0, 0, false, err
-	}
-	head := cw.n
-	count := 0
-	for q, owner := range quorums {
-		if count == sampleQuorums {
-			if err := sw.Flush(); err != nil {
-				return 0, 0, false, err
-			}
-			per := float64(cw.n-head) / float64(count)
-			est := float64(head) + per*float64(max(n, count))
-			if est > math.MaxInt64/2 {
-				est = math.MaxInt64 / 2
-			}
-			return int64(est), n, false, nil
-		}
-		count++
-		if err := sw.Quorum(q, owner); err != nil {
-			return 0, 0, false, err
-		}
-	}
-	if err := sw.Close(); err != nil {
-		return 0, 0, false, err
-	}
-	return cw.n, n, true, nil
-}
-
 // approxCount writes a count people can read: exactly up to 15 digits,
 // else as "about 3.2 × 10^30100".
 func approxCount(c *big.Int) string {
@@ -418,14 +315,6 @@ func approxCount(c *big.Int) string {
 		return d
 	}
 	return fmt.Sprintf("about %c.%c × 10^%d", d[0], d[1], len(d)-1)
-}
-
-// countWriter counts the bytes written to it.
-type countWriter struct{ n int64 }
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	c.n += int64(len(p))
-	return len(p), nil
 }
 
 // humanBytes writes a size the way people read it: 13.7 GB, 512 KB.
@@ -487,37 +376,10 @@ func flagError(err error) (msg string, ok bool) {
 }
 
 func listKinds(s *streams, asJSON bool) error {
-	type param struct {
-		Name     string `json:"name"`
-		Type     string `json:"type"`
-		Usage    string `json:"usage"`
-		Default  any    `json:"default,omitempty"`
-		Required bool   `json:"required,omitempty"`
-		Range    string `json:"range,omitempty"`
-	}
-	type kind struct {
-		Name    string  `json:"name"`
-		Summary string  `json:"summary"`
-		Source  string  `json:"source"`
-		Params  []param `json:"params"`
-	}
-	var kinds []kind
+	var kinds []jsonreport.GenerateKind
 	var rows [][]string
 	for _, spec := range construct.Specs() {
-		k := kind{Name: spec.Name, Summary: spec.Summary, Source: spec.Source, Params: []param{}}
-		for _, p := range spec.Params {
-			q := param{Name: p.Name, Usage: p.Usage, Default: p.Default, Required: p.Required}
-			switch p.Type {
-			case construct.Int:
-				q.Type, q.Range = "int", p.Range()
-			case construct.Bool:
-				q.Type = "bool"
-			case construct.String:
-				q.Type = "string"
-			}
-			k.Params = append(k.Params, q)
-		}
-		kinds = append(kinds, k)
+		kinds = append(kinds, jsonreport.NewGenerateKind(spec))
 		rows = append(rows, []string{spec.Name, flagSynopsis(spec), spec.Summary, spec.Source})
 	}
 	if asJSON {

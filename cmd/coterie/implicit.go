@@ -5,15 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domination"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/verify"
 )
@@ -153,65 +152,26 @@ func implicitVerify(ctx context.Context, cmd *cobra.Command, s *streams, name st
 // list, where a theorem gives it.
 func implicitDomination(name string, f *set.Family, limit int) (*dominationReport, string, error) {
 	if r, ok := domination.ByTheorem(f); ok {
-		return &dominationReport{Nondominated: r.Nondominated, K: r.K, Proof: "theorem"}, r.Theorem, nil
+		return &dominationReport{Domination: jsonreport.Domination{Nondominated: r.Nondominated, K: r.K, Proof: "theorem"}}, r.Theorem, nil
 	}
 	return nil, "", usageErrorf("%s: an implicit %s family with %s: no theorem gives its domination verdict here, and listing it for the algorithm exceeds the limit (--limit) of %d quorums",
 		name, f.Kind, implicitCount(f), limit)
 }
 
 // implicitInfo is the info report of an implicit family too large to list.
-type implicitInfo struct {
-	N             int        `json:"n"`
-	K             int        `json:"k"`
-	Kind          string     `json:"kind"`
-	Params        set.Params `json:"params,omitempty"`
-	Implicit      bool       `json:"implicit"`
-	Quorums       any        `json:"quorums,omitempty"`
-	QuorumSize    *sizeRange `json:"quorum_size,omitempty"`
-	Load          *float64   `json:"load,omitempty"`
-	LoadExact     string     `json:"load_exact,omitempty"`
-	LoadMethod    string     `json:"load_method,omitempty"`
-	Capacity      *float64   `json:"capacity,omitempty"`
-	CapacityExact string     `json:"capacity_exact,omitempty"`
-	Notes         []string   `json:"notes"`
-}
-
-// sizeRange is the smallest and largest quorum of a construction.
-type sizeRange struct {
-	Min int `json:"min"`
-	Max int `json:"max"`
-}
+type implicitInfo struct{ *jsonreport.ImplicitInfo }
 
 // newImplicitInfo describes an implicit family from its construction.
-func newImplicitInfo(f *set.Family, limit int) *implicitInfo {
-	fig := analysis.ImplicitFigures(f)
-	r := &implicitInfo{N: f.N, K: f.K, Kind: f.Kind, Params: f.Params, Implicit: true}
-	if fig.Count != nil {
-		r.Quorums = number{V: fig.Count}
-	}
-	if fig.Sized {
-		r.QuorumSize = &sizeRange{Min: fig.MinSize, Max: fig.MaxSize}
-	}
-	if l := fig.Load; l != nil {
-		inv := new(big.Rat).Inv(l.Exact)
-		c, _ := inv.Float64()
-		value := l.Value
-		r.Load, r.LoadExact, r.LoadMethod = &value, l.Exact.RatString(), string(l.Method)
-		r.Capacity, r.CapacityExact = &c, inv.RatString()
-	} else {
-		r.Notes = append(r.Notes, "load: no closed form for this construction, and the linear program needs the quorums")
-	}
-	r.Notes = append(r.Notes,
-		fmt.Sprintf("an implicit family with more than --limit %d quorums: figures come from the construction; node degrees, messages and resilience need the quorums and are not computed", limit))
-	return r
+func newImplicitInfo(f *set.Family, limit int) implicitInfo {
+	return implicitInfo{jsonreport.NewImplicitInfo(f, limit)}
 }
 
 // table writes the report for people.
-func (r *implicitInfo) table(w io.Writer, name string) error {
+func (r implicitInfo) table(w io.Writer, name string) error {
 	fmt.Fprintf(w, "%s: implicit %s %s\n", name, r.Kind, paramsString(r.Params))
 	fmt.Fprintf(w, "  nodes        %d\n", r.N)
-	if c, ok := r.Quorums.(number); ok {
-		fmt.Fprintf(w, "  quorums      %s\n", approxCount(c.V))
+	if r.Quorums != nil {
+		fmt.Fprintf(w, "  quorums      %s\n", approxCount(r.Quorums.V))
 	} else {
 		fmt.Fprintf(w, "  quorums      not counted\n")
 	}
@@ -288,13 +248,7 @@ func generateImplicit(ctx context.Context, s *streams, spec construct.Spec, args
 		return false, nil // Build says what is wrong
 	}
 	if !out.implicit {
-		c, known := construct.Count(fam)
-		if !known {
-			// Weighted voting: its quorums are counted by listing them.
-			if _, err := spec.BuildContext(ctx, args); err == nil || ctx.Err() != nil {
-				return false, nil
-			}
-		} else if c.Cmp(big.NewInt(construct.MaxCatalogueQuorums)) <= 0 {
+		if !construct.TooManyToList(ctx, spec, args, fam) {
 			return false, nil
 		}
 		if !out.enumerate {
@@ -328,7 +282,7 @@ func implicitInfoReport(ctx context.Context, cmd *cobra.Command, s *streams, pat
 	}
 	return true, writeOutput(s, "", func(w io.Writer) error {
 		if asJSON {
-			return writeJSON(w, newImplicitInfo(g, limit))
+			return writeJSON(w, newImplicitInfo(g, limit).ImplicitInfo)
 		}
 		return newImplicitInfo(g, limit).table(w, displayName(path))
 	})

@@ -5,19 +5,8 @@ import "github.com/coterie-dev/coterie/jsonreport"
 // The JSON shapes of package jsonreport under the names the command's
 // other files know them by.
 type (
-	number           = jsonreport.Number
-	rwResilienceJSON = jsonreport.RWResilience
-	rwMetricsJSON    = jsonreport.RWMetrics
-	strategyJSON     = jsonreport.Strategy
-	domainResJSON    = jsonreport.DomainResilience
-	rwCompareRow     = jsonreport.RWCompareRow
-	rwAvReport       = jsonreport.RWAvailability
-	avPointJ         = jsonreport.SideAvPoint
-)
-
-var (
-	newRWResilience = jsonreport.NewRWResilience
-	metricsJSON     = jsonreport.FromRWMetrics
-	toStrategyJSON  = jsonreport.FromStrategy
-	paths           = jsonreport.DomainPaths
+	domainResJSON = jsonreport.DomainResilience
+	rwCompareRow  = jsonreport.RWCompareRow
+	rwAvReport    = jsonreport.RWAvailability
+	avPointJ      = jsonreport.SideAvPoint
 )

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/coterie-dev/coterie/internal/textsafe"
 )
 
 func main() { os.Exit(mainProcess()) }
@@ -185,12 +187,12 @@ func run(ctx context.Context, args []string, s *streams) int {
 	// characters escaped; the progress bar draws with them.
 	es := *s
 	s = &es
-	ew := &escWriter{w: s.err}
-	defer ew.flush()
+	ew := &textsafe.Writer{W: s.err}
+	defer ew.Flush()
 	s.rawErr, s.err = s.err, ew
 	if s.outTerminal {
-		ow := &escWriter{w: s.out}
-		defer ow.flush()
+		ow := &textsafe.Writer{W: s.out}
+		defer ow.Flush()
 		s.out = ow
 	}
 	st := &runState{}

@@ -56,19 +56,11 @@ func runQuorums(ctx context.Context, s *streams, o quorumsOptions, args []string
 		sd = &sys.Writes
 	}
 	if o.count {
-		if sd.List != nil {
-			return printLine(s, sd.List.Count())
+		c, err := sd.Count(ctx)
+		if err != nil {
+			return err
 		}
-		if c, ok := sd.Expr.Count(); ok {
-			return printLine(s, c)
-		}
-		n := 0
-		for range sd.Expr.MinimalQuorums() {
-			if n++; n%4096 == 0 && ctx.Err() != nil {
-				return ctx.Err()
-			}
-		}
-		return printLine(s, n)
+		return printLine(s, c)
 	}
 	limit := 0
 	if limited {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/coterie-dev/coterie/expr"
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/rw"
 )
 
@@ -76,39 +77,10 @@ options and seed give the same answer.`,
 	return cmd
 }
 
-// candidateJSON is one system of the search report.
-type candidateJSON struct {
-	Reads  string `json:"reads"`
-	Writes string `json:"writes"`
-	Source string `json:"source"`
-	rwResilienceJSON
-	rwMetricsJSON
-	Availability float64 `json:"availability"`
-	// AvailabilityAt is the availability (the smaller of reads' and
-	// writes') at each --p.
-	AvailabilityAt []searchAvPoint `json:"availability_at,omitempty"`
-	Strategy       *strategyJSON   `json:"strategy,omitempty"`
-	// DomainResilience is given when the nodes have failure domains.
-	DomainResilience []domainResJSON `json:"domain_resilience,omitempty"`
-}
-
-// searchAvPoint is a candidate's availability at one p.
-type searchAvPoint struct {
-	P            float64 `json:"p"`
-	Availability float64 `json:"availability"`
-}
-
+// searchReport is the report (jsonreport.Search) with what its table
+// says besides.
 type searchReport struct {
-	N        int             `json:"n"`
-	Best     *candidateJSON  `json:"best,omitempty"`
-	Pareto   []candidateJSON `json:"pareto"`
-	Tried    int             `json:"tried"`
-	Feasible int             `json:"feasible"`
-	// TriedBy and FeasibleBy split the counts by family of candidates.
-	TriedBy    map[string]int `json:"tried_by"`
-	FeasibleBy map[string]int `json:"feasible_by"`
-	Complete   bool           `json:"complete"`
-	Partial    bool           `json:"partial,omitempty"`
+	jsonreport.Search
 	// stop says what stopped an incomplete search.
 	stop string
 	// noLatency: no node has a latency, so none is shown.
@@ -178,7 +150,7 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 			labels[v] = fmt.Sprint(v + 1)
 		}
 	}
-	rep := &searchReport{N: len(nodes), Tried: res.Tried, Feasible: res.Feasible, TriedBy: res.TriedBy, FeasibleBy: res.FeasibleBy, Complete: res.Complete, Partial: interrupted, Pareto: []candidateJSON{}}
+	rep := &searchReport{Search: jsonreport.Search{N: len(nodes), Tried: res.Tried, Feasible: res.Feasible, TriedBy: res.TriedBy, FeasibleBy: res.FeasibleBy, Complete: res.Complete, Partial: interrupted, Pareto: []jsonreport.SearchCandidate{}}}
 	if !latencyGiven(nodes) {
 		rep.noLatency = true
 	}
@@ -193,52 +165,32 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 	}
 	// The availability at every --p, for the systems reported (the search
 	// ranked them by the first).
-	at := func(c *rw.Candidate, j *candidateJSON) error {
+	at := func(c *rw.Candidate, j *jsonreport.SearchCandidate) error {
 		if len(o.ps) < 2 || interrupted {
 			return nil
 		}
-		sys, err := rw.NewContext(ctx, len(nodes), c.Reads, c.Writes, nodes)
-		if err != nil {
-			return err
-		}
-		if correlated(tree) {
-			// Under the domains, as the search ranked them.
-			avs, err := domainMinAvailability(ctx, sys, tree, o.ps)
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil
-				}
-				return err
-			}
-			for i, p := range o.ps {
-				j.AvailabilityAt = append(j.AvailabilityAt, searchAvPoint{P: p, Availability: avs[i]})
-			}
-			return nil
-		}
-		pts, err := sys.AvailabilityAt(ctx, o.ps, rw.AvailabilityOptions{Limit: rw.DefaultListLimit})
+		avs, err := c.AvailabilityAt(ctx, nodes, tree, o.ps)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
 			return err
 		}
-		for _, pt := range pts {
-			j.AvailabilityAt = append(j.AvailabilityAt, searchAvPoint{P: pt.P, Availability: min(pt.Reads, pt.Writes)})
+		for i, p := range o.ps {
+			j.AvailabilityAt = append(j.AvailabilityAt, jsonreport.SearchAvPoint{P: p, Availability: avs[i]})
 		}
 		return nil
 	}
 	if res.Best != nil {
-		b := toCandidateJSON(res.Best, labels)
-		b.DomainResilience = candidateDomains(tree, res.Best)
-		b.Strategy = toStrategyJSON(res.Best.Strategy)
+		b := jsonreport.NewSearchCandidate(res.Best, labels, tree)
+		b.Strategy = jsonreport.FromStrategy(res.Best.Strategy)
 		if err := at(res.Best, &b); err != nil {
 			return usageErrorf("%v", err)
 		}
 		rep.Best = &b
 	}
 	for _, c := range res.Pareto {
-		j := toCandidateJSON(c, labels)
-		j.DomainResilience = candidateDomains(tree, c)
+		j := jsonreport.NewSearchCandidate(c, labels, tree)
 		if err := at(c, &j); err != nil {
 			return usageErrorf("%v", err)
 		}
@@ -293,15 +245,6 @@ func searchNodes(path string) ([]rw.Node, []format.NodeAttrs, error) {
 	}
 	nodes := nodesWith(u.N, u.Labels, rows)
 	return nodes, rows, nil
-}
-
-func toCandidateJSON(c *rw.Candidate, labels []string) candidateJSON {
-	return candidateJSON{
-		Reads: c.Reads.Relabel(labels).String(), Writes: c.Writes.Relabel(labels).String(), Source: c.Source,
-		rwResilienceJSON: newRWResilience(c.ReadResilience, c.WriteResilience),
-		rwMetricsJSON:    metricsJSON(c.Metrics),
-		Availability:     c.Availability,
-	}
 }
 
 func (rep *searchReport) table(w io.Writer) error {

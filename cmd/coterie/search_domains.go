@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
-	"math/big"
 	"os"
 	"strconv"
 	"strings"
 
-	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/rw"
@@ -81,31 +78,6 @@ func searchDomains(o searchOptions, nodes []rw.Node, rows []format.NodeAttrs) (*
 	return t, level, k, nil
 }
 
-// candidateDomains is a candidate's domain resilience as reports give it.
-func candidateDomains(t *domain.Tree, c *rw.Candidate) []domainResJSON {
-	if t == nil {
-		return nil
-	}
-	var out []domainResJSON
-	for i, lv := range c.DomainResilience {
-		r, w := lv[0], lv[1]
-		name := t.LevelName(i + 1)
-		if name == strconv.Itoa(i+1) {
-			name = ""
-		}
-		j := domainResJSON{Level: i + 1, Name: name, Domains: r.Domains, ReadResilience: r.K, WriteResilience: w.K,
-			Resilience: min(r.K, w.K), ReadKilling: paths(t, r.Killing), WriteKilling: paths(t, w.Killing)}
-		switch {
-		case r.Killing != nil && (w.Killing == nil || len(r.Killing) <= len(w.Killing)):
-			j.Killing = j.ReadKilling
-		case w.Killing != nil:
-			j.Killing = j.WriteKilling
-		}
-		out = append(out, j)
-	}
-	return out
-}
-
 // domainSummary is the domain resilience in one table cell.
 func domainSummary(js []domainResJSON) []string {
 	if js == nil {
@@ -120,35 +92,4 @@ func domainSummary(js []domainResJSON) []string {
 		parts = append(parts, name+": "+strconv.Itoa(j.Resilience)+" of "+strconv.Itoa(j.Domains))
 	}
 	return []string{strings.Join(parts, ", ")}
-}
-
-// domainMinAvailability is, at each p of ps, the smaller of the read and
-// the write availability of sys under the failure domains of t, exactly
-// as the search ranks its candidates (a node's own p from the nodes file
-// wins over p).
-func domainMinAvailability(ctx context.Context, sys *rw.System, t *domain.Tree, ps []float64) ([]float64, error) {
-	ev, err := rw.NewDomainEvaluator(ctx, sys, t, rw.DefaultListLimit, 0)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, len(ps))
-	for i, p := range ps {
-		probs := make([]*big.Rat, sys.N)
-		for v, nd := range sys.Nodes {
-			if nd.P != nil {
-				probs[v] = nd.P
-			} else {
-				probs[v] = availability.DecimalRat(p)
-			}
-		}
-		r, w, _, err := ev.At(ctx, probs)
-		if err != nil {
-			return nil, err
-		}
-		if w.Cmp(r) < 0 {
-			r = w
-		}
-		out[i], _ = r.Float64()
-	}
-	return out, nil
 }

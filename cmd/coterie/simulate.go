@@ -218,10 +218,7 @@ func readSimInputs(s *streams, o simulateOptions, args []string) ([]simInput, er
 func specsFor(o simulateOptions, in simInput) ([]protocol.Spec, error) {
 	names := o.protocols
 	if len(names) == 0 {
-		names = []string{"maekawa-fixed"}
-		if in.ps.HK || in.ps.K > 1 {
-			names = []string{"hk"}
-		}
+		names = []string{protocol.Default(in.ps).Name}
 	}
 	var out []protocol.Spec
 	for _, n := range names {
@@ -340,18 +337,6 @@ func num3(v float64) string {
 	return s
 }
 
-// byType lists the message kinds of r in the protocol's order.
-func byType(r *protocol.Result) []string {
-	sp, _ := protocol.Lookup(r.Protocol)
-	var out []string
-	for _, k := range sp.Kinds {
-		if _, ok := r.ByType[k]; ok {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
 func writeSimCSV(w io.Writer, runs []simRun) error {
 	cw := newCSVReport(w)
 	_ = cw.Write([]string{"file", "protocol", "n", "k", "load", "entries", "seed", "delay", "cs",
@@ -360,7 +345,7 @@ func writeSimCSV(w io.Writer, runs []simRun) error {
 	for _, run := range runs {
 		r := run.res
 		var bt []string
-		for _, k := range byType(r) {
+		for _, k := range r.Kinds() {
 			bt = append(bt, k+"="+num(r.ByType[k]))
 		}
 		_ = cw.Write([]string{run.file, r.Protocol, fmt.Sprint(r.N), fmt.Sprint(r.K), r.Load, fmt.Sprint(r.Entries),
@@ -419,7 +404,7 @@ func writeSimReport(w io.Writer, run simRun) error {
 		{"entries", fmt.Sprint(r.Entries)},
 		{"messages per entry", num3(r.MessagesPerEntry)},
 	}
-	for _, k := range byType(r) {
+	for _, k := range r.Kinds() {
 		rows = append(rows, []string{"  " + k, num3(r.ByType[k])})
 	}
 	if r.SelfMessages > 0 {
@@ -469,7 +454,7 @@ func writeFindings(w io.Writer, run simRun, named bool) {
 		fmt.Fprintf(w, "\n%sDEADLOCK at t = %s: nodes %s wait, no message is in flight and nobody is inside\n",
 			prefix, num3(d.Time), joinInts(d.Waiting))
 		if len(d.Cycle) > 0 {
-			fmt.Fprintf(w, "wait-for cycle: %s\n", cycleText(d.Cycle, d.Via))
+			fmt.Fprintf(w, "wait-for cycle: %s\n", protocol.CycleText(d.Cycle, d.Via))
 		}
 		for _, f := range d.Free {
 			fmt.Fprintf(w, "node %d waits for member %d, whose permission is free: a lost message\n", f[0], f[1])
@@ -483,16 +468,6 @@ func writeFindings(w io.Writer, run simRun, named bool) {
 			fmt.Fprintf(w, "  %s\n", a)
 		}
 	}
-}
-
-// cycleText describes a wait-for cycle: node cycle[i] waits for member
-// via[i], held by node cycle[i+1].
-func cycleText(cycle, via []int) string {
-	var parts []string
-	for i, a := range cycle {
-		parts = append(parts, fmt.Sprintf("node %d waits for member %d, held by node %d", a, via[i], cycle[(i+1)%len(cycle)]))
-	}
-	return strings.Join(parts, "; ")
 }
 
 func writeTrace(w io.Writer, tr []protocol.TraceEvent) {
@@ -658,7 +633,7 @@ func writeExploreText(w io.Writer, run exploreRun, o simulateOptions) {
 	verdict := func(name string, ok bool, c *protocol.Counterexample) {
 		v := "holds"
 		if !ok {
-			v = fmt.Sprintf("FAILS (shortest counterexample: %d steps)", cexSteps(c))
+			v = fmt.Sprintf("FAILS (shortest counterexample: %d steps)", c.Len())
 		}
 		fmt.Fprintf(tw, "%s\t%s\n", name, v)
 	}
@@ -672,7 +647,7 @@ func writeExploreText(w io.Writer, run exploreRun, o simulateOptions) {
 	if r.AnomalyFree {
 		fmt.Fprintf(tw, "undefined steps\tnone\n")
 	} else {
-		fmt.Fprintf(tw, "undefined steps\tFOUND (shortest: %d steps)\n", cexSteps(r.Anomaly))
+		fmt.Fprintf(tw, "undefined steps\tFOUND (shortest: %d steps)\n", r.Anomaly.Len())
 	}
 	tw.Flush()
 	for _, c := range []*protocol.Counterexample{r.Violation, r.Deadlock, r.Livelock, r.Anomaly} {
@@ -681,7 +656,7 @@ func writeExploreText(w io.Writer, run exploreRun, o simulateOptions) {
 		}
 		fmt.Fprintf(w, "\n%s:\n", c.What)
 		if len(c.Cycle) > 0 {
-			fmt.Fprintf(w, "wait-for cycle at the end: %s\n", cycleText(c.Cycle, c.Via))
+			fmt.Fprintf(w, "wait-for cycle at the end: %s\n", protocol.CycleText(c.Cycle, c.Via))
 		}
 		for _, e := range c.Steps {
 			mark := " "
@@ -691,16 +666,6 @@ func writeExploreText(w io.Writer, run exploreRun, o simulateOptions) {
 			fmt.Fprintf(w, "%s %s\n", mark, e)
 		}
 	}
-}
-
-func cexSteps(c *protocol.Counterexample) int {
-	n := 0
-	if c != nil {
-		for _, e := range c.Steps {
-			n = max(n, e.Step)
-		}
-	}
-	return n
 }
 
 func checkPlotName(path string) error {

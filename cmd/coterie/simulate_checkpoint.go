@@ -102,17 +102,6 @@ func runExploreCheckpointed(ctx context.Context, s *streams, o simulateOptions, 
 		}
 		return writeCheckpoint(o.checkpoint, ck)
 	}
-	saver := protocol.NewSnapshotSaver(write, exSaveEvery, false, false, 0, 0)
-	if loaded != nil {
-		saver = protocol.NewSnapshotSaver(write, exSaveEvery, true, loaded.Finished, loaded.States, loaded.Expanded)
-	}
-	saver.Failed = func(err error) {
-		fmt.Fprintf(s.err, "coterie: note: %v; the search goes on without saving\n", err)
-	}
-	sh := protocol.ExploreShard{Owns: sp.Owns, Save: saver.Save}
-	if loaded != nil {
-		sh.Resume = loaded.Snapshot
-	}
 	label := fmt.Sprintf("explore %s on %s", j.spec.Name, j.in.name)
 	if sharded {
 		label += ", shard " + sp.String()
@@ -120,7 +109,13 @@ func runExploreCheckpointed(ctx context.Context, s *streams, o simulateOptions, 
 	cfg := exploreConfig(j.opts, j.who, maxMemory(o.in.cmd))
 	bar := newProgress(s, label)
 	cfg.Progress = func(_ string, states, total int64) { bar.Update(states, total) }
-	part, err := protocol.ExploreShardRun(ctx, j.spec, j.in.ps, cfg, sh)
+	var from *protocol.ExploreSaved
+	if loaded != nil {
+		from = &protocol.ExploreSaved{Snapshot: loaded.Snapshot, Finished: loaded.Finished, States: loaded.States, Expanded: loaded.Expanded}
+	}
+	part, saver, err := protocol.ExploreResumable(ctx, j.spec, j.in.ps, cfg, sp.Owns, from, write, exSaveEvery, func(err error) {
+		fmt.Fprintf(s.err, "coterie: note: %v; the search goes on without saving\n", err)
+	})
 	bar.Done()
 	cfg.Progress = nil
 	saved := func() string {

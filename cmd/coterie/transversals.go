@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -96,17 +95,7 @@ func runTransversals(ctx context.Context, s *streams, path string, o *transversa
 		}
 		// A partial count (--timeout, Ctrl-C) is printed, marked, before
 		// the error that ends the command.
-		werr := writeOutput(s, "", func(w io.Writer) error {
-			if o.asJSON {
-				b, err := transversalCount{c}.MarshalJSON()
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintf(w, "%s\n", b)
-				return err
-			}
-			return countText(w, displayName(path), c)
-		})
+		werr := writeTransversalCount(s, displayName(path), c, o.asJSON)
 		if err != nil {
 			return err
 		}
@@ -172,27 +161,6 @@ func listTransversals(ctx context.Context, bw io.Writer, f *set.Family, o *trans
 		}
 	}
 	return nil
-}
-
-// transversalCount marshals as docs/formats.md's report, with sizes in
-// increasing numeric order and counts as decimal strings.
-type transversalCount struct{ c *domination.TransversalCount }
-
-func (t transversalCount) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	fmt.Fprintf(&b, `{"count": %q, "by_size": {`, t.c.Total.String())
-	for i, size := range sortedSizes(t.c) {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, `"%d": %q`, size, t.c.BySize[size].String())
-	}
-	fmt.Fprintf(&b, `}, "smallest": %d`, t.c.Smallest)
-	if t.c.Partial {
-		b.WriteString(`, "partial": true`)
-	}
-	b.WriteString("}")
-	return []byte(b.String()), nil
 }
 
 func sortedSizes(c *domination.TransversalCount) []int {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/internal/partfile"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
 )
@@ -40,34 +41,22 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 	}
 	var st *domination.PieceCount
 	var save func(*domination.PieceCount) error
-	dirty := false
 	if o.checkpoint != "" {
 		if st, _, err = readCheckpoint(o.checkpoint, "transversals", sp, func(data []byte) (*domination.PieceCount, error) {
 			return partfile.ReadTransversalsCheckpoint(data, hash, sp, f.N)
 		}); err != nil {
 			return err
 		}
-		// Each piece is saved, at most once a second (a small count has
-		// many quick pieces), and whatever is unsaved when the count ends.
-		var last time.Time
 		save = func(pc *domination.PieceCount) error {
-			if time.Since(last) < time.Second {
-				dirty = true
-				return nil
-			}
-			last, dirty = time.Now(), false
-			return saveTvCheckpoint(o.checkpoint, hash, sp, pc)
+			return writeCheckpoint(o.checkpoint, partfile.TransversalsCheckpoint(hash, sp, pc))
 		}
 	}
+	// Each piece is saved, at most once a second (a small count has many
+	// quick pieces), and whatever is unsaved when the count ends.
 	p := newProgress(s, "transversals: counting (pieces searched)")
 	prog := func(_ string, done, total int64) { p.Update(done, total) }
-	st, err = domination.CountTransversalPieces(ctx, f, sp.Owns, st, domination.Options{Progress: prog, MaxMemory: maxMemory(o.in.cmd)}, save)
+	st, err = domination.CountTransversalPiecesPaced(ctx, f, sp.Owns, st, domination.Options{Progress: prog, MaxMemory: maxMemory(o.in.cmd)}, save, time.Second)
 	p.Done()
-	if dirty && st != nil {
-		if serr := saveTvCheckpoint(o.checkpoint, hash, sp, st); serr != nil && err == nil {
-			err = serr
-		}
-	}
 	if err != nil {
 		if st != nil && ctx.Err() != nil {
 			saved := ""
@@ -98,7 +87,7 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 func writeTransversalCount(s *streams, name string, c *domination.TransversalCount, asJSON bool) error {
 	return writeOutput(s, "", func(w io.Writer) error {
 		if asJSON {
-			b, err := transversalCount{c}.MarshalJSON()
+			b, err := jsonreport.NewTransversalCount(c).MarshalJSON()
 			if err != nil {
 				return err
 			}
@@ -126,10 +115,4 @@ func mergeTransversals(s *streams, parts []*shard.Part, asJSON bool) error {
 		return err
 	}
 	return writeTransversalCount(s, po.Name, c, asJSON)
-}
-
-// saveTvCheckpoint rewrites the checkpoint: a temporary file in the same
-// folder, renamed over the old one.
-func saveTvCheckpoint(path, hash string, sp shard.Spec, pc *domination.PieceCount) error {
-	return writeCheckpoint(path, partfile.TransversalsCheckpoint(hash, sp, pc))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/shard"
 )
 
@@ -151,12 +152,12 @@ func TestTransversalsCheckpointResume(t *testing.T) {
 		t.Fatalf("%v, %d pieces", err, st.Pieces)
 	}
 	ck := filepath.Join(dir, "ck.json")
-	if err := saveTvCheckpoint(ck, hash, whole, st); err != nil {
+	if err := writeCheckpoint(ck, partfile.TransversalsCheckpoint(hash, whole, st)); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{nil, {"--json"}} {
 		_, want, _ := runAvailabilityCmd(t, append([]string{"transversals", file, "--count"}, args...)...)
-		if err := saveTvCheckpoint(ck, hash, whole, st); err != nil {
+		if err := writeCheckpoint(ck, partfile.TransversalsCheckpoint(hash, whole, st)); err != nil {
 			t.Fatal(err)
 		}
 		code, got, errs := runAvailabilityCmd(t, append([]string{"transversals", file, "--count", "--checkpoint", ck}, args...)...)
@@ -170,7 +171,7 @@ func TestTransversalsCheckpointResume(t *testing.T) {
 	}
 	// Stopped before it counts anything more, a resumed count prints the
 	// saved pieces' count marked partial and leaves the checkpoint as it was.
-	if err := saveTvCheckpoint(ck, hash, whole, st); err != nil {
+	if err := writeCheckpoint(ck, partfile.TransversalsCheckpoint(hash, whole, st)); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(ck)
@@ -193,7 +194,7 @@ func TestTransversalsCheckpointResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	ck2 := filepath.Join(dir, "ck2.json")
-	if err := saveTvCheckpoint(ck2, hash, sp, st2); err != nil {
+	if err := writeCheckpoint(ck2, partfile.TransversalsCheckpoint(hash, sp, st2)); err != nil {
 		t.Fatal(err)
 	}
 	_, wantPart, _ := runAvailabilityCmd(t, "transversals", file, "--count", "--shard", "2/3")
