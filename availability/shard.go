@@ -184,14 +184,27 @@ func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOpti
 
 // ComputeResumable computes the exact polynomial of f, a family that
 // [Splittable] accepts, piece by piece from o.Checkpoint (see
-// [ComputeShare]): the result an uninterrupted [Compute] by BDD gives.
-// When a budget or o.Time stops a piece it returns what [Settle] proves,
-// with the stop's reason (o.ExplainStop).
+// [ComputeShare]): the result an uninterrupted [Compute] by BDD gives,
+// or, for a projective plane of order 8 and o.Method auto, by the plane
+// sweep (its pieces are those of one shard of [ComputeShare]). When a
+// budget or o.Time stops a piece it returns what [Settle] proves, with
+// the stop's reason (o.ExplainStop).
 func ComputeResumable(ctx context.Context, f *set.Family, o ShareOptions) (*Result, error) {
 	one := shard.Spec{Index: 1, Count: 1}
-	state, err := runShardPieces(ctx, f, SplitBits(f.N, 1), one, &o)
-	if err == nil {
-		return ExactResult(f, MethodBDD, state.Sum), nil
+	var (
+		state *PieceState
+		err   error
+	)
+	if o.Method == MethodAuto && planeSplittable(f) {
+		var r *Result
+		if r, state, err = planeResumable(ctx, f, &o); err == nil {
+			return r, nil
+		}
+	} else {
+		state, err = runShardPieces(ctx, f, SplitBits(f.N, 1), one, &o)
+		if err == nil {
+			return ExactResult(f, MethodBDD, state.Sum), nil
+		}
 	}
 	var stop *PiecesStopped
 	if !errors.As(err, &stop) || stop.Interrupted {
@@ -201,7 +214,30 @@ func ComputeResumable(ctx context.Context, f *set.Family, o ShareOptions) (*Resu
 	if o.ExplainStop != nil {
 		reason = o.ExplainStop(stop)
 	}
+	if stop.Plane > 0 {
+		if err := f.Validate(); err != nil {
+			return nil, fmt.Errorf("availability: %w", err)
+		}
+		return settle(ctx, &Result{N: f.N, f: f}, reason, stop.Cause)
+	}
 	return Settle(ctx, f, reason)
+}
+
+// planeResumable is [ComputeResumable] for a projective plane: the
+// pieces of the plane sweep of one shard of one.
+func planeResumable(ctx context.Context, f *set.Family, o *ShareOptions) (*Result, *PieceState, error) {
+	q, _ := planeOrder(f)
+	state, err := planeRun(ctx, f, q, min(SplitBits(f.N, 1), 10), shard.Spec{Index: 1, Count: 1}, o)
+	if err != nil {
+		return nil, state, err
+	}
+	p, err := planeFromShares(state.Sum)
+	if err != nil {
+		return nil, state, fmt.Errorf("availability: %w", err)
+	}
+	r := ExactResult(f, MethodPlane, p)
+	r.noBDD = true // as the unsplit sweep's: its BDD is out of reach
+	return r, state, nil
 }
 
 // PiecesStopped is the error of a split computation that stopped before
@@ -209,19 +245,24 @@ func ComputeResumable(ctx context.Context, f *set.Family, o ShareOptions) (*Resu
 // saved, with a checkpoint). Interrupted says that ctx stopped it (Err is
 // then the context's error); otherwise a budget did: Cause is CauseBudget
 // (the node budget, Err wrapping [ErrBudget], or Time when Time is not
-// zero) or CauseMemory (Err wrapping [set.ErrMemoryBudget]).
+// zero) or CauseMemory (Err wrapping [set.ErrMemoryBudget]). Plane is the
+// order of the projective plane whose sweep was split (then Cause is
+// CauseTime when Time stopped it), 0 for pieces of a BDD.
 type PiecesStopped struct {
 	Interrupted bool
 	Cause       Cause
 	Time        time.Duration
 	Err         error
 	Done, Owned int
+	Plane       int
 }
 
 func (e *PiecesStopped) Error() string {
 	switch {
 	case e.Interrupted:
 		return e.Err.Error()
+	case e.Time > 0 && e.Plane > 0:
+		return fmt.Sprintf("the plane sweep of order %d did not finish within %s: %d of %d pieces done", e.Plane, e.Time, e.Done, e.Owned)
 	case e.Time > 0:
 		return fmt.Sprintf("no BDD within %s: %d of %d pieces done", e.Time, e.Done, e.Owned)
 	}

@@ -260,7 +260,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 						return fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
 					}
 				}
-				res, err = computeAvCheckpointed(ctx, s, name, fam, fi, o, ckp)
+				res, err = computeAvCheckpointed(ctx, s, name, fam, fi, o, method, ckp)
 			} else {
 				res, err = computeAvFamily(ctx, s, name, fam, method, o.maxNodes, o.exactTime, maxMemory(o.in.cmd))
 			}

@@ -121,6 +121,9 @@ func avPiecesDone(stop *availability.PiecesStopped, ckp *avCheckpointer) string 
 // avStopNote is the reason of pieces a budget or --exact-time stopped.
 func avStopNote(stop *availability.PiecesStopped, ckp *avCheckpointer) string {
 	progress := avPiecesDone(stop, ckp)
+	if stop.Time > 0 && stop.Plane > 0 {
+		return fmt.Sprintf("the plane sweep of order %d did not finish within %s: %s", stop.Plane, stop.Time, progress)
+	}
 	if stop.Time > 0 {
 		return fmt.Sprintf("no BDD within %s: %s", stop.Time, progress)
 	}
@@ -165,11 +168,14 @@ func computeAvShard(ctx context.Context, s *streams, name string, sys set.System
 // saved to --checkpoint: the same result as an uninterrupted run; when a
 // budget or --exact-time stops it, the proved coefficients, bounds and an
 // estimate, as without a checkpoint.
-func computeAvCheckpointed(ctx context.Context, s *streams, name string, fam *set.Family, fi int, o availabilityOptions, ckp *avCheckpointer) (*availability.Result, error) {
+func computeAvCheckpointed(ctx context.Context, s *streams, name string, fam *set.Family, fi int, o availabilityOptions, m availability.Method, ckp *avCheckpointer) (*availability.Result, error) {
 	one := shard.Spec{Index: 1, Count: 1}
-	so, done := avShareOptions(ctx, s, name, fam, fi, o, availability.MethodBDD, one, nil, ckp)
+	so, done := avShareOptions(ctx, s, name, fam, fi, o, m, one, nil, ckp)
 	explain := so.ExplainStop
 	so.ExplainStop = func(stop *availability.PiecesStopped) string {
+		if stop.Plane > 0 {
+			return explain(stop) + "; raise --exact-time, or rely on the bounds and estimate"
+		}
 		return explain(stop) + "; raise --max-nodes or --exact-time, or rely on the bounds and estimate"
 	}
 	res, err := availability.ComputeResumable(ctx, fam, so)
