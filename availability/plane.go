@@ -1283,7 +1283,10 @@ func planeSplittable(f *set.Family) bool {
 func planeShare(ctx context.Context, f *set.Family, sp shard.Spec, o *ShareOptions) (*Share, error) {
 	q, _ := planeOrder(f)
 	bits := min(SplitBits(f.N, sp.Count), 10)
-	sh := &Share{H: f.H, N: f.N, Kind: SharePieces, Method: MethodPlane, Pieces: 1 << bits, Split: planeSplitID(q)}
+	// The share's Split stays "": the pieces are cut as by earlier
+	// versions, whose parts merge with these (the name is the
+	// checkpoint's, to refuse pieces of a BDD).
+	sh := &Share{H: f.H, N: f.N, Kind: SharePieces, Method: MethodPlane, Pieces: 1 << bits}
 	state, err := planeRun(ctx, f, q, bits, sp, o)
 	if err != nil {
 		var stop *PiecesStopped
@@ -1320,7 +1323,7 @@ func planeRun(ctx context.Context, f *set.Family, q, bits int, sp shard.Spec, o 
 		}
 		if st != nil {
 			if st.Split != id && (st.Split != "" || len(st.Done) > 0) {
-				return nil, fmt.Errorf("checkpoint: family %d: pieces cut by %s, and this run cuts them by the %s: start afresh", o.Family+1, orUnsaid(st.Split), id)
+				return nil, &CheckpointMismatch{Family: o.Family, Msg: fmt.Sprintf("pieces cut by %s, and this run cuts them by the %s: start afresh", orUnsaid(st.Split), id)}
 			}
 			st.Split = id
 			state = st

@@ -345,19 +345,30 @@ func (ck *Checkpoint) State(fi, n, bits int) (*PieceState, error) {
 		}
 		st := f.State
 		if st.Bits != bits {
-			return nil, fmt.Errorf("checkpoint: family %d is split into %d pieces, this run into %d", fi+1, 1<<st.Bits, 1<<bits)
+			return nil, &CheckpointMismatch{Family: fi, Msg: fmt.Sprintf("split into %d pieces, this run into %d", 1<<st.Bits, 1<<bits)}
 		}
 		if st.Sum == nil || st.Sum.N != n {
-			return nil, fmt.Errorf("checkpoint: family %d: not a polynomial over %d nodes", fi+1, n)
+			return nil, &CheckpointMismatch{Family: fi, Msg: fmt.Sprintf("not a polynomial over %d nodes", n)}
 		}
 		done := slices.Clone(st.Done)
 		slices.Sort(done)
 		if len(slices.Compact(slices.Clone(done))) != len(done) || len(done) > 0 && (done[0] < 0 || done[len(done)-1] >= 1<<bits) {
-			return nil, fmt.Errorf("checkpoint: family %d: bad list of pieces done", fi+1)
+			return nil, &CheckpointMismatch{Family: fi, Msg: "bad list of pieces done"}
 		}
 		return &PieceState{Bits: bits, Split: st.Split, Done: done, Sum: st.Sum.Clone()}, nil
 	}
 	return nil, nil
+}
+
+// CheckpointMismatch is the error of a checkpoint whose saved pieces of
+// family Family (0-based) do not fit this run: Msg says how.
+type CheckpointMismatch struct {
+	Family int
+	Msg    string
+}
+
+func (e *CheckpointMismatch) Error() string {
+	return fmt.Sprintf("checkpoint: family %d: %s", e.Family+1, e.Msg)
 }
 
 // Record sets the progress of family fi to a copy of st.

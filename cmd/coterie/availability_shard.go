@@ -137,6 +137,10 @@ func avPiecesErr(s *streams, name string, fam *set.Family, ckp *avCheckpointer, 
 	if errors.As(err, &stop) && stop.Interrupted {
 		fmt.Fprintf(s.err, "coterie: note: availability: %s%s: stopped with %s\n", name, avLevelSuffix(fam), avPiecesDone(stop, ckp))
 	}
+	var mm *availability.CheckpointMismatch
+	if ckp != nil && errors.As(err, &mm) {
+		return asInputError(ckp.path, 0, fmt.Sprintf("a checkpoint that does not fit this run: %s%s: family %d: %s (remove it or choose another --checkpoint file)", name, avLevelSuffix(fam), mm.Family+1, mm.Msg))
+	}
 	return fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
 }
 
@@ -174,7 +178,8 @@ func computeAvCheckpointed(ctx context.Context, s *streams, name string, fam *se
 	explain := so.ExplainStop
 	so.ExplainStop = func(stop *availability.PiecesStopped) string {
 		if stop.Plane > 0 {
-			return explain(stop) + "; raise --exact-time, or rely on the bounds and estimate"
+			// The result's cause (time or memory) says what to raise.
+			return explain(stop)
 		}
 		return explain(stop) + "; raise --max-nodes or --exact-time, or rely on the bounds and estimate"
 	}
