@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
 )
 
@@ -151,4 +152,68 @@ func polyIs(p *Polynomial, c []*big.Int) bool {
 		}
 	}
 	return true
+}
+
+// A piece reported done is final: with no budget (each piece as it is
+// done), and under a memory budget that makes the row before the split in
+// parts (3.5 KiB: every piece at the end), the count
+// each callback hears is the piece's count at the end, every piece is
+// heard once, and the pieces add up to the plane's polynomial.
+func TestPlanePiecesDoneFinal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the smallest budget sweeps PG(2,5) in hundreds of parts (seconds)")
+	}
+	ctx := context.Background()
+	const q, n, of = 5, 31, 8
+	want, err := PlanePolynomial(ctx, q, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	which := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	parted := 0
+	for _, mb := range []int64{0, 3584} {
+		heard := map[int][]*big.Int{}
+		var order []int
+		before := false // the row before the split (row 0) made in parts
+		progress := func(stage string, done, _ int64) {
+			if done == 1 && strings.Contains(stage, "sweeping rows") && strings.Contains(stage, ", part ") {
+				before = true
+			}
+		}
+		out, err := planePieces(ctx, q, of, which, progress, mb, func(i int, c []*big.Int) error {
+			cp := make([]*big.Int, len(c))
+			for e, v := range c {
+				cp[e] = new(big.Int).Set(v)
+			}
+			heard[i] = cp
+			order = append(order, i)
+			return nil
+		})
+		if err != nil {
+			if errors.Is(err, set.ErrMemoryBudget) {
+				t.Logf("budget %d: %v", mb, err)
+				continue
+			}
+			t.Fatal(err)
+		}
+		if len(order) != len(which) {
+			t.Errorf("budget %d: heard %v", mb, order)
+		}
+		for i, c := range out {
+			if !polyIs(&Polynomial{N: n, A: heard[i]}, c) {
+				t.Errorf("budget %d: piece %d heard %v, final %v", mb, which[i], heard[i], c)
+			}
+		}
+		got, err := PlaneFromPieces(q, sumCounts(n, out...))
+		if err != nil || !got.Equal(want) {
+			t.Errorf("budget %d: %v %v", mb, got, err)
+		}
+		if before {
+			parted++
+		}
+		t.Logf("budget %d: parts before the split %v, pieces heard in order %v", mb, before, order)
+	}
+	if parted == 0 {
+		t.Error("no budget made the rows before the split in parts")
+	}
 }
