@@ -120,16 +120,16 @@ func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
 // the whole (on the billiard of q = 15, in the chain order, each of 64
 // pieces had half the whole's 1.7 million nodes), while fixing nodes
 // further in cuts it. It does not cut every level, though: the cofactors
-// still share the levels below the window (every third of the nodes at a
-// level below the first 16 reaches nearly all the diagram's deeper
-// nodes), so the pieces together are larger than the whole. On that
-// billiard the window chosen (at 66 in its chain order) makes pieces of
-// 6,000 to 500,000 nodes, 10 million together, and each of 3 shards
-// costs 1.3 to 2 times the CPU of the unsplit run; of the windows of 6
-// nodes at 0 to 26, those at 4 and 6 made 5.4 and 7.1 million, the others
-// 15 to 100 million, and windows of 8 or 10 nodes more. Each trial stops
-// at 2^16 nodes; when none fits, the window whose trial got furthest
-// wins. The choice counts work, not time.
+// still share the levels below the window (on that billiard, any third
+// of the nodes entering a level below the 16th reaches nearly every node
+// below it), so the pieces together are larger than the whole. There the
+// window chosen (at 66 in the chain order) makes pieces of 6,000 to
+// 500,000 nodes, 10 million together, and each of 3 shards costs 1.3 to
+// 2 times the CPU of the unsplit run; of the windows of 6 nodes at 0 to
+// 26, those at 4 and 6 made about 5.4 (by a sample of the pieces) and 7.1
+// million, the others 15 to 100 million, and windows of 8 or 10 nodes
+// more. Each trial stops at 2^16 nodes; when none fits, the window whose
+// trial got furthest wins. The choice counts work, not time.
 func splitWindow(ctx context.Context, f *set.Family, order []int, bits int) ([]int, error) {
 	n := len(order)
 	if bits == 0 || bits >= n {
