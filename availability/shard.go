@@ -190,18 +190,15 @@ func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOpti
 // budget or o.Time stops a piece it returns what [Settle] proves, with
 // the stop's reason (o.ExplainStop).
 func ComputeResumable(ctx context.Context, f *set.Family, o ShareOptions) (*Result, error) {
-	one := shard.Spec{Index: 1, Count: 1}
-	var (
-		state *PieceState
-		err   error
-	)
+	var err error
 	if o.Method == MethodAuto && planeSplittable(f) {
 		var r *Result
-		if r, state, err = planeResumable(ctx, f, &o); err == nil {
+		if r, _, err = planeResumable(ctx, f, &o); err == nil {
 			return r, nil
 		}
 	} else {
-		state, err = runShardPieces(ctx, f, SplitBits(f.N, 1), one, &o)
+		var state *PieceState
+		state, err = runShardPieces(ctx, f, SplitBits(f.N, 1), shard.Spec{Index: 1, Count: 1}, &o)
 		if err == nil {
 			return ExactResult(f, MethodBDD, state.Sum), nil
 		}
