@@ -164,6 +164,15 @@ func planePolynomial(ctx context.Context, q int, progress Progress, maxBytes int
 // them (so a piece alone means nothing). maxBytes bounds the states' bytes
 // as for the whole count (0 = none).
 func PlanePieces(ctx context.Context, q, of int, which []int, progress Progress, maxBytes int64) ([][]*big.Int, error) {
+	return planePieces(ctx, q, of, which, progress, maxBytes, nil)
+}
+
+// planePieces is [PlanePieces] calling done(i, count) as soon as the
+// count of piece which[i] is final (for a checkpoint): each piece in turn, or all
+// at the end when the memory budget cut a row before the split into
+// parts (each part then adds to every piece). An error of done stops the
+// sweep and is returned.
+func planePieces(ctx context.Context, q, of int, which []int, progress Progress, maxBytes int64, done func(i int, count []*big.Int) error) ([][]*big.Int, error) {
 	if err := checkPlaneOrder(q); err != nil {
 		return nil, err
 	}
@@ -199,10 +208,25 @@ func PlanePieces(ctx context.Context, q, of int, which []int, progress Progress,
 			return nil, err
 		}
 		out[i] = fr
+		if done != nil {
+			if err := done(i, fr); err != nil {
+				return nil, err
+			}
+		}
 		return out, nil
+	}
+	if done != nil {
+		s.pieceDone = func(i int) error { return done(i, out[i]) }
 	}
 	if _, err := s.counts(ctx, progress); err != nil {
 		return nil, err
+	}
+	if s.parted && done != nil {
+		for i := range which {
+			if err := done(i, out[i]); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return out, nil
 }
@@ -268,6 +292,11 @@ type planeSweep struct {
 	// stored row for, each adding into its own pieceCounts.
 	pieces      []planePart
 	pieceCounts [][]*big.Int
+	// pieceDone, if not nil, hears that piece i's count is final; parted
+	// records that a row before the split was made in parts, so that no
+	// piece is final before the end.
+	pieceDone func(i int) error
+	parted    bool
 }
 
 // newPlaneSweep returns the tables for order q, a prime power ≤ 8.
@@ -647,6 +676,11 @@ func (s *planeSweep) descend(ctx context.Context, in *planeStates, y, last int, 
 		if err := s.descendAll(ctx, in.share(pc), y, last, reserved, s.pieceCounts[i], progress); err != nil {
 			return err
 		}
+		if s.pieceDone != nil && !s.parted {
+			if err := s.pieceDone(i); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -673,6 +707,9 @@ func (s *planeSweep) descendAll(ctx context.Context, in *planeStates, y, last in
 			}
 			for j := range split {
 				todo = append(todo, planePart{pt.k + j*pt.of, split * pt.of})
+			}
+			if y < last {
+				s.parted = true
 			}
 			continue
 		}
@@ -1236,45 +1273,115 @@ func planeSplittable(f *set.Family) bool {
 // planeShare is shard sp's share of the plane sweep of f (see
 // [ComputeShare]): the summed counts of its pieces, as a polynomial's
 // coefficients that mean nothing alone. A sweep that o.Time or the memory
-// budget stops makes an inexact share, which the merge refuses.
+// budget stops makes an inexact share, which the merge refuses. With
+// o.Checkpoint the pieces done by earlier runs are not swept again, and
+// each piece is recorded (and o.Save called) as soon as it is done; a
+// cancelled ctx returns a *[PiecesStopped].
 func planeShare(ctx context.Context, f *set.Family, sp shard.Spec, o *ShareOptions) (*Share, error) {
 	q, _ := planeOrder(f)
-	of := 1 << min(SplitBits(f.N, sp.Count), 10)
+	bits := min(SplitBits(f.N, sp.Count), 10)
+	// The share's Split stays "": the pieces are cut as by earlier
+	// versions, whose parts merge with these (the name is the
+	// checkpoint's, to refuse pieces of a BDD).
+	sh := &Share{H: f.H, N: f.N, Kind: SharePieces, Method: MethodPlane, Pieces: 1 << bits}
+	state, err := planeRun(ctx, f, q, bits, sp, o)
+	if err != nil {
+		var stop *PiecesStopped
+		if !errors.As(err, &stop) || stop.Interrupted {
+			return nil, err
+		}
+		sh.Reason = stop.Error()
+		if o.ExplainStop != nil {
+			sh.Reason = o.ExplainStop(stop)
+		}
+		sh.PiecesDone = len(state.Done)
+		return sh, nil
+	}
+	sh.Exact, sh.PiecesDone, sh.Poly = true, len(state.Done), state.Sum
+	return sh, nil
+}
+
+// planeSplitID names the pieces of the sweep of PG(2,q) in a checkpoint
+// (see [Split.ID] for those of a BDD).
+func planeSplitID(q int) string { return fmt.Sprintf("plane sweep of order %d", q) }
+
+// planeRun sweeps the pieces of 2^bits of PG(2,q) (the family f) that
+// shard sp owns under o.Time, resuming from and saving to o.Checkpoint.
+// It returns the pieces done and the sum of their counts; a stop
+// returns the state so far with a *PiecesStopped (Plane set), or the
+// error of a save.
+func planeRun(ctx context.Context, f *set.Family, q, bits int, sp shard.Spec, o *ShareOptions) (*PieceState, error) {
+	id := planeSplitID(q)
+	state := &PieceState{Bits: bits, Split: id, Sum: NewPolynomial(f.N)}
+	if o.Checkpoint != nil {
+		st, err := o.Checkpoint.State(o.Family, f.N, bits)
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			if st.Split != id && (st.Split != "" || len(st.Done) > 0) {
+				return nil, &CheckpointMismatch{Family: o.Family, Msg: fmt.Sprintf("pieces cut by %s, and this run cuts them by the %s: start afresh", orUnsaid(st.Split), id)}
+			}
+			st.Split = id
+			state = st
+		}
+	}
+	of := 1 << bits
+	done := make(map[int]bool, len(state.Done))
+	for _, j := range state.Done {
+		done[j] = true
+	}
 	var which []int
 	for j := range of {
-		if sp.Owns(j) {
+		if sp.Owns(j) && !done[j] {
 			which = append(which, j)
 		}
 	}
-	sh := &Share{H: f.H, N: f.N, Kind: SharePieces, Method: MethodPlane, Pieces: of}
 	pctx := ctx
 	if o.Time > 0 {
 		var cancel context.CancelFunc
 		pctx, cancel = context.WithTimeout(ctx, o.Time)
 		defer cancel()
 	}
-	counts, err := PlanePieces(pctx, q, of, which, o.Progress, o.MaxMemory)
-	switch {
-	case err == nil:
-	case ctx.Err() != nil:
-		return nil, err
-	case pctx.Err() != nil:
-		sh.Reason = fmt.Sprintf("the plane sweep of order %d did not finish within %s", q, o.Time)
-		return sh, nil
-	case errors.Is(err, set.ErrMemoryBudget):
-		sh.Reason = err.Error()
-		return sh, nil
-	default:
-		return nil, err
-	}
-	sum := NewPolynomial(f.N)
-	for _, c := range counts {
-		for i, v := range c {
-			sum.A[i].Add(sum.A[i], v)
+	add := func(i int, count []*big.Int) error {
+		for e, v := range count {
+			state.Sum.A[e].Add(state.Sum.A[e], v)
 		}
+		state.Done = append(state.Done, which[i])
+		slices.Sort(state.Done)
+		if o.Checkpoint == nil {
+			return nil
+		}
+		o.Checkpoint.Record(o.Family, state)
+		if o.Save == nil {
+			return nil
+		}
+		return o.Save(o.Checkpoint)
 	}
-	sh.Exact, sh.PiecesDone, sh.Poly = true, len(which), sum
-	return sh, nil
+	_, err := planePieces(pctx, q, of, which, o.Progress, o.MaxMemory, add)
+	if err == nil {
+		return state, nil
+	}
+	stop := &PiecesStopped{Plane: q, Err: err, Done: len(state.Done), Owned: sp.Owned(of)}
+	switch {
+	case ctx.Err() != nil:
+		stop.Interrupted = true
+	case pctx.Err() != nil && errors.Is(err, context.DeadlineExceeded):
+		stop.Cause, stop.Time = CauseTime, o.Time
+	case errors.Is(err, set.ErrMemoryBudget):
+		stop.Cause = CauseMemory
+	default:
+		return state, err
+	}
+	return state, stop
+}
+
+// orUnsaid is the name of a split, or "an unnamed split".
+func orUnsaid(id string) string {
+	if id == "" {
+		return "an unnamed split"
+	}
+	return id
 }
 
 // planeFromShares returns the polynomial of the plane from the sum of all

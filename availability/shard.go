@@ -184,14 +184,24 @@ func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOpti
 
 // ComputeResumable computes the exact polynomial of f, a family that
 // [Splittable] accepts, piece by piece from o.Checkpoint (see
-// [ComputeShare]): the result an uninterrupted [Compute] by BDD gives.
-// When a budget or o.Time stops a piece it returns what [Settle] proves,
-// with the stop's reason (o.ExplainStop).
+// [ComputeShare]): the result an uninterrupted [Compute] by BDD gives,
+// or, for a projective plane of order 8 and o.Method auto, by the plane
+// sweep (its pieces are those of one shard of [ComputeShare]). When a
+// budget or o.Time stops a piece it returns what [Settle] proves, with
+// the stop's reason (o.ExplainStop).
 func ComputeResumable(ctx context.Context, f *set.Family, o ShareOptions) (*Result, error) {
-	one := shard.Spec{Index: 1, Count: 1}
-	state, err := runShardPieces(ctx, f, SplitBits(f.N, 1), one, &o)
-	if err == nil {
-		return ExactResult(f, MethodBDD, state.Sum), nil
+	var err error
+	if o.Method == MethodAuto && planeSplittable(f) {
+		var r *Result
+		if r, _, err = planeResumable(ctx, f, &o); err == nil {
+			return r, nil
+		}
+	} else {
+		var state *PieceState
+		state, err = runShardPieces(ctx, f, SplitBits(f.N, 1), shard.Spec{Index: 1, Count: 1}, &o)
+		if err == nil {
+			return ExactResult(f, MethodBDD, state.Sum), nil
+		}
 	}
 	var stop *PiecesStopped
 	if !errors.As(err, &stop) || stop.Interrupted {
@@ -201,7 +211,30 @@ func ComputeResumable(ctx context.Context, f *set.Family, o ShareOptions) (*Resu
 	if o.ExplainStop != nil {
 		reason = o.ExplainStop(stop)
 	}
+	if stop.Plane > 0 {
+		if err := f.Validate(); err != nil {
+			return nil, fmt.Errorf("availability: %w", err)
+		}
+		return settle(ctx, &Result{N: f.N, f: f}, reason, stop.Cause)
+	}
 	return Settle(ctx, f, reason)
+}
+
+// planeResumable is [ComputeResumable] for a projective plane: the
+// pieces of the plane sweep of one shard of one.
+func planeResumable(ctx context.Context, f *set.Family, o *ShareOptions) (*Result, *PieceState, error) {
+	q, _ := planeOrder(f)
+	state, err := planeRun(ctx, f, q, min(SplitBits(f.N, 1), 10), shard.Spec{Index: 1, Count: 1}, o)
+	if err != nil {
+		return nil, state, err
+	}
+	p, err := planeFromShares(state.Sum)
+	if err != nil {
+		return nil, state, fmt.Errorf("availability: %w", err)
+	}
+	r := ExactResult(f, MethodPlane, p)
+	r.noBDD = true // as the unsplit sweep's: its BDD is out of reach
+	return r, state, nil
 }
 
 // PiecesStopped is the error of a split computation that stopped before
@@ -209,19 +242,24 @@ func ComputeResumable(ctx context.Context, f *set.Family, o ShareOptions) (*Resu
 // saved, with a checkpoint). Interrupted says that ctx stopped it (Err is
 // then the context's error); otherwise a budget did: Cause is CauseBudget
 // (the node budget, Err wrapping [ErrBudget], or Time when Time is not
-// zero) or CauseMemory (Err wrapping [set.ErrMemoryBudget]).
+// zero) or CauseMemory (Err wrapping [set.ErrMemoryBudget]). Plane is the
+// order of the projective plane whose sweep was split (then Cause is
+// CauseTime when Time stopped it), 0 for pieces of a BDD.
 type PiecesStopped struct {
 	Interrupted bool
 	Cause       Cause
 	Time        time.Duration
 	Err         error
 	Done, Owned int
+	Plane       int
 }
 
 func (e *PiecesStopped) Error() string {
 	switch {
 	case e.Interrupted:
 		return e.Err.Error()
+	case e.Time > 0 && e.Plane > 0:
+		return fmt.Sprintf("the plane sweep of order %d did not finish within %s: %d of %d pieces done", e.Plane, e.Time, e.Done, e.Owned)
 	case e.Time > 0:
 		return fmt.Sprintf("no BDD within %s: %d of %d pieces done", e.Time, e.Done, e.Owned)
 	}
@@ -304,19 +342,30 @@ func (ck *Checkpoint) State(fi, n, bits int) (*PieceState, error) {
 		}
 		st := f.State
 		if st.Bits != bits {
-			return nil, fmt.Errorf("checkpoint: family %d is split into %d pieces, this run into %d", fi+1, 1<<st.Bits, 1<<bits)
+			return nil, &CheckpointMismatch{Family: fi, Msg: fmt.Sprintf("split into %d pieces, this run into %d", 1<<st.Bits, 1<<bits)}
 		}
 		if st.Sum == nil || st.Sum.N != n {
-			return nil, fmt.Errorf("checkpoint: family %d: not a polynomial over %d nodes", fi+1, n)
+			return nil, &CheckpointMismatch{Family: fi, Msg: fmt.Sprintf("not a polynomial over %d nodes", n)}
 		}
 		done := slices.Clone(st.Done)
 		slices.Sort(done)
 		if len(slices.Compact(slices.Clone(done))) != len(done) || len(done) > 0 && (done[0] < 0 || done[len(done)-1] >= 1<<bits) {
-			return nil, fmt.Errorf("checkpoint: family %d: bad list of pieces done", fi+1)
+			return nil, &CheckpointMismatch{Family: fi, Msg: "bad list of pieces done"}
 		}
 		return &PieceState{Bits: bits, Split: st.Split, Done: done, Sum: st.Sum.Clone()}, nil
 	}
 	return nil, nil
+}
+
+// CheckpointMismatch is the error of a checkpoint whose saved pieces of
+// family Family (0-based) do not fit this run: Msg says how.
+type CheckpointMismatch struct {
+	Family int
+	Msg    string
+}
+
+func (e *CheckpointMismatch) Error() string {
+	return fmt.Sprintf("checkpoint: family %d: %s", e.Family+1, e.Msg)
 }
 
 // Record sets the progress of family fi to a copy of st.

@@ -112,16 +112,28 @@ func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
 }
 
 // splitWindow returns order with bits consecutive nodes moved to the
-// front, the rest in their order: the window whose trial piece (every
-// other split node up) has the smallest diagram, among windows starting
-// at every sixteenth of the order. A diagram too large for the probes of
-// [NewSplit] is widest in its middle levels; its cofactors by the first
+// front, the rest in their order: the window whose two trial pieces
+// (every other split node up, and the others) have the smallest diagrams
+// together, among windows starting at every sixteenth of the order. A
+// diagram too large for the probes of [NewSplit] is widest in its middle
+// levels; its cofactors by the first
 // nodes of the order share that wide middle and are about as large as
 // the whole (on the billiard of q = 15, in the chain order, each of 64
-// pieces had half the whole's 1.7 million nodes), while fixing nodes of
-// the middle cuts it (pieces of 16,000 to 45,000 nodes there). Each trial
-// stops at 2^16 nodes; when none fits, the window whose trial got
-// furthest wins. The choice counts work, not time.
+// pieces had half the whole's 1.7 million nodes), while fixing nodes
+// further in cuts it. It does not cut every level, though: the cofactors
+// still share the levels below the window (on that billiard, any third
+// of the nodes entering a level below the 16th reaches nearly every node
+// below it), so the pieces together are larger than the whole. There the
+// windows of 6 nodes at 4 and 6 of the chain order make about 5.4 and
+// 7.1 million nodes together (pieces of 9,000 to 490,000 nodes), the
+// window at 66 10 million, those at 0, 13, 19 and 26 15 to 100 million,
+// and windows of 8 or 10 nodes more. Each trial stops at 2^16 nodes;
+// when no window has both trials fit, the window whose worse trial got
+// furthest wins: the pieces are as slow as their largest, and one trial
+// alone can mislead (at 66 the one that fits has 34,000 nodes, the other
+// fails, and each of 3 shards cost 1.3 to 1.8 times the CPU of the
+// unsplit run; at 6, the window chosen, neither fits, and each shard
+// costs 0.85 of it). The choice counts work, not time.
 func splitWindow(ctx context.Context, f *set.Family, order []int, bits int) ([]int, error) {
 	n := len(order)
 	if bits == 0 || bits >= n {
@@ -134,6 +146,7 @@ func splitWindow(ctx context.Context, f *set.Family, order []int, bits int) ([]i
 		return append(out, order[s+bits:]...)
 	}
 	j := 0x5555_5555 & (1<<bits - 1)
+	trials := []int{j, j ^ (1<<bits - 1)}
 	best, bestSize, bestSteps := 0, -1, -1
 	for k := range 16 {
 		s := k * (n - bits) / 16
@@ -141,18 +154,34 @@ func splitWindow(ctx context.Context, f *set.Family, order []int, bits int) ([]i
 			continue
 		}
 		sp := &Split{Bits: bits, Order: at(s)}
-		g, always := sp.restrict(f, j)
-		if always || len(g.Quorums) == 0 {
-			continue
-		}
-		d, steps, _, err := buildBDD(ctx, g, BDDOptions{Order: naturalOrder(g.N), Budget: 1 << 16}, nil)
-		switch {
-		case err == nil:
-			if bestSize < 0 || d.Size() < bestSize {
-				best, bestSize = s, d.Size()
+		// size is the nodes of the trials that fit, steps how far the
+		// worse of those that did not got.
+		size, steps, tried, fits := 0, -1, 0, true
+		for _, t := range trials {
+			g, always := sp.restrict(f, t)
+			if always || len(g.Quorums) == 0 {
+				continue
 			}
-		case !errors.Is(err, ErrBudget):
-			return nil, err
+			tried++
+			d, k, _, err := buildBDD(ctx, g, BDDOptions{Order: naturalOrder(g.N), Budget: 1 << 16}, nil)
+			switch {
+			case err == nil:
+				size += d.Size()
+			case !errors.Is(err, ErrBudget):
+				return nil, err
+			default:
+				if fits || k < steps {
+					steps = k
+				}
+				fits = false
+			}
+		}
+		switch {
+		case tried == 0:
+		case fits:
+			if bestSize < 0 || size < bestSize {
+				best, bestSize = s, size
+			}
 		case bestSize < 0 && steps > bestSteps:
 			best, bestSteps = s, steps
 		}

@@ -84,7 +84,8 @@ by --plot OUT.svg or OUT.png.
 Long runs: --shard I/N does one share of the work and prints a partial result
 that 'coterie merge' puts together with the others (--shard auto takes I from
 a Kubernetes Indexed Job or a Slurm array, with --shards N); --checkpoint FILE
-saves an exact search by BDD piece by piece and resumes it where it stopped.
+saves an exact search by BDD (or the plane sweep of PG(2,8)) piece by piece and
+resumes it where it stopped.
 --method estimate skips the exact search.`,
 		Example: `  coterie availability plane.json --p 0.9,0.99
   coterie availability grid.json --range 0.5:1:0.05 --format csv
@@ -127,7 +128,7 @@ saves an exact search by BDD piece by piece and resumes it where it stopped.
 	f.BoolVar(&o.log, "log", false, "with --plot, draw the unavailability 1−AV on a log scale")
 	f.StringVar(&o.shard, "shard", "", "do shard `I/N` of the work (or auto: the index from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID, with --shards) and print a partial result for 'coterie merge'")
 	f.StringVar(&o.shards, "shards", "", shardsUsage)
-	f.StringVar(&o.checkpoint, "checkpoint", "", "save the exact search by BDD piece by piece in `FILE`, and resume from it")
+	f.StringVar(&o.checkpoint, "checkpoint", "", "save the exact search by BDD (or the plane sweep of PG(2,8)) piece by piece in `FILE`, and resume from it")
 	_ = cmd.RegisterFlagCompletionFunc("format", completeWords("table", "csv", "json"))
 	_ = cmd.RegisterFlagCompletionFunc("method", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"auto", "bdd", "brute-force", "estimate"}, cobra.ShellCompDirectiveNoFileComp
@@ -259,7 +260,7 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 						return fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
 					}
 				}
-				res, err = computeAvCheckpointed(ctx, s, name, fam, fi, o, ckp)
+				res, err = computeAvCheckpointed(ctx, s, name, fam, fi, o, method, ckp)
 			} else {
 				res, err = computeAvFamily(ctx, s, name, fam, method, o.maxNodes, o.exactTime, maxMemory(o.in.cmd))
 			}

@@ -121,6 +121,9 @@ func avPiecesDone(stop *availability.PiecesStopped, ckp *avCheckpointer) string 
 // avStopNote is the reason of pieces a budget or --exact-time stopped.
 func avStopNote(stop *availability.PiecesStopped, ckp *avCheckpointer) string {
 	progress := avPiecesDone(stop, ckp)
+	if stop.Time > 0 && stop.Plane > 0 {
+		return fmt.Sprintf("the plane sweep of order %d did not finish within %s: %s", stop.Plane, stop.Time, progress)
+	}
 	if stop.Time > 0 {
 		return fmt.Sprintf("no BDD within %s: %s", stop.Time, progress)
 	}
@@ -133,6 +136,10 @@ func avPiecesErr(s *streams, name string, fam *set.Family, ckp *avCheckpointer, 
 	var stop *availability.PiecesStopped
 	if errors.As(err, &stop) && stop.Interrupted {
 		fmt.Fprintf(s.err, "coterie: note: availability: %s%s: stopped with %s\n", name, avLevelSuffix(fam), avPiecesDone(stop, ckp))
+	}
+	var mm *availability.CheckpointMismatch
+	if ckp != nil && errors.As(err, &mm) {
+		return asInputError(ckp.path, 0, fmt.Sprintf("a checkpoint that does not fit this run: %s%s: family %d: %s (remove it or choose another --checkpoint file)", name, avLevelSuffix(fam), mm.Family+1, mm.Msg))
 	}
 	return fmt.Errorf("%s%s: %w", name, avLevelSuffix(fam), err)
 }
@@ -165,11 +172,15 @@ func computeAvShard(ctx context.Context, s *streams, name string, sys set.System
 // saved to --checkpoint: the same result as an uninterrupted run; when a
 // budget or --exact-time stops it, the proved coefficients, bounds and an
 // estimate, as without a checkpoint.
-func computeAvCheckpointed(ctx context.Context, s *streams, name string, fam *set.Family, fi int, o availabilityOptions, ckp *avCheckpointer) (*availability.Result, error) {
+func computeAvCheckpointed(ctx context.Context, s *streams, name string, fam *set.Family, fi int, o availabilityOptions, m availability.Method, ckp *avCheckpointer) (*availability.Result, error) {
 	one := shard.Spec{Index: 1, Count: 1}
-	so, done := avShareOptions(ctx, s, name, fam, fi, o, availability.MethodBDD, one, nil, ckp)
+	so, done := avShareOptions(ctx, s, name, fam, fi, o, m, one, nil, ckp)
 	explain := so.ExplainStop
 	so.ExplainStop = func(stop *availability.PiecesStopped) string {
+		if stop.Plane > 0 {
+			// The result's cause (time or memory) says what to raise.
+			return explain(stop)
+		}
 		return explain(stop) + "; raise --max-nodes or --exact-time, or rely on the bounds and estimate"
 	}
 	res, err := availability.ComputeResumable(ctx, fam, so)
