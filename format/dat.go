@@ -1,7 +1,7 @@
 package format
 
 import (
-	"strings"
+	"bytes"
 
 	"github.com/coterie-dev/coterie/set"
 )
@@ -17,8 +17,8 @@ func readDat(data []byte, opt Options, b *budget) (set.System, error) {
 	hd := newHeader(b)
 	var qb quorumBuilder
 	last, err := lines(data, func(raw []byte, no int) error {
-		content, _, _ := strings.Cut(string(raw), "#")
-		if strings.TrimSpace(content) == "" {
+		content, _, _ := bytes.Cut(raw, []byte{'#'})
+		if len(bytes.TrimSpace(content)) == 0 {
 			return nil
 		}
 		qb.reset()

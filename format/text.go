@@ -262,7 +262,7 @@ func (hd *header) system(lastLine int) (set.System, error) {
 				return set.System{}, err
 			}
 			if sparse {
-				if f.Sparse, err = set.NewLists(l.qs.ids, l.qs.end); err != nil {
+				if f.Sparse, err = set.NewLists(l.qs.lists()); err != nil {
 					return set.System{}, errorf(0, "%v", err)
 				}
 			} else {
@@ -348,7 +348,7 @@ func readText(data []byte, b *budget) (set.System, error) {
 
 // scanIDs adds the node ids of a quorum line, separated by white space or
 // commas and numbered from base, to qb.
-func scanIDs(content string, no, base int, qb *quorumBuilder) error {
+func scanIDs[T string | []byte](content T, no, base int, qb *quorumBuilder) error {
 	for i := 0; i < len(content); {
 		c := content[i]
 		if c == ' ' || c == '\t' || c == ',' || c == '\v' || c == '\f' {
