@@ -256,3 +256,56 @@ func TestRedundantBlocks(t *testing.T) {
 		}
 	}
 }
+
+// The block engine agrees with the definition on lists it is chosen for
+// (dense quorums of a narrow range of sizes) with nested pairs, repeats
+// and pairs one node apart planted at random positions, first and last
+// included.
+func TestRedundantBlocksPlanted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("brute force over 4,096² pairs")
+	}
+	rng := rand.New(rand.NewPCG(27, 9))
+	for _, c := range []struct{ n, lo, hi int }{{200, 101, 120}, {64, 33, 40}, {90, 40, 41}} {
+		const m = 4096
+		qs := make([]Set, m)
+		for i := range qs {
+			size := c.lo + rng.IntN(c.hi-c.lo+1)
+			for qs[i].Len() < size {
+				qs[i].Add(rng.IntN(c.n))
+			}
+		}
+		for _, at := range [][2]int{{0, m - 1}, {m - 1, 0}, {rng.IntN(m), rng.IntN(m)}, {rng.IntN(m), rng.IntN(m)}, {5, 6}} {
+			from, to := at[0], at[1]
+			if from == to {
+				continue
+			}
+			qs[to].Copy(&qs[from])
+			switch rng.IntN(3) {
+			case 0: // to lies in from
+				if v, ok := qs[to].Next(rng.IntN(c.n)); ok {
+					qs[to].Remove(v)
+				}
+			case 1: // to holds from
+				for range 1 + rng.IntN(c.hi-c.lo+1) {
+					qs[to].Add(rng.IntN(c.n))
+				}
+			}
+		}
+		sup := Full(c.n).Elements()
+		if !blocksCheaper(qs, sup, c.n) {
+			t.Errorf("%+v: blocks not chosen", c)
+		}
+		got := make([]bool, m)
+		if err := redundantByBlocks(context.Background(), qs, sup, c.n, got); err != nil {
+			t.Fatal(err)
+		}
+		want := redundantBrute(qs)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%+v: by blocks differs from brute force", c)
+		}
+		if !slices.Contains(want, true) {
+			t.Fatalf("%+v: nothing planted took", c)
+		}
+	}
+}
