@@ -129,9 +129,23 @@ func (l *quorumList) lists() ([]int32, []int) {
 // sets builds the bit sets of the quorums, each sized to its largest node.
 func (l *quorumList) sets() []set.Set {
 	qs := make([]set.Set, l.len())
+	var words set.Words
 	for i := range qs {
 		qs[i].Grow(int(l.top[i]) + 1)
-		l.each(i, func(v int32) { qs[i].Add(int(v)) })
+		if !l.bits[i] {
+			l.each(i, func(v int32) { qs[i].Add(int(v)) })
+			continue
+		}
+		lo := 0
+		if i > 0 {
+			lo = l.end[i-1]
+		}
+		halves := l.ids[lo:l.end[i]]
+		words = words[:0]
+		for k := 0; k < len(halves); k += 2 {
+			words = append(words, uint64(uint32(halves[k]))|uint64(uint32(halves[k+1]))<<32)
+		}
+		qs[i].UnionWords(words)
 	}
 	return qs
 }

@@ -363,9 +363,27 @@ func scanIDs[T string | []byte](content T, no, base int, qb *quorumBuilder) erro
 			}
 			j++
 		}
-		v, err := parseID(content[i:j], no, base)
-		if err != nil {
-			return err
+		// A plain id of up to 7 digits is read here; anything else (and
+		// every error) by parseID.
+		v := -1
+		if j-i <= 7 {
+			v = 0
+			for k := i; k < j; k++ {
+				d := content[k] - '0'
+				if d > 9 {
+					v = -1
+					break
+				}
+				v = v*10 + int(d)
+			}
+		}
+		if v >= base {
+			v -= base
+		} else {
+			var err error
+			if v, err = parseID(content[i:j], no, base); err != nil {
+				return err
+			}
 		}
 		if err := qb.add(v, no, base); err != nil {
 			return err
