@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -169,7 +170,17 @@ func ByteSize(b int64) string {
 // and form feed are white space), and bytes that are not UTF-8.
 func checkBytes(data []byte) error {
 	line := 1
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for i := 0; i < len(data); {
+		// Eight printable ASCII bytes at a time: none below ' ' (no line
+		// break either), none 0x7f, none past ASCII.
+		if i+8 <= len(data) {
+			x := binary.LittleEndian.Uint64(data[i:])
+			if x&highs == 0 && (x-0x20*ones)&^x&highs == 0 && (x+ones)&highs == 0 {
+				i += 8
+				continue
+			}
+		}
 		c := data[i]
 		if c < utf8.RuneSelf {
 			switch {
