@@ -309,3 +309,27 @@ func TestRedundantBlocksPlanted(t *testing.T) {
 		}
 	}
 }
+
+// go test ./set -run '^$' -bench RedundantRandomMajor
+//
+// 200,000 random quorums of 101 to 120 of 200 nodes, none holding another
+// (the block engine); `coterie verify` on 10^6 of them is a case of
+// scripts/bench-commands.sh.
+func BenchmarkRedundantRandomMajor(b *testing.B) {
+	rng := rand.New(rand.NewPCG(27, 10))
+	const n, m = 200, 200000
+	f := &Family{N: n, K: 1, Quorums: make([]Set, m)}
+	for i := range f.Quorums {
+		size := 101 + rng.IntN(20)
+		for f.Quorums[i].Len() < size {
+			f.Quorums[i].Add(rng.IntN(n))
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		red, err := f.Redundant(context.Background())
+		if err != nil || slices.Contains(red, true) {
+			b.Fatal("a random quorum was found redundant", err)
+		}
+	}
+}
