@@ -57,8 +57,6 @@ func redundantByBlocks(ctx context.Context, qs []Set, sup []int, n int, red []bo
 		}
 		rows[g] = r
 	}
-	// A repeat is marked already and its first copy stands for it.
-	repeat := slices.Clone(red)
 	work := make(chan int, len(sizes))
 	for g := len(sizes) - 1; g > 0; g-- { // largest first: they have the most pairs
 		work <- g
@@ -74,19 +72,19 @@ func redundantByBlocks(ctx context.Context, qs []Set, sup []int, n int, red []bo
 				b, qb := sizes[gb], groups[sizes[gb]]
 				for ga, a := range sizes[:gb] {
 					d := b - a
-					blocks := d + 1
-					if blocks > u { // cannot happen for sets within the u nodes; compare all pairs
-						blocks = 1
+					blocks, whole := d+1, false
+					if blocks > u { // only from an empty quorum: compare every pair
+						blocks, whole = 1, true
 					}
 					for j := range blocks {
 						if ctx.Err() != nil {
 							return
 						}
 						lo, hi := j*u/blocks, (j+1)*u/blocks
-						if blocks == 1 && d+1 > u {
+						if whole {
 							lo, hi = 0, 0
 						}
-						ix.build(rows[ga], nw, groups[a], repeat, lo, hi, u)
+						ix.build(rows[ga], nw, lo, hi, u)
 						for k, q := range qb {
 							if !red[q] && ix.holdsSubset(Words(rows[gb][k*nw:(k+1)*nw])) {
 								red[q] = true
@@ -165,10 +163,9 @@ func (ix *blockIndex) patternHash(row Words) uint64 {
 	return h
 }
 
-// build files the rows of rows (nw words each, positions who; a row
-// whose quorum is marked in skip is left out) under their pattern on bits
-// lo..hi−1 of u.
-func (ix *blockIndex) build(rows []uint64, nw int, who []int32, skip []bool, lo, hi, u int) {
+// build files the rows of rows (nw words each; a repeated quorum is filed
+// like any other, harmlessly) under their pattern on bits lo..hi−1 of u.
+func (ix *blockIndex) build(rows []uint64, nw, lo, hi, u int) {
 	ix.lo, ix.hi, ix.rows, ix.nw = lo, hi, rows, nw
 	// The check word: the word with the most bits in use outside the block.
 	best := -1
@@ -183,31 +180,23 @@ func (ix *blockIndex) build(rows []uint64, nw int, who []int32, skip []bool, lo,
 			ix.fw, best = k, out
 		}
 	}
-	m := len(who)
+	m := len(rows) / nw
 	b := max(bitsFor(m)-2, 1) // about four entries a bucket
 	ix.shift = uint(64 - b)
 	nb := 1 << b
 	ix.start = slices.Grow(ix.start[:0], nb+1)[:nb+1]
 	clear(ix.start)
 	ix.hash = slices.Grow(ix.hash[:0], m)[:m]
-	filed := 0
 	for k := range m {
-		if skip[who[k]] {
-			continue
-		}
 		h := ix.patternHash(Words(rows[k*nw : (k+1)*nw]))
 		ix.hash[k] = h
 		ix.start[h>>ix.shift+1]++
-		filed++
 	}
 	for s := 1; s <= nb; s++ {
 		ix.start[s] += ix.start[s-1]
 	}
-	ix.entries = slices.Grow(ix.entries[:0], filed)[:filed]
+	ix.entries = slices.Grow(ix.entries[:0], m)[:m]
 	for k := range m {
-		if skip[who[k]] {
-			continue
-		}
 		h := ix.hash[k]
 		s := h >> ix.shift
 		at := ix.start[s]
