@@ -46,11 +46,20 @@ func redundantByBlocks(ctx context.Context, qs []Set, sup []int, n int, red []bo
 	slices.Sort(sizes)
 	// rows[g] holds the quorums of size sizes[g], renumbered, in order.
 	nw := WordsFor(u)
+	same := true // the nodes in use are 0..u−1: the words are copied as they are
+	for k, v := range sup {
+		same = same && v == k
+	}
 	rows := make([][]uint64, len(sizes))
 	for g, s := range sizes {
 		r := make([]uint64, len(groups[s])*nw)
 		for k, q := range groups[s] {
 			w := Words(r[k*nw : (k+1)*nw])
+			if same {
+				qw := qs[q].b.Words()
+				copy(w, qw[:min(len(qw), nw)])
+				continue
+			}
 			for v := range qs[q].All() {
 				w.Add(pos[v])
 			}
