@@ -328,7 +328,7 @@ func (b *budget) sparse(q *quorumList, allowed bool, line int) (bool, error) {
 	for _, top := range q.top {
 		dense += setCost(top)
 	}
-	lists := 4*int64(len(q.ids)) + 8*int64(len(q.end))
+	lists := 4*int64(q.nodes) + 8*int64(len(q.end))
 	if allowed && (dense > denseFloor && dense > sparseRatio*lists || b.max > 0 && b.used+dense > b.max) {
 		return true, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // catching repeats, and turns them into a set.
 type quorumBuilder struct {
 	ids  []int    // 0-based nodes
-	seen []uint64 // bit v: node v is in ids
+	seen []uint64 // the nodes of ids, as bits
 }
 
 func (b *quorumBuilder) reset() {
@@ -28,7 +29,7 @@ func (b *quorumBuilder) reset() {
 	b.ids = b.ids[:0]
 }
 
-// add records 0-based node v (non-negative), reporting a repeat at line.
+// add records 0-based node v, reporting a repeat at line.
 func (b *quorumBuilder) add(v, line, base int) error {
 	w := v >> 6
 	if w >= len(b.seen) {
@@ -53,35 +54,109 @@ func (b *quorumBuilder) top() int {
 
 // quorumList holds the quorums of one level as they are read, compactly:
 // the node ids of all quorums in one arena, so that reading takes memory in
-// proportion to the input, not to n times the number of quorums. The bit
-// sets are built at the end, once n is known and they fit the budget.
+// proportion to the input, not to n times the number of quorums. A quorum
+// whose bit set is shorter than its list of ids (most nodes up to its
+// largest) is kept in the arena as that bit set, in 32-bit halves of its
+// words. The bit sets are built at the end, once n is known and they fit
+// the budget.
 type quorumList struct {
-	ids  []int32 // 0-based nodes, quorum after quorum
-	end  []int   // quorum i is ids[end[i-1]:end[i]]
-	line []int32 // the line of each quorum
-	top  []int32 // the largest node of each quorum
+	ids   []int32 // quorum after quorum: 0-based nodes, or the halves of its words
+	end   []int   // quorum i is ids[end[i-1]:end[i]]
+	bits  []bool  // quorum i is kept as bits
+	line  []int32 // the line of each quorum
+	top   []int32 // the largest node of each quorum
+	nodes int     // the number of node ids of all quorums
 }
 
 func (l *quorumList) len() int { return len(l.end) }
 
 func (l *quorumList) add(ids []int, top, line int) {
-	for _, v := range ids {
-		l.ids = append(l.ids, int32(v))
+	halves := 2 * (top/64 + 1)
+	if halves < len(ids) {
+		lo := len(l.ids)
+		l.ids = slices.Grow(l.ids, halves)[:lo+halves]
+		clear(l.ids[lo:])
+		for _, v := range ids {
+			l.ids[lo+v/32] |= int32(uint32(1) << (v % 32))
+		}
+	} else {
+		for _, v := range ids {
+			l.ids = append(l.ids, int32(v))
+		}
 	}
+	l.bits = append(l.bits, halves < len(ids))
 	l.end = append(l.end, len(l.ids))
 	l.line = append(l.line, int32(line))
 	l.top = append(l.top, int32(top))
+	l.nodes += len(ids)
 }
-
-// sets builds the bit sets of the quorums, each sized to its largest node.
-func (l *quorumList) sets() []set.Set { return set.SetsOf(l.ids, l.end) }
 
 // reserve makes room for about quorums quorums of ids node ids in all.
 func (l *quorumList) reserve(quorums, ids int) {
 	l.ids = slices.Grow(l.ids, ids)
 	l.end = slices.Grow(l.end, quorums)
+	l.bits = slices.Grow(l.bits, quorums)
 	l.line = slices.Grow(l.line, quorums)
 	l.top = slices.Grow(l.top, quorums)
+}
+
+// each calls fn with each node of quorum i, in the order the file lists
+// them (increasing for a quorum kept as bits).
+func (l *quorumList) each(i int, fn func(v int32)) {
+	lo := 0
+	if i > 0 {
+		lo = l.end[i-1]
+	}
+	if !l.bits[i] {
+		for _, v := range l.ids[lo:l.end[i]] {
+			fn(v)
+		}
+		return
+	}
+	for k, h := range l.ids[lo:l.end[i]] {
+		for x := uint32(h); x != 0; x &= x - 1 {
+			fn(int32(32*k + bits.TrailingZeros32(x)))
+		}
+	}
+}
+
+// lists returns the node ids of the quorums, quorum after quorum, and
+// where each ends.
+func (l *quorumList) lists() ([]int32, []int) {
+	if !slices.Contains(l.bits, true) {
+		return l.ids, l.end
+	}
+	ids := make([]int32, 0, l.nodes)
+	end := make([]int, len(l.end))
+	for i := range l.end {
+		l.each(i, func(v int32) { ids = append(ids, v) })
+		end[i] = len(ids)
+	}
+	return ids, end
+}
+
+// sets builds the bit sets of the quorums, each sized to its largest node.
+func (l *quorumList) sets() []set.Set {
+	qs := make([]set.Set, l.len())
+	var words set.Words
+	for i := range qs {
+		qs[i].Grow(int(l.top[i]) + 1)
+		if !l.bits[i] {
+			l.each(i, func(v int32) { qs[i].Add(int(v)) })
+			continue
+		}
+		lo := 0
+		if i > 0 {
+			lo = l.end[i-1]
+		}
+		halves := l.ids[lo:l.end[i]]
+		words = words[:0]
+		for k := 0; k < len(halves); k += 2 {
+			words = append(words, uint64(uint32(halves[k]))|uint64(uint32(halves[k+1]))<<32)
+		}
+		qs[i].UnionWords(words)
+	}
+	return qs
 }
 
 // parseOwner parses the 1-based node id of a quorum's owner, as parseID
@@ -97,8 +172,8 @@ func parseOwner(tok string, line int) (int, error) {
 // parseID parses a node id token as a file writes it (numbered from base)
 // and returns the 0-based node. An id below base is a [*SyntaxError] that
 // wraps [ErrBelowBase], so that a caller can say how to read the file.
-func parseID(tok string, line, base int) (int, error) {
-	if tok == "" {
+func parseID[T string | []byte](tok T, line, base int) (int, error) {
+	if len(tok) == 0 {
 		return 0, errorf(line, "empty node id")
 	}
 	neg := tok[0] == '-'
@@ -106,14 +181,14 @@ func parseID(tok string, line, base int) (int, error) {
 	if neg || tok[0] == '+' {
 		digits = tok[1:]
 	}
-	if digits == "" {
-		return 0, errorf(line, "%s is not a node id", strconv.Quote(short(tok)))
+	if len(digits) == 0 {
+		return 0, errorf(line, "%s is not a node id", strconv.Quote(short(string(tok))))
 	}
 	v := 0
 	for i := 0; i < len(digits); i++ {
 		c := digits[i]
 		if c < '0' || c > '9' {
-			return 0, errorf(line, "%s is not a node id (node ids are whole numbers from %d)", strconv.Quote(short(tok)), base)
+			return 0, errorf(line, "%s is not a node id (node ids are whole numbers from %d)", strconv.Quote(short(string(tok))), base)
 		}
 		if v > set.MaxNodes {
 			continue // keep scanning for bad characters; too large anyway
@@ -122,13 +197,13 @@ func parseID(tok string, line, base int) (int, error) {
 	}
 	switch {
 	case neg && v != 0:
-		return 0, errorf(line, "node id %s is negative (nodes are numbered from %d)", short(tok), base)
+		return 0, errorf(line, "node id %s is negative (nodes are numbered from %d)", short(string(tok)), base)
 	case v < base:
-		e := errorf(line, "node id %s: nodes are numbered from %d", tok, base)
+		e := errorf(line, "node id %s: nodes are numbered from %d", string(tok), base)
 		e.err = ErrBelowBase
 		return 0, e
 	case v-base >= set.MaxNodes:
-		return 0, errorf(line, "node id %s is too large (coterie handles at most %d nodes)", short(tok), set.MaxNodes)
+		return 0, errorf(line, "node id %s is too large (coterie handles at most %d nodes)", short(string(tok)), set.MaxNodes)
 	}
 	return v - base, nil
 }

@@ -282,7 +282,7 @@ func (hd *header) system(lastLine int) (set.System, error) {
 				return set.System{}, err
 			}
 			if sparse {
-				if f.Sparse, err = set.NewLists(l.qs.ids, l.qs.end); err != nil {
+				if f.Sparse, err = set.NewLists(l.qs.lists()); err != nil {
 					return set.System{}, errorf(0, "%v", err)
 				}
 			} else {
@@ -370,24 +370,35 @@ func readText(data []byte, b *budget) (set.System, error) {
 
 // scanIDs adds the node ids of a quorum line, separated by white space or
 // commas and numbered from base, to qb.
-func scanIDs(content string, no, base int, qb *quorumBuilder) error {
+func scanIDs[T string | []byte](content T, no, base int, qb *quorumBuilder) error {
+	sep := func(c byte) bool { return c == ' ' || c == '\t' || c == ',' || c == '\v' || c == '\f' }
 	for i := 0; i < len(content); {
 		c := content[i]
-		if c == ' ' || c == '\t' || c == ',' || c == '\v' || c == '\f' {
+		if sep(c) {
 			i++
 			continue
 		}
-		j := i
-		for j < len(content) {
-			c := content[j]
-			if c == ' ' || c == '\t' || c == ',' || c == '\v' || c == '\f' {
+		// A plain id of up to 7 digits is read in the same pass; anything
+		// else (and every error) by parseID.
+		v, j := 0, i
+		for j < len(content) && j-i < 8 {
+			d := content[j] - '0'
+			if d > 9 {
 				break
 			}
+			v = v*10 + int(d)
 			j++
 		}
-		v, err := parseID(content[i:j], no, base)
-		if err != nil {
-			return err
+		if j > i && j-i <= 7 && (j == len(content) || sep(content[j])) && v >= base {
+			v -= base
+		} else {
+			for j < len(content) && !sep(content[j]) {
+				j++
+			}
+			var err error
+			if v, err = parseID(content[i:j], no, base); err != nil {
+				return err
+			}
 		}
 		if err := qb.add(v, no, base); err != nil {
 			return err

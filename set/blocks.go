@@ -14,25 +14,61 @@ import (
 //
 // If P ⊊ Q, then Q \ P holds d = |Q| − |P| nodes; split the nodes in use
 // into d+1 blocks and one block holds none of them, so P and Q have the
-// same nodes in that block. So, for every two sizes a < b, the quorums of
-// size a are filed by their pattern on each of the d+1 blocks, and a
-// quorum of size b is compared only with those that share one of its own
-// d+1 patterns. Equal quorums are found by hash first. The sizes b are
-// shared out to all cores (each marks only its own quorums).
+// same nodes in that block. So, for every two sizes a < b and each of the
+// d+1 blocks in turn, the quorums of size a are filed by their pattern on
+// the block, and a quorum of size b is compared only with those of the
+// same pattern. Equal quorums are found by hash first.
+//
+// The nodes in use are renumbered 0..u−1 so that a block is a run of
+// consecutive bits (its pattern is read with a shift, or hashed when
+// wider than a word); the quorums of each size are copied next to each
+// other, and the index of one block holds, beside each quorum, its
+// pattern and one more word of it, which rejects almost every candidate
+// that shares the pattern by chance without reading the quorum: the
+// work stays in a few hundred KiB (a trie over the sorted nodes, the
+// other way to ask for subsets, visits thousands of nodes for each
+// quorum on such lists). The sizes b are shared out to all cores, the
+// largest first (each marks only its own quorums).
 func redundantByBlocks(ctx context.Context, qs []Set, sup []int, n int, red []bool) error {
 	if err := markRepeats(ctx, qs, red); err != nil {
 		return err
 	}
-	p := Pack(n, qs)
+	u := len(sup)
+	pos := make([]int, n)
+	for k, v := range sup {
+		pos[v] = k
+	}
 	groups := sizeGroups(qs)
 	sizes := make([]int, 0, len(groups))
 	for s := range groups {
 		sizes = append(sizes, s)
 	}
 	slices.Sort(sizes)
+	// rows[g] holds the quorums of size sizes[g], renumbered, in order.
+	nw := WordsFor(u)
+	same := true // the nodes in use are 0..u−1: the words are copied as they are
+	for k, v := range sup {
+		same = same && v == k
+	}
+	rows := make([][]uint64, len(sizes))
+	for g, s := range sizes {
+		r := make([]uint64, len(groups[s])*nw)
+		for k, q := range groups[s] {
+			w := Words(r[k*nw : (k+1)*nw])
+			if same {
+				qw := qs[q].b.Words()
+				copy(w, qw[:min(len(qw), nw)])
+				continue
+			}
+			for v := range qs[q].All() {
+				w.Add(pos[v])
+			}
+		}
+		rows[g] = r
+	}
 	work := make(chan int, len(sizes))
-	for k := len(sizes) - 1; k > 0; k-- { // largest first: they have the most pairs
-		work <- k
+	for g := len(sizes) - 1; g > 0; g-- { // largest first: they have the most pairs
+		work <- g
 	}
 	close(work)
 	var wg sync.WaitGroup
@@ -41,16 +77,27 @@ func redundantByBlocks(ctx context.Context, qs []Set, sup []int, n int, red []bo
 		go func() {
 			defer wg.Done()
 			var ix blockIndex
-			for k := range work {
-				b := sizes[k]
-				for _, a := range sizes[:k] {
-					if ctx.Err() != nil {
-						return
+			for gb := range work {
+				b, qb := sizes[gb], groups[sizes[gb]]
+				for ga, a := range sizes[:gb] {
+					d := b - a
+					blocks, whole := d+1, false
+					if blocks > u { // only from an empty quorum: compare every pair
+						blocks, whole = 1, true
 					}
-					ix.build(p, groups[a], sup, b-a+1)
-					for _, q := range groups[b] {
-						if !red[q] && ix.holdsSubset(p, q) {
-							red[q] = true
+					for j := range blocks {
+						if ctx.Err() != nil {
+							return
+						}
+						lo, hi := j*u/blocks, (j+1)*u/blocks
+						if whole {
+							lo, hi = 0, 0
+						}
+						ix.build(rows[ga], nw, lo, hi, u)
+						for k, q := range qb {
+							if !red[q] && ix.holdsSubset(Words(rows[gb][k*nw:(k+1)*nw])) {
+								red[q] = true
+							}
 						}
 					}
 				}
@@ -71,89 +118,118 @@ func sizeGroups(qs []Set) map[int][]int32 {
 	return g
 }
 
-// blockIndex files quorums by their pattern on each block of a partition
-// of the nodes in use: an open-addressing table from (block, pattern) hash
-// to a chain of the quorums with it.
+// blockIndex files rows by their pattern on one block, the bits lo..hi−1:
+// the entries sorted by bucket (a hash of the pattern), each with a hash
+// of the pattern, one more word of its row to check and the row's
+// position; kept small, so that it stays in a core's cache.
 type blockIndex struct {
-	blocks int
-	masks  []uint64 // blocks rows of nw words
-	nw     int
-	slot   []uint64 // hash of each slot, or 0 for an empty one
-	head   []int32  // first entry of each slot
-	next   []int32  // next entry of the same hash
-	who    []int32  // the quorum of each entry
+	lo, hi, fw int      // the block, and the word the check word is taken from
+	rows       []uint64 // the filed rows, nw words each
+	nw         int
+	shift      uint
+	start      []int32 // first entry of each bucket, and one past the last
+	entries    []blockEntry
+	hash       []uint64 // scratch: the hash of each row's pattern
 }
 
-// hash returns the hash, never 0, of row's pattern on block j.
-func (ix *blockIndex) hash(row Words, j int) uint64 {
-	h := uint64(j+1) * 0x9e3779b97f4a7c15
-	m := ix.masks[j*ix.nw : (j+1)*ix.nw]
-	for i, w := range row {
-		h ^= w & m[i]
+type blockEntry struct {
+	key   uint32 // the pattern's hash, low half
+	who   int32  // the row
+	check uint64 // the row's word fw
+}
+
+// patternHash returns a hash of row's pattern on the block: equal
+// patterns have equal hashes.
+func (ix *blockIndex) patternHash(row Words) uint64 {
+	lo, hi := ix.lo, ix.hi
+	if hi == lo {
+		return 0
+	}
+	if hi-lo <= 64 {
+		x := row[lo>>6] >> (lo & 63)
+		if k := lo>>6 + 1; k < len(row) && lo&63 != 0 {
+			x |= row[k] << (64 - lo&63)
+		}
+		if w := hi - lo; w < 64 {
+			x &= 1<<w - 1
+		}
+		x *= 0x9e3779b97f4a7c15
+		return x ^ x>>29
+	}
+	h := uint64(0x9e3779b97f4a7c15)
+	for k := lo >> 6; k <= (hi-1)>>6; k++ {
+		w := row[k]
+		if k == lo>>6 {
+			w &^= 1<<(lo&63) - 1
+		}
+		if k == (hi-1)>>6 && hi&63 != 0 {
+			w &= 1<<(hi&63) - 1
+		}
+		h ^= w
 		h *= 0xbf58476d1ce4e5b9
 		h ^= h >> 31
 	}
-	return h | 1
+	return h
 }
 
-// build files the quorums qs of p under blocks blocks (at most the nodes
-// in use), node sup[k] going to block k mod blocks.
-func (ix *blockIndex) build(p *Packed, qs []int32, sup []int, blocks int) {
-	blocks = min(blocks, len(sup))
-	ix.blocks, ix.nw = blocks, p.nw
-	ix.masks = slices.Grow(ix.masks[:0], blocks*p.nw)[:blocks*p.nw]
-	clear(ix.masks)
-	for k, v := range sup {
-		Words(ix.masks[(k%blocks)*p.nw:]).Add(v)
-	}
-	entries := len(qs) * blocks
-	size := 1 << max(4, bitsFor(2*entries))
-	if cap(ix.slot) >= size {
-		ix.slot, ix.head = ix.slot[:size], ix.head[:size]
-		clear(ix.slot)
-	} else {
-		ix.slot, ix.head = make([]uint64, size), make([]int32, size)
-	}
-	ix.next = slices.Grow(ix.next[:0], entries)[:entries]
-	ix.who = slices.Grow(ix.who[:0], entries)[:entries]
-	e := int32(0)
-	for _, q := range qs {
-		row := p.Row(int(q))
-		for j := range blocks {
-			h := ix.hash(row, j)
-			s := ix.find(h)
-			if ix.slot[s] == 0 {
-				ix.slot[s], ix.head[s] = h, -1
+// build files the rows of rows (nw words each; a repeated quorum is filed
+// like any other, harmlessly) under their pattern on bits lo..hi−1 of u.
+func (ix *blockIndex) build(rows []uint64, nw, lo, hi, u int) {
+	ix.lo, ix.hi, ix.rows, ix.nw = lo, hi, rows, nw
+	// The check word: the word with the most bits in use outside the block.
+	best := -1
+	for k := range nw {
+		out := 0
+		for v := k * 64; v < min(u, k*64+64); v++ {
+			if v < lo || v >= hi {
+				out++
 			}
-			ix.who[e], ix.next[e], ix.head[s] = q, ix.head[s], e
-			e++
+		}
+		if out > best {
+			ix.fw, best = k, out
 		}
 	}
-}
-
-// find returns the slot of hash h, or the empty slot where it would go.
-func (ix *blockIndex) find(h uint64) int {
-	mask := len(ix.slot) - 1
-	for s := int(h) & mask; ; s = (s + 1) & mask {
-		if ix.slot[s] == h || ix.slot[s] == 0 {
-			return s
-		}
+	m := len(rows) / nw
+	b := max(bitsFor(m)-2, 1) // about four entries a bucket
+	ix.shift = uint(64 - b)
+	nb := 1 << b
+	ix.start = slices.Grow(ix.start[:0], nb+1)[:nb+1]
+	clear(ix.start)
+	ix.hash = slices.Grow(ix.hash[:0], m)[:m]
+	for k := range m {
+		h := ix.patternHash(Words(rows[k*nw : (k+1)*nw]))
+		ix.hash[k] = h
+		ix.start[h>>ix.shift+1]++
 	}
+	for s := 1; s <= nb; s++ {
+		ix.start[s] += ix.start[s-1]
+	}
+	ix.entries = slices.Grow(ix.entries[:0], m)[:m]
+	for k := range m {
+		h := ix.hash[k]
+		s := h >> ix.shift
+		at := ix.start[s]
+		ix.entries[at] = blockEntry{key: uint32(h), who: int32(k), check: rows[k*nw+ix.fw]}
+		ix.start[s]++
+	}
+	// start[s] is now the end of bucket s: shift back.
+	copy(ix.start[1:], ix.start[:nb])
+	ix.start[0] = 0
 }
 
-// holdsSubset reports whether quorum q of p holds, properly, a quorum
-// filed in ix (all of them smaller than q).
-func (ix *blockIndex) holdsSubset(p *Packed, q int32) bool {
-	row := p.Row(int(q))
-	for j := range ix.blocks {
-		s := ix.find(ix.hash(row, j))
-		if ix.slot[s] == 0 {
+// holdsSubset reports whether row (of a quorum larger than the filed
+// ones) holds a filed row.
+func (ix *blockIndex) holdsSubset(row Words) bool {
+	h := ix.patternHash(row)
+	s := h >> ix.shift
+	key, c := uint32(h), row[ix.fw]
+	for _, e := range ix.entries[ix.start[s]:ix.start[s+1]] {
+		if e.key != key || e.check&^c != 0 {
 			continue
 		}
-		for e := ix.head[s]; e >= 0; e = ix.next[e] {
-			if p.Row(int(ix.who[e])).SubsetOf(row) {
-				return true
-			}
+		k := int(e.who)
+		if Words(ix.rows[k*ix.nw : (k+1)*ix.nw]).SubsetOf(row) {
+			return true
 		}
 	}
 	return false

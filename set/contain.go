@@ -264,28 +264,53 @@ func redundantByProbes(ctx context.Context, qs []Set, n int, red []bool) error {
 	return ctx.Err()
 }
 
-// markRepeats marks red[i] when quorum i equals an earlier one.
+// markRepeats marks red[i] when quorum i equals an earlier one. The
+// quorums are sorted by hash (a few bytes a quorum, where a map of
+// buckets took tens) and each run of equal hashes compared in order.
 func markRepeats(ctx context.Context, qs []Set, red []bool) error {
-	first := make(map[uint64][]int32, len(qs))
+	m := len(qs)
+	hash := make([]uint64, m)
+	order := make([]int32, m)
 	for i := range qs {
 		if i&4095 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		q := &qs[i]
-		h := q.Hash()
-		for _, j := range first[h] {
-			if Equal(&qs[j], q) {
-				red[i] = true
-				break
+		hash[i], order[i] = qs[i].Hash(), int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if hash[a] != hash[b] {
+			if hash[a] < hash[b] {
+				return -1
+			}
+			return 1
+		}
+		return int(a - b)
+	})
+	var firsts []int32 // the distinct quorums of the run so far
+	for k := 0; k < m; {
+		e := k + 1
+		for e < m && hash[order[e]] == hash[order[k]] {
+			e++
+		}
+		if e-k > 1 {
+			firsts = firsts[:0]
+			for _, i := range order[k:e] {
+				for _, j := range firsts {
+					if Equal(&qs[j], &qs[i]) {
+						red[i] = true
+						break
+					}
+				}
+				if !red[i] {
+					firsts = append(firsts, i)
+				}
 			}
 		}
-		if !red[i] {
-			first[h] = append(first[h], int32(i))
-		}
+		k = e
 	}
-	return nil
+	return ctx.Err()
 }
 
 // redundantBySize marks red[i] without a table: equal quorums by hash,

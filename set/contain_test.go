@@ -256,3 +256,80 @@ func TestRedundantBlocks(t *testing.T) {
 		}
 	}
 }
+
+// The block engine agrees with the definition on lists it is chosen for
+// (dense quorums of a narrow range of sizes) with nested pairs, repeats
+// and pairs one node apart planted at random positions, first and last
+// included.
+func TestRedundantBlocksPlanted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("brute force over 4,096² pairs")
+	}
+	rng := rand.New(rand.NewPCG(27, 9))
+	for _, c := range []struct{ n, lo, hi int }{{200, 101, 120}, {64, 33, 40}, {90, 40, 41}} {
+		const m = 4096
+		qs := make([]Set, m)
+		for i := range qs {
+			size := c.lo + rng.IntN(c.hi-c.lo+1)
+			for qs[i].Len() < size {
+				qs[i].Add(rng.IntN(c.n))
+			}
+		}
+		for _, at := range [][2]int{{0, m - 1}, {m - 1, 0}, {rng.IntN(m), rng.IntN(m)}, {rng.IntN(m), rng.IntN(m)}, {5, 6}} {
+			from, to := at[0], at[1]
+			if from == to {
+				continue
+			}
+			qs[to].Copy(&qs[from])
+			switch rng.IntN(3) {
+			case 0: // to lies in from
+				if v, ok := qs[to].Next(rng.IntN(c.n)); ok {
+					qs[to].Remove(v)
+				}
+			case 1: // to holds from
+				for range 1 + rng.IntN(c.hi-c.lo+1) {
+					qs[to].Add(rng.IntN(c.n))
+				}
+			}
+		}
+		sup := Full(c.n).Elements()
+		if !blocksCheaper(qs, sup, c.n) {
+			t.Errorf("%+v: blocks not chosen", c)
+		}
+		got := make([]bool, m)
+		if err := redundantByBlocks(context.Background(), qs, sup, c.n, got); err != nil {
+			t.Fatal(err)
+		}
+		want := redundantBrute(qs)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%+v: by blocks differs from brute force", c)
+		}
+		if !slices.Contains(want, true) {
+			t.Fatalf("%+v: nothing planted took", c)
+		}
+	}
+}
+
+// go test ./set -run '^$' -bench RedundantRandomMajor
+//
+// 200,000 random quorums of 101 to 120 of 200 nodes, none holding another
+// (the block engine); `coterie verify` on 10^6 of them is a case of
+// scripts/bench-commands.sh.
+func BenchmarkRedundantRandomMajor(b *testing.B) {
+	rng := rand.New(rand.NewPCG(27, 10))
+	const n, m = 200, 200000
+	f := &Family{N: n, K: 1, Quorums: make([]Set, m)}
+	for i := range f.Quorums {
+		size := 101 + rng.IntN(20)
+		for f.Quorums[i].Len() < size {
+			f.Quorums[i].Add(rng.IntN(n))
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		red, err := f.Redundant(context.Background())
+		if err != nil || slices.Contains(red, true) {
+			b.Fatal("a random quorum was found redundant", err)
+		}
+	}
+}

@@ -197,6 +197,25 @@ func (w Words) Set() *Set {
 	return s
 }
 
+// UnionWords sets s = s ∪ w and returns s: the way to fill a set from
+// words without adding its elements one at a time. s grows to hold w's
+// largest element, no further.
+func (s *Set) UnionWords(w Words) *Set {
+	k := len(w)
+	for k > 0 && w[k-1] == 0 {
+		k--
+	}
+	if k == 0 {
+		return s
+	}
+	s.Grow(64*(k-1) + bits.Len64(w[k-1]))
+	sw := s.b.Words()
+	for i, x := range w[:k] {
+		sw[i] |= x
+	}
+	return s
+}
+
 // Packed is a list of sets packed for the hot loops of exponential
 // searches: row i is set i as [Words] over the columns (nodes), and, once
 // built, two node-indexed tables give for each node the rows that avoid it

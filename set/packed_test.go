@@ -235,3 +235,26 @@ func TestProgress(t *testing.T) {
 		t.Errorf("calls %q, want %q", got, want)
 	}
 }
+
+// UnionWords adds the elements of the words, and the set then holds what
+// adding them one by one gives: the same elements, length and hash.
+func TestUnionWords(t *testing.T) {
+	for _, nodes := range [][]int{{}, {0}, {63}, {64}, {1, 5, 127, 130}, {199}} {
+		var want, got set.Set
+		want.Grow(3)
+		got.Grow(3)
+		w := set.MakeWords(256)
+		for _, v := range nodes {
+			want.Add(v)
+			w.Add(v)
+		}
+		got.UnionWords(w)
+		if !set.Equal(&got, &want) || got.Hash() != want.Hash() || got.String() != want.String() {
+			t.Errorf("%v: got %v, want %v", nodes, got.String(), want.String())
+		}
+		got.UnionWords(set.MakeWords(64))
+		if !set.Equal(&got, &want) {
+			t.Errorf("%v: an empty union changed the set to %v", nodes, got.String())
+		}
+	}
+}

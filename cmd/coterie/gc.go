@@ -70,3 +70,15 @@ func softLimit(budget int64) int64 {
 	}
 	return budget
 }
+
+// collectInput drops an input that has been read and, if it is big (past
+// gcFloor), collects at once: otherwise the runtime's next goal stays at
+// twice the input plus what was built from it, and the command's own work
+// fills that before the input's memory is reused.
+func collectInput(data *[]byte) {
+	big := len(*data) >= gcFloor
+	*data = nil
+	if big {
+		runtime.GC()
+	}
+}

@@ -150,6 +150,7 @@ func readInput(s *streams, path string, o inputOptions) (set.System, error) {
 		}
 		var sys set.System
 		if sys, err = format.ReadBytes(data, f, opt); err == nil {
+			collectInput(&data)
 			if err := checkSparseInput(o.cmd, name, &sys); err != nil {
 				return set.System{}, err
 			}
