@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -131,7 +132,7 @@ func TestPlaneCheckWitnessBrute(t *testing.T) {
 			}
 			f.Add(&q, set.NoOwner)
 		}
-		c := planeCheck(context.Background(), f, nil, true)
+		c := planeCheck(context.Background(), f, construct.Form(f), nil, true)
 		wi, wj := -1, -1
 	find:
 		for i := range m {
