@@ -63,6 +63,17 @@ const (
 // heuristic bounded by a count of work: it may miss a join, never report a
 // false one.
 func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
+	return findJoinWork(ctx, f, 1)
+}
+
+// countJoinWork is how many times findJoin's work [countTransversals]
+// gives its search for a join: a split turns one count into three much
+// smaller ones, often thousands of times faster, while a failed search
+// costs a few tenths of a second at most.
+const countJoinWork = 16
+
+// findJoinWork is findJoin with scale times its work.
+func findJoinWork(ctx context.Context, f *set.Family, scale int) (*joinSplit, error) {
 	if f.IsThreshold() || len(f.Quorums) < 3 {
 		return nil, nil
 	}
@@ -71,6 +82,7 @@ func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
 		return nil, nil
 	}
 	j := newJoinFinder(f)
+	j.limit *= scale
 	// Every seed grows a few steps, then more, then without limit: a seed
 	// inside a small module gets there at once, while one whose growth
 	// takes in every node (no module holds it) costs a step per node or

@@ -131,6 +131,8 @@ type TransversalCount struct {
 // the cores take in turn). A threshold family is counted by closed form:
 // C(n, n−w+1), all of size n−w+1; so is an explicit list that is every
 // w-subset of the u nodes it uses (checked in one pass: C(u, u−w+1)).
+// A list that splits as a join (a node set on which its quorums factor,
+// found as [Decide] finds one) is counted from the counts of its parts.
 // ctx cancels the count.
 func CountTransversals(ctx context.Context, f *set.Family) (*TransversalCount, error) {
 	return CountTransversalsProgress(ctx, f, nil)
@@ -153,6 +155,14 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 	if err := checkTransversable(f); err != nil {
 		return nil, err
 	}
+	return countTransversals(ctx, f, o)
+}
+
+// countTransversals is [CountTransversalsOpt] on a checked explicit
+// family: by closed form, as a nondominated coterie's quorums, by the
+// parts of a join ([countJoin]), or by MMCS. A count stopped early is
+// returned too, marked Partial.
+func countTransversals(ctx context.Context, f *set.Family, o Options) (*TransversalCount, error) {
 	c := &TransversalCount{Total: new(big.Int), BySize: map[int]*big.Int{}, Smallest: -1}
 	if f.IsThreshold() {
 		size := f.N - f.Threshold + 1
@@ -170,13 +180,25 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 		c.Smallest = size
 		return c, nil
 	}
+	var js joinSearch
 	if len(f.Quorums) >= selfDualMin {
-		if sd, ok, err := selfDualCount(ctx, f); err != nil {
+		if sd, ok, err := selfDualCount(ctx, f, &js); err != nil {
 			c.Partial = true
 			return c, err
 		} else if ok {
 			return sd, nil
 		}
+	}
+	if js.split == nil {
+		// A count outweighs the search: it gets more work than Decide's.
+		var err error
+		if js.split, err = findJoinWork(ctx, f, countJoinWork); err != nil {
+			c.Partial = true
+			return c, err
+		}
+	}
+	if js.split != nil {
+		return countJoin(ctx, f, js.split, o)
 	}
 	h, left, err := o.packFor(f)
 	if err != nil {
