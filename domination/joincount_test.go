@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -158,4 +159,41 @@ func equalCounts(a, b []uint64) bool {
 		}
 	}
 	return true
+}
+
+// Long lists (at least probeMin quorums, repeats and non-minimal ones
+// kept) are first counted by a probe on one core, which ends on these;
+// the counts are those brute force finds.
+func TestCountLongList(t *testing.T) {
+	if testing.Short() {
+		t.Skip("brute force over 2^16 sets of thousands of quorums")
+	}
+	r := rand.New(rand.NewPCG(8, 1))
+	for i, p := range []float64{0.5, 0.15} {
+		f := testsys.Family(r, 16, probeMin+100, p)
+		want := make([]uint64, f.N+1)
+		for _, m := range bruteMinimalTransversals(f) {
+			want[bits.OnesCount32(m)]++
+		}
+		c, err := CountTransversals(context.Background(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := countBySize(t, c, f.N); !equalCounts(got, want) {
+			t.Fatalf("case %d: count by size %v, brute force %v", i, got, want)
+		}
+	}
+	// A dominated join of thresholds, 4,732 quorums on 17 nodes.
+	f := join(uniform(t, 9, 6, 1), 0, uniform(t, 9, 6, 1))
+	want := make([]uint64, f.N+1)
+	for _, m := range bruteMinimalTransversals(f) {
+		want[bits.OnesCount32(m)]++
+	}
+	c, err := CountTransversals(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := countBySize(t, c, f.N); !equalCounts(got, want) {
+		t.Fatalf("join of thresholds: count by size %v, brute force %v", got, want)
+	}
 }

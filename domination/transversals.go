@@ -2,6 +2,7 @@ package domination
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"math/big"
@@ -189,10 +190,9 @@ func countTransversals(ctx context.Context, f *set.Family, o Options) (*Transver
 			return sd, nil
 		}
 	}
-	if js.split == nil {
-		// A count outweighs the search: it gets more work than Decide's.
+	if !js.searched {
 		var err error
-		if js.split, err = findJoinWork(ctx, f, countJoinWork); err != nil {
+		if js.split, err = findJoin(ctx, f); err != nil {
 			c.Partial = true
 			return c, err
 		}
@@ -205,7 +205,28 @@ func countTransversals(ctx context.Context, f *set.Family, o Options) (*Transver
 		c.Partial = true
 		return c, err
 	}
-	counts, err := mmcsSearchProgress(ctx, h, nil, autoEngine, o.Progress, left)
+	// A long count is worth a longer search for a join (a split turns one
+	// count into three much smaller ones, often thousands of times
+	// faster). On a long list, where that search takes a while, the count
+	// is first tried on one core for probeNodes search nodes: one that
+	// ends there is done. Counted in search nodes, so that the path taken
+	// does not depend on the machine.
+	var counts []uint64
+	done := false
+	if len(f.Quorums) >= probeMin {
+		counts, done, err = mmcsProbe(ctx, h, left)
+	}
+	if !done && err == nil {
+		var s *joinSplit
+		if s, err = findJoinWork(ctx, f, countJoinWork); err != nil {
+			c.Partial = true
+			return c, err
+		}
+		if s != nil {
+			return countJoin(ctx, f, s, o)
+		}
+		counts, err = mmcsSearchProgress(ctx, h, nil, autoEngine, o.Progress, left)
+	}
 	for size, k := range counts {
 		if k == 0 {
 			continue
@@ -262,4 +283,29 @@ func combinations(ctx context.Context, n, r int, yield func([]int) bool) error {
 			c[j] = c[j-1] + 1
 		}
 	}
+}
+
+// probeNodes is how many search nodes [mmcsProbe] allows: about the work
+// of findJoin at countJoinWork times its budget on a long list.
+const probeNodes = 1 << 18
+
+// probeMin is the fewest quorums for which [countTransversals] probes the
+// count before the longer search for a join: below it the search takes a
+// few tens of milliseconds at most.
+const probeMin = 1 << 12
+
+// mmcsProbe counts the minimal transversals of h on one core for at most
+// probeNodes search nodes, and reports whether it finished. On another
+// error (ctx, the memory budget) the counts are lower bounds.
+func mmcsProbe(ctx context.Context, h *hyper, maxBytes int64) ([]uint64, bool, error) {
+	root := mmcsTask{cand: make(set.Words, h.nw)}
+	root.cand.Fill(h.n)
+	e := newEngine(h, mmcsOut{ctx: ctx, limit: probeNodes, maxBytes: maxBytes}, autoEngine)
+	e.load(root.s, root.cand)
+	e.run()
+	st := e.stats()
+	if errors.Is(st.err, ErrWorkLimit) {
+		return nil, false, nil
+	}
+	return st.counts, st.err == nil, st.err
 }
