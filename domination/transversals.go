@@ -208,23 +208,32 @@ func countTransversals(ctx context.Context, f *set.Family, o Options) (*Transver
 	// A long count is worth a longer search for a join (a split turns one
 	// count into three much smaller ones, often thousands of times
 	// faster). On a long list, where that search takes a while, the count
-	// is first tried on one core for probeNodes search nodes: one that
-	// ends there is done. Counted in search nodes, so that the path taken
-	// does not depend on the machine.
+	// is tried on one core first, for more search nodes at each step of
+	// the ladder: one that ends there is done; one that does not is worth
+	// the next, longer search. Counted in search nodes, so that the path
+	// taken does not depend on the machine.
 	var counts []uint64
 	done := false
+	ladder := []probeStep{{0, countJoinWork}} // a short list: no probe
 	if len(f.Quorums) >= probeMin {
-		counts, done, err = mmcsProbe(ctx, h, left)
+		ladder = probeLadder[:]
 	}
-	if !done && err == nil {
+	for _, step := range ladder {
+		if step.nodes > 0 {
+			if counts, done, err = mmcsProbe(ctx, h, step.nodes, left); done || err != nil {
+				break
+			}
+		}
 		var s *joinSplit
-		if s, err = findJoinWork(ctx, f, countJoinWork); err != nil {
+		if s, err = findJoinWork(ctx, f, step.work); err != nil {
 			c.Partial = true
 			return c, err
 		}
 		if s != nil {
 			return countJoin(ctx, f, s, o)
 		}
+	}
+	if !done && err == nil {
 		counts, err = mmcsSearchProgress(ctx, h, nil, autoEngine, o.Progress, left)
 	}
 	for size, k := range counts {
@@ -285,9 +294,17 @@ func combinations(ctx context.Context, n, r int, yield func([]int) bool) error {
 	}
 }
 
-// probeNodes is how many search nodes [mmcsProbe] allows: about the work
-// of findJoin at countJoinWork times its budget on a long list.
-const probeNodes = 1 << 18
+// probeLadder is the steps of [countTransversals] on a long list: a
+// probe of the count for so many search nodes, then, if it has not ended,
+// a search for a join with work times findJoin's budget. On a long list a
+// search node costs a few hundred quorum visits, so each probe costs
+// about what the search after it does.
+var probeLadder = [...]probeStep{{1 << 15, 4}, {1 << 17, countJoinWork}}
+
+type probeStep struct {
+	nodes uint64
+	work  int
+}
 
 // probeMin is the fewest quorums for which [countTransversals] probes the
 // count before the longer search for a join: below it the search takes a
@@ -295,12 +312,12 @@ const probeNodes = 1 << 18
 const probeMin = 1 << 12
 
 // mmcsProbe counts the minimal transversals of h on one core for at most
-// probeNodes search nodes, and reports whether it finished. On another
+// nodes search nodes, and reports whether it finished. On another
 // error (ctx, the memory budget) the counts are lower bounds.
-func mmcsProbe(ctx context.Context, h *hyper, maxBytes int64) ([]uint64, bool, error) {
+func mmcsProbe(ctx context.Context, h *hyper, nodes uint64, maxBytes int64) ([]uint64, bool, error) {
 	root := mmcsTask{cand: make(set.Words, h.nw)}
 	root.cand.Fill(h.n)
-	e := newEngine(h, mmcsOut{ctx: ctx, limit: probeNodes, maxBytes: maxBytes}, autoEngine)
+	e := newEngine(h, mmcsOut{ctx: ctx, limit: nodes, maxBytes: maxBytes}, autoEngine)
 	e.load(root.s, root.cand)
 	e.run()
 	st := e.stats()
