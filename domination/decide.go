@@ -84,6 +84,19 @@ func Decide(ctx context.Context, f *set.Family) (*Result, error) {
 
 // decideWith is Decide with the engines in use.
 func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error) {
+	return decideFound(ctx, f, use, nil)
+}
+
+// joinSearch records what the search for a join of [decideFound] found:
+// whether it ran, and the split (nil: none found).
+type joinSearch struct {
+	searched bool
+	split    *joinSplit
+}
+
+// decideFound is decideWith telling found, if not nil, what its own search
+// for a join found (the parts' searches are not told).
+func decideFound(ctx context.Context, f *set.Family, use engines, found *joinSearch) (*Result, error) {
 	g, err := explicitFamily(ctx, f)
 	if err != nil {
 		return decideUnlisted(f, err)
@@ -116,6 +129,9 @@ func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error
 			s, err := findJoin(ctx, f)
 			if err != nil {
 				return nil, err
+			}
+			if found != nil {
+				found.searched, found.split = true, s
 			}
 			if s != nil {
 				return joinResult(ctx, f, s, use)

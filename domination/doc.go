@@ -44,7 +44,8 @@
 // Murakami and Uno, [CountTransversals] counts them on every core (engines
 // for one word, two words and word vectors; a stopped count keeps what it
 // counted, marked partial; a large nondominated coterie, checked, by its
-// minimal quorums, which are its minimal transversals), and [MinTransversal] finds a smallest one
+// minimal quorums, which are its minimal transversals; a join, by its
+// parts), and [MinTransversal] finds a smallest one
 // (resilience + 1); [MinTransversalBounded] stops after a count of search
 // nodes with proved bounds.
 //

@@ -63,6 +63,16 @@ const (
 // heuristic bounded by a count of work: it may miss a join, never report a
 // false one.
 func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
+	return findJoinWork(ctx, f, 1)
+}
+
+// countJoinWork is how many times findJoin's work [countTransversals]
+// gives its second search for a join, when the count is long (see
+// [mmcsProbe]).
+const countJoinWork = 16
+
+// findJoinWork is findJoin with scale times its work.
+func findJoinWork(ctx context.Context, f *set.Family, scale int) (*joinSplit, error) {
 	if len(f.Quorums) < 3 { // a threshold family lists none
 		return nil, nil
 	}
@@ -71,6 +81,11 @@ func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
 		return nil, nil
 	}
 	j := newJoinFinder(f)
+	j.limit *= scale
+	// With more work, a growth that takes in a pair of nodes known to grow
+	// to every node stops there: a module holding it would hold them all.
+	// (At scale 1 the search stays as Decide has always run it.)
+	j.prune = scale > 1
 	// Every seed grows a few steps, then more, then without limit: a seed
 	// inside a small module gets there at once, while one whose growth
 	// takes in every node (no module holds it) costs a step per node or
@@ -100,6 +115,9 @@ func findJoin(ctx context.Context, f *set.Family) (*joinSplit, error) {
 					next = append(next, seed)
 				} else if seed.Len() == 2 {
 					failed = append(failed, seed)
+					if j.prune {
+						j.failed = failed
+					}
 				}
 				continue
 			}
@@ -124,6 +142,8 @@ type joinFinder struct {
 	sorted  []uint64  // the quorums' fingerprints, increasing
 	work    int
 	limit   int // the work allowed to grow seeds
+	prune   bool
+	failed  []set.Words // with prune: pairs that grew to every node
 }
 
 func newJoinFinder(f *set.Family) *joinFinder {
@@ -239,6 +259,11 @@ func (j *joinFinder) grow(seed set.Words, nSup, steps int) (u set.Words, more bo
 	for step := 0; u.Len() < nSup && j.work <= j.limit; step++ {
 		if step == steps && steps > 0 {
 			return nil, true
+		}
+		for _, p := range j.failed {
+			if p.SubsetOf(u) {
+				return nil, false
+			}
 		}
 		// Quick test: with one quorum R0 ∪ G0 meeting u, every R ∪ G
 		// meeting u needs R ∪ G0 and R0 ∪ G. The failures offer their

@@ -35,7 +35,10 @@ const selfDualMin = 1 << 12
 // structure of the list (a join, a plane) and decides by its parts. Both
 // are on the quorums, never the file's kind. f is a list (a threshold
 // family is counted by its closed form first).
-func selfDualCount(ctx context.Context, f *set.Family) (*TransversalCount, bool, error) {
+//
+// found, if not nil, is told what [Decide]'s search for a join found, for
+// [countTransversals] to split a dominated coterie without searching again.
+func selfDualCount(ctx context.Context, f *set.Family, found *joinSearch) (*TransversalCount, bool, error) {
 	d, err := verify.FindDisjoint(ctx, f, 2)
 	if err != nil {
 		return nil, false, err
@@ -51,7 +54,7 @@ func selfDualCount(ctx context.Context, f *set.Family) (*TransversalCount, bool,
 		g = f.Clone()
 		g.K = 1
 	}
-	r, err := Decide(ctx, g)
+	r, err := decideFound(ctx, g, allEngines, found)
 	if err != nil {
 		return nil, false, err
 	}

@@ -72,7 +72,7 @@ func TestSelfDualCount(t *testing.T) {
 		{"random", randomFamily(r, 10, 12, 0.3), false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, ok, err := selfDualCount(ctx, tt.f)
+			c, ok, err := selfDualCount(ctx, tt.f, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

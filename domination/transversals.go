@@ -2,6 +2,7 @@ package domination
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"math/big"
@@ -133,6 +134,8 @@ type TransversalCount struct {
 // the cores take in turn). A threshold family is counted by closed form:
 // C(n, n−w+1), all of size n−w+1; so is an explicit list that is every
 // w-subset of the u nodes it uses (checked in one pass: C(u, u−w+1)).
+// A list that splits as a join (a node set on which its quorums factor,
+// found as [Decide] finds one) is counted from the counts of its parts.
 // ctx cancels the count.
 func CountTransversals(ctx context.Context, f *set.Family) (*TransversalCount, error) {
 	return CountTransversalsProgress(ctx, f, nil)
@@ -155,6 +158,14 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 	if err := checkTransversable(f); err != nil {
 		return nil, err
 	}
+	return countTransversals(ctx, f, o)
+}
+
+// countTransversals is [CountTransversalsOpt] on a checked explicit
+// family: by closed form, as a nondominated coterie's quorums, by the
+// parts of a join ([countJoin]), or by MMCS. A count stopped early is
+// returned too, marked Partial.
+func countTransversals(ctx context.Context, f *set.Family, o Options) (*TransversalCount, error) {
 	c := &TransversalCount{Total: new(big.Int), BySize: map[int]*big.Int{}, Smallest: -1}
 	if w, ok := quorum.ThresholdOf(construct.Form(f)); ok {
 		size := f.N - w + 1
@@ -172,20 +183,61 @@ func CountTransversalsOpt(ctx context.Context, f *set.Family, o Options) (*Trans
 		c.Smallest = size
 		return c, nil
 	}
+	var js joinSearch
 	if len(f.Quorums) >= selfDualMin {
-		if sd, ok, err := selfDualCount(ctx, f); err != nil {
+		if sd, ok, err := selfDualCount(ctx, f, &js); err != nil {
 			c.Partial = true
 			return c, err
 		} else if ok {
 			return sd, nil
 		}
 	}
+	if !js.searched {
+		var err error
+		if js.split, err = findJoin(ctx, f); err != nil {
+			c.Partial = true
+			return c, err
+		}
+	}
+	if js.split != nil {
+		return countJoin(ctx, f, js.split, o)
+	}
 	h, left, err := o.packFor(f)
 	if err != nil {
 		c.Partial = true
 		return c, err
 	}
-	counts, err := mmcsSearchProgress(ctx, h, nil, autoEngine, o.Progress, left)
+	// A long count is worth a longer search for a join (a split turns one
+	// count into three much smaller ones, often thousands of times
+	// faster). On a long list, where that search takes a while, the count
+	// is tried on one core first, for more search nodes at each step of
+	// the ladder: one that ends there is done; one that does not is worth
+	// the next, longer search. Counted in search nodes, so that the path
+	// taken does not depend on the machine.
+	var counts []uint64
+	done := false
+	ladder := []probeStep{{0, countJoinWork}} // a short list: no probe
+	if len(f.Quorums) >= probeMin {
+		ladder = probeLadder[:]
+	}
+	for _, step := range ladder {
+		if step.nodes > 0 {
+			if counts, done, err = mmcsProbe(ctx, h, step.nodes, left); done || err != nil {
+				break
+			}
+		}
+		var s *joinSplit
+		if s, err = findJoinWork(ctx, f, step.work); err != nil {
+			c.Partial = true
+			return c, err
+		}
+		if s != nil {
+			return countJoin(ctx, f, s, o)
+		}
+	}
+	if !done && err == nil {
+		counts, err = mmcsSearchProgress(ctx, h, nil, autoEngine, o.Progress, left)
+	}
 	for size, k := range counts {
 		if k == 0 {
 			continue
@@ -242,4 +294,37 @@ func combinations(ctx context.Context, n, r int, yield func([]int) bool) error {
 			c[j] = c[j-1] + 1
 		}
 	}
+}
+
+// probeLadder is the steps of [countTransversals] on a long list: a
+// probe of the count for so many search nodes, then, if it has not ended,
+// a search for a join with work times findJoin's budget. On a long list a
+// search node costs a few hundred quorum visits, so each probe costs
+// about what the search after it does.
+var probeLadder = [...]probeStep{{1 << 15, 4}, {1 << 17, countJoinWork}}
+
+type probeStep struct {
+	nodes uint64
+	work  int
+}
+
+// probeMin is the fewest quorums for which [countTransversals] probes the
+// count before the longer search for a join: below it the search takes a
+// few tens of milliseconds at most.
+const probeMin = 1 << 12
+
+// mmcsProbe counts the minimal transversals of h on one core for at most
+// nodes search nodes, and reports whether it finished. On another
+// error (ctx, the memory budget) the counts are lower bounds.
+func mmcsProbe(ctx context.Context, h *hyper, nodes uint64, maxBytes int64) ([]uint64, bool, error) {
+	root := mmcsTask{cand: make(set.Words, h.nw)}
+	root.cand.Fill(h.n)
+	e := newEngine(h, mmcsOut{ctx: ctx, limit: nodes, maxBytes: maxBytes}, autoEngine)
+	e.load(root.s, root.cand)
+	e.run()
+	st := e.stats()
+	if errors.Is(st.err, ErrWorkLimit) {
+		return nil, false, nil
+	}
+	return st.counts, st.err == nil, st.err
 }

@@ -18,7 +18,18 @@
 # The .dat lists keep no kind: whatever coterie recognises in them, it
 # recognises from the quorums.
 # Anchors, when built: SHD=/path/to/shd (Murakami–Uno's minimal transversal
-# enumerator, run as "shd 0 FILE") is timed on the transversal counts;
+# enumerator, run as "shd 0 FILE": MMCS, no output file, so it prints the
+# count, then the count of each size from 0) is timed on the transversal
+# counts of t11of21, tree4 and wall30; it reads the .dat lists as they are
+# (one hyperedge a line, numbers separated by any non-digit; node 0, unused
+# here, does not change the count). Build it outside the repository from
+# Takeaki Uno's C code as redistributed by
+# github.com/VeraLiconaResearchGroup/MHSGenerationAlgorithms:
+#   git clone https://github.com/VeraLiconaResearchGroup/MHSGenerationAlgorithms /tmp/mhs
+#   mkdir -p /tmp/anchors/shd
+#   cd /tmp/mhs/containers/shd/src/alg && gcc -O3 -o /tmp/anchors/shd/shd shd.c
+#   SHD=/tmp/anchors/shd/shd ONLY=wall30 ./scripts/bench-commands.sh
+# (shd.c includes the other .c files itself.)
 # CUDD=/path/to/driver, a program linked with CUDD that reads a .dat list,
 # builds the OR of the ANDs of its quorums and counts the satisfying sets
 # by weight, run as "driver freq FILE" (variables by decreasing frequency
@@ -94,6 +105,7 @@ bench "tree4 verify" - "$c verify $dir/tree4.dat"
 bench "tree4 transversals --count" - "$c transversals --count $dir/tree4.dat"
 bench "tree4 availability" - "$c availability --p 0.9 $dir/tree4.dat"
 bench "tree4 availability --method bdd" - "$c availability --method bdd --p 0.9 $dir/tree4.dat"
+bench "wall30 transversals --count" - "$c transversals --count $dir/wall30.dat"
 bench "wall30 availability" - "$c availability --p 0.9 $dir/wall30.dat"
 bench "wall30 availability --method bdd" - "$c availability --method bdd --p 0.9 $dir/wall30.dat"
 bench "billiard15 availability" - "$c availability --p 0.9 $dir/billiard15.json"
@@ -103,6 +115,7 @@ bench "rand-major verify" 10 "$c verify $dir/rand-major.dat"
 if [ -n "${SHD:-}" ]; then
 	bench "t11of21 SHD (anchor)" - "$SHD 0 $dir/t11of21.dat"
 	bench "tree4 SHD (anchor)" - "$SHD 0 $dir/tree4.dat"
+	bench "wall30 SHD (anchor)" - "$SHD 0 $dir/wall30.dat"
 fi
 if [ -n "${CUDD:-}" ]; then
 	bench "tree4 CUDD frequency order (anchor)" - "$CUDD freq $dir/tree4.dat"
