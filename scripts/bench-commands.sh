@@ -77,7 +77,7 @@ bench() {
 	*"${ONLY:-}"*) ;;
 	*) return 0 ;;
 	esac
-	csv=$dir/$name.csv
+	csv=$dir/$(printf %s "$name" | tr -c "A-Za-z0-9._-" _).csv
 	hyperfine --style basic --warmup 1 --runs "$runs" -i --export-csv "$csv" -n "$name" "$*" >/dev/null
 	line=$(awk -F, -v t="$target" 'NR == 2 {
 		cpu = $5 + $6
