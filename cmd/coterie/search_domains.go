@@ -7,6 +7,7 @@ import (
 
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/rw"
 )
 
@@ -60,7 +61,7 @@ func searchDomains(o searchOptions, nodes []rw.Node, rows []format.NodeAttrs) (*
 }
 
 // domainSummary is the domain resilience in one table cell.
-func domainSummary(js []domainResJSON) []string {
+func domainSummary(js []jsonreport.DomainResilience) []string {
 	if js == nil {
 		return nil
 	}
