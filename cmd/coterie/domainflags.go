@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -85,10 +84,7 @@ func loadRWDomains(ctx context.Context, s *streams, o rwOptions, in inputOptions
 func domainTree(ctx context.Context, s *streams, o rwOptions, in inputOptions, sys *rw.System, rows []format.NodeAttrs, src *rwSource) (*domain.Tree, error) {
 	all := domainRows(src.fileName, src.fileNodes, nil)
 	all = domainRows(displayName(o.nodes), rows, all)
-	labels := make([]string, sys.N)
-	for v := range sys.N {
-		labels[v] = sys.Nodes[v].Label
-	}
+	labels := rw.OwnLabels(sys.Nodes)
 	t, err := domain.FromRows(sys.N, all, labels)
 	if err != nil {
 		return nil, domainRowError(err, displayName(o.nodes))
@@ -157,44 +153,10 @@ func readDomainsCSV(name string, data []byte, t *domain.Tree) error {
 
 // parseDown reads --down: node ids (1..n), node labels and domain paths.
 func parseDown(spec string, sys *rw.System, t *domain.Tree) (*set.Set, []string, error) {
-	dead := set.New(sys.N)
-	var names []string
-	for item := range strings.SplitSeq(spec, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			return nil, nil, usageErrorf("--down: an empty item in %q", spec)
-		}
-		names = append(names, item)
-		if t != nil {
-			if d, ok := t.Lookup(item); ok {
-				for _, v := range t.Under(d) {
-					dead.Add(v)
-				}
-				continue
-			}
-		}
-		if v, err := strconv.Atoi(item); err == nil {
-			if v < 1 || v > sys.N {
-				return nil, nil, usageErrorf("--down: node %d is not in 1..%d", v, sys.N)
-			}
-			dead.Add(v - 1)
-			continue
-		}
-		found := false
-		for v := range sys.N {
-			if sys.Nodes[v].Label == item {
-				dead.Add(v)
-				found = true
-				break
-			}
-		}
-		if !found {
-			what := "a node id (1.." + strconv.Itoa(sys.N) + ") or a node label"
-			if t != nil {
-				what += " or a domain"
-			}
-			return nil, nil, usageErrorf("--down: %q is not %s", item, what)
-		}
+	labels := rw.OwnLabels(sys.Nodes)
+	dead, names, err := domain.ParseDown(spec, sys.N, labels, t)
+	if err != nil {
+		return nil, nil, usageErrorf("--down: %v", err)
 	}
 	return dead, names, nil
 }

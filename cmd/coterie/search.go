@@ -115,10 +115,7 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 		return err
 	}
 	if o.pNode != "" {
-		labels := make([]string, len(nodes))
-		for v := range nodes {
-			labels[v] = nodes[v].Label
-		}
+		labels := rw.OwnLabels(nodes)
 		own, err := parsePNode(o.pNode, len(nodes), labels)
 		if err != nil {
 			return err

@@ -15,10 +15,7 @@ import (
 // file's domain column, and reads --survive LEVEL:K.
 func searchDomains(o searchOptions, nodes []rw.Node, rows []format.NodeAttrs) (*domain.Tree, int, int, error) {
 	name := displayName(o.rw.nodes)
-	labels := make([]string, len(nodes))
-	for v := range nodes {
-		labels[v] = nodes[v].Label
-	}
+	labels := rw.OwnLabels(nodes)
 	t, err := domain.FromRows(len(nodes), domainRows(name, rows, nil), labels)
 	if err != nil {
 		return nil, 0, 0, domainRowError(err, name)
