@@ -81,3 +81,22 @@ func NewSearchCandidate(c *rw.Candidate, labels []string, t *domain.Tree) Search
 	}
 	return j
 }
+
+// FromSearch is the report of a search with result res over n nodes with
+// the given labels and failure domains t (nil: none): its counts, the
+// best system with its strategy, and the Pareto front. partial marks a
+// search that was interrupted. The availability at each p is the
+// caller's to add.
+func FromSearch(res *rw.SearchResult, n int, labels []string, t *domain.Tree, partial bool) *Search {
+	rep := &Search{N: n, Tried: res.Tried, Feasible: res.Feasible, TriedBy: res.TriedBy, FeasibleBy: res.FeasibleBy,
+		Complete: res.Complete, Partial: partial, Pareto: []SearchCandidate{}}
+	if res.Best != nil {
+		b := NewSearchCandidate(res.Best, labels, t)
+		b.Strategy = FromStrategy(res.Best.Strategy)
+		rep.Best = &b
+	}
+	for _, c := range res.Pareto {
+		rep.Pareto = append(rep.Pareto, NewSearchCandidate(c, labels, t))
+	}
+	return rep
+}

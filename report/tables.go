@@ -345,3 +345,26 @@ func comparisonTable(systems []*System) table {
 	}
 	return t
 }
+
+// AvailabilityText writes an availability known as a float64 with its
+// nines: "0.9990234375 (3.01 nines)"; one that rounds to 1 at ten digits
+// as 1 − (1 − AV) with the digits that the float64 keeps: "1 − 2.2e-15
+// (14.7 nines)".
+func AvailabilityText(av float64) string {
+	if av >= 1 {
+		return "1"
+	}
+	u := 1 - av
+	nines := fmt.Sprintf("%.2f", -math.Log10(u))
+	text := fmt.Sprintf("%.10g", av)
+	if text == "1" {
+		// av is a float64 within about 2e-16 of the exact value: 1 − av
+		// keeps log10(1 − av) + 15.6 good digits.
+		digits := max(1, min(3, int(math.Floor(math.Log10(u)+15.6))))
+		text = fmt.Sprintf("1 − %.*g", digits, u)
+		if digits < 3 {
+			nines = fmt.Sprintf("%.1f", -math.Log10(u))
+		}
+	}
+	return fmt.Sprintf("%s (%s nines)", text, nines)
+}

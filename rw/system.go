@@ -463,3 +463,13 @@ func (s *System) resilience(ctx context.Context, side, other *Side, otherIsDual 
 	}
 	return Resilience{F: t.Len() - 1, Witness: t}, nil
 }
+
+// OwnLabels returns the labels the nodes were given, "" for a node
+// without one.
+func OwnLabels(nodes []Node) []string {
+	labels := make([]string, len(nodes))
+	for v := range nodes {
+		labels[v] = nodes[v].Label
+	}
+	return labels
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -179,17 +178,9 @@ func runAvailability(ctx context.Context, s *streams, o availabilityOptions, arg
 	if o.polynomial && pointsGiven && o.format == "csv" {
 		return usageErrorf("--format csv prints either the points or, with --polynomial, the coefficients: drop --p/--range or --polynomial")
 	}
-	method := availability.MethodAuto
-	switch o.method {
-	case "auto", "":
-	case "bdd":
-		method = availability.MethodBDD
-	case "brute-force", "brute":
-		method = availability.MethodBrute
-	case "estimate":
-		method = availability.MethodEstimate
-	default:
-		return usageErrorf("--method must be auto, bdd or brute-force, or estimate, not %q", o.method)
+	method, err := availability.ParseMethod(o.method)
+	if err != nil {
+		return usageErrorf("--method %v", err)
 	}
 	sp, err := avShardSpec(o)
 	if err != nil {
@@ -374,40 +365,14 @@ func computeAvFamilyPlain(ctx context.Context, s *streams, name string, f *set.F
 // parseAvPoints reads --p and --range into one increasing list without
 // repeats.
 func parseAvPoints(list []float64, rng string) ([]float64, error) {
-	ps := slices.Clone(list)
-	if rng != "" {
-		parts := strings.Split(rng, ":")
-		if len(parts) != 3 {
-			return nil, usageErrorf("--range must be A:B:STEP, such as 0.5:1:0.05, not %q", rng)
-		}
-		var v [3]float64
-		for i, s := range parts {
-			x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-			if err != nil {
-				return nil, usageErrorf("--range %s: %q is not a number", rng, s)
-			}
-			v[i] = x
-		}
-		a, b, step := v[0], v[1], v[2]
-		switch {
-		case !(a >= 0 && b <= 1 && a <= b):
-			return nil, usageErrorf("--range %s: want 0 ≤ A ≤ B ≤ 1", rng)
-		case !(step > 0):
-			return nil, usageErrorf("--range %s: STEP must be positive", rng)
-		case (b-a)/step > 1e6:
-			return nil, usageErrorf("--range %s: more than a million points", rng)
-		}
-		for k := 0; ; k++ {
-			// A + k·STEP, rounded to 12 decimals so 0.1 steps print cleanly.
-			x := math.Round((a+float64(k)*step)*1e12) / 1e12
-			if x > b+1e-12 {
-				break
-			}
-			ps = append(ps, math.Min(x, 1))
-		}
+	ps, err := availability.Points(list, rng)
+	if errors.Is(err, availability.ErrRangeSyntax) {
+		return nil, usageErrorf("--range %v, not %q", err, rng)
 	}
-	slices.Sort(ps)
-	return slices.Compact(ps), nil
+	if err != nil {
+		return nil, usageErrorf("--range %s: %v", rng, err)
+	}
+	return ps, nil
 }
 
 // parseAvPNode reads --p-node: inline "NODE=P,..." or a file of "NODE P"

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/analysis"
 	"github.com/coterie-dev/coterie/jsonreport"
+	"github.com/coterie-dev/coterie/report"
 	"github.com/coterie-dev/coterie/systems"
 )
 
@@ -184,9 +184,9 @@ func printConfigVerdict(w io.Writer, v *jsonreport.CheckConfig, cfg *systems.Con
 			exact = " (estimated)"
 		}
 		if v.Coterie {
-			line(key, "%s at p = %v%s", avText(a.Reads), a.P, exact)
+			line(key, "%s at p = %v%s", report.AvailabilityText(a.Reads), a.P, exact)
 		} else {
-			line(key, "%s %s, %s %s at p = %v%s", sides[0].what, avText(a.Reads), sides[1].what, avText(a.Writes), a.P, exact)
+			line(key, "%s %s, %s %s at p = %v%s", sides[0].what, report.AvailabilityText(a.Reads), sides[1].what, report.AvailabilityText(a.Writes), a.P, exact)
 		}
 	}
 	for i, n := range v.Notes {
@@ -209,26 +209,6 @@ func survival(f int, noun string, kill []string) string {
 		return fmt.Sprintf("survive no %s failure (losing %s stops them)", noun, strings.Join(escapeFields(kill), ", "))
 	}
 	return fmt.Sprintf("survive any %s failing (losing %s stops them)", countOf(f, noun), strings.Join(escapeFields(kill), ", "))
-}
-
-// avText prints an availability with its nines.
-func avText(av float64) string {
-	if av >= 1 {
-		return "1"
-	}
-	u := 1 - av
-	nines := fmt.Sprintf("%.2f", -math.Log10(u))
-	text := fmt.Sprintf("%.10g", av)
-	if text == "1" {
-		// av is a float64 within about 2e-16 of the exact value: 1 − av
-		// keeps log10(1 − av) + 15.6 good digits.
-		digits := max(1, min(3, int(math.Floor(math.Log10(u)+15.6))))
-		text = fmt.Sprintf("1 − %.*g", digits, u)
-		if digits < 3 {
-			nines = fmt.Sprintf("%.1f", -math.Log10(u))
-		}
-	}
-	return fmt.Sprintf("%s (%s nines)", text, nines)
 }
 
 // countOf returns "1 node", "2 nodes".

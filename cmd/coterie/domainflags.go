@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -83,33 +82,14 @@ func loadRWDomains(ctx context.Context, s *streams, o rwOptions, in inputOptions
 // domainTree builds the failure domains from the nodes file's domain
 // column and --domains; nil when there are none.
 func domainTree(ctx context.Context, s *streams, o rwOptions, in inputOptions, sys *rw.System, rows []format.NodeAttrs, src *rwSource) (*domain.Tree, error) {
-	type sourced struct {
-		format.NodeAttrs
-		file string
+	all := domainRows(src.fileName, src.fileNodes, nil)
+	all = domainRows(displayName(o.nodes), rows, all)
+	labels := rw.OwnLabels(sys.Nodes)
+	t, err := domain.FromRows(sys.N, all, labels)
+	if err != nil {
+		return nil, domainRowError(err, displayName(o.nodes))
 	}
-	var all []sourced
-	for _, r := range src.fileNodes {
-		all = append(all, sourced{r, src.fileName})
-	}
-	for _, r := range rows {
-		all = append(all, sourced{r, displayName(o.nodes)})
-	}
-	nodesName := displayName(o.nodes)
-	t := domain.New(sys.N)
-	lineOf := map[int]sourced{}
-	for _, r := range all {
-		lineOf[r.Node] = r
-		if r.Domain == "" {
-			continue
-		}
-		if err := t.Place(r.Node, r.Domain); err != nil {
-			return nil, asInputError(r.file, r.Line, err.Error())
-		}
-		if r.DomainLevels != nil {
-			t.SetLevelNames(r.DomainLevels)
-		}
-	}
-	if t.Empty() {
+	if t == nil {
 		if len(src.fileDomains) > 0 {
 			return nil, asInputError(src.fileName, src.fileDomains[0].Line, "domains given, but no node has a domain")
 		}
@@ -117,28 +97,6 @@ func domainTree(ctx context.Context, s *streams, o rwOptions, in inputOptions, s
 			return nil, usageErrorf("--domains: the nodes have no domains (give --nodes with a domain column)")
 		}
 		return nil, nil
-	}
-	labels := make([]string, sys.N)
-	for v := range sys.N {
-		labels[v] = sys.Nodes[v].Label
-	}
-	if err := t.Check(labels); err != nil {
-		var ne *domain.NodeError
-		if errors.As(err, &ne) {
-			if r, ok := lineOf[ne.Node]; ok {
-				return nil, asInputError(r.file, r.Line, ne.Msg)
-			}
-			return nil, asInputError(nodesName, 0, ne.Msg+"; it has no row")
-		}
-		// A domain named like a node: the first row under it.
-		for _, r := range all {
-			for d := t.Node(r.Node); d >= 0 && r.Domain != ""; d = t.Parent(d) {
-				if strings.Contains(err.Error(), strconv.Quote(t.Path(d))) {
-					return nil, asInputError(r.file, r.Line, strings.TrimPrefix(err.Error(), "domain: "))
-				}
-			}
-		}
-		return nil, asInputError(nodesName, 0, err.Error())
 	}
 	for _, dp := range src.fileDomains {
 		d, ok := t.Lookup(dp.Domain)
@@ -150,62 +108,55 @@ func domainTree(ctx context.Context, s *streams, o rwOptions, in inputOptions, s
 		}
 	}
 	if o.domains != "" {
-		name := displayName(o.domains)
 		data, err := readData(ctx, s, o.domains, in)
 		if err != nil {
 			return nil, err
 		}
-		if err := domain.ReadCSV(data, t); err != nil {
-			var le *domain.LineError
-			if errors.As(err, &le) {
-				return nil, asInputError(name, le.Line, le.Msg)
-			}
-			return nil, asInputError(name, 0, err.Error())
-		}
+		return t, readDomainsCSV(displayName(o.domains), data, t)
 	}
 	return t, nil
 }
 
+// domainRows appends to rows the domain rows of the nodes file file.
+func domainRows(file string, nodes []format.NodeAttrs, rows []domain.Row) []domain.Row {
+	for _, r := range nodes {
+		rows = append(rows, domain.Row{File: file, Line: r.Line, Node: r.Node, Domain: r.Domain, Levels: r.DomainLevels})
+	}
+	return rows
+}
+
+// domainRowError is an error of [domain.FromRows] as an input error;
+// nodesName names the file of a node without a row.
+func domainRowError(err error, nodesName string) error {
+	var re *domain.RowError
+	if !errors.As(err, &re) {
+		return err
+	}
+	if re.File == "" {
+		re.File = nodesName
+	}
+	return asInputError(re.File, re.Line, re.Msg)
+}
+
+// readDomainsCSV reads the --domains file name, holding data, into t.
+func readDomainsCSV(name string, data []byte, t *domain.Tree) error {
+	err := domain.ReadCSV(data, t)
+	var le *domain.LineError
+	if errors.As(err, &le) {
+		return asInputError(name, le.Line, le.Msg)
+	}
+	if err != nil {
+		return asInputError(name, 0, err.Error())
+	}
+	return nil
+}
+
 // parseDown reads --down: node ids (1..n), node labels and domain paths.
 func parseDown(spec string, sys *rw.System, t *domain.Tree) (*set.Set, []string, error) {
-	dead := set.New(sys.N)
-	var names []string
-	for item := range strings.SplitSeq(spec, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			return nil, nil, usageErrorf("--down: an empty item in %q", spec)
-		}
-		names = append(names, item)
-		if t != nil {
-			if d, ok := t.Lookup(item); ok {
-				for _, v := range t.Under(d) {
-					dead.Add(v)
-				}
-				continue
-			}
-		}
-		if v, err := strconv.Atoi(item); err == nil {
-			if v < 1 || v > sys.N {
-				return nil, nil, usageErrorf("--down: node %d is not in 1..%d", v, sys.N)
-			}
-			dead.Add(v - 1)
-			continue
-		}
-		found := false
-		for v := range sys.N {
-			if sys.Nodes[v].Label == item {
-				dead.Add(v)
-				found = true
-				break
-			}
-		}
-		if !found {
-			what := "a node id (1.." + strconv.Itoa(sys.N) + ") or a node label"
-			if t != nil {
-				what += " or a domain"
-			}
-			return nil, nil, usageErrorf("--down: %q is not %s", item, what)
-		}
+	labels := rw.OwnLabels(sys.Nodes)
+	dead, names, err := domain.ParseDown(spec, sys.N, labels, t)
+	if err != nil {
+		return nil, nil, usageErrorf("--down: %v", err)
 	}
 	return dead, names, nil
 }

@@ -6,12 +6,12 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/coterie-dev/coterie/draw"
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -161,7 +161,7 @@ func runDraw(s *streams, o drawOptions, path string) error {
 	}
 	var scenes []*draw.Scene
 	for _, sys := range sides {
-		nodes, err := parseNodeList(o.highlight, sys)
+		nodes, err := format.ParseNodeList(o.highlight, sys.N(), sys.Labels())
 		if err != nil {
 			return usageErrorf("--highlight: %v", err)
 		}
@@ -195,33 +195,4 @@ func runDraw(s *streams, o drawOptions, path string) error {
 		return err
 	}
 	return dr.exitErr()
-}
-
-// parseNodeList reads "1,4,7": node numbers 1..n or labels, returned
-// 0-based in the order given, without repeats.
-func parseNodeList(list string, sys set.System) ([]int, error) {
-	var out []int
-	if strings.TrimSpace(list) == "" {
-		return nil, nil
-	}
-	labels := sys.Labels()
-	n := sys.N()
-	for _, tok := range strings.Split(list, ",") {
-		tok = strings.TrimSpace(tok)
-		v := -1
-		if i, err := strconv.Atoi(tok); err == nil {
-			if i < 1 || i > n {
-				return nil, fmt.Errorf("node %d is out of range 1..%d", i, n)
-			}
-			v = i - 1
-		} else if i := slices.Index(labels, tok); i >= 0 && tok != "" {
-			v = i
-		} else {
-			return nil, fmt.Errorf("%q is neither a node number nor a label", tok)
-		}
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return out, nil
 }

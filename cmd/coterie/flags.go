@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/coterie-dev/coterie/format"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -45,7 +44,7 @@ func (v *probsValue) String() string {
 func (v *probsValue) Type() string { return "P,..." }
 
 func (v *probsValue) Set(s string) error {
-	ps, err := parseProbs(s)
+	ps, err := format.ParseProbs(s)
 	if err != nil {
 		return err
 	}
@@ -55,20 +54,6 @@ func (v *probsValue) Set(s string) error {
 	}
 	*v.ps = append(*v.ps, ps...)
 	return nil
-}
-
-// parseProbs reads a comma-separated list of probabilities.
-func parseProbs(s string) ([]float64, error) {
-	var out []float64
-	for _, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		x, err := strconv.ParseFloat(item, 64)
-		if err != nil || !(x >= 0 && x <= 1) {
-			return nil, fmt.Errorf("%q is not a probability between 0 and 1", item)
-		}
-		out = append(out, x)
-	}
-	return out, nil
 }
 
 // secondsValue is a time limit given as a duration with its unit (500ms,
@@ -81,32 +66,12 @@ func (v *secondsValue) String() string { return *v.s }
 func (v *secondsValue) Type() string { return "duration" }
 
 func (v *secondsValue) Set(s string) error {
-	r, err := parseSeconds(s)
+	r, err := format.ParseSeconds(s)
 	if err != nil {
 		return err
 	}
 	*v.s = r.RatString()
 	return nil
-}
-
-// parseSeconds reads a duration (with a unit) or a number of seconds,
-// exactly.
-func parseSeconds(s string) (*big.Rat, error) {
-	t := strings.TrimSpace(s)
-	if r, ok := new(big.Rat).SetString(t); ok {
-		if r.Sign() < 0 {
-			return nil, errors.New("a time limit cannot be negative")
-		}
-		return r, nil
-	}
-	d, err := time.ParseDuration(t)
-	if err != nil {
-		return nil, errors.New("want a duration such as 500ms, 3.5s or 2m, or a number of seconds")
-	}
-	if d < 0 {
-		return nil, errors.New("a time limit cannot be negative")
-	}
-	return big.NewRat(int64(d), int64(time.Second)), nil
 }
 
 // addSecondsFlag adds a time-limit flag that keeps exact seconds in *dst.

@@ -3,9 +3,11 @@ package main
 import (
 	"slices"
 	"testing"
+
+	"github.com/coterie-dev/coterie/format"
 )
 
-// FuzzParseAvPoints: --p (parseProbs) and --range never panic, and what they accept is
+// FuzzParseAvPoints: --p (format.ParseProbs) and --range never panic, and what they accept is
 // an increasing list of probabilities without repeats.
 func FuzzParseAvPoints(f *testing.F) {
 	for _, s := range [][2]string{{"0.9,0.99", ""}, {"", "0.5:1:0.05"}, {"0.5", "0:1:0.25"}, {"x", ""}, {"", "1:0:0.1"}, {"", "0:1:0"}, {"1.5", ""}} {
@@ -15,7 +17,7 @@ func FuzzParseAvPoints(f *testing.F) {
 		var given []float64
 		if list != "" {
 			var err error
-			if given, err = parseProbs(list); err != nil {
+			if given, err = format.ParseProbs(list); err != nil {
 				return
 			}
 		}

@@ -6,20 +6,21 @@ import (
 	"strings"
 
 	"github.com/coterie-dev/coterie/availability"
+	"github.com/coterie-dev/coterie/jsonreport"
 )
 
 // addCompareDomains adds to a row of compare the exact figures (reads,
 // writes and both, with 1 − AV, nines and downtime; under the failure
 // domains, which then replace the independent values).
-func addCompareDomains(ctx context.Context, row *rwCompareRow, ld *rwLoaded, ps []float64, limit int, noAV bool) error {
+func addCompareDomains(ctx context.Context, row *jsonreport.RWCompareRow, ld *rwLoaded, ps []float64, limit int, noAV bool) error {
 	row.Down = ld.downNames
 	if noAV || len(row.Availability) == 0 {
 		return nil
 	}
-	rep := &rwAvReport{N: ld.sys.N}
+	rep := &jsonreport.RWAvailability{N: ld.sys.N}
 	for _, a := range row.Availability {
-		rep.Reads.Points = append(rep.Reads.Points, avPointJ{P: a.P, Availability: a.Reads})
-		rep.Writes.Points = append(rep.Writes.Points, avPointJ{P: a.P, Availability: a.Writes})
+		rep.Reads.Points = append(rep.Reads.Points, jsonreport.SideAvPoint{P: a.P, Availability: a.Reads})
+		rep.Writes.Points = append(rep.Writes.Points, jsonreport.SideAvPoint{P: a.P, Availability: a.Writes})
 	}
 	rep.Reads.Exact, rep.Writes.Exact = row.Availability[0].Exact, row.Availability[0].Exact
 	if err := addRWExactFigures(ctx, rep, ld, ps, limit, availability.DefaultBudget); err != nil {
@@ -38,7 +39,7 @@ func addCompareDomains(ctx context.Context, row *rwCompareRow, ld *rwLoaded, ps 
 
 // compareDomainHeader is the table's extra columns: both at once and its
 // nines at each p, and the domain resilience, when some row has them.
-func compareDomainHeader(rows []rwCompareRow, ps []float64) []string {
+func compareDomainHeader(rows []jsonreport.RWCompareRow, ps []float64) []string {
 	var h []string
 	if len(rows) > 0 && rows[0].Figures != nil && rows[0].Figures.Both != nil {
 		for _, p := range ps {
@@ -54,7 +55,7 @@ func compareDomainHeader(rows []rwCompareRow, ps []float64) []string {
 	return h
 }
 
-func compareDomainCells(rows []rwCompareRow, r rwCompareRow) []string {
+func compareDomainCells(rows []jsonreport.RWCompareRow, r jsonreport.RWCompareRow) []string {
 	var c []string
 	if len(rows) > 0 && rows[0].Figures != nil && rows[0].Figures.Both != nil {
 		for i := range rows[0].Figures.Both.Points {

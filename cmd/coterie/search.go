@@ -115,10 +115,7 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 		return err
 	}
 	if o.pNode != "" {
-		labels := make([]string, len(nodes))
-		for v := range nodes {
-			labels[v] = nodes[v].Label
-		}
+		labels := rw.OwnLabels(nodes)
 		own, err := parsePNode(o.pNode, len(nodes), labels)
 		if err != nil {
 			return err
@@ -150,7 +147,7 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 			labels[v] = fmt.Sprint(v + 1)
 		}
 	}
-	rep := &searchReport{Search: jsonreport.Search{N: len(nodes), Tried: res.Tried, Feasible: res.Feasible, TriedBy: res.TriedBy, FeasibleBy: res.FeasibleBy, Complete: res.Complete, Partial: interrupted, Pareto: []jsonreport.SearchCandidate{}}}
+	rep := &searchReport{Search: *jsonreport.FromSearch(res, len(nodes), labels, tree, interrupted)}
 	if !latencyGiven(nodes) {
 		rep.noLatency = true
 	}
@@ -181,20 +178,15 @@ func runSearch(ctx context.Context, s *streams, o searchOptions) error {
 		}
 		return nil
 	}
-	if res.Best != nil {
-		b := jsonreport.NewSearchCandidate(res.Best, labels, tree)
-		b.Strategy = jsonreport.FromStrategy(res.Best.Strategy)
-		if err := at(res.Best, &b); err != nil {
+	if rep.Best != nil {
+		if err := at(res.Best, rep.Best); err != nil {
 			return usageErrorf("%v", err)
 		}
-		rep.Best = &b
 	}
-	for _, c := range res.Pareto {
-		j := jsonreport.NewSearchCandidate(c, labels, tree)
-		if err := at(c, &j); err != nil {
+	for i, c := range res.Pareto {
+		if err := at(c, &rep.Pareto[i]); err != nil {
 			return usageErrorf("%v", err)
 		}
-		rep.Pareto = append(rep.Pareto, j)
 	}
 	if werr := writeOutput(s, "", func(w io.Writer) error {
 		if o.asJSON {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/format"
+	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/rw"
 )
 
@@ -14,21 +15,12 @@ import (
 // file's domain column, and reads --survive LEVEL:K.
 func searchDomains(o searchOptions, nodes []rw.Node, rows []format.NodeAttrs) (*domain.Tree, int, int, error) {
 	name := displayName(o.rw.nodes)
-	t := domain.New(len(nodes))
-	lineOf := map[int]int{}
-	for _, r := range rows {
-		lineOf[r.Node] = r.Line
-		if r.Domain == "" {
-			continue
-		}
-		if err := t.Place(r.Node, r.Domain); err != nil {
-			return nil, 0, 0, asInputError(name, r.Line, err.Error())
-		}
-		if r.DomainLevels != nil {
-			t.SetLevelNames(r.DomainLevels)
-		}
+	labels := rw.OwnLabels(nodes)
+	t, err := domain.FromRows(len(nodes), domainRows(name, rows, nil), labels)
+	if err != nil {
+		return nil, 0, 0, domainRowError(err, name)
 	}
-	if t.Empty() {
+	if t == nil {
 		if o.rw.domains != "" {
 			return nil, 0, 0, usageErrorf("--domains: the nodes have no domains (give --nodes with a domain column)")
 		}
@@ -37,27 +29,14 @@ func searchDomains(o searchOptions, nodes []rw.Node, rows []format.NodeAttrs) (*
 		}
 		return nil, 0, 0, nil
 	}
-	labels := make([]string, len(nodes))
-	for v := range nodes {
-		labels[v] = nodes[v].Label
-	}
-	if err := t.Check(labels); err != nil {
-		if ne, ok := err.(*domain.NodeError); ok {
-			return nil, 0, 0, asInputError(name, lineOf[ne.Node], ne.Msg)
-		}
-		return nil, 0, 0, asInputError(name, 0, strings.TrimPrefix(err.Error(), "domain: "))
-	}
 	if o.rw.domains != "" {
 		dname := displayName(o.rw.domains)
 		data, err := os.ReadFile(o.rw.domains)
 		if err != nil {
 			return nil, 0, 0, asInputError(dname, 0, "cannot read: "+unwrapPath(err).Error())
 		}
-		if err := domain.ReadCSV(data, t); err != nil {
-			if le, ok := err.(*domain.LineError); ok {
-				return nil, 0, 0, asInputError(dname, le.Line, le.Msg)
-			}
-			return nil, 0, 0, asInputError(dname, 0, err.Error())
+		if err := readDomainsCSV(dname, data, t); err != nil {
+			return nil, 0, 0, err
 		}
 	}
 	if o.survive == "" {
@@ -79,7 +58,7 @@ func searchDomains(o searchOptions, nodes []rw.Node, rows []format.NodeAttrs) (*
 }
 
 // domainSummary is the domain resilience in one table cell.
-func domainSummary(js []domainResJSON) []string {
+func domainSummary(js []jsonreport.DomainResilience) []string {
 	if js == nil {
 		return nil
 	}

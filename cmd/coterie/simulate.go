@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/protocol"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -484,24 +484,6 @@ func joinInts(xs []int) string {
 	return strings.Join(parts, ", ")
 }
 
-// parseNodes reads a 1-based node list such as "2,3,5" into 0-based nodes.
-func parseNodes(s string, n int) ([]int, error) {
-	var out []int
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
-		v, err := strconv.Atoi(f)
-		if err != nil || v < 1 || v > n {
-			return nil, fmt.Errorf("%q is not a node 1..%d", f, n)
-		}
-		if !slices.Contains(out, v-1) {
-			out = append(out, v-1)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no nodes in %q", s)
-	}
-	return out, nil
-}
-
 func runExplore(ctx context.Context, s *streams, o simulateOptions, args []string) error {
 	if o.format == "csv" {
 		return usageErrorf("--explore reports as a table or JSON, not CSV")
@@ -530,7 +512,7 @@ func runExplore(ctx context.Context, s *streams, o simulateOptions, args []strin
 		}
 		var who []int
 		if o.requesters != "" {
-			if who, err = parseNodes(o.requesters, in.ps.N); err != nil {
+			if who, err = format.ParseNodes(o.requesters, in.ps.N); err != nil {
 				return usageErrorf("--requesters: %v", err)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/coterie-dev/coterie/format"
 	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/protocol"
 	"github.com/coterie-dev/coterie/shard"
@@ -53,7 +54,7 @@ func newExploreJob(s *streams, o simulateOptions, args []string, what string) (*
 	}
 	var who []int
 	if o.requesters != "" {
-		if who, err = parseNodes(o.requesters, in.ps.N); err != nil {
+		if who, err = format.ParseNodes(o.requesters, in.ps.N); err != nil {
 			return nil, usageErrorf("--requesters: %v", err)
 		}
 	}
