@@ -44,7 +44,7 @@ func runConvertTo(ctx context.Context, s *streams, cmd *cobra.Command, to string
 		return usageErrorf("%s: an (h,k)-arbiter cannot be written as ZooKeeper's configuration: its quorums form a coterie", displayName(args[0]))
 	}
 	f := sys.Family
-	if f.IsImplicit() {
+	if construct.Held(f) {
 		if f, err = construct.Materialize(f, 1<<16); err != nil {
 			return usageErrorf("%s: cannot be written as ZooKeeper's configuration: %v", displayName(args[0]), err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/set"
@@ -125,7 +126,7 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	} else if ok {
 		implicitNote(s, displayName(path), g)
 		sys.Family = g
-	} else if g != nil && g.IsImplicit() {
+	} else if construct.Held(g) {
 		if sp.Count > 0 {
 			return usageErrorf("--shard: %s is decided by formula, with nothing to split: run it whole", displayName(path))
 		}
@@ -135,7 +136,7 @@ func runDomination(ctx context.Context, s *streams, path string, o *dominationOp
 	if err != nil {
 		return err
 	}
-	if !f.IsThreshold() {
+	if !isThreshold(f) {
 		g := f.Clone()
 		dropped, err := g.MinimalizeContext(ctx)
 		if err != nil {
@@ -226,7 +227,7 @@ func judgedFamily(sys set.System, k int, kSet bool) (*set.Family, error) {
 // makeND writes the nondominated system that dominates f to o.out.path.
 func makeND(ctx context.Context, s *streams, sys set.System, f *set.Family, o *dominationOptions, rep *dominationReport) error {
 	g := f
-	if f.IsThreshold() {
+	if isThreshold(f) {
 		if rep.Nondominated {
 			g = f.Clone()
 		} else {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/rw"
 	"github.com/coterie-dev/coterie/set"
@@ -51,7 +52,7 @@ func loadDrawRW(s *streams, o drawOptions, path string) (*drawRW, error) {
 	if path != "" && path != "-" && o.side.rw.reads == "" && o.side.rw.writes == "" {
 		in := o.in
 		in.side = nil
-		if sys, err := readInput(s, path, in); err == nil && sys.Family != nil && !sys.Family.IsImplicit() {
+		if sys, err := readInput(s, path, in); err == nil && sys.Family != nil && !construct.Held(sys.Family) {
 			dr.plain = sys.Family
 		}
 	}
@@ -102,7 +103,7 @@ func (dr *drawRW) sides(side string, limit int) ([]set.System, error) {
 		}
 		if p := dr.plain; p != nil {
 			q := p
-			if p.IsThreshold() {
+			if isThreshold(p) {
 				q, _ = p.Enumerate(limit)
 			}
 			if q != nil && set.SameQuorums(q, f) {

@@ -85,7 +85,7 @@ func (o *outputOptions) prepare(ctx context.Context, sys *set.System) (format.Fo
 			return "", err
 		}
 		for _, fam := range sys.Families() {
-			if fam.IsThreshold() {
+			if isThreshold(fam) {
 				return "", usageErrorf("the .dat format lists quorums, and this is a threshold system (all %d-subsets of %d nodes, %s quorums): add --enumerate (with --limit if needed), or write json, text or csv",
 					fam.Threshold, fam.N, approxCount(fam.Count()))
 			}
@@ -101,7 +101,7 @@ func (o *outputOptions) prepare(ctx context.Context, sys *set.System) (format.Fo
 // quorums, refusing politely above limit.
 func enumerateThresholds(ctx context.Context, sys *set.System, limit int) error {
 	for i, fam := range sys.Families() {
-		if !fam.IsThreshold() {
+		if !isThreshold(fam) {
 			continue
 		}
 		g, err := fam.EnumerateContext(ctx, limit)
@@ -278,7 +278,7 @@ func runGenerate(ctx context.Context, s *streams, spec construct.Spec, args cons
 		}
 		return buildError(spec, err)
 	}
-	if out.enumerate && !force && sys.Family != nil && sys.Family.IsThreshold() &&
+	if out.enumerate && !force && sys.Family != nil && isThreshold(sys.Family) &&
 		sys.Family.Count().Cmp(big.NewInt(int64(out.limit))) <= 0 { // else --limit refuses
 		// Estimate before listing: the list may not even fit in memory.
 		f, err := outputFormat(out.path, out.format)

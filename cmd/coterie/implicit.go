@@ -46,7 +46,7 @@ var implicitCommands = []string{"availability", "convert", "domination", "info",
 // its quorums listed.
 func checkImplicitInput(cmd *cobra.Command, name string, sys set.System) error {
 	f := sys.Family
-	if f == nil || !f.IsImplicit() || cmd != nil && slices.Contains(implicitCommands, cmd.Name()) {
+	if !construct.Held(f) || cmd != nil && slices.Contains(implicitCommands, cmd.Name()) {
 		return nil
 	}
 	what := "this command"
@@ -69,7 +69,7 @@ func implicitCount(f *set.Family) string {
 // materializeImplicit returns f listed when it is implicit and has at most
 // limit quorums; ok is false when it has more (or is not implicit).
 func materializeImplicit(ctx context.Context, f *set.Family, limit int) (g *set.Family, ok bool, err error) {
-	if f == nil || !f.IsImplicit() {
+	if !construct.Held(f) {
 		return f, false, nil
 	}
 	g, err = construct.MaterializeContext(ctx, f, limit)
@@ -86,7 +86,7 @@ func materializeImplicit(ctx context.Context, f *set.Family, limit int) (g *set.
 // --enumerate, refusing above limit.
 func enumerateImplicit(ctx context.Context, sys *set.System, limit int) error {
 	f := sys.Family
-	if f == nil || !f.IsImplicit() {
+	if !construct.Held(f) {
 		return nil
 	}
 	g, ok, err := materializeImplicit(ctx, f, limit)
@@ -103,7 +103,7 @@ func enumerateImplicit(ctx context.Context, sys *set.System, limit int) error {
 
 // refuseImplicitDat refuses to write an implicit family as .dat.
 func refuseImplicitDat(sys set.System) error {
-	if f := sys.Family; f != nil && f.IsImplicit() {
+	if f := sys.Family; construct.Held(f) {
 		return usageErrorf("the .dat format lists quorums, and this is an implicit %s family (%s, defined by its parameters): add --enumerate (with --limit) when it is small enough, or write json, text or csv",
 			f.Kind, implicitCount(f))
 	}
@@ -122,7 +122,7 @@ func implicitNote(s *streams, name string, f *set.Family) {
 // one gets the report of its construction, rep != nil.
 func implicitVerify(ctx context.Context, cmd *cobra.Command, s *streams, name string, sys *set.System, byzantine, otherK bool) (rep *verify.Report, listed bool, err error) {
 	f := sys.Family
-	if f == nil || !f.IsImplicit() {
+	if !construct.Held(f) {
 		return nil, false, nil
 	}
 	limit := implicitLimit(cmd)
@@ -277,7 +277,7 @@ func implicitInfoReport(ctx context.Context, cmd *cobra.Command, s *streams, pat
 		implicitNote(s, displayName(path), g)
 		sys.Family = g
 		return false, nil
-	case g == nil || !g.IsImplicit():
+	case !construct.Held(g):
 		return false, nil
 	}
 	return true, writeOutput(s, "", func(w io.Writer) error {

@@ -317,7 +317,7 @@ func writeSystemProgress(s *streams, path string, sys set.System, f format.Forma
 	return writeOutput(s, path, func(w io.Writer) error {
 		cw := &ctxWriter{ctx: s.ctx(), w: w}
 		fam := sys.Family
-		if fam == nil || fam.IsThreshold() {
+		if fam == nil || isThreshold(fam) {
 			return format.Write(cw, sys, f, opt)
 		}
 		// A list of quorums, written one by one to report progress.

@@ -182,10 +182,10 @@ func loadRWRows(ctx context.Context, s *streams, o rwOptions, in inputOptions, a
 	} else {
 		sys, err = rw.NewContext(ctx, n, re, we, nodes)
 		if err == nil {
-			if rl != nil && !rl.IsThreshold() {
+			if rl != nil && !isThreshold(rl) {
 				sys.Reads.List = rl
 			}
-			if wl != nil && !wl.IsThreshold() {
+			if wl != nil && !isThreshold(wl) {
 				sys.Writes.List = wl
 			}
 		}
