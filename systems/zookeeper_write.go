@@ -75,10 +75,10 @@ func ZooKeeperOf(ctx context.Context, f *set.Family) (*ZooKeeper, error) {
 		return nil, fmt.Errorf("systems: zookeeper: more than %d minimal quorums to check: %w", zkWriteLimit, ErrNotZooKeeper)
 	}
 	var candidates []*ZooKeeper
-	if f.Kind == "zookeeper" {
-		if z, err := zkFromParams(f.Params, ids); err == nil {
-			candidates = append(candidates, z)
-		}
+	// The params a ZooKeeper configuration was read with, whatever the
+	// file calls its kind: every candidate is checked on the quorums.
+	if z, err := zkFromParams(f.Params, ids); err == nil {
+		candidates = append(candidates, z)
 	}
 	candidates = append(candidates, &ZooKeeper{IDs: ids})
 	if z, ok := zkWeighted(f.Params, ids); ok {
