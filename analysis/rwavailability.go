@@ -3,7 +3,6 @@ package analysis
 import (
 	"context"
 	"errors"
-	"math/big"
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/domain"
@@ -18,17 +17,7 @@ const RWExactBudget = 2_000_000
 
 // Correlated reports whether some domain of t (nil: none) may fail, so
 // that nodes do not fail independently.
-func Correlated(t *domain.Tree) bool {
-	if t == nil {
-		return false
-	}
-	for d := range t.Len() {
-		if t.P(d).Cmp(big.NewRat(1, 1)) < 0 {
-			return true
-		}
-	}
-	return false
-}
+func Correlated(t *domain.Tree) bool { return t.Fallible() }
 
 // RWExactFigures is [ReadWriteExact] with the budget of the figures of a
 // read-write system: budget under failure domains that may fail (the

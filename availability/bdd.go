@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -446,7 +447,7 @@ func BuildBDD(ctx context.Context, f *set.Family, opts BDDOptions) (*BDD, error)
 	if err != nil {
 		return nil, err
 	}
-	if thresholder(f) != nil {
+	if construct.ThresholdForm(f) != nil {
 		return nil, errors.New("availability: bdd: threshold family: use the closed form")
 	}
 	b, _, _, err := buildBDD(ctx, f, opts, nil)

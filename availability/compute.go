@@ -504,7 +504,7 @@ func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av f
 	if len(p) != f.N {
 		return 0, false, fmt.Errorf("availability: %d probabilities for %d nodes", len(p), f.N)
 	}
-	t := thresholder(f)
+	t := construct.ThresholdForm(f)
 	if t == nil {
 		if len(f.Quorums) == 0 {
 			return 0, true, nil

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/set"
 )
@@ -78,7 +79,7 @@ func DomainAvailability(ctx context.Context, f *set.Family, m Model, budget int)
 	if err := m.check(f.N); err != nil {
 		return nil, "", err
 	}
-	if t := thresholder(f); t != nil {
+	if t := construct.ThresholdForm(f); t != nil {
 		av, err := VoteAvailability(ctx, ones(f.N), []int{t.Threshold()}, m)
 		if err != nil {
 			return nil, "", err
@@ -101,7 +102,7 @@ func DomainBoth(ctx context.Context, r, w *set.Family, m Model, budget int) (pr,
 	if err := m.check(r.N); err != nil {
 		return nil, nil, nil, err
 	}
-	tr, tw := thresholder(r), thresholder(w)
+	tr, tw := construct.ThresholdForm(r), construct.ThresholdForm(w)
 	if tr != nil && tw != nil {
 		av, err := VoteAvailability(ctx, ones(r.N), []int{tr.Threshold(), tw.Threshold(), max(tr.Threshold(), tw.Threshold())}, m)
 		if err != nil {
@@ -385,7 +386,7 @@ type Lifted struct {
 // NewLifted builds the BDD of f lifted by the domains vars of t (nil for
 // none), within budget nodes.
 func NewLifted(ctx context.Context, f *set.Family, t *domain.Tree, vars []int, budget int) (*Lifted, error) {
-	if thresholder(f) != nil {
+	if construct.ThresholdForm(f) != nil {
 		return nil, errors.New("availability: domains: lifted BDD of a threshold family: use VoteAvailability")
 	}
 	if t == nil {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -146,7 +147,7 @@ type lazyBDD struct {
 // error comes only from a cancelled context, and leaves nothing kept.
 func (r *Result) perNodeBDD(ctx context.Context, budget int) (*BDD, error) {
 	f := r.f
-	if r.bdd != nil || r.noBDD || thresholder(f) != nil {
+	if r.bdd != nil || r.noBDD || construct.ThresholdForm(f) != nil {
 		return r.bdd, nil
 	}
 	c := &r.lazy

@@ -58,18 +58,6 @@ func typedForm(f *set.Family) (sys quorum.System, construction bool, err error) 
 	return sys, recurrence(sys) != nil, nil
 }
 
-// thresholder returns f's typed form ([construct.Typed]) as a
-// [quorum.Thresholder] when it is one (f is every w-subset of its nodes,
-// held without its quorums), else nil.
-func thresholder(f *set.Family) quorum.Thresholder {
-	sys, err := construct.Typed(f)
-	if err != nil {
-		return nil
-	}
-	t, _ := sys.(quorum.Thresholder)
-	return t
-}
-
 // errNoRecurrence is the refusal of an implicit family that no
 // recurrence computes and that has too many quorums to list.
 func errNoRecurrence(f *set.Family) error {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
 )
@@ -118,7 +119,7 @@ func (o *ShareOptions) compute(ctx context.Context, f *set.Family, opts Options)
 func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOptions) (*Share, error) {
 	sh := &Share{H: f.H, N: f.N}
 	switch {
-	case o.Method == MethodEstimate && thresholder(f) == nil:
+	case o.Method == MethodEstimate && construct.ThresholdForm(f) == nil:
 		res, err := Compute(ctx, f, Options{Method: o.Method})
 		if err != nil {
 			return nil, err

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -63,7 +64,7 @@ func NewSplit(ctx context.Context, f *set.Family, bits int) (*Split, error) {
 	if err != nil {
 		return nil, err
 	}
-	if thresholder(f) != nil {
+	if construct.ThresholdForm(f) != nil {
 		return nil, errors.New("availability: pieces: threshold family: use the closed form")
 	}
 	if bits < 0 || bits >= f.N || bits > 30 {

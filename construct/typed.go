@@ -108,6 +108,14 @@ func Form(f *set.Family) quorum.System {
 	return sys
 }
 
+// ThresholdForm returns f's typed form as a [quorum.Thresholder] when it
+// is one (every w-subset of its nodes, held without its quorums), else
+// nil.
+func ThresholdForm(f *set.Family) quorum.Thresholder {
+	t, _ := Form(f).(quorum.Thresholder)
+	return t
+}
+
 // listed is a listed family seen as a typed system: its kind and params
 // are what the file or constructor recorded.
 type listed struct{ quorum.Listed }

@@ -149,6 +149,22 @@ func (t *Tree) Children(d int) []int { return t.children[d] }
 // Direct returns the nodes whose innermost domain is d.
 func (t *Tree) Direct(d int) []int { return t.direct[d] }
 
+// Fallible reports whether some domain of t may fail (its probability of
+// being up is below 1), so that nodes do not fail independently; false
+// for a nil tree.
+func (t *Tree) Fallible() bool {
+	if t == nil {
+		return false
+	}
+	one := big.NewRat(1, 1)
+	for d := range t.Len() {
+		if t.P(d).Cmp(one) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // P returns the probability that domain d is up (1 when not given).
 func (t *Tree) P(d int) *big.Rat {
 	if t.p[d] == nil {

@@ -18,7 +18,7 @@ func (c *Candidate) AvailabilityAt(ctx context.Context, nodes []Node, t *domain.
 		return nil, err
 	}
 	out := make([]float64, len(ps))
-	if !fallible(t) {
+	if !t.Fallible() {
 		pts, err := sys.AvailabilityAt(ctx, ps, AvailabilityOptions{Limit: DefaultListLimit})
 		if err != nil {
 			return nil, err
@@ -51,17 +51,4 @@ func (c *Candidate) AvailabilityAt(ctx context.Context, nodes []Node, t *domain.
 		out[i], _ = r.Float64()
 	}
 	return out, nil
-}
-
-// fallible reports whether some domain of t can fail (t may be nil).
-func fallible(t *domain.Tree) bool {
-	if t == nil {
-		return false
-	}
-	for d := range t.Len() {
-		if t.P(d).Cmp(big.NewRat(1, 1)) < 0 {
-			return true
-		}
-	}
-	return false
 }

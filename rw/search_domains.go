@@ -99,7 +99,7 @@ func surviveDomains(ctx context.Context, s *System, opts SearchOptions) (bool, [
 // fail (exactly, by [DomainEvaluator]), else with independent nodes.
 func searchAvailability(ctx context.Context, s *System, opts SearchOptions) (float64, error) {
 	t := opts.Domains
-	if !fallible(t) {
+	if !t.Fallible() {
 		return s.availability(ctx, opts.P)
 	}
 	ev, err := NewDomainEvaluator(ctx, s, t, DefaultListLimit, 0)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/domain"
 	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/format"
@@ -109,10 +110,10 @@ func rwSystem(ctx context.Context, f *format.RWFile) (*rw.System, error) {
 		return nil, err
 	}
 	// A side held by its rule (a threshold) stays a formula.
-	if f.ReadList != nil && thresholder(f.ReadList) == nil {
+	if f.ReadList != nil && construct.ThresholdForm(f.ReadList) == nil {
 		sys.Reads.List = f.ReadList
 	}
-	if f.WriteList != nil && thresholder(f.WriteList) == nil {
+	if f.WriteList != nil && construct.ThresholdForm(f.WriteList) == nil {
 		sys.Writes.List = f.WriteList
 	}
 	return sys, nil

@@ -57,7 +57,6 @@ import (
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/draw"
 	"github.com/coterie-dev/coterie/format"
-	"github.com/coterie-dev/coterie/quorum"
 	"github.com/coterie-dev/coterie/report"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/systems"
@@ -841,7 +840,7 @@ func answer(id, name string, sys set.System, rep *report.System) (*Analysis, err
 		a.Drawing = sb.String()
 	}
 	f := sys.Families()[0]
-	if t := thresholder(f); t != nil {
+	if t := construct.ThresholdForm(f); t != nil {
 		a.Thresh = t.Threshold()
 	} else if len(f.Quorums) <= 20000 && memberships(f) <= maxListed {
 		for i := range f.Quorums {
@@ -865,18 +864,6 @@ func answer(id, name string, sys set.System, rep *report.System) (*Analysis, err
 
 // maxListed bounds the memberships of the quorums an answer lists.
 const maxListed = 1 << 20
-
-// thresholder returns f's typed form ([construct.Typed]) as a
-// [quorum.Thresholder] when it is one (every w-subset of the nodes, held
-// without its quorums), else nil.
-func thresholder(f *set.Family) quorum.Thresholder {
-	sys, err := construct.Typed(f)
-	if err != nil {
-		return nil
-	}
-	t, _ := sys.(quorum.Thresholder)
-	return t
-}
 
 // memberships is the number of nodes in all f's quorums.
 func memberships(f *set.Family) int {

@@ -28,8 +28,15 @@ func computing(fns ...string) []string {
 	}
 	var out []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
+		// Only the frames the goroutine is in: not the "created by" line
+		// that ends the stack, which a goroutine done with its work (on
+		// its way out) still shows.
+		frames := g
+		if i := strings.Index(g, "\ncreated by "); i >= 0 {
+			frames = g[:i]
+		}
 		for _, fn := range fns {
-			if strings.Contains(g, "github.com/coterie-dev/coterie/"+fn) {
+			if strings.Contains(frames, "github.com/coterie-dev/coterie/"+fn) {
 				out = append(out, g)
 				break
 			}
