@@ -1286,13 +1286,8 @@ func planeShare(ctx context.Context, f *set.Family, sp shard.Spec, o *ShareOptio
 	sh := &Share{H: f.H, N: f.N, Kind: SharePieces, Method: MethodPlane, Pieces: 1 << bits}
 	state, err := planeRun(ctx, f, q, bits, sp, o)
 	if err != nil {
-		var stop *PiecesStopped
-		if !errors.As(err, &stop) || stop.Interrupted {
+		if sh.Reason, err = stoppedReason(err, o); err != nil {
 			return nil, err
-		}
-		sh.Reason = stop.Error()
-		if o.ExplainStop != nil {
-			sh.Reason = o.ExplainStop(stop)
 		}
 		sh.PiecesDone = len(state.Done)
 		return sh, nil

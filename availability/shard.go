@@ -147,13 +147,8 @@ func ComputeShare(ctx context.Context, f *set.Family, sp shard.Spec, o ShareOpti
 		sh.Kind, sh.Method, sh.Pieces = SharePieces, MethodBDD, 1<<bits
 		state, err := runShardPieces(ctx, f, bits, sp, &o)
 		if err != nil {
-			var stop *PiecesStopped
-			if !errors.As(err, &stop) || stop.Interrupted {
+			if sh.Reason, err = stoppedReason(err, &o); err != nil {
 				return nil, err
-			}
-			sh.Reason = stop.Error()
-			if o.ExplainStop != nil {
-				sh.Reason = o.ExplainStop(stop)
 			}
 		} else {
 			sh.Exact = true
@@ -506,4 +501,19 @@ func mergeEstimate(shares []*Share, n int) (*Result, []Point, error) {
 		pts[k] = Point{P: pt.P, AV: e.Value, Estimate: &e, Lo: pt.Lo, Hi: pt.Hi}
 	}
 	return PartialResult(first.Proved, first.Reason), pts, nil
+}
+
+// stoppedReason is why a share of pieces stopped short, which its part
+// keeps: o.ExplainStop's words for the stop, or the stop's own. err is
+// returned when it is not such a stop (a *[PiecesStopped]) or when the run
+// was interrupted, which keeps no part.
+func stoppedReason(err error, o *ShareOptions) (string, error) {
+	var stop *PiecesStopped
+	if !errors.As(err, &stop) || stop.Interrupted {
+		return "", err
+	}
+	if o.ExplainStop != nil {
+		return o.ExplainStop(stop), nil
+	}
+	return stop.Error(), nil
 }
