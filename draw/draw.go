@@ -356,11 +356,15 @@ func (d *drawing) pathStyle(i int, width float64) Style {
 
 // caption describes the system for a title.
 func caption(f *set.Family) string {
-	s := fmt.Sprintf("n = %d, %d quorums", f.N, len(f.Quorums))
-	if f.Kind != "" {
-		s = f.Kind + ": " + s
+	return prefixed(f.Kind, fmt.Sprintf("n = %d, %d quorums", f.N, len(f.Quorums)))
+}
+
+// prefixed returns "name: s", or s alone when name is empty.
+func prefixed(name, s string) string {
+	if name == "" {
+		return s
 	}
-	return s
+	return name + ": " + s
 }
 
 // sortedQuorums returns the quorum positions ordered lexicographically by
