@@ -186,6 +186,22 @@ func memberLists(f *set.Family) [][]int32 {
 // are the wall of the rows below, over every other node. The last row is
 // the single quorum left. Candidates for S are tried in turn, the search
 // going back on a failure, within *work node visits.
+//
+// Two counts drop most candidates before any quorum is read:
+//   - The quorums meeting S contain S, so they are the quorums through v,
+//     and every node of S is in exactly as many quorums as v.
+//   - More quorums meet the top row than avoid it. When the rows below
+//     the top have widths w_2..w_d, all at least 2, the top row's quorums
+//     number P_1 = w_2···w_d and the others Σ_{i≥2} P_i with
+//     P_i = w_{i+1}···w_d, and Σ_{i≥k} P_i ≤ P_{k−1} − 1 (P_d = 1 ≤ w_d − 1,
+//     and each step P_k + P_k − 1 ≤ w_k·P_k − 1). A row of width 1 below
+//     the top is no loss: its node is in every quorum through a node
+//     above it, so S would hold it, and the quorums of its own row would
+//     meet S in part, which no candidate passes anyway.
+//
+// Without the second, a symmetric list that is no wall (a projective
+// plane: every node's S is itself) passes the local test at every node
+// and level, and the search goes down until *work is spent.
 func wallRows(qs [][]int32, left []bool, size int, work *int) ([][]int, bool) {
 	if len(qs) == 1 {
 		if len(qs[0]) != size {
@@ -197,89 +213,91 @@ func wallRows(qs [][]int32, left []bool, size int, work *int) ([][]int, bool) {
 		}
 		return [][]int{r}, true
 	}
-	inS := make([]bool, len(left))
-	tried := make([]bool, len(left))
-	cnt := make([]int, len(left))
-	var prevS []int // the nodes inS holds
+	// through[v] lists the quorums through v, in one array.
+	deg := make([]int, len(left)+1)
 	visits := 0
 	for _, q := range qs {
-		visits += 2 * len(q)
+		visits += len(q)
+		for _, u := range q {
+			deg[u+1]++
+		}
+	}
+	*work -= visits
+	if *work < 0 {
+		return nil, false
 	}
 	for v := range left {
-		if !left[v] || tried[v] {
+		deg[v+1] += deg[v]
+	}
+	at := slices.Clone(deg[:len(left)])
+	flat := make([]int32, visits)
+	for i, q := range qs {
+		for _, u := range q {
+			flat[at[u]] = int32(i)
+			at[u]++
+		}
+	}
+	through := func(v int) []int32 { return flat[deg[v]:deg[v+1]] }
+	degree := func(v int) int { return deg[v+1] - deg[v] }
+
+	tried := make([]bool, len(left))
+	cnt := make([]int, len(left))
+	meets := make([]bool, len(qs))
+	for v := range left {
+		d := degree(v)
+		if !left[v] || tried[v] || d == 0 || 2*d <= len(qs) {
 			continue
 		}
-		*work -= visits
+		// S: the nodes in every quorum through v.
+		var touched []int32
+		for _, i := range through(v) {
+			*work -= len(qs[i])
+			for _, u := range qs[i] {
+				if cnt[u] == 0 {
+					touched = append(touched, u)
+				}
+				cnt[u]++
+			}
+		}
 		if *work < 0 {
 			return nil, false
 		}
-		// S: the nodes in every quorum through v.
-		with := 0
-		var touched []int32
-		for _, q := range qs {
-			if slices.Contains(q, int32(v)) {
-				with++
-				for _, u := range q {
-					if cnt[u] == 0 {
-						touched = append(touched, u)
-					}
-					cnt[u]++
-				}
-			}
-		}
 		var S []int
+		ok := true
 		for _, u := range touched {
-			if cnt[u] == with {
+			if cnt[u] == d {
 				S = append(S, int(u))
+				tried[u] = true // every node of S gives this S again
+				ok = ok && degree(int(u)) == d
 			}
 			cnt[u] = 0
 		}
-		if with == 0 {
-			continue // in no quorum: no wall over these nodes
+		// The rest of each quorum through v: one node of every row below.
+		tsize := len(qs[through(v)[0]]) - len(S)
+		for _, i := range through(v) {
+			ok = ok && len(qs[i])-len(S) == tsize
 		}
-		slices.Sort(S)
-		for _, u := range prevS {
-			inS[u] = false
-		}
-		prevS = S
-		for _, u := range S {
-			inS[u] = true
-			tried[u] = true // every node of S gives this S again
-		}
-		var below [][]int32
-		tsize := -1
-		ok := true
-		for _, q := range qs {
-			meet := 0
-			for _, u := range q {
-				if inS[u] {
-					meet++
-				}
-			}
-			switch {
-			case meet == 0:
-				below = append(below, q)
-			case meet != len(S) || len(q)-meet < 1 || tsize >= 0 && len(q)-meet != tsize:
-				ok = false
-			default:
-				tsize = len(q) - meet
-			}
-			if !ok {
-				break
-			}
-		}
-		if !ok || len(below) == 0 {
+		if !ok || tsize < 1 {
 			continue
 		}
-		rest := make([]bool, len(left))
-		restSize := 0
-		for u := range left {
-			if left[u] && !inS[u] {
-				rest[u] = true
-				restSize++
+		slices.Sort(S)
+		for _, i := range through(v) {
+			meets[i] = true
+		}
+		below := make([][]int32, 0, len(qs)-d)
+		for i, q := range qs {
+			if !meets[i] {
+				below = append(below, q)
 			}
 		}
-		rows, ok := wallRows(below, rest, restSize, work)
+		for _, i := range through(v) {
+			meets[i] = false
+		}
+		rest := slices.Clone(left)
+		for _, u := range S {
+			rest[u] = false
+		}
+		rows, ok := wallRows(below, rest, size-len(S), work)
 		if !ok || len(rows) != tsize {
 			if *work < 0 {
 				return nil, false
