@@ -216,7 +216,7 @@ func countTransversals(ctx context.Context, f *set.Family, o Options) (*Transver
 	// taken does not depend on the machine.
 	var counts []uint64
 	done := false
-	ladder := []probeStep{{0, countJoinWork}} // a short list: no probe
+	ladder := []probeStep{{0, shortJoinWork}} // a short list: no probe
 	if len(f.Quorums) >= probeMin {
 		ladder = probeLadder[:]
 	}
