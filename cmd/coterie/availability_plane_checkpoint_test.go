@@ -9,8 +9,8 @@ import (
 
 	"github.com/coterie-dev/coterie/availability"
 	"github.com/coterie-dev/coterie/format"
-	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/shard"
+	"github.com/coterie-dev/coterie/shard/partfile"
 )
 
 // --checkpoint on the plane sweep of PG(2,8) (its pieces are those of the

@@ -7,9 +7,9 @@ import (
 	"os"
 
 	"github.com/coterie-dev/coterie/availability"
-	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
+	"github.com/coterie-dev/coterie/shard/partfile"
 )
 
 // `availability --shard I/N` writes the part of kind "availability":

@@ -8,9 +8,9 @@ import (
 	"os"
 
 	"github.com/coterie-dev/coterie/domination"
-	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
+	"github.com/coterie-dev/coterie/shard/partfile"
 )
 
 // `domination --smallest --shard I/N` writes the part of kind

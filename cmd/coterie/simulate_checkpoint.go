@@ -9,10 +9,10 @@ import (
 	"slices"
 	"time"
 
-	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/protocol"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
+	"github.com/coterie-dev/coterie/shard/partfile"
 )
 
 // `simulate --explore --checkpoint FILE` runs the exploration as the one

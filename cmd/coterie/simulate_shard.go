@@ -7,9 +7,9 @@ import (
 	"os"
 
 	"github.com/coterie-dev/coterie/format"
-	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/protocol"
 	"github.com/coterie-dev/coterie/shard"
+	"github.com/coterie-dev/coterie/shard/partfile"
 )
 
 // `simulate --explore --shard I/N` writes the part of kind "explore":

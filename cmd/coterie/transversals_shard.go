@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/coterie-dev/coterie/domination"
-	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/jsonreport"
 	"github.com/coterie-dev/coterie/set"
 	"github.com/coterie-dev/coterie/shard"
+	"github.com/coterie-dev/coterie/shard/partfile"
 )
 
 // `transversals --count --shard I/N` writes the part of kind

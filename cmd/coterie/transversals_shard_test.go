@@ -11,8 +11,8 @@ import (
 
 	"github.com/coterie-dev/coterie/domination"
 	"github.com/coterie-dev/coterie/format"
-	"github.com/coterie-dev/coterie/internal/partfile"
 	"github.com/coterie-dev/coterie/shard"
+	"github.com/coterie-dev/coterie/shard/partfile"
 )
 
 // tvSplit runs `transversals FILE --count ARGS --shard i/n` for every i,

@@ -7,5 +7,6 @@
 // domination.SmallestPart, protocol.ExplorePart) and carry no JSON tags;
 // this package turns them into bytes and back, exactly as the command has
 // always written them, so that parts written by earlier versions still
-// merge.
+// merge. A Go program uses it to write parts that `coterie merge` reads,
+// or to read the command's parts and checkpoints (see the example).
 package partfile
