@@ -5,45 +5,17 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/web"
 )
 
-// computing returns the stacks of the goroutines with a call of one of
-// fns, named in full without the module ("construct." for any function of
-// package construct, "construct.collect" for one).
-func computing(fns ...string) []string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	var out []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		// Only the frames the goroutine is in: not the "created by" line
-		// that ends the stack, which a goroutine done with its work (on
-		// its way out) still shows.
-		frames := g
-		if i := strings.Index(g, "\ncreated by "); i >= 0 {
-			frames = g[:i]
-		}
-		for _, fn := range fns {
-			if strings.Contains(frames, "github.com/coterie-dev/coterie/"+fn) {
-				out = append(out, g)
-				break
-			}
-		}
-	}
-	return out
-}
+// computing returns the stacks of the goroutines in a call of one of fns
+// (see testsys.Computing).
+func computing(fns ...string) []string { return testsys.Computing(fns...) }
 
 // waitComputing waits until some goroutine calls fn (see computing); it
 // fails the test if none does within a minute (the work under test lasts

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coterie-dev/coterie/internal/testsys"
 )
 
 // timeoutCases are commands whose work, left alone, takes far more than
@@ -65,29 +66,11 @@ func TestTimeoutEndsProcess(t *testing.T) {
 	}
 }
 
-// computingStacks returns the stacks of the goroutines that run code of
+// computingStacks returns the stacks of the goroutines that are in code of
 // the packages that compute (construct, availability, measure, verify,
 // domination, set).
 func computingStacks() []string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	var out []string
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		for _, pkg := range []string{"construct.", "availability.", "measure.", "verify.", "domination.", "set."} {
-			if strings.Contains(g, "github.com/coterie-dev/coterie/"+pkg) {
-				out = append(out, g)
-				break
-			}
-		}
-	}
-	return out
+	return testsys.Computing("construct.", "availability.", "measure.", "verify.", "domination.", "set.")
 }
 
 // TestTimeoutLeavesNoWork: in this process, each command of timeoutCases
