@@ -1,0 +1,50 @@
+package draw
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestAppendNum checks the allocation-free formatter against the
+// definition by strings: two decimals, no trailing zeros, no "-0".
+func TestAppendNum(t *testing.T) {
+	ref := func(x float64) string {
+		s := strconv.FormatFloat(x, 'f', 2, 64)
+		s = strings.TrimRight(s, "0")
+		s = strings.TrimSuffix(s, ".")
+		if s == "-0" {
+			s = "0"
+		}
+		return s
+	}
+	xs := []float64{0, math.Copysign(0, -1), -0.001, -0.004, -0.005, -0.006, 0.005, 0.995, 1, 10, 100, 1000.5,
+		-1, -10.1, 1e21, -1e-9, 12345.678, 0.1, 0.01, 0.001, math.Inf(1), math.Inf(-1), math.NaN()}
+	for i := -3000; i <= 3000; i++ {
+		xs = append(xs, float64(i)/7, float64(i)*0.01, float64(i)*1.5e3)
+	}
+	for _, x := range xs {
+		if got, want := string(appendNum([]byte("p"), x)), "p"+ref(x); got != want {
+			t.Errorf("appendNum(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+// TestAppendEscaped checks the fast path against escape on plain,
+// special, control and non-UTF-8 text.
+func TestAppendEscaped(t *testing.T) {
+	for _, s := range []string{"", "plain 12 {1 2 3}", "a&b", "<x>", `q"1`, "x'1", "tab\there", "nl\nx", "bell\a",
+		"nœud", "\xff\xfe", "zone-a/rack-1", "… 17 in all"} {
+		if got, want := string(appendEscaped([]byte("p"), s)), "p"+escape(s); got != want {
+			t.Errorf("appendEscaped(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for r := rune(0); r < 0x300; r++ {
+		s := fmt.Sprintf("a%cb", r)
+		if got, want := string(appendEscaped(nil, s)), escape(s); got != want {
+			t.Errorf("appendEscaped(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
