@@ -37,6 +37,7 @@ func (d *drawing) matrix() {
 				Style: Style{Fill: d.c.quorumBg}, Quorum: qi + 1})
 		}
 	}
+	var tip []byte
 	for col, qi := range order {
 		for v := range f.Quorums[qi].All() {
 			fill := d.c.ink
@@ -46,9 +47,10 @@ func (d *drawing) matrix() {
 			case d.sel == qi:
 				fill = d.c.quorum
 			}
+			tip = numbered(numbered(tip[:0], "node ", v+1, ""), " in quorum ", qi+1, "")
 			d.sc.add(Shape{Kind: Rect, Role: "incidence", X: left + cell*float64(col), Y: top + cell*float64(v),
 				W: cell, H: cell, Style: Style{Fill: fill}, Node: v + 1, Quorum: qi + 1,
-				Tip: fmt.Sprintf("node %d in quorum %d", v+1, qi+1)})
+				Tip: string(tip)})
 		}
 	}
 	for v := 0; v < f.N; v += every {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // TestAppendNum checks the allocation-free formatter against the
@@ -45,6 +47,37 @@ func TestAppendEscaped(t *testing.T) {
 		s := fmt.Sprintf("a%cb", r)
 		if got, want := string(appendEscaped(nil, s)), escape(s); got != want {
 			t.Errorf("appendEscaped(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestShortNodes checks the tooltips' node lists against a plain fmt
+// formatting: every node up to 40, then "… n in all".
+func TestShortNodes(t *testing.T) {
+	ref := func(vs []int, max int) string {
+		var parts []string
+		for i, v := range vs {
+			if i == max {
+				parts = append(parts, fmt.Sprintf("… %d in all", len(vs)))
+				break
+			}
+			parts = append(parts, fmt.Sprint(v+1))
+		}
+		return "{" + strings.Join(parts, " ") + "}"
+	}
+	for _, n := range []int{0, 1, 2, 39, 40, 41, 42, 130} {
+		s := set.New(3 * n)
+		var vs []int
+		for v := 0; v < n; v++ {
+			s.Add(3*v + v%2)
+			vs = append(vs, 3*v+v%2)
+		}
+		want := ref(vs, 40)
+		if got := shortNodes(vs, 40); got != want {
+			t.Errorf("shortNodes(%d nodes) = %q, want %q", n, got, want)
+		}
+		if got := lineTip("line ", 6, s); got != "line 7: "+want {
+			t.Errorf("lineTip(%d nodes) = %q, want %q", n, got, "line 7: "+want)
 		}
 	}
 }
