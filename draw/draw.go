@@ -426,7 +426,7 @@ func drawThreshold(f *set.Family, w int, opts Options) (*Scene, error) {
 	const top = 20.0
 	margin := 2*r + 20
 	mid := margin + R
-	d.sc = &Scene{W: 2 * mid, H: 2*mid + top}
+	d.sc = &Scene{W: 2 * mid, H: 2*mid + top, Shapes: make([]Shape, 0, 2*f.N+16)}
 	d.title(fmt.Sprintf("%s: n = %d, every %d nodes form a quorum", kindOr(f.Kind, "threshold"), f.N, w))
 	d.sc.add(Shape{Kind: Circle, Role: "edge", X: mid, Y: top + mid, R: R, Style: Style{Stroke: d.c.faint, Width: 1}})
 	d.sc.add(Shape{Kind: Text, Role: "label", X: mid, Y: top + mid + 4, Text: fmt.Sprintf("any %d of %d", w, f.N),

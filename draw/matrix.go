@@ -26,7 +26,14 @@ func (d *drawing) matrix() {
 	for v := 0; v < f.N; v += every {
 		left = math.Max(left, TextWidth(d.f.Label(v), size)+12)
 	}
-	d.sc = &Scene{W: left + cell*float64(m) + 10, H: top + cell*float64(f.N) + 10}
+	cells := 0
+	for i := range f.Quorums {
+		cells += f.Quorums[i].Len()
+	}
+	// Room for every shape at once: a cell per membership, a label per
+	// row, and the title, frame, column and legend.
+	d.sc = &Scene{W: left + cell*float64(m) + 10, H: top + cell*float64(f.N) + 10,
+		Shapes: make([]Shape, 0, cells+f.N/every+16)}
 	d.title(caption(f))
 	d.sc.add(Shape{Kind: Rect, Role: "frame", X: left, Y: top, W: cell * float64(m), H: cell * float64(f.N),
 		Style: Style{Fill: d.c.paper, Stroke: d.c.faint, Width: 1}})

@@ -140,7 +140,9 @@ func (d *drawing) circular() {
 	margin := 2*r + 22
 	c := margin + R
 	top := 20.0
-	d.sc = &Scene{W: 2 * c, H: 2*c + top}
+	// Room for every shape at once: a polygon per line, a circle and a
+	// number per node, the title and the legend.
+	d.sc = &Scene{W: 2 * c, H: 2*c + top, Shapes: make([]Shape, 0, len(f.Quorums)+2*f.N+16)}
 	d.title(caption(f))
 	pos := make([]Point, f.N)
 	for v := range f.N {
