@@ -85,6 +85,40 @@ func num(x float64) string {
 
 // appendNum appends num(x) to dst without making a string.
 func appendNum(dst []byte, x float64) []byte {
+	// x to two decimals is n/100 for n the integer nearest to 100·x. The
+	// product y = 100·x is rounded, but by at most half a unit in its
+	// last place, and y − n is exact (a multiple of that unit): when it
+	// is not ±½, 100·x lies on the same side of n ± ½ as y, and n is the
+	// nearest integer. Ties, and x far from 0, are left to strconv.
+	if x > -1e12 && x < 1e12 {
+		y := x * 100
+		n := math.Round(y)
+		if d := y - n; d != 0.5 && d != -0.5 {
+			return appendCents(dst, int64(n))
+		}
+	}
+	return appendNumSlow(dst, x)
+}
+
+// appendCents appends n/100 with at most two decimals and no trailing
+// zeros, "0" for 0.
+func appendCents(dst []byte, n int64) []byte {
+	if n < 0 {
+		dst = append(dst, '-')
+		n = -n
+	}
+	dst = strconv.AppendInt(dst, n/100, 10)
+	if c := n % 100; c != 0 {
+		dst = append(dst, '.', byte('0'+c/10))
+		if c%10 != 0 {
+			dst = append(dst, byte('0'+c%10))
+		}
+	}
+	return dst
+}
+
+// appendNumSlow is appendNum by strconv.
+func appendNumSlow(dst []byte, x float64) []byte {
 	start := len(dst)
 	dst = strconv.AppendFloat(dst, x, 'f', 2, 64)
 	for len(dst) > start && dst[len(dst)-1] == '0' {

@@ -3,6 +3,7 @@ package draw
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,6 +27,16 @@ func TestAppendNum(t *testing.T) {
 		-1, -10.1, 1e21, -1e-9, 12345.678, 0.1, 0.01, 0.001, math.Inf(1), math.Inf(-1), math.NaN()}
 	for i := -3000; i <= 3000; i++ {
 		xs = append(xs, float64(i)/7, float64(i)*0.01, float64(i)*1.5e3)
+		// Ties (odd multiples of 1/8 are exact halves of a cent) and the
+		// floats on either side of every half cent.
+		h := (float64(i) + 0.5) / 100
+		xs = append(xs, float64(i)/8, h, math.Nextafter(h, math.Inf(1)), math.Nextafter(h, math.Inf(-1)))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		scale := math.Pow(10, float64(rng.IntN(30)-12))
+		x := (rng.Float64() - 0.5) * scale
+		xs = append(xs, x, math.Round(x*800)/800, 1e12-x, -1e12+x)
 	}
 	for _, x := range xs {
 		if got, want := string(appendNum([]byte("p"), x)), "p"+ref(x); got != want {
