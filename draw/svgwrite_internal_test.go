@@ -2,6 +2,7 @@ package draw
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -89,6 +90,33 @@ func TestShortNodes(t *testing.T) {
 		}
 		if got := lineTip("line ", 6, s); got != "line 7: "+want {
 			t.Errorf("lineTip(%d nodes) = %q, want %q", n, got, "line 7: "+want)
+		}
+	}
+}
+
+// TestParseColor checks the hexadecimal fast path against fmt.Sscanf,
+// errors included.
+func TestParseColor(t *testing.T) {
+	ref := func(s string) (color.Color, error) {
+		var r, g, b uint8
+		if len(s) != 7 || s[0] != '#' {
+			return nil, fmt.Errorf("draw: colour %q: want #rrggbb", s)
+		}
+		if _, err := fmt.Sscanf(s[1:], "%02x%02x%02x", &r, &g, &b); err != nil {
+			return nil, fmt.Errorf("draw: colour %q: %w", s, err)
+		}
+		return color.NRGBA{R: r, G: g, B: b, A: 255}, nil
+	}
+	cs := []string{"#000000", "#ffffff", "#FFFFFF", "#1f77b4", "#D62728", "#aBcDeF", "none", "", "#12345", "#1234567",
+		"#12345g", "#-12345", "#+12345", "# 12345", "#0x1234", "123456", "#ééé"}
+	for i := range 4096 {
+		cs = append(cs, fmt.Sprintf("#%02x%02X%02x", i%256, (i*7)%256, (i*13)%256))
+	}
+	for _, s := range cs {
+		got, gerr := parseColor(s)
+		want, werr := ref(s)
+		if got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Errorf("parseColor(%q) = %v, %v; want %v, %v", s, got, gerr, want, werr)
 		}
 	}
 }
