@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/coterie-dev/coterie/construct"
@@ -287,17 +288,27 @@ func (d *drawing) nodeStyle(v int) Style {
 
 // nodeTip is node v's tooltip: "node 3", with its label when it has one.
 func (d *drawing) nodeTip(v int) string {
-	tip := fmt.Sprintf("node %d", v+1)
-	if l := d.f.Label(v); l != fmt.Sprint(v+1) {
-		tip += " (" + l + ")"
+	b := make([]byte, 0, 48)
+	b = numbered(b, "node ", v+1, "")
+	if l, ok := d.ownLabel(v); ok {
+		b = append(append(append(b, " ("...), l...), ')')
 	}
 	if d.marked[v] {
-		tip += ", highlighted"
+		b = append(b, ", highlighted"...)
 	}
 	if d.inQuorum(v) {
-		tip += fmt.Sprintf(", in quorum %d", d.sel+1)
+		b = numbered(b, ", in quorum ", d.sel+1, "")
 	}
-	return tip
+	return string(b)
+}
+
+// ownLabel returns node v's label when it is not its number v+1.
+func (d *drawing) ownLabel(v int) (string, bool) {
+	if d.f.Labels == nil || v >= len(d.f.Labels) {
+		return "", false // Label(v) is the number
+	}
+	l := d.f.Labels[v]
+	return l, l != strconv.Itoa(v+1)
 }
 
 // node adds node v's circle at p with its number inside when it fits, and
@@ -305,7 +316,7 @@ func (d *drawing) nodeTip(v int) string {
 func (d *drawing) node(v int, p Point, r float64) {
 	st := d.nodeStyle(v)
 	d.sc.add(Shape{Kind: Circle, Role: "node", X: p.X, Y: p.Y, R: r, Style: st, Node: v + 1, Tip: d.nodeTip(v)})
-	num := fmt.Sprint(v + 1)
+	num := strconv.Itoa(v + 1)
 	fs := numberSize(num, r)
 	inside := fs > 0
 	if inside {
@@ -415,7 +426,7 @@ func drawThreshold(f *set.Family, w int, opts Options) (*Scene, error) {
 	const top = 20.0
 	margin := 2*r + 20
 	mid := margin + R
-	d.sc = &Scene{W: 2 * mid, H: 2*mid + top}
+	d.sc = &Scene{W: 2 * mid, H: 2*mid + top, Shapes: make([]Shape, 0, 2*f.N+16)}
 	d.title(fmt.Sprintf("%s: n = %d, every %d nodes form a quorum", kindOr(f.Kind, "threshold"), f.N, w))
 	d.sc.add(Shape{Kind: Circle, Role: "edge", X: mid, Y: top + mid, R: R, Style: Style{Stroke: d.c.faint, Width: 1}})
 	d.sc.add(Shape{Kind: Text, Role: "label", X: mid, Y: top + mid + 4, Text: fmt.Sprintf("any %d of %d", w, f.N),

@@ -3,7 +3,10 @@ package draw
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+
+	"github.com/coterie-dev/coterie/set"
 )
 
 // pendingLabel is a node label waiting for [drawing.finish] to place it
@@ -297,20 +300,61 @@ func (d *drawing) names(vs []int, max int) string {
 // shortNodes formats 0-based nodes 1-based, "{1 4 7}", the first max of
 // them.
 func shortNodes(vs []int, max int) string {
-	var sb strings.Builder
-	sb.WriteByte('{')
+	b := make([]byte, 0, 4*min(len(vs), max)+16)
+	b = append(b, '{')
 	for i, v := range vs {
 		if i > 0 {
-			sb.WriteByte(' ')
+			b = append(b, ' ')
 		}
 		if i == max {
-			fmt.Fprintf(&sb, "… %d in all", len(vs))
+			b = appendAllOf(b, len(vs))
 			break
 		}
-		fmt.Fprint(&sb, v+1)
+		b = strconv.AppendInt(b, int64(v+1), 10)
 	}
-	sb.WriteByte('}')
-	return sb.String()
+	return string(append(b, '}'))
+}
+
+// appendShortSet appends shortNodes(s.Elements(), max) to b without
+// listing s first.
+func appendShortSet(b []byte, s *set.Set, max int) []byte {
+	b = append(b, '{')
+	i := 0
+	for v := range s.All() {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		if i == max {
+			b = appendAllOf(b, s.Len())
+			break
+		}
+		b = strconv.AppendInt(b, int64(v+1), 10)
+		i++
+	}
+	return append(b, '}')
+}
+
+// appendAllOf appends "… n in all".
+func appendAllOf(b []byte, n int) []byte {
+	b = append(b, "… "...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	return append(b, " in all"...)
+}
+
+// numbered is prefix followed by the number i and suffix, "line 3: ",
+// built without fmt.
+func numbered(b []byte, prefix string, i int, suffix string) []byte {
+	b = append(b, prefix...)
+	b = strconv.AppendInt(b, int64(i), 10)
+	return append(b, suffix...)
+}
+
+// lineTip is the tooltip of the quorum at position i drawn as a line or
+// a path, "line 3: {1 4 7}".
+func lineTip(what string, i int, q *set.Set) string {
+	b := make([]byte, 0, 16+4*min(q.Len(), 41))
+	b = numbered(b, what, i+1, ": ")
+	return string(appendShortSet(b, q, 40))
 }
 
 // ringSize is the node radius and the radius of a circle of n nodes, at
@@ -371,9 +415,11 @@ func (d *drawing) ringNumbers(c Point, R, r float64, angle []float64, node []int
 	}
 	for i, a := range angle {
 		v := node[i]
-		text := fmt.Sprint(v + 1)
+		var text string
 		if labels {
 			text = d.f.Label(v)
+		} else {
+			text = strconv.Itoa(v + 1)
 		}
 		cos, sin := math.Cos(a), math.Sin(a)
 		rr := R + r + 3

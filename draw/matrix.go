@@ -26,7 +26,14 @@ func (d *drawing) matrix() {
 	for v := 0; v < f.N; v += every {
 		left = math.Max(left, TextWidth(d.f.Label(v), size)+12)
 	}
-	d.sc = &Scene{W: left + cell*float64(m) + 10, H: top + cell*float64(f.N) + 10}
+	cells := 0
+	for i := range f.Quorums {
+		cells += f.Quorums[i].Len()
+	}
+	// Room for every shape at once: a cell per membership, a label per
+	// row, and the title, frame, column and legend.
+	d.sc = &Scene{W: left + cell*float64(m) + 10, H: top + cell*float64(f.N) + 10,
+		Shapes: make([]Shape, 0, cells+f.N/every+16)}
 	d.title(caption(f))
 	d.sc.add(Shape{Kind: Rect, Role: "frame", X: left, Y: top, W: cell * float64(m), H: cell * float64(f.N),
 		Style: Style{Fill: d.c.paper, Stroke: d.c.faint, Width: 1}})
@@ -37,6 +44,7 @@ func (d *drawing) matrix() {
 				Style: Style{Fill: d.c.quorumBg}, Quorum: qi + 1})
 		}
 	}
+	var tip []byte
 	for col, qi := range order {
 		for v := range f.Quorums[qi].All() {
 			fill := d.c.ink
@@ -46,9 +54,10 @@ func (d *drawing) matrix() {
 			case d.sel == qi:
 				fill = d.c.quorum
 			}
+			tip = numbered(numbered(tip[:0], "node ", v+1, ""), " in quorum ", qi+1, "")
 			d.sc.add(Shape{Kind: Rect, Role: "incidence", X: left + cell*float64(col), Y: top + cell*float64(v),
 				W: cell, H: cell, Style: Style{Fill: fill}, Node: v + 1, Quorum: qi + 1,
-				Tip: fmt.Sprintf("node %d in quorum %d", v+1, qi+1)})
+				Tip: string(tip)})
 		}
 	}
 	for v := 0; v < f.N; v += every {

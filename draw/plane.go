@@ -2,7 +2,6 @@ package draw
 
 import (
 	"errors"
-	"fmt"
 	"math"
 
 	"github.com/coterie-dev/coterie/set"
@@ -104,7 +103,7 @@ func (d *drawing) fano() {
 	draw := func(i int) {
 		if i == circle {
 			d.sc.add(Shape{Kind: Circle, Role: "line", X: cx, Y: cy, R: R / 2, Style: d.lineStyle(i, 1.5), Quorum: i + 1,
-				Tip: fmt.Sprintf("line %d: %s", i+1, shortNodes(f.Quorums[i].Elements(), 40))})
+				Tip: lineTip("line ", i, &f.Quorums[i])})
 			return
 		}
 		pts := f.Quorums[i].Elements()
@@ -117,7 +116,7 @@ func (d *drawing) fano() {
 			}
 		}
 		d.sc.add(Shape{Kind: Line, Role: "line", Pts: []Point{pos[best[0]], pos[best[1]]}, Style: d.lineStyle(i, 1.5), Quorum: i + 1,
-			Tip: fmt.Sprintf("line %d: %s", i+1, shortNodes(f.Quorums[i].Elements(), 40))})
+			Tip: lineTip("line ", i, &f.Quorums[i])})
 	}
 	for i := range f.Quorums {
 		if i != d.sel {
@@ -141,7 +140,9 @@ func (d *drawing) circular() {
 	margin := 2*r + 22
 	c := margin + R
 	top := 20.0
-	d.sc = &Scene{W: 2 * c, H: 2*c + top}
+	// Room for every shape at once: a polygon per line, a circle and a
+	// number per node, the title and the legend.
+	d.sc = &Scene{W: 2 * c, H: 2*c + top, Shapes: make([]Shape, 0, len(f.Quorums)+2*f.N+16)}
 	d.title(caption(f))
 	pos := make([]Point, f.N)
 	for v := range f.N {
@@ -155,7 +156,7 @@ func (d *drawing) circular() {
 			pts = append(pts, pos[v])
 		}
 		st := d.pathStyle(i, width)
-		tip := fmt.Sprintf("line %d: %s", i+1, shortNodes(f.Quorums[i].Elements(), 40))
+		tip := lineTip("line ", i, &f.Quorums[i])
 		if i == d.sel {
 			st = Style{Stroke: d.c.quorum, Width: 3}
 		}

@@ -81,6 +81,9 @@ func (sc *Scene) paint(c vg.Canvas) error {
 	fonts := font.NewCache(liberation.Collection())
 	fnt := font.Font{Typeface: "Liberation", Variant: "Sans"}
 	pt := func(x, y float64) vg.Point { return vg.Point{X: vg.Length(x), Y: vg.Length(sc.H - y)} }
+	// A scene has a few dash patterns: each is read once (the canvases
+	// copy the lengths they are given).
+	dashOf := map[string][]vg.Length{}
 	for i := range sc.Shapes {
 		s := &sc.Shapes[i]
 		var p vg.Path
@@ -138,11 +141,15 @@ func (sc *Scene) paint(c vg.Canvas) error {
 			}
 			c.SetColor(col)
 			c.SetLineWidth(vg.Length(s.Style.Width))
-			var dash []vg.Length
-			for _, f := range strings.Fields(s.Style.dashes()) {
-				if x, err := strconv.ParseFloat(f, 64); err == nil {
-					dash = append(dash, vg.Length(x))
+			da := s.Style.dashes()
+			dash, ok := dashOf[da]
+			if !ok {
+				for _, f := range strings.Fields(da) {
+					if x, err := strconv.ParseFloat(f, 64); err == nil {
+						dash = append(dash, vg.Length(x))
+					}
 				}
+				dashOf[da] = dash
 			}
 			c.SetLineDash(dash, 0)
 			c.Stroke(p)
@@ -153,6 +160,19 @@ func (sc *Scene) paint(c vg.Canvas) error {
 
 // parseColor reads "#rrggbb".
 func parseColor(s string) (color.Color, error) {
+	if len(s) == 7 && s[0] == '#' {
+		var v [3]uint8
+		ok := true
+		for i := range v {
+			hi, ok1 := unhex(s[1+2*i])
+			lo, ok2 := unhex(s[2+2*i])
+			ok = ok && ok1 && ok2
+			v[i] = hi<<4 | lo
+		}
+		if ok {
+			return color.NRGBA{R: v[0], G: v[1], B: v[2], A: 255}, nil
+		}
+	}
 	var r, g, b uint8
 	if len(s) != 7 || s[0] != '#' {
 		return nil, fmt.Errorf("draw: colour %q: want #rrggbb", s)
@@ -161,4 +181,17 @@ func parseColor(s string) (color.Color, error) {
 		return nil, fmt.Errorf("draw: colour %q: %w", s, err)
 	}
 	return color.NRGBA{R: r, G: g, B: b, A: 255}, nil
+}
+
+// unhex is the value of a hexadecimal digit.
+func unhex(c byte) (uint8, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }

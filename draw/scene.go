@@ -79,13 +79,58 @@ func (sc *Scene) add(s Shape) { sc.Shapes = append(sc.Shapes, s) }
 // num formats a coordinate with at most two decimals and no trailing
 // zeros, so that the SVG bytes are the same on every platform.
 func num(x float64) string {
-	s := strconv.FormatFloat(x, 'f', 2, 64)
-	s = strings.TrimRight(s, "0")
-	s = strings.TrimSuffix(s, ".")
-	if s == "-0" {
-		s = "0"
+	var b [32]byte
+	return string(appendNum(b[:0], x))
+}
+
+// appendNum appends num(x) to dst without making a string.
+func appendNum(dst []byte, x float64) []byte {
+	// x to two decimals is n/100 for n the integer nearest to 100·x. The
+	// product y = 100·x is rounded, but by at most half a unit in its
+	// last place, and y − n is exact (a multiple of that unit): when it
+	// is not ±½, 100·x lies on the same side of n ± ½ as y, and n is the
+	// nearest integer. Ties, and x far from 0, are left to strconv.
+	if x > -1e12 && x < 1e12 {
+		y := x * 100
+		n := math.Round(y)
+		if d := y - n; d != 0.5 && d != -0.5 {
+			return appendCents(dst, int64(n))
+		}
 	}
-	return s
+	return appendNumSlow(dst, x)
+}
+
+// appendCents appends n/100 with at most two decimals and no trailing
+// zeros, "0" for 0.
+func appendCents(dst []byte, n int64) []byte {
+	if n < 0 {
+		dst = append(dst, '-')
+		n = -n
+	}
+	dst = strconv.AppendInt(dst, n/100, 10)
+	if c := n % 100; c != 0 {
+		dst = append(dst, '.', byte('0'+c/10))
+		if c%10 != 0 {
+			dst = append(dst, byte('0'+c%10))
+		}
+	}
+	return dst
+}
+
+// appendNumSlow is appendNum by strconv.
+func appendNumSlow(dst []byte, x float64) []byte {
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, x, 'f', 2, 64)
+	for len(dst) > start && dst[len(dst)-1] == '0' {
+		dst = dst[:len(dst)-1]
+	}
+	if len(dst) > start && dst[len(dst)-1] == '.' {
+		dst = dst[:len(dst)-1]
+	}
+	if string(dst[start:]) == "-0" {
+		dst = append(dst[:start], '0')
+	}
+	return dst
 }
 
 // SVGOptions control [Scene.WriteSVGOptions].
@@ -124,80 +169,147 @@ func (sc *Scene) WriteSVGOptions(w io.Writer, o SVGOptions) error {
 	if sc.Background != "" {
 		fmt.Fprintf(bw, `<rect class="paper" x="0" y="0" width="%s" height="%s" fill="%s"/>`+"\n", num(sc.W), num(sc.H), sc.Background)
 	}
+	var buf []byte
 	for i := range sc.Shapes {
-		writeShape(bw, &sc.Shapes[i])
+		buf = appendShape(buf[:0], &sc.Shapes[i])
+		bw.Write(buf)
 	}
 	bw.WriteString("</svg>\n")
 	return bw.Flush()
 }
 
-func writeShape(w *bufio.Writer, s *Shape) {
+// appendShape appends the SVG element of s to b: one element with
+// presentation attributes, built without fmt and, for texts that need no
+// escaping, without a copy.
+func appendShape(b []byte, s *Shape) []byte {
 	switch s.Kind {
 	case Circle:
-		fmt.Fprintf(w, `<circle cx="%s" cy="%s" r="%s"`, num(s.X), num(s.Y), num(s.R))
+		b = append(b, `<circle cx="`...)
+		b = appendNum(b, s.X)
+		b = append(b, `" cy="`...)
+		b = appendNum(b, s.Y)
+		b = append(b, `" r="`...)
+		b = appendNum(b, s.R)
+		b = append(b, '"')
 	case Line:
-		fmt.Fprintf(w, `<line x1="%s" y1="%s" x2="%s" y2="%s"`,
-			num(s.Pts[0].X), num(s.Pts[0].Y), num(s.Pts[1].X), num(s.Pts[1].Y))
+		b = append(b, `<line x1="`...)
+		b = appendNum(b, s.Pts[0].X)
+		b = append(b, `" y1="`...)
+		b = appendNum(b, s.Pts[0].Y)
+		b = append(b, `" x2="`...)
+		b = appendNum(b, s.Pts[1].X)
+		b = append(b, `" y2="`...)
+		b = appendNum(b, s.Pts[1].Y)
+		b = append(b, '"')
 	case Polyline, Polygon:
-		tag := "polyline"
 		if s.Kind == Polygon {
-			tag = "polygon"
+			b = append(b, `<polygon points="`...)
+		} else {
+			b = append(b, `<polyline points="`...)
 		}
-		fmt.Fprintf(w, `<%s points="`, tag)
 		for i, p := range s.Pts {
 			if i > 0 {
-				w.WriteByte(' ')
+				b = append(b, ' ')
 			}
-			w.WriteString(num(p.X))
-			w.WriteByte(',')
-			w.WriteString(num(p.Y))
+			b = appendNum(b, p.X)
+			b = append(b, ',')
+			b = appendNum(b, p.Y)
 		}
-		w.WriteByte('"')
+		b = append(b, '"')
 	case Rect:
-		fmt.Fprintf(w, `<rect x="%s" y="%s" width="%s" height="%s"`, num(s.X), num(s.Y), num(s.W), num(s.H))
+		b = append(b, `<rect x="`...)
+		b = appendNum(b, s.X)
+		b = append(b, `" y="`...)
+		b = appendNum(b, s.Y)
+		b = append(b, `" width="`...)
+		b = appendNum(b, s.W)
+		b = append(b, `" height="`...)
+		b = appendNum(b, s.H)
+		b = append(b, '"')
 	case Text:
-		fmt.Fprintf(w, `<text x="%s" y="%s"`, num(s.X), num(s.Y))
+		b = append(b, `<text x="`...)
+		b = appendNum(b, s.X)
+		b = append(b, `" y="`...)
+		b = appendNum(b, s.Y)
+		b = append(b, '"')
 	}
-	fmt.Fprintf(w, ` class="%s"`, s.Role)
+	b = append(b, ` class="`...)
+	b = append(b, s.Role...)
+	b = append(b, '"')
 	if s.Node > 0 {
-		fmt.Fprintf(w, ` data-node="%d"`, s.Node)
+		b = append(b, ` data-node="`...)
+		b = strconv.AppendInt(b, int64(s.Node), 10)
+		b = append(b, '"')
 	}
 	if s.Quorum > 0 {
-		fmt.Fprintf(w, ` data-quorum="%d"`, s.Quorum)
+		b = append(b, ` data-quorum="`...)
+		b = strconv.AppendInt(b, int64(s.Quorum), 10)
+		b = append(b, '"')
 	}
 	if s.Domain != "" {
-		fmt.Fprintf(w, ` data-domain="%s"`, escape(s.Domain))
+		b = append(b, ` data-domain="`...)
+		b = appendEscaped(b, s.Domain)
+		b = append(b, '"')
 	}
-	st := s.Style
-	fill := st.Fill
-	if fill == "" {
-		fill = "none"
+	st := &s.Style
+	b = append(b, ` fill="`...)
+	if st.Fill == "" {
+		b = append(b, "none"...)
+	} else {
+		b = append(b, st.Fill...)
 	}
-	fmt.Fprintf(w, ` fill="%s"`, fill)
+	b = append(b, '"')
 	if st.Stroke != "" && st.Stroke != "none" && st.Width > 0 {
-		fmt.Fprintf(w, ` stroke="%s" stroke-width="%s"`, st.Stroke, num(st.Width))
+		b = append(b, ` stroke="`...)
+		b = append(b, st.Stroke...)
+		b = append(b, `" stroke-width="`...)
+		b = appendNum(b, st.Width)
+		b = append(b, '"')
 		if da := st.dashes(); da != "" {
-			fmt.Fprintf(w, ` stroke-dasharray="%s"`, da)
+			b = append(b, ` stroke-dasharray="`...)
+			b = append(b, da...)
+			b = append(b, '"')
 		}
 	}
 
 	if s.Kind == Text {
-		fmt.Fprintf(w, ` font-size="%s"`, num(st.FontSize))
+		b = append(b, ` font-size="`...)
+		b = appendNum(b, st.FontSize)
+		b = append(b, '"')
 		if st.Anchor != "" && st.Anchor != "start" {
-			fmt.Fprintf(w, ` text-anchor="%s"`, st.Anchor)
+			b = append(b, ` text-anchor="`...)
+			b = append(b, st.Anchor...)
+			b = append(b, '"')
 		}
-		fmt.Fprintf(w, ">%s", escape(s.Text))
+		b = append(b, '>')
+		b = appendEscaped(b, s.Text)
 		if s.Tip != "" {
-			fmt.Fprintf(w, "<title>%s</title>", escape(s.Tip))
+			b = append(b, "<title>"...)
+			b = appendEscaped(b, s.Tip)
+			b = append(b, "</title>"...)
 		}
-		w.WriteString("</text>\n")
-		return
+		return append(b, "</text>\n"...)
 	}
 	if s.Tip != "" {
-		fmt.Fprintf(w, "><title>%s</title></%s>\n", escape(s.Tip), tagOf(s.Kind))
-		return
+		b = append(b, "><title>"...)
+		b = appendEscaped(b, s.Tip)
+		b = append(b, "</title></"...)
+		b = append(b, tagOf(s.Kind)...)
+		return append(b, ">\n"...)
 	}
-	w.WriteString("/>\n")
+	return append(b, "/>\n"...)
+}
+
+// appendEscaped appends escape(s) to b; a plain ASCII s, the common case,
+// is appended as it is.
+func appendEscaped(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c < 0x20, c >= 0x80, c == '&', c == '<', c == '>', c == '"', c == '\'':
+			return append(b, escape(s)...)
+		}
+	}
+	return append(b, s...)
 }
 
 // tagOf is the SVG element of a shape kind.

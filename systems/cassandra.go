@@ -57,7 +57,7 @@ func sniffCassandra(_ string, data []byte) bool {
 	if len(data) > 64<<10 {
 		data = data[:64<<10]
 	}
-	if bytes.IndexByte(data, '{') < 0 {
+	if bytes.IndexByte(data, '{') < 0 || !containsFoldASCII(data, "replication") {
 		return false // no line can match cassReplicationRE: no need to split
 	}
 	lines, err := splitConfLines("", data)

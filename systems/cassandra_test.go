@@ -182,6 +182,10 @@ func TestCassandraSniff(t *testing.T) {
 		{"# replication = {not here}\n1 2\n2 3\n", false},
 		{`{"format": "coterie/1", "n": 3, "quorums": [[1, 2]]}`, false},
 		{"1 2 3\n", false},
+		// The word is found in either case before any line is matched.
+		{"CREATE KEYSPACE k WITH REPLICATION = {'class': 'SimpleStrategy', 'replication_factor': 3};", true},
+		{"create keyspace k with RePlIcAtIoN={'class': 'SimpleStrategy', 'replication_factor': 3};", true},
+		{`{"format": "coterie/1", "n": 3, "labels": ["replication", "b", "c"], "quorums": [[1, 2]]}`, false},
 	} {
 		if got := sniffCassandra("f", []byte(tt.text)); got != tt.want {
 			t.Errorf("sniff(%q) = %v, want %v", tt.text, got, tt.want)
