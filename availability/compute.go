@@ -506,6 +506,17 @@ func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av f
 	}
 	t := construct.ThresholdForm(f)
 	if t == nil {
+		// An implicit family is listed by its construction; one with too
+		// many quorums to list is left to the estimate.
+		g, err := explicitFamily(ctx, f)
+		var le *construct.ListError
+		if errors.As(err, &le) {
+			return 0, false, nil
+		}
+		if err != nil {
+			return 0, false, err
+		}
+		f = g
 		if len(f.Quorums) == 0 {
 			return 0, true, nil
 		}
