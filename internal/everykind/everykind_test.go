@@ -809,10 +809,17 @@ var moreProbes = []probe{
 		if err != nil {
 			return "error: " + err.Error()
 		}
-		if !r.Smallest {
-			return fmt.Sprint("not proved smallest: ", r.Nondominated)
+		out := fmt.Sprint("not proved smallest: ", r.Nondominated)
+		if r.Smallest {
+			out = fmt.Sprint(r.Proof, ": ", domination.ExplainProof(r.Proof, f, r.Witness.Len(), r.PlaneOrder))
 		}
-		return fmt.Sprint(r.Proof, ": ", domination.ExplainProof(r.Proof, f, r.Witness.Len(), r.PlaneOrder))
+		// Every proof, worded for this family: the words may depend on
+		// its quorums (the nodes they use), never on its form.
+		for _, pr := range []domination.Proof{domination.ProofClosedForm, domination.ProofSolver, domination.ProofExhaustive,
+			domination.ProofBruen, domination.ProofBruenSolver, domination.ProofBruenSymmetry} {
+			out += "; " + domination.ExplainProof(pr, f, 4, 2)
+		}
+		return out
 	}},
 	{"domination.CountTransversalPiecesPaced", func(ctx context.Context, f *set.Family) string {
 		want, err := domination.CountTransversals(ctx, f)
