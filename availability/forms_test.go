@@ -234,3 +234,41 @@ func TestPartialUnlistedBounds(t *testing.T) {
 		}
 	}
 }
+
+// A method asked for runs on the quorums of an implicit family small
+// enough to list (it used to be refused whatever the size), and
+// per-node probabilities are evaluated on them; past the limit both are
+// refused, as before.
+func TestImplicitMethodsListed(t *testing.T) {
+	ctx := context.Background()
+	imp, listed := implicitAndListed(t, "wall", set.Params{"widths": "1,2,3"})
+	for _, m := range []Method{MethodBDD, MethodBrute, MethodEstimate} {
+		ri, err := Compute(ctx, imp, Options{Method: m})
+		if err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		rl, err := Compute(ctx, listed, Options{Method: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ri.Exact != rl.Exact || ri.Method != rl.Method || rl.Exact && !ri.Poly.Equal(rl.Poly) {
+			t.Errorf("%s: implicit %v %s %v, listed %v %s %v", m, ri.Exact, ri.Method, ri.Poly, rl.Exact, rl.Method, rl.Poly)
+		}
+	}
+	r, err := Compute(ctx, imp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, err := r.Evaluate(ctx, []float64{0.9}, EvalOptions{Override: map[int]float64{0: 0.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := []float64{0.5, 0.9, 0.9, 0.9, 0.9, 0.9}
+	want, err := BruteProbability(ctx, listed, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pts[0].Exact || math.Abs(pts[0].AV-want) > 1e-12 {
+		t.Errorf("node 1 at 0.5: %+v, brute force %v", pts[0], want)
+	}
+}

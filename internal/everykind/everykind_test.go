@@ -355,6 +355,17 @@ var probes = []probe{
 		p := availability.NewPartial(ctx, f)
 		lo, hi := p.KnownRange()
 		r := availability.PartialResult(p, "test")
+		// What it proves holds the exact availability.
+		if c, err := computed(ctx, f); err == nil && c.Exact {
+			for _, x := range []float64{0.5, 0.9} {
+				if l, h := p.Bounds(x); l > c.Poly.At(x)+1e-12 || h < c.Poly.At(x)-1e-12 {
+					return lie("proved bounds [%v, %v] at %v, availability %v", l, h, x, c.Poly.At(x))
+				}
+			}
+		}
+		if !p.Equal(p) {
+			return lie("a partial not equal to itself")
+		}
 		return fmt.Sprint(lo, hi, p.MinQuorum, p.Intersecting, r.Exact)
 	}},
 	{"availability.Split", func(ctx context.Context, f *set.Family) string {
@@ -450,6 +461,8 @@ var thresholdForm = map[string]string{
 	"availability.BuildBDD":                       "refuses a threshold family (the closed form counts it)",
 	"availability.Split":                          "refuses a threshold family (the closed form counts it)",
 	"availability.ComputeResumable":               "is for a family Splittable accepts, which a threshold family is not",
+	"availability.Compute by method":              "refuses the BDD on a threshold family (the closed form counts it)",
+	"availability.ComputeShare+MergeShares":       "refuses the estimate asked for on a threshold family, as Compute does",
 	"availability.SplittableContext":              "splits no threshold family (the closed form counts it)",
 	"measure.LoadOf":                              "names the method: threshold, or the LP's on the list",
 	"availability.Split.Piece+ID, BDD.Size+Order": "refuses a threshold family (the closed form counts it)",
@@ -1029,7 +1042,35 @@ var moreProbes = []probe{
 		if err != nil || len(pts) != 1 || pts[0].AV != want[0].AV {
 			return lie("merged at 0.9: %v; Compute: %v, %v", pts, want, err)
 		}
-		return fmt.Sprint(m.Exact, " ", m.Poly)
+		// The estimate, asked for, split into the two shares of its
+		// samples (few: the hits must only be the same on every form,
+		// and within the proved bounds). Up to 8 nodes: each share
+		// works out what is proved (NewPartial), which takes most of a
+		// second on hqc and boostfpp, and the code of the shares is the
+		// same for every family.
+		if f.N > 8 {
+			return fmt.Sprint(m.Exact, " ", m.Poly)
+		}
+		var est []*availability.Share
+		for i := 1; i <= 2; i++ {
+			sh, err := availability.ComputeShare(ctx, f, shard.Spec{Index: i, Count: 2}, availability.ShareOptions{
+				Options: availability.Options{Method: availability.MethodEstimate}, Points: []float64{0.9}, Samples: 400, Seed: 1})
+			if err != nil {
+				return "error: " + err.Error()
+			}
+			est = append(est, sh)
+		}
+		me, epts, err := availability.MergeShares(ctx, est, []float64{0.9})
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		if !me.Exact && (epts[0].Estimate == nil || epts[0].Estimate.Samples < 400) {
+			return lie("merged estimate %+v of at least 400 samples", epts[0].Estimate)
+		}
+		if epts[0].Lo > want[0].AV+1e-12 || epts[0].Hi < want[0].AV-1e-12 && epts[0].Hi != 0 {
+			return lie("the estimate's proved bounds [%v, %v], availability %v", epts[0].Lo, epts[0].Hi, want[0].AV)
+		}
+		return fmt.Sprint(m.Exact, " ", m.Poly, " estimate ", est[0].Kind, " ", me.Exact, fmt.Sprintf(" %.6f", epts[0].AV))
 	}},
 	{"availability.ComputeResumable", func(ctx context.Context, f *set.Family) string {
 		r, err := computed(ctx, f)
@@ -1119,21 +1160,52 @@ var moreProbes = []probe{
 			return "error: " + err.Error()
 		}
 		u := r.Unavailability(pts[0], true)
+		// Node 1 at 0.5, the others at 0.9: per node, through the
+		// quorums, against brute force.
+		ov, err := r.Evaluate(ctx, []float64{0.9}, availability.EvalOptions{Override: map[int]float64{0: 0.5}})
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		p[0] = 0.5
+		if b, err := availability.BruteProbability(ctx, f, p); err == nil && ov[0].Exact && math.Abs(b-ov[0].AV) > 1e-12 {
+			return lie("node 1 at 0.5: %v, brute force %v", ov[0].AV, b)
+		}
 		if r.Exact && exact && math.Abs(av-r.Poly.At(0.9)) > 1e-12 {
 			return lie("Result.Probability %v, its polynomial at 0.9 %v", av, r.Poly.At(0.9))
 		}
-		// What NewPartial proves holds the exact availability.
-		part := availability.NewPartial(ctx, f)
-		lo, hi := part.Bounds(0.9)
-		if r.Exact {
-			if x := r.Poly.At(0.9); lo > x+1e-12 || hi < x-1e-12 {
-				return lie("proved bounds [%v, %v] at 0.9, availability %v", lo, hi, x)
+		return fmt.Sprintf("%.12f %v %.6g; node 1 at 0.5: %.12f %v", av, exact, u, ov[0].AV, ov[0].Exact)
+	}},
+	{"availability.Compute by method", func(ctx context.Context, f *set.Family) string {
+		r, err := computed(ctx, f)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		// Each exact method asked for, on the quorums: the BDD's and
+		// brute force's polynomials are the one Compute chooses. (The
+		// estimate asked for is the ComputeShare probe's.)
+		out := ""
+		for _, m := range []availability.Method{availability.MethodBDD, availability.MethodBrute} {
+			if m == availability.MethodBrute && f.N > 20 {
+				continue
 			}
+			rm, err := availability.Compute(ctx, f, availability.Options{Method: m})
+			if err != nil {
+				return "error: " + err.Error()
+			}
+			if rm.Exact && r.Exact && !rm.Poly.Equal(r.Poly) {
+				return lie("%s: %v, auto: %v", m, rm.Poly, r.Poly)
+			}
+			if !rm.Exact {
+				if rm.Partial == nil {
+					return lie("%s: not exact, nothing proved", m)
+				}
+				if lo, hi := rm.Partial.Bounds(0.9); r.Exact && (lo > r.Poly.At(0.9)+1e-12 || hi < r.Poly.At(0.9)-1e-12) {
+					return lie("%s: bounds [%v, %v], availability %v", m, lo, hi, r.Poly.At(0.9))
+				}
+			}
+			out += fmt.Sprint(m, "=", rm.Exact, " ")
 		}
-		if !part.Equal(part) {
-			return lie("a partial not equal to itself")
-		}
-		return fmt.Sprintf("%.12f %v %.6g", av, exact, u)
+		return out
 	}},
 	{"availability.Split.Piece+ID, BDD.Size+Order", func(ctx context.Context, f *set.Family) string {
 		r, err := computed(ctx, f)
