@@ -64,7 +64,7 @@ func (r *Result) Evaluate(ctx context.Context, ps []float64, o EvalOptions) ([]P
 			_, err := explicitFamily(ctx, r.f)
 			var le *construct.ListError
 			if errors.As(err, &le) {
-				return nil, fmt.Errorf("availability: per-node probabilities need the quorums, and this %s family is implicit (defined by its parameters) with too many to list", r.f.Kind)
+				return nil, fmt.Errorf("availability: per-node probabilities need the quorums: %w", le)
 			}
 			if err != nil {
 				return nil, err

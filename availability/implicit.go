@@ -26,7 +26,7 @@ func computeImplicit(ctx context.Context, f *set.Family, sys quorum.System, opts
 		g, err := explicitFamily(ctx, f)
 		var le *construct.ListError
 		if errors.As(err, &le) {
-			return nil, fmt.Errorf("availability: the %s method needs the quorums, and this %s family is implicit (defined by its parameters) with too many to list: leave the method automatic", opts.Method, f.Kind)
+			return nil, fmt.Errorf("availability: the %s method needs the quorums; leave the method automatic: %w", opts.Method, le)
 		}
 		if err != nil {
 			return nil, err

@@ -550,11 +550,19 @@ func TestTooLargeToList(t *testing.T) {
 		fams = append(fams, f)
 	}
 	tempRoot = t.TempDir()
+	more := map[string]bool{}
+	for _, p := range moreProbes {
+		more[p.name] = true
+	}
 	for _, f := range fams {
 		for _, p := range allProbes() {
 			got := run(p, f)
 			if strings.HasPrefix(got, "PANIC") || strings.Contains(got, "a lie") {
 				t.Errorf("%s on %s: %s", p.name, f, got)
+			}
+			// The functions probed above refuse only for the count.
+			if more[p.name] && strings.HasPrefix(got, "error:") && !strings.Contains(got, set.ErrTooMany.Error()) {
+				t.Errorf("%s on %s: %s; want an error wrapping set.ErrTooMany", p.name, f, got)
 			}
 		}
 		// The construction answers these.
