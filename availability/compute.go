@@ -112,7 +112,10 @@ func (r *Result) Family() *set.Family { return r.f }
 // says what failed, except when the memory budget stopped the search: then
 // the Result comes with an error wrapping [set.ErrMemoryBudget]. Other
 // errors are returned, without a Result, for a cancelled context and a
-// malformed family.
+// malformed family. An implicit family is computed by its construction's
+// recurrence; with a method asked for, on its quorums as its construction
+// lists them (an error wrapping [set.ErrTooMany] past
+// construct.ListLimit).
 func Compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
