@@ -383,7 +383,8 @@ func Compose(g1, g0, inner *Polynomial) (*Polynomial, error) {
 // other n−1 nodes (renumbered: nodes above x move down by one): g1 = {Q ∖
 // {x}} for every quorum Q (x up), g0 = {Q : x ∉ Q} (x down). g0 may be
 // empty. An implicit family is listed first; one with too many quorums to
-// list gives nil, nil.
+// list gives nil, nil. A threshold family's quorums are its C(n, w)
+// w-subsets.
 func Restrict(f *set.Family, x int) (g1, g0 *set.Family) {
 	f, err := explicitFamily(context.Background(), f)
 	if err != nil {
@@ -392,8 +393,7 @@ func Restrict(f *set.Family, x int) (g1, g0 *set.Family) {
 	n := f.N - 1
 	g1, g0 = set.NewFamily(n), set.NewFamily(n)
 	g1.K, g0.K = f.K, f.K
-	for i := range f.Quorums {
-		q := &f.Quorums[i]
+	for _, q := range f.All() {
 		s := set.New(n)
 		for v := range q.All() {
 			switch {

@@ -112,7 +112,10 @@ func (r *Result) Family() *set.Family { return r.f }
 // says what failed, except when the memory budget stopped the search: then
 // the Result comes with an error wrapping [set.ErrMemoryBudget]. Other
 // errors are returned, without a Result, for a cancelled context and a
-// malformed family.
+// malformed family. An implicit family is computed by its construction's
+// recurrence; with a method asked for, on its quorums as its construction
+// lists them (an error wrapping [set.ErrTooMany] past
+// construct.ListLimit).
 func Compute(ctx context.Context, f *set.Family, opts Options) (*Result, error) {
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("availability: %w", err)
@@ -506,6 +509,17 @@ func (r *Result) Probability(ctx context.Context, p []float64, budget int) (av f
 	}
 	t := construct.ThresholdForm(f)
 	if t == nil {
+		// An implicit family is listed by its construction; one with too
+		// many quorums to list is left to the estimate.
+		g, err := explicitFamily(ctx, f)
+		var le *construct.ListError
+		if errors.As(err, &le) {
+			return 0, false, nil
+		}
+		if err != nil {
+			return 0, false, err
+		}
+		f = g
 		if len(f.Quorums) == 0 {
 			return 0, true, nil
 		}

@@ -116,7 +116,7 @@ func DomainBoth(ctx context.Context, r, w *set.Family, m Model, budget int) (pr,
 	if pw, _, err = DomainAvailability(ctx, w, m, budget); err != nil {
 		return nil, nil, nil, err
 	}
-	u, err := unionFamily(r, w, tr != nil, tw != nil)
+	u, err := unionFamily(ctx, r, w, tr != nil, tw != nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -135,7 +135,7 @@ const maxUnionList = 1 << 20
 
 // unionFamily is the family of the quorums of r and w; rThreshold and
 // wThreshold say which of them are threshold families, listed here.
-func unionFamily(r, w *set.Family, rThreshold, wThreshold bool) (*set.Family, error) {
+func unionFamily(ctx context.Context, r, w *set.Family, rThreshold, wThreshold bool) (*set.Family, error) {
 	u := set.NewFamily(r.N)
 	sides := []struct {
 		f         *set.Family
@@ -147,6 +147,13 @@ func unionFamily(r, w *set.Family, rThreshold, wThreshold bool) (*set.Family, er
 			e, err := f.Enumerate(maxUnionList)
 			if err != nil {
 				return nil, fmt.Errorf("availability: domains: both sides: %w", err)
+			}
+			f = e
+		} else {
+			// An implicit side is listed by its construction.
+			e, err := explicitFamily(ctx, f)
+			if err != nil {
+				return nil, err
 			}
 			f = e
 		}
@@ -311,8 +318,17 @@ func VoteAvailability(ctx context.Context, weights, ts []int, m Model) ([]*big.R
 // domains in vars (a domain's variable is f.N + its index in vars): each
 // quorum with the domains of vars above any of its nodes. It also
 // returns a variable order that puts each domain just before the nodes
-// and domains below it.
+// and domains below it. An implicit family is listed by its construction
+// first; one with more than construct.ListLimit quorums gives nil, nil
+// ([NewLifted] says why).
 func Lift(f *set.Family, t *domain.Tree, vars []int) (*set.Family, []int) {
+	if f.IsImplicit() {
+		g, err := explicitFamily(context.Background(), f)
+		if err != nil {
+			return nil, nil
+		}
+		f = g
+	}
 	idx := map[int]int{}
 	for i, d := range vars {
 		idx[d] = f.N + i
@@ -384,10 +400,16 @@ type Lifted struct {
 }
 
 // NewLifted builds the BDD of f lifted by the domains vars of t (nil for
-// none), within budget nodes.
+// none), within budget nodes. An implicit family is listed by its
+// construction first (a *construct.ListError, wrapping set.ErrTooMany,
+// when it has more than construct.ListLimit quorums).
 func NewLifted(ctx context.Context, f *set.Family, t *domain.Tree, vars []int, budget int) (*Lifted, error) {
 	if construct.ThresholdForm(f) != nil {
 		return nil, errors.New("availability: domains: lifted BDD of a threshold family: use VoteAvailability")
+	}
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
 	}
 	if t == nil {
 		t = domain.New(f.N)

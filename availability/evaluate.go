@@ -58,10 +58,17 @@ func (r *Result) Evaluate(ctx context.Context, ps []float64, o EvalOptions) ([]P
 		}
 	}
 	if len(o.Override) > 0 && r.f != nil {
-		// A family held by its construction's parameters has no
-		// quorums at hand for the per-node methods.
+		// A family held by its construction's parameters is listed for
+		// the per-node methods ([Result.Probability]), if it can be.
 		if _, construction, err := typedForm(r.f); construction || err != nil {
-			return nil, fmt.Errorf("availability: per-node probabilities need the quorums, and this %s family is implicit (defined by its parameters): materialise it first", r.f.Kind)
+			_, err := explicitFamily(ctx, r.f)
+			var le *construct.ListError
+			if errors.As(err, &le) {
+				return nil, fmt.Errorf("availability: per-node probabilities need the quorums: %w", le)
+			}
+			if err != nil {
+				return nil, err
+			}
 		}
 	}
 	var eval func(float64) float64

@@ -2,6 +2,7 @@ package availability
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/coterie-dev/coterie/construct"
@@ -20,7 +21,17 @@ func computeImplicit(ctx context.Context, f *set.Family, sys quorum.System, opts
 		return nil, err
 	}
 	if opts.Method != MethodAuto {
-		return nil, fmt.Errorf("availability: the %s method needs the quorums, and this %s family is implicit (defined by its parameters): leave the method automatic, or materialise the family first", opts.Method, f.Kind)
+		// A method asked for runs on the quorums, listed by the
+		// construction when there are not too many.
+		g, err := explicitFamily(ctx, f)
+		var le *construct.ListError
+		if errors.As(err, &le) {
+			return nil, fmt.Errorf("availability: the %s method needs the quorums; leave the method automatic: %w", opts.Method, le)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return compute(ctx, g, opts)
 	}
 	c, ok := catalogueOf(sys)
 	if !ok {

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"slices"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -36,7 +37,9 @@ type Partial struct {
 	MinQuorum    int
 	Intersecting bool
 
-	// Sizes are the quorum sizes, for the union bound.
+	// Sizes are the quorum sizes, for the union bound; nil when the
+	// quorums were not listed and there are some (MinQuorum ≤ N), when
+	// no union bound applies.
 	Sizes []int
 }
 
@@ -44,15 +47,28 @@ type Partial struct {
 // quorums visited over all its rounds: a second or two.
 const partialWork = 60_000_000
 
-// NewPartial works out the provable coefficients of f (see [Partial]).
-// For an implicit family with too many quorums to list it knows only that
+// NewPartial works out the provable coefficients of f (see [Partial]). A
+// threshold family is worked out on its quorums, listed. For an implicit
+// or threshold family with too many quorums to list it knows only that
 // no set holds a quorum and the set of all nodes does (A_0 = 0, A_n = 1).
 func NewPartial(ctx context.Context, f *set.Family) *Partial {
-	if g, err := explicitFamily(ctx, f); err == nil {
+	g, err := explicitFamily(ctx, f)
+	if err == nil && g.IsThreshold() {
+		g, err = g.EnumerateContext(ctx, construct.ListLimit)
+	}
+	if err == nil {
 		f = g
 	} else {
 		n := f.N
-		pp := &Partial{N: n, Known: make([]bool, n+1), A: make([]*big.Int, n+1), MinQuorum: 1}
+		// The smallest quorum is the construction's (a lower bound
+		// x^MinQuorum); the sizes are not listed (no union bound).
+		minQ := n
+		if s, _, ok := construct.Sizes(f); ok && s >= 1 {
+			minQ = s
+		} else if f.IsThreshold() {
+			minQ = f.Threshold
+		}
+		pp := &Partial{N: n, Known: make([]bool, n+1), A: make([]*big.Int, n+1), MinQuorum: minQ}
 		for i := range pp.A {
 			pp.A[i] = new(big.Int)
 		}
@@ -61,7 +77,7 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 		return pp
 	}
 	n := f.N
-	g := f.Clone()
+	g = f.Clone()
 	// Once ctx is done g stays as it is, and the searches below, which
 	// watch ctx too, stop at once: the caller drops what they proved.
 	_, _ = g.MinimalizeContext(ctx)
@@ -364,11 +380,13 @@ func (p *Partial) Bounds(x float64) (lo, hi float64) {
 			hi = math.Min(hi, 1-math.Pow(1-x, float64(p.MinQuorum)))
 		}
 	}
-	u := 0.0
-	for _, s := range p.Sizes {
-		u += math.Pow(x, float64(s))
+	if p.Sizes != nil || p.MinQuorum > n {
+		u := 0.0
+		for _, s := range p.Sizes {
+			u += math.Pow(x, float64(s))
+		}
+		hi = math.Min(hi, u)
 	}
-	hi = math.Min(hi, u)
 	return lo, math.Max(lo, hi)
 }
 

@@ -213,6 +213,9 @@ func Splittable(f *set.Family, m Method) bool {
 // families; once ctx is done it returns false, and the computation the
 // caller then starts returns ctx's error.
 func SplittableContext(ctx context.Context, f *set.Family, m Method) bool {
+	if ctx.Err() != nil {
+		return false
+	}
 	f, err := explicitFamily(ctx, f)
 	if err != nil {
 		return false
@@ -308,7 +311,16 @@ func ComputePiece(ctx context.Context, f *set.Family, b, j int, opts Options) (*
 // opts.Budget and opts.MaxMemory (opts.Time is left to the caller's
 // context). It fails, without a result, when a budget or ctx stops it:
 // errors wrap [ErrBudget], [set.ErrMemoryBudget] or the context's error.
+// An implicit family is listed by its construction first; a threshold
+// family is refused, as [NewSplit] refuses it.
 func (sp *Split) Piece(ctx context.Context, f *set.Family, j int, opts Options) (*Polynomial, error) {
+	f, err := explicitFamily(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	if construct.ThresholdForm(f) != nil {
+		return nil, errors.New("availability: pieces: threshold family: use the closed form")
+	}
 	b := sp.Bits
 	if len(sp.Order) != f.N || b < 0 || b >= f.N || j < 0 || j >= 1<<b {
 		return nil, fmt.Errorf("availability: pieces: piece %d of 2^%d for %d nodes", j, b, f.N)
@@ -327,7 +339,6 @@ func (sp *Split) Piece(ctx context.Context, f *set.Family, j int, opts Options) 
 				opts.Progress(fmt.Sprintf("piece %d of %d: ", j+1, 1<<b)+fmt.Sprintf(format, args...), done, total)
 			}
 		}
-		var err error
 		if _, sub, err = searchBDD(ctx, g, [][]int{naturalOrder(g.N)}, opts, progress); err != nil {
 			return nil, fmt.Errorf("%w (piece %d of %d)", err, j+1, 1<<b)
 		}

@@ -89,32 +89,38 @@ func TestThresholdFormAgreesWithListed(t *testing.T) {
 	}
 }
 
-// Per-node probabilities need the quorums: an implicit family's result
-// refuses them, whether Compute made it or it was put together from its
-// polynomial (pieces), and the same family listed answers them.
-func TestImplicitResultRefusesPerNode(t *testing.T) {
+// Per-node probabilities need the quorums: an implicit family's result,
+// whether Compute made it or it was put together from its polynomial
+// (pieces), answers them on the quorums its construction lists, as the
+// same family listed does; one with too many quorums to list refuses them.
+func TestImplicitResultPerNode(t *testing.T) {
 	ctx := context.Background()
 	f, err := construct.Implicit("tree", set.Params{"degree": 2, "height": 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := mustCompute(t, f, MethodAuto)
-	over := EvalOptions{Override: map[int]float64{0: 0.5}}
-	for _, res := range []*Result{r, ExactResult(f, r.Method, r.Poly)} {
-		if pts, err := res.Evaluate(ctx, []float64{0.9}, over); err == nil {
-			t.Errorf("per-node probabilities on an implicit family: %+v", pts)
-		}
-	}
 	e, err := construct.Explicit(ctx, f, 1<<10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, err := mustCompute(t, e, MethodAuto).Evaluate(ctx, []float64{0.9}, over)
-	if err != nil || !pts[0].Exact {
-		t.Fatalf("listed: %+v, %v", pts, err)
-	}
+	over := EvalOptions{Override: map[int]float64{0: 0.5}}
 	p := []float64{0.5, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9}
-	if want, _ := BruteProbability(ctx, e, p); math.Abs(pts[0].AV-want) > 1e-12 {
-		t.Errorf("listed: AV %v, brute force %v", pts[0].AV, want)
+	want, err := BruteProbability(ctx, e, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustCompute(t, f, MethodAuto)
+	for _, res := range []*Result{r, ExactResult(f, r.Method, r.Poly), mustCompute(t, e, MethodAuto)} {
+		pts, err := res.Evaluate(ctx, []float64{0.9}, over)
+		if err != nil || !pts[0].Exact || math.Abs(pts[0].AV-want) > 1e-12 {
+			t.Errorf("%s: %+v, %v; brute force %v", res.Family(), pts, err, want)
+		}
+	}
+	big, err := construct.Implicit("tree", set.Params{"degree": 2, "height": 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pts, err := mustCompute(t, big, MethodAuto).Evaluate(ctx, []float64{0.9}, over); err == nil {
+		t.Errorf("per-node probabilities on %s: %+v", big, pts)
 	}
 }

@@ -1,6 +1,7 @@
 package domination
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -25,7 +26,7 @@ func ExplainProof(p Proof, f *set.Family, size, q int) string {
 	case ProofSolver:
 		return fmt.Sprintf("the SAT solver found no witness of %d nodes or fewer", size-1)
 	case ProofExhaustive:
-		n := len(support(f))
+		n := nodesInQuorums(f)
 		return fmt.Sprintf("every one of the 2^%d subsets of the %d nodes in quorums was checked", n, n)
 	case ProofBruen:
 		return plane + "; " + bruen
@@ -54,4 +55,26 @@ func ExplainStructure(structure string, q int, inner []string) string {
 		return fmt.Sprintf("a join (Kuo): the nodes {%s} carry an inner system; nondominated iff both parts are", strings.Join(inner, ", "))
 	}
 	return ""
+}
+
+// nodesInQuorums returns the number of nodes in some quorum of f, of any
+// form: all of a threshold family's nodes, and those of an implicit
+// family's quorums listed by its construction (all its nodes when there
+// are too many to list).
+func nodesInQuorums(f *set.Family) int {
+	if f.IsThreshold() {
+		if f.Threshold <= f.N {
+			return f.N
+		}
+		return 0
+	}
+	g, err := explicitFamily(context.Background(), f)
+	if err != nil {
+		return f.N
+	}
+	var u set.Set
+	for _, q := range g.All() {
+		u.Union(&u, q)
+	}
+	return u.Len()
 }

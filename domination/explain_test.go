@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/set"
 )
 
 // The sentence of each proof DecideSmallest gives names the figures it
@@ -64,5 +67,42 @@ func TestExplainStructure(t *testing.T) {
 	}
 	if s := ExplainStructure("", 0, nil); s != "" {
 		t.Errorf("no structure: %q", s)
+	}
+}
+
+// The exhaustive proof counts the nodes in quorums of a family of any
+// form: an implicit family's quorums and a threshold family's used to
+// count as none ("2^0 subsets of the 0 nodes").
+func TestExplainExhaustiveForms(t *testing.T) {
+	imp, err := construct.Implicit("tree", set.Params{"degree": 2, "height": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := construct.Materialize(imp, construct.ListLimit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := set.NewThreshold(5, 3)
+	thList, err := th.Enumerate(100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f, list *set.Family
+		want    string
+	}{
+		{imp, listed, "every one of the 2^7 subsets of the 7 nodes in quorums was checked"},
+		{th, thList, "every one of the 2^5 subsets of the 5 nodes in quorums was checked"},
+	} {
+		if got := ExplainProof(ProofExhaustive, c.f, 3, 0); got != c.want {
+			t.Errorf("%s: %q, want %q", c.f, got, c.want)
+		}
+		if got := ExplainProof(ProofExhaustive, c.list, 3, 0); got != c.want {
+			t.Errorf("%s: %q, want %q", c.list, got, c.want)
+		}
+	}
+	// One node in no quorum is not counted.
+	if got := ExplainProof(ProofExhaustive, family(5, 1, []int{0, 1}, []int{0, 2}, []int{1, 2, 3}), 3, 0); !strings.Contains(got, "2^4 subsets of the 4 nodes") {
+		t.Errorf("%q", got)
 	}
 }
