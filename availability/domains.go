@@ -322,12 +322,9 @@ func VoteAvailability(ctx context.Context, weights, ts []int, m Model) ([]*big.R
 // first; one with more than construct.ListLimit quorums gives nil, nil
 // ([NewLifted] says why).
 func Lift(f *set.Family, t *domain.Tree, vars []int) (*set.Family, []int) {
-	if f.IsImplicit() {
-		g, err := explicitFamily(context.Background(), f)
-		if err != nil {
-			return nil, nil
-		}
-		f = g
+	f, err := explicitFamily(context.Background(), f)
+	if err != nil {
+		return nil, nil
 	}
 	idx := map[int]int{}
 	for i, d := range vars {

@@ -53,7 +53,7 @@ const partialWork = 60_000_000
 // no set holds a quorum and the set of all nodes does (A_0 = 0, A_n = 1).
 func NewPartial(ctx context.Context, f *set.Family) *Partial {
 	g, err := explicitFamily(ctx, f)
-	if err == nil && g.IsThreshold() {
+	if err == nil && construct.ThresholdForm(g) != nil {
 		g, err = g.EnumerateContext(ctx, construct.ListLimit)
 	}
 	if err == nil {
@@ -65,8 +65,8 @@ func NewPartial(ctx context.Context, f *set.Family) *Partial {
 		minQ := n
 		if s, _, ok := construct.Sizes(f); ok && s >= 1 {
 			minQ = s
-		} else if f.IsThreshold() {
-			minQ = f.Threshold
+		} else if t := construct.ThresholdForm(f); t != nil {
+			minQ = t.Threshold()
 		}
 		pp := &Partial{N: n, Known: make([]bool, n+1), A: make([]*big.Int, n+1), MinQuorum: minQ}
 		for i := range pp.A {

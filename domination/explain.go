@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -62,8 +63,8 @@ func ExplainStructure(structure string, q int, inner []string) string {
 // family's quorums listed by its construction (all its nodes when there
 // are too many to list).
 func nodesInQuorums(f *set.Family) int {
-	if f.IsThreshold() {
-		if f.Threshold <= f.N {
+	if t := construct.ThresholdForm(f); t != nil {
+		if t.Threshold() <= f.N {
 			return f.N
 		}
 		return 0
