@@ -7,9 +7,6 @@ import (
 	"math/big"
 	"slices"
 
-	"gonum.org/v1/gonum/mat"
-	gonumlp "gonum.org/v1/gonum/optimize/convex/lp"
-
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/lp"
 	"github.com/coterie-dev/coterie/set"
@@ -90,54 +87,6 @@ var ErrTooLarge = errors.New("linear program too large")
 // typically for numerical reasons (a near-singular basis).
 var ErrLP = errors.New("the simplex method failed")
 
-// simplex runs gonum's simplex method on the standard-form LP (minimise
-// cᵀx subject to Ax = b, x ≥ 0) and returns ctx's error once ctx ends.
-// gonum's solver takes no context, but it reads A in every iteration (the
-// entering column): it reads it here through a matrix that looks at ctx
-// every 1024 reads and panics once ctx is done, and the panic is
-// recovered, so that the solver stops within an iteration and nothing
-// goes on in the background.
-func simplex(ctx context.Context, c []float64, A mat.Matrix, b []float64) (opt float64, x []float64, err error) {
-	if err := ctx.Err(); err != nil {
-		return 0, nil, err
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			st, ok := r.(simplexStopped)
-			if !ok {
-				panic(r)
-			}
-			opt, x, err = 0, nil, st.err
-		}
-	}()
-	return gonumlp.Simplex(c, &watchedMatrix{Matrix: A, ctx: ctx}, b, 1e-10, nil)
-}
-
-// watchedMatrix is a matrix whose At panics with simplexStopped once its
-// context is done (looked at every 1024 reads).
-type watchedMatrix struct {
-	mat.Matrix
-	ctx   context.Context
-	reads int
-}
-
-// simplexStopped is the panic that stops gonum's simplex method.
-type simplexStopped struct{ err error }
-
-// At returns the element (i, j), or panics with simplexStopped once the
-// context is done.
-func (w *watchedMatrix) At(i, j int) float64 {
-	if w.reads++; w.reads%1024 == 0 {
-		if err := w.ctx.Err(); err != nil {
-			panic(simplexStopped{err})
-		}
-	}
-	return w.Matrix.At(i, j)
-}
-
-// T returns the transpose, read through w.
-func (w *watchedMatrix) T() mat.Matrix { return mat.Transpose{Matrix: w} }
-
 // LoadOf computes the load of f. Closed forms come first:
 //
 //   - A threshold family (all w-subsets of n nodes) has load w/n.
@@ -157,7 +106,8 @@ func (w *watchedMatrix) T() mat.Matrix { return mat.Transpose{Matrix: w} }
 // load equals the dual's minimum quorum weight the value is the load by LP
 // duality and Exact is set. The LP is solved in its packing form by a
 // sparse revised simplex method whose final basis is then solved exactly
-// (see [packing] and [lp.SolveBasis]); gonum's dense simplex is the fallback.
+// (see [packing] and [lp.SolveBasis]); the dense LP, solved by [lp.Float]
+// and then exactly by [lp.Exact], is the fallback.
 //
 // An implicit family is listed by its construction when it has at most
 // construct.ListLimit quorums; past that its construction's closed form
@@ -225,14 +175,15 @@ func regularLoad(f *set.Family) *Load {
 	return l
 }
 
-// maxDenseWork bounds the estimated work of gonum's dense simplex, which
-// [lpLoad] runs only on small systems: its pivoting rule slows it down
-// sharply beyond (minutes for a hundred nodes and quorums).
+// maxDenseWork bounds the estimated work of the dense LP (a tableau of
+// every quorum, in floats and then in rationals), which [lpLoad] runs only
+// on small systems: its tableau has a column per quorum and its
+// rationals grow with every pivot.
 const maxDenseWork = 2e6
 
 // lpLoad solves the load LP and certifies it: by the packing simplex and
 // an exact solution of its final basis ([packingLoad]); failing that, by
-// gonum's dense simplex and [certify], when that LP is small enough. Among
+// the dense LP ([denseLoad]), when that LP is small enough. Among
 // strategies of optimal load it then looks, on small systems, for one of
 // the smallest expected quorum size.
 func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) {
@@ -283,43 +234,166 @@ func lpLoad(ctx context.Context, f *set.Family, opt LoadOptions) (*Load, error) 
 	return l, nil
 }
 
-// denseLoad solves the load LP with gonum's simplex and certifies its
-// optimum with [certify].
+// denseLoad solves the load LP,
+//
+//	minimise L subject to Σ_{Q∋x} w_Q − L ≤ 0 for each node x, Σ w_Q = 1,
+//
+// with [lp.Float], installs the float optimum's basis in [lp.Exact] and
+// optimises it exactly; the strategy is the exact optimum's values, the
+// dual (a distribution on the nodes) its duals, and [certifyGame] proves
+// the two optimal before the load counts as exact.
 func denseLoad(ctx context.Context, f *set.Family, members [][]int) (*Load, error) {
 	n, m := f.N, len(members)
-	// Primal, in standard form: variables w (m), L, slack s (n);
-	// Σ_{Q∋x} w_Q − L + s_x = 0 for each node x, Σ w_Q = 1; minimise L.
-	A := mat.NewDense(n+1, m+1+n, nil)
-	for q, mem := range members {
-		for _, x := range mem {
-			A.Set(x, q, 1)
-		}
-		A.Set(n, q, 1)
-	}
-	for x := range n {
-		A.Set(x, m, -1)
-		A.Set(x, m+1+x, 1)
-	}
-	b := make([]float64, n+1)
-	b[n] = 1
-	c := make([]float64, m+1+n)
-	c[m] = 1
-	best, x, err := simplex(ctx, c, A, b)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
+	w, y, L, err := denseGame(ctx, n, members)
 	if err != nil {
-		return nil, errorf("load LP: %w: %w", ErrLP, err)
+		return nil, err
 	}
-	weights := x[:m]
-	l := &Load{Value: best, Method: MethodLP}
-	exactW, exactL := certify(ctx, f, members, weights)
-	if exactL != nil {
-		l.Exact = exactL
-		l.Value, _ = exactL.Float64()
+	weights := make([]float64, m)
+	for q := range m {
+		weights[q], _ = w[q].Float64()
 	}
-	l.setStrategy(members, weights, exactW)
+	l := &Load{Method: MethodLP}
+	l.Value, _ = L.Float64()
+	if u := maxLoad(members, w, n); u != nil && u.Cmp(L) == 0 && certifyGame(n, members, w, y, L) {
+		l.Exact = L
+		l.setStrategy(members, weights, w)
+	} else {
+		l.setStrategy(members, weights, nil)
+	}
 	return l, nil
+}
+
+// denseGame solves the load LP exactly and returns the optimal strategy
+// w (one weight per quorum), the dual y (a distribution on the nodes, the
+// negated duals of the node rows) and the optimal load L, not yet
+// certified.
+func denseGame(ctx context.Context, n int, members [][]int) (w, y []*big.Rat, L *big.Rat, err error) {
+	m := len(members)
+	kinds := make([]lp.Kind, n+1)
+	b := make([]*big.Rat, n+1)
+	for x := range n {
+		kinds[x], b[x] = lp.Le, new(big.Rat)
+	}
+	kinds[n], b[n] = lp.Eq, big.NewRat(1, 1)
+	one, minusOne := big.NewRat(1, 1), big.NewRat(-1, 1)
+	cols := make([][]*big.Rat, m+1)
+	costs := make([]*big.Rat, m+1)
+	for q, mem := range members {
+		cols[q] = make([]*big.Rat, n+1)
+		for _, x := range mem {
+			cols[q][x] = one
+		}
+		cols[q][n] = one
+		costs[q] = new(big.Rat)
+	}
+	cols[m] = make([]*big.Rat, n+1)
+	for x := range n {
+		cols[m][x] = minusOne
+	}
+	costs[m] = one
+	p, err := solveExactLP(ctx, kinds, b, cols, costs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if p == nil {
+		return nil, nil, nil, errorf("load LP: %w", ErrLP)
+	}
+	start := n + 1 // the rows' starting columns come first
+	w = make([]*big.Rat, m)
+	for q := range m {
+		w[q] = new(big.Rat).Set(p.Value(start + q))
+	}
+	duals := p.Duals()
+	y = make([]*big.Rat, n)
+	for x := range n {
+		y[x] = new(big.Rat).Neg(duals[x])
+	}
+	return w, y, new(big.Rat).Set(p.Objective()), nil
+}
+
+// solveExactLP solves minimise costs·x subject to cols·x (kinds) b, x ≥ 0
+// to its exact optimum: [lp.Float] finds an optimal basis, which
+// [lp.Exact] installs and optimises; when the float method stalls or its
+// basis does not install, the exact method solves from scratch. Columns
+// are numbered as in both programs: the rows' starting columns, then cols
+// in order. It returns nil when the program is infeasible, and ctx's error
+// once ctx ends.
+func solveExactLP(ctx context.Context, kinds []lp.Kind, b []*big.Rat, cols [][]*big.Rat, costs []*big.Rat) (*lp.Exact, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	toF := func(x *big.Rat) float64 {
+		if x == nil {
+			return 0
+		}
+		v, _ := x.Float64()
+		return v
+	}
+	bf := make([]float64, len(b))
+	for r := range b {
+		bf[r] = toF(b[r])
+	}
+	fp := lp.NewFloat(kinds, bf)
+	a := make([]float64, len(b))
+	for j, col := range cols {
+		for r := range a {
+			a[r] = toF(col[r])
+		}
+		fp.AddColumn(a, toF(costs[j]))
+	}
+	var fbasis []int
+	for range 2 {
+		ok, err := fp.Optimise(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if fp.Phase() == 1 {
+			if fp.Objective() > lp.Eps {
+				break
+			}
+			fp.EndPhase1()
+			continue
+		}
+		fbasis = fp.Basis()
+		break
+	}
+	build := func() *lp.Exact {
+		p := lp.NewExact(kinds, b)
+		for j, col := range cols {
+			p.AddColumn(col, costs[j])
+		}
+		return p
+	}
+	if fbasis != nil {
+		p := build()
+		exact := map[int]int{}
+		for _, fj := range fbasis {
+			if fj >= len(b) {
+				exact[fj] = fj
+			}
+		}
+		if p.Install(fbasis, exact) {
+			if _, err := p.Optimise(ctx); err != nil {
+				return nil, err
+			}
+			return p, nil
+		}
+	}
+	p := build()
+	if _, err := p.Optimise(ctx); err != nil {
+		return nil, err
+	}
+	if p.Objective().Sign() != 0 {
+		return nil, nil // infeasible
+	}
+	p.EndPhase1()
+	if _, err := p.Optimise(ctx); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // setStrategy sets l's strategy and network load from the weights, exact
@@ -351,38 +425,42 @@ func (l *Load) setStrategy(members [][]int, weights []float64, exactW []*big.Rat
 }
 
 // smallestNetwork replaces l's strategy, of exact load l.Exact, by one of
-// the same load and the smallest expected quorum size when it can prove
-// it exactly: Σ_{Q∋x} w_Q + s_x = L for each x, Σ w = 1; minimise
-// Σ w_Q |Q| (gonum's simplex), made exact by crossover and kept only if it
-// is exactly feasible.
+// the same load and the smallest expected quorum size: the exact optimum
+// of minimise Σ w_Q |Q| subject to Σ_{Q∋x} w_Q ≤ L for each node x and
+// Σ w = 1, kept only if its busiest node carries exactly L. Among
+// strategies of that least expected size it is the one the simplex method
+// ends at from the float optimum's basis.
 func smallestNetwork(ctx context.Context, n int, members [][]int, l *Load) {
 	m := len(members)
-	A2 := mat.NewDense(n+1, m+n, nil)
-	for q, mem := range members {
-		for _, x := range mem {
-			A2.Set(x, q, 1)
-		}
-		A2.Set(n, q, 1)
-	}
+	kinds := make([]lp.Kind, n+1)
+	b := make([]*big.Rat, n+1)
 	for x := range n {
-		A2.Set(x, m+x, 1)
+		kinds[x], b[x] = lp.Le, l.Exact
 	}
-	b2 := make([]float64, n+1)
-	for i := range n {
-		b2[i] = l.Value * (1 + 1e-9)
-	}
-	b2[n] = 1
-	c2 := make([]float64, m+n)
+	kinds[n], b[n] = lp.Eq, big.NewRat(1, 1)
+	one := big.NewRat(1, 1)
+	cols := make([][]*big.Rat, m)
+	costs := make([]*big.Rat, m)
 	for q, mem := range members {
-		c2[q] = float64(len(mem))
+		cols[q] = make([]*big.Rat, n+1)
+		for _, x := range mem {
+			cols[q][x] = one
+		}
+		cols[q][n] = one
+		costs[q] = big.NewRat(int64(len(mem)), 1)
 	}
-	_, x2, err := simplex(ctx, c2, A2, b2)
-	if err != nil {
+	p, err := solveExactLP(ctx, kinds, b, cols, costs)
+	if err != nil || p == nil {
 		return
 	}
-	w2 := x2[:m]
-	if e := fixedLoadCrossover(members, w2, l.Exact, n); e != nil {
-		l.setStrategy(members, w2, e)
+	w := make([]*big.Rat, m)
+	wf := make([]float64, m)
+	for q := range m {
+		w[q] = new(big.Rat).Set(p.Value(n + 1 + q))
+		wf[q], _ = w[q].Float64()
+	}
+	if u := maxLoad(members, w, n); u != nil && u.Cmp(l.Exact) == 0 {
+		l.setStrategy(members, wf, w)
 	}
 }
 
@@ -393,89 +471,6 @@ func sizesDiffer(members [][]int) bool {
 		}
 	}
 	return false
-}
-
-// certify proves the LP's optimum exactly, or returns nils. It returns the
-// exact optimal weights and the exact load.
-//
-// By weak LP duality, every strategy's busiest node carries at least
-// min_Q y(Q) for every distribution y on the nodes, so a strategy w and a
-// distribution y with max_x load_w(x) = min_Q y(Q) prove that value is the
-// load. Both are recovered exactly from the floating-point optimum by
-// crossover: the quorums the strategy uses (S) and the nodes it loads fully
-// (T) fix the optimal vertex, whose coordinates solve small linear systems
-// in exact rational arithmetic — the strategy from "every node of T carries
-// L", the dual from "every quorum of S weighs t" (complementary slackness).
-// When degeneracy leaves a system short of equations, rounding the floats to
-// nearby fractions is tried instead. Every candidate is checked exactly
-// against all nodes and quorums before it counts.
-func certify(ctx context.Context, f *set.Family, members [][]int, weights []float64) ([]*big.Rat, *big.Rat) {
-	n, m := f.N, len(members)
-	const tol = 1e-9
-	var S []int
-	for q, w := range weights {
-		if w > tol {
-			S = append(S, q)
-		}
-	}
-	load := make([]float64, n)
-	for _, q := range S {
-		for _, x := range members[q] {
-			load[x] += weights[q]
-		}
-	}
-	top := 0.0
-	for _, v := range load {
-		top = math.Max(top, v)
-	}
-	var T []int
-	for x, v := range load {
-		if v > top-1e-7 {
-			T = append(T, x)
-		}
-	}
-	if ctx.Err() != nil || len(S) == 0 || len(T) == 0 {
-		return nil, nil
-	}
-
-	// Candidate strategies: the crossover solution, then roundings.
-	var cands [][]*big.Rat
-	if w := primalCrossover(members, S, T, m); w != nil {
-		cands = append(cands, w)
-	}
-	for _, den := range []int64{1 << 10, 1 << 20, 1 << 30} {
-		if w := normalised(weights, den); w != nil {
-			cands = append(cands, w)
-		}
-	}
-	var bestW []*big.Rat
-	var upper *big.Rat
-	for _, w := range cands {
-		if u := maxLoad(members, w, n); u != nil && (upper == nil || u.Cmp(upper) < 0) {
-			bestW, upper = w, u
-		}
-	}
-	if upper == nil {
-		return nil, nil
-	}
-	// Candidate duals: the crossover solution, then a reduced dual LP.
-	if y := dualCrossover(members, S, T, n); y != nil {
-		if lo := minWeight(members, y); lo != nil && lo.Cmp(upper) == 0 && certifyGame(n, members, bestW, y, upper) {
-			return bestW, upper
-		}
-	}
-	if y := reducedDual(ctx, members, S, n); y != nil {
-		for _, den := range []int64{1 << 10, 1 << 20, 1 << 30} {
-			yy := normalised(y, den)
-			if yy == nil {
-				continue
-			}
-			if lo := minWeight(members, yy); lo != nil && lo.Cmp(upper) == 0 && certifyGame(n, members, bestW, yy, upper) {
-				return bestW, upper
-			}
-		}
-	}
-	return nil, nil
 }
 
 // certifyGame proves with [lp.Certify] that the strategy w has the
@@ -521,65 +516,6 @@ func certifyGame(n int, members [][]int, w, y []*big.Rat, L *big.Rat) bool {
 	return v != nil && v.Cmp(L) == 0
 }
 
-// fixedLoadCrossover makes the strategy w exact given the exact optimal
-// load L: the quorums it uses and the nodes it loads fully fix it by "every
-// full node carries L, the weights sum to 1". It returns the exact weights
-// if they form a strategy whose busiest node carries exactly L, else nil.
-func fixedLoadCrossover(members [][]int, w []float64, L *big.Rat, n int) []*big.Rat {
-	var S []int
-	for q, v := range w {
-		if v > 1e-9 {
-			S = append(S, q)
-		}
-	}
-	load := make([]float64, n)
-	for _, q := range S {
-		for _, x := range members[q] {
-			load[x] += w[q]
-		}
-	}
-	lf, _ := L.Float64()
-	var T []int
-	for x, v := range load {
-		if v > lf-1e-7 {
-			T = append(T, x)
-		}
-	}
-	col := map[int]int{}
-	for i, q := range S {
-		col[q] = i
-	}
-	A := newRatMatrix(len(T)+1, len(S))
-	b := make([]*big.Rat, len(T)+1)
-	for r, x := range T {
-		for _, q := range S {
-			if slices.Contains(members[q], x) {
-				A[r][col[q]].SetInt64(1)
-			}
-		}
-		b[r] = new(big.Rat).Set(L)
-	}
-	for c := range S {
-		A[len(T)][c].SetInt64(1)
-	}
-	b[len(T)] = big.NewRat(1, 1)
-	sol := solveExact(A, b)
-	if sol == nil {
-		return nil
-	}
-	out := make([]*big.Rat, len(w))
-	for i := range out {
-		out[i] = new(big.Rat)
-	}
-	for i, q := range S {
-		out[q] = sol[i]
-	}
-	if u := maxLoad(members, out, n); u == nil || u.Cmp(L) != 0 {
-		return nil
-	}
-	return out
-}
-
 // maxLoad returns the busiest node's load under the exact strategy w, or
 // nil if w is not a distribution.
 func maxLoad(members [][]int, w []*big.Rat, n int) *big.Rat {
@@ -612,245 +548,4 @@ func maxLoad(members [][]int, w []*big.Rat, n int) *big.Rat {
 		}
 	}
 	return upper
-}
-
-// minWeight returns the lightest quorum's weight under the node
-// distribution y, or nil if y is not a distribution.
-func minWeight(members [][]int, y []*big.Rat) *big.Rat {
-	sum := new(big.Rat)
-	for _, v := range y {
-		if v.Sign() < 0 {
-			return nil
-		}
-		sum.Add(sum, v)
-	}
-	if sum.Cmp(big.NewRat(1, 1)) != 0 {
-		return nil
-	}
-	var lower *big.Rat
-	for _, mem := range members {
-		s := new(big.Rat)
-		for _, x := range mem {
-			s.Add(s, y[x])
-		}
-		if lower == nil || s.Cmp(lower) < 0 {
-			lower = s
-		}
-	}
-	return lower
-}
-
-// primalCrossover solves, exactly, for weights on the quorums S and a load
-// L with every node of T carrying L and the weights summing to 1.
-func primalCrossover(members [][]int, S, T []int, m int) []*big.Rat {
-	in := incidence(members, S, T)
-	return spread(crossover(len(T), len(S), func(i, j int) bool { return in[j][i] }), S, m)
-}
-
-// dualCrossover solves, exactly, for a distribution y on the nodes T and a
-// value t with every quorum of S weighing t.
-func dualCrossover(members [][]int, S, T []int, n int) []*big.Rat {
-	in := incidence(members, S, T)
-	return spread(crossover(len(S), len(T), func(i, j int) bool { return in[i][j] }), T, n)
-}
-
-// incidence returns in[i][j]: whether quorum S[i] holds node T[j].
-func incidence(members [][]int, S, T []int) [][]bool {
-	col := map[int]int{}
-	for j, x := range T {
-		col[x] = j
-	}
-	in := make([][]bool, len(S))
-	for i, q := range S {
-		in[i] = make([]bool, len(T))
-		for _, x := range members[q] {
-			if j, ok := col[x]; ok {
-				in[i][j] = true
-			}
-		}
-	}
-	return in
-}
-
-// crossover solves, exactly, for a distribution x on k unknowns and a
-// value v with Σ_{j : in(i, j)} x_j = v for each row i < rows: the square
-// systems of both crossovers. It returns nil when the system is singular.
-func crossover(rows, k int, in func(i, j int) bool) []*big.Rat {
-	// Unknowns: x (k), v. Rows: rows, then the sum.
-	A := newRatMatrix(rows+1, k+1)
-	for i := range rows {
-		for j := range k {
-			if in(i, j) {
-				A[i][j].SetInt64(1)
-			}
-		}
-		A[i][k].SetInt64(-1)
-	}
-	for j := range k {
-		A[rows][j].SetInt64(1)
-	}
-	b := make([]*big.Rat, rows+1)
-	for i := range b {
-		b[i] = new(big.Rat)
-	}
-	b[rows].SetInt64(1)
-	return solveExact(A, b)
-}
-
-// spread returns a vector of size values, x[i] at ids[i] and 0 elsewhere;
-// nil when x is nil.
-func spread(x []*big.Rat, ids []int, size int) []*big.Rat {
-	if x == nil {
-		return nil
-	}
-	v := make([]*big.Rat, size)
-	for i := range v {
-		v[i] = new(big.Rat)
-	}
-	for i, id := range ids {
-		v[id] = x[i]
-	}
-	return v
-}
-
-// reducedDual solves the dual LP (maximise t with y(Q) ≥ t, Σy = 1) by
-// constraint generation: start from the quorums S the strategy uses, add
-// the quorums the current y leaves lightest, and stop when none is lighter
-// than t. Each LP has a row per quorum in play instead of one per quorum.
-func reducedDual(ctx context.Context, members [][]int, S []int, n int) []float64 {
-	active := append([]int(nil), S...)
-	in := map[int]bool{}
-	for _, q := range S {
-		in[q] = true
-	}
-	for range 50 {
-		if ctx.Err() != nil {
-			return nil
-		}
-		r := len(active)
-		A := mat.NewDense(r+1, n+1+r, nil)
-		for i, q := range active {
-			for _, x := range members[q] {
-				A.Set(i, x, 1)
-			}
-			A.Set(i, n, -1)
-			A.Set(i, n+1+i, -1)
-		}
-		for x := range n {
-			A.Set(r, x, 1)
-		}
-		b := make([]float64, r+1)
-		b[r] = 1
-		c := make([]float64, n+1+r)
-		c[n] = -1
-		_, sol, err := simplex(ctx, c, A, b)
-		if err != nil {
-			return nil
-		}
-		y, t := sol[:n], sol[n]
-		added := 0
-		for q, mem := range members {
-			if in[q] {
-				continue
-			}
-			s := 0.0
-			for _, x := range mem {
-				s += y[x]
-			}
-			if s < t-1e-9 {
-				active = append(active, q)
-				in[q] = true
-				added++
-			}
-		}
-		if added == 0 {
-			return y
-		}
-	}
-	return nil
-}
-
-func newRatMatrix(r, c int) [][]*big.Rat {
-	A := make([][]*big.Rat, r)
-	for i := range A {
-		A[i] = make([]*big.Rat, c)
-		for j := range A[i] {
-			A[i][j] = new(big.Rat)
-		}
-	}
-	return A
-}
-
-// solveExact solves A x = b by Gauss–Jordan elimination over the
-// rationals. It returns nil if the system is inconsistent or has more than
-// one solution (degenerate vertices are left to the other candidates).
-func solveExact(A [][]*big.Rat, b []*big.Rat) []*big.Rat {
-	rows, cols := len(A), len(A[0])
-	for i := range A {
-		A[i] = append(A[i], b[i])
-	}
-	pivotCol := make([]int, 0, cols)
-	r := 0
-	tmp := new(big.Rat)
-	for c := 0; c < cols && r < rows; c++ {
-		p := -1
-		for i := r; i < rows; i++ {
-			if A[i][c].Sign() != 0 {
-				p = i
-				break
-			}
-		}
-		if p < 0 {
-			continue
-		}
-		A[r], A[p] = A[p], A[r]
-		inv := new(big.Rat).Inv(A[r][c])
-		for j := c; j <= cols; j++ {
-			A[r][j].Mul(A[r][j], inv)
-		}
-		for i := range rows {
-			if i == r || A[i][c].Sign() == 0 {
-				continue
-			}
-			factor := new(big.Rat).Set(A[i][c])
-			for j := c; j <= cols; j++ {
-				if A[r][j].Sign() != 0 {
-					A[i][j].Sub(A[i][j], tmp.Mul(factor, A[r][j]))
-				}
-			}
-		}
-		pivotCol = append(pivotCol, c)
-		r++
-	}
-	for i := r; i < rows; i++ {
-		if A[i][cols].Sign() != 0 {
-			return nil // inconsistent
-		}
-	}
-	if len(pivotCol) < cols {
-		return nil // a free variable: not a unique vertex
-	}
-	x := make([]*big.Rat, cols)
-	for i, c := range pivotCol {
-		x[c] = new(big.Rat).Set(A[i][cols])
-	}
-	return x
-}
-
-// normalised rounds xs to fractions with denominators at most den and
-// scales them to sum to exactly 1; nil if they sum to zero.
-func normalised(xs []float64, den int64) []*big.Rat {
-	out := make([]*big.Rat, len(xs))
-	sum := new(big.Rat)
-	for i, x := range xs {
-		out[i] = approx(math.Max(x, 0), den)
-		sum.Add(sum, out[i])
-	}
-	if sum.Sign() == 0 {
-		return nil
-	}
-	for _, r := range out {
-		r.Quo(r, sum)
-	}
-	return out
 }

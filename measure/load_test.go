@@ -224,8 +224,7 @@ func TestLoadTooLarge(t *testing.T) {
 	}
 }
 
-// A cancelled context stops the LP (gonum's simplex itself cannot be
-// interrupted, so LoadOf stops waiting for it).
+// A cancelled context stops the LP.
 func TestLoadCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

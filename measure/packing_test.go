@@ -68,7 +68,7 @@ func threshold(n, w int) *set.Family {
 }
 
 // The packing simplex with its exact basis solution agrees with the
-// earlier method (gonum's dense simplex and certify) on random systems and
+// dense method (lp.Float, then lp.Exact, certified) on random systems and
 // on the constructions, with the closed forms where they apply, and its
 // strategy reaches the load exactly.
 func TestPackingMatchesDense(t *testing.T) {
@@ -114,7 +114,7 @@ func TestPackingMatchesDense(t *testing.T) {
 		if got := exactBusiest(t, c.f, l); got.Cmp(l.Exact) != 0 {
 			t.Fatalf("%s: the strategy's busiest node carries %v, load %v", c.name, got, l.Exact)
 		}
-		// The earlier method where it is quick (gonum's dense simplex
+		// The dense method where it is quick (the dense tableau
 		// slows down fast); proved bounds from the game otherwise.
 		want := regularLoad(c.f)
 		if want == nil && c.f.N+len(members) <= 60 {
