@@ -84,3 +84,25 @@ func TestPlane(t *testing.T) {
 		}
 	}
 }
+
+// TestSparse: the copy holds the same quorums, in the same order, as node
+// lists; the family it was made from keeps its bit sets.
+func TestSparse(t *testing.T) {
+	f := testsys.Family(rand.New(rand.NewPCG(5, 6)), 20, 30, 0.3)
+	g := testsys.Sparse(f)
+	if !g.IsSparse() || g.Quorums != nil {
+		t.Fatalf("Sparse(f) holds %d bit sets, sparse %v", len(g.Quorums), g.IsSparse())
+	}
+	if f.IsSparse() || len(f.Quorums) != 30 {
+		t.Fatalf("Sparse changed f: %d bit sets, sparse %v", len(f.Quorums), f.IsSparse())
+	}
+	if g.N != f.N || g.Len() != f.Len() {
+		t.Fatalf("Sparse(f) has %d nodes and %d quorums, f %d and %d", g.N, g.Len(), f.N, f.Len())
+	}
+	g.Densify()
+	for i := range f.Quorums {
+		if !set.Equal(&f.Quorums[i], &g.Quorums[i]) {
+			t.Errorf("quorum %d: %v, sparse and back %v", i, &f.Quorums[i], &g.Quorums[i])
+		}
+	}
+}
