@@ -1,7 +1,10 @@
 package testsys_test
 
 import (
+	"context"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/coterie-dev/coterie/internal/testsys"
@@ -104,5 +107,26 @@ func TestSparse(t *testing.T) {
 		if !set.Equal(&f.Quorums[i], &g.Quorums[i]) {
 			t.Errorf("quorum %d: %v, sparse and back %v", i, &f.Quorums[i], &g.Quorums[i])
 		}
+	}
+}
+
+// TestStopAfterConcurrent: polled by several goroutines at once, the
+// context still answers nil exactly Left times and counts every call.
+func TestStopAfterConcurrent(t *testing.T) {
+	ctx := &testsys.StopAfter{Context: context.Background(), Left: 150}
+	var wg sync.WaitGroup
+	var nils atomic.Int64
+	for range 8 {
+		wg.Go(func() {
+			for range 100 {
+				if ctx.Err() == nil {
+					nils.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if nils.Load() != 150 || ctx.Calls != 800 || ctx.Left != 0 {
+		t.Fatalf("%d nil answers of %d calls, %d left; want 150 of 800, 0 left", nils.Load(), ctx.Calls, ctx.Left)
 	}
 }
