@@ -2,27 +2,13 @@ package availability
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
 	"github.com/coterie-dev/coterie/set"
 )
-
-// renumber returns f with its nodes renumbered by a random permutation and
-// its quorums shuffled, and without kind or params: a plain list.
-func renumber(r *rand.Rand, f *set.Family) *set.Family {
-	perm := r.Perm(f.N)
-	g := set.NewFamily(f.N)
-	for _, i := range r.Perm(len(f.Quorums)) {
-		s := set.New(f.N)
-		for v := range f.Quorums[i].All() {
-			s.Add(perm[v])
-		}
-		g.Add(s, set.NoOwner)
-	}
-	return g
-}
 
 // TestRecogniseTreeList checks that a tree written as a plain list, its
 // nodes renumbered, is recognised and gets the recurrence's polynomial,
@@ -36,37 +22,46 @@ func TestRecogniseTreeList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := renumber(r, tree)
-		p, ok := recogniseTree(ctx, f)
-		if !ok {
-			t.Fatalf("tree %v renumbered: not recognised", dh)
-		}
-		res, err := Compute(ctx, f, Options{Method: MethodBDD})
-		if err != nil || !res.Exact {
-			t.Fatalf("tree %v: BDD: %v", dh, err)
-		}
-		if !p.Equal(res.Poly) {
-			t.Fatalf("tree %v: recurrence %v, BDD %v", dh, p.A, res.Poly.A)
-		}
+		f := relabelled(r, tree)
+		bdd := checkRecognised(t, fmt.Sprintf("tree %v", dh), f, 0, recogniseTree)
 		auto, err := Compute(ctx, f, Options{})
-		if err != nil || auto.Method != MethodRecurrence || !auto.Poly.Equal(res.Poly) {
+		if err != nil || auto.Method != MethodRecurrence || !auto.Poly.Equal(bdd) {
 			t.Fatalf("tree %v: auto gave %v by %s", dh, err, auto.Method)
 		}
-		// One quorum swapped for another set of its size: as many
-		// quorums, not the tree.
-		g := f.Clone()
-		q := g.Quorums[0].Clone()
-		v, _ := q.Min()
-		q.Remove(v)
-		for u := range g.N {
-			if !q.Has(u) && u != v {
-				q.Add(u)
-				break
-			}
-		}
-		g.Quorums[0] = *q
-		if _, ok := recogniseTree(ctx, g); ok {
-			t.Fatalf("tree %v with quorum %v: recognised", dh, q)
+	}
+}
+
+// checkRecognised checks that recognise finds f, a construction's family
+// relabelled, with the polynomial the BDD computes on f; and that f with
+// quorum i swapped for another set of its size (as many quorums, not the
+// construction) is not recognised. It returns the BDD's polynomial.
+func checkRecognised(t *testing.T, name string, f *set.Family, i int, recognise func(context.Context, *set.Family) (*Polynomial, bool)) *Polynomial {
+	t.Helper()
+	ctx := context.Background()
+	p, ok := recognise(ctx, f)
+	if !ok {
+		t.Fatalf("%s relabelled: not recognised", name)
+	}
+	res, err := Compute(ctx, f, Options{Method: MethodBDD})
+	if err != nil || !res.Exact {
+		t.Fatalf("%s: BDD: %v", name, err)
+	}
+	if !p.Equal(res.Poly) {
+		t.Fatalf("%s: recurrence %v, BDD %v", name, p.A, res.Poly.A)
+	}
+	g := f.Clone()
+	q := g.Quorums[i].Clone()
+	v, _ := q.Min()
+	q.Remove(v)
+	for u := range g.N {
+		if !q.Has(u) && u != v {
+			q.Add(u)
+			break
 		}
 	}
+	g.Quorums[i] = *q
+	if _, ok := recognise(ctx, g); ok {
+		t.Fatalf("%s with quorum %v: recognised", name, q)
+	}
+	return res.Poly
 }

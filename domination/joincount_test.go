@@ -3,8 +3,10 @@ package domination
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/coterie-dev/coterie/internal/testsys"
@@ -61,17 +63,7 @@ func TestCountJoinBruteForce(t *testing.T) {
 		} else if s != nil {
 			split++
 		}
-		want := make([]uint64, f.N+1)
-		for _, m := range bruteMinimalTransversals(f) {
-			want[bits.OnesCount32(m)]++
-		}
-		c, err := CountTransversals(context.Background(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := countBySize(t, c, f.N); !equalCounts(got, want) || c.Partial {
-			t.Fatalf("case %d: %v\ncount by size %v, brute force %v", i, f, got, want)
-		}
+		checkCountByBrute(t, fmt.Sprintf("case %d (%v)", i, f), f)
 	}
 	if split < 150 {
 		t.Fatalf("a join was found in %d of the cases only: the split is hardly tested", split)
@@ -117,7 +109,7 @@ func TestCountJoinAgainstMMCS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := countBySize(t, c, f.N); !equalCounts(got, want) {
+		if got := countBySize(t, c, f.N); !slices.Equal(got, want) {
 			t.Fatalf("case %d (%d nodes, %d quorums): by the parts %v, MMCS %v", i, f.N, len(f.Quorums), got, want)
 		}
 	}
@@ -149,16 +141,21 @@ func TestCountJoinStopped(t *testing.T) {
 	}
 }
 
-func equalCounts(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
+// checkCountByBrute checks that CountTransversals counts, size by size,
+// the minimal transversals of f that brute force finds, and in full.
+func checkCountByBrute(t *testing.T, name string, f *set.Family) {
+	t.Helper()
+	want := make([]uint64, f.N+1)
+	for _, m := range bruteMinimalTransversals(f) {
+		want[bits.OnesCount32(m)]++
 	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
+	c, err := CountTransversals(context.Background(), f)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return true
+	if got := countBySize(t, c, f.N); !slices.Equal(got, want) || c.Partial {
+		t.Fatalf("%s: count by size %v (partial %v), brute force %v", name, got, want, c.Partial)
+	}
 }
 
 // Long lists (at least probeMin quorums, repeats and non-minimal ones
@@ -170,30 +167,8 @@ func TestCountLongList(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(8, 1))
 	for i, p := range []float64{0.5, 0.15} {
-		f := testsys.Family(r, 16, probeMin+100, p)
-		want := make([]uint64, f.N+1)
-		for _, m := range bruteMinimalTransversals(f) {
-			want[bits.OnesCount32(m)]++
-		}
-		c, err := CountTransversals(context.Background(), f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := countBySize(t, c, f.N); !equalCounts(got, want) {
-			t.Fatalf("case %d: count by size %v, brute force %v", i, got, want)
-		}
+		checkCountByBrute(t, fmt.Sprintf("case %d", i), testsys.Family(r, 16, probeMin+100, p))
 	}
 	// A dominated join of thresholds, 4,732 quorums on 17 nodes.
-	f := join(uniform(t, 9, 6, 1), 0, uniform(t, 9, 6, 1))
-	want := make([]uint64, f.N+1)
-	for _, m := range bruteMinimalTransversals(f) {
-		want[bits.OnesCount32(m)]++
-	}
-	c, err := CountTransversals(context.Background(), f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := countBySize(t, c, f.N); !equalCounts(got, want) {
-		t.Fatalf("join of thresholds: count by size %v, brute force %v", got, want)
-	}
+	checkCountByBrute(t, "join of thresholds", join(uniform(t, 9, 6, 1), 0, uniform(t, 9, 6, 1)))
 }

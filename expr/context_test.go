@@ -6,26 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
-
-// cancelAfter is a context that reports itself cancelled from its
-// (after+1)-th look on, and counts the looks: it tells how soon a
-// computation notices cancellation without depending on time.
-type cancelAfter struct {
-	context.Context
-	after, looks int64
-}
-
-func (c *cancelAfter) Err() error {
-	if atomic.AddInt64(&c.looks, 1) > c.after {
-		return context.Canceled
-	}
-	return nil
-}
 
 // pathCover is (n1 + n2)*(n2 + n3)*…*(nm + nm+1): the vertex covers of a
 // path with m edges, a product of overlapping sums whose candidates are
@@ -43,16 +28,16 @@ func pathCover(t testing.TB, m int) *Expr {
 // after it is cancelled, with the context's error.
 func TestFamilyContextStops(t *testing.T) {
 	e := pathCover(t, 1000)
-	for _, after := range []int64{0, 1, 50} {
-		ctx := &cancelAfter{Context: context.Background(), after: after}
+	for _, after := range []int{0, 1, 50} {
+		ctx := &testsys.StopAfter{Context: context.Background(), Left: after}
 		f, ok, err := e.FamilyContext(ctx, 1001, 0)
 		if !errors.Is(err, context.Canceled) || f != nil || ok {
 			t.Fatalf("after %d: %v %v %v, want context.Canceled", after, f, ok, err)
 		}
 		// One look per candidate, one that stops the listing and one by
 		// FamilyContext itself after it.
-		if ctx.looks != after+2 {
-			t.Errorf("after %d looks the listing went on to %d looks", after, ctx.looks)
+		if ctx.Calls != after+2 {
+			t.Errorf("after %d looks the listing went on to %d looks", after, ctx.Calls)
 		}
 	}
 }

@@ -4,29 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"sync/atomic"
 	"testing"
+
+	"github.com/coterie-dev/coterie/internal/testsys"
 )
 
-// stopAfterPolls is a context whose Err is nil for its first polls, then
+// stopAfter is a context whose Err is nil for its first polls, then
 // context.Canceled: a stop part way through a search after a fixed amount
-// of work. Unlike testsys.StopAfter it may be polled by several workers.
-type stopAfterPolls struct {
-	context.Context
-	left atomic.Int64
-}
-
-func stopAfter(polls int) *stopAfterPolls {
-	c := &stopAfterPolls{Context: context.Background()}
-	c.left.Store(int64(polls))
-	return c
-}
-
-func (c *stopAfterPolls) Err() error {
-	if c.left.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return nil
+// of work, whichever of the workers polls.
+func stopAfter(polls int) *testsys.StopAfter {
+	return &testsys.StopAfter{Context: context.Background(), Left: polls}
 }
 
 // snapshots runs shard sh of the search and returns its part and every

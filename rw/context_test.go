@@ -3,26 +3,11 @@ package rw
 import (
 	"context"
 	"errors"
-	"sync/atomic"
 	"testing"
 
 	"github.com/coterie-dev/coterie/expr"
+	"github.com/coterie-dev/coterie/internal/testsys"
 )
-
-// cancelAfter is a context that reports itself cancelled from its
-// (after+1)-th look on, and counts the looks: it tells that a computation
-// notices cancellation without depending on time.
-type cancelAfter struct {
-	context.Context
-	after, looks int64
-}
-
-func (c *cancelAfter) Err() error {
-	if atomic.AddInt64(&c.looks, 1) > c.after {
-		return context.Canceled
-	}
-	return nil
-}
 
 // pathSides are the reads n1*n2 + n2*n3 + … (the m edges of a path) and
 // their dual, the writes (n1 + n2)*(n2 + n3)*…, whose 2^m candidate
@@ -62,13 +47,13 @@ func TestCancelStopsListing(t *testing.T) {
 			return err
 		},
 	} {
-		ctx := &cancelAfter{Context: context.Background(), after: after}
+		ctx := &testsys.StopAfter{Context: context.Background(), Left: after}
 		err := run(ctx)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: %v, want context.Canceled", name, err)
 		}
-		if ctx.looks > after+8 {
-			t.Errorf("%s: %d looks at the context, %d after it was cancelled", name, ctx.looks, ctx.looks-after)
+		if ctx.Calls > after+8 {
+			t.Errorf("%s: %d looks at the context, %d after it was cancelled", name, ctx.Calls, ctx.Calls-after)
 		}
 	}
 }

@@ -7,16 +7,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
-
-// sparseOf returns f with its quorums held as node lists.
-func sparseOf(f *set.Family) *set.Family {
-	g := f.Clone()
-	g.Sparse = set.ListsOf(g.Quorums)
-	g.Quorums = nil
-	return g
-}
 
 // randomListed returns m random quorums over n nodes, with repeats,
 // subsets of earlier quorums and (sometimes) owners, so that every
@@ -60,7 +53,7 @@ func TestSparseMatchesDense(t *testing.T) {
 			n = 1 + rng.IntN(1<<20) // wide ids
 		}
 		f := randomListed(rng, n, 1+rng.IntN(200), 1+rng.IntN(12), seed%3 == 0)
-		g := sparseOf(f)
+		g := testsys.Sparse(f)
 		if err := g.Validate(); err != nil {
 			t.Fatalf("seed %d: Validate: %v", seed, err)
 		}
@@ -111,7 +104,7 @@ func TestSparseEverySubset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, w, ok := sparseOf(f).EverySubset()
+	nodes, w, ok := testsys.Sparse(f).EverySubset()
 	if !ok || w != 3 || !slices.Equal(nodes, []int{0, 1, 2, 3, 4, 5, 6}) {
 		t.Errorf("EverySubset = %v, %d, %v; want 0..6, 3, true", nodes, w, ok)
 	}

@@ -6,16 +6,9 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
-
-// sparseOf returns f with its quorums held as node lists.
-func sparseOf(f *set.Family) *set.Family {
-	g := f.Clone()
-	g.Sparse = set.ListsOf(g.Quorums)
-	g.Quorums = nil
-	return g
-}
 
 // randomShaped returns a random family of one of the shapes the sparse
 // checks treat differently: quorums meeting by chance (mostly disjoint
@@ -75,7 +68,7 @@ func verifyBoth(t *testing.T, what string, f *set.Family) *Report {
 	if err != nil {
 		t.Fatalf("%s: dense: %v", what, err)
 	}
-	got, err := Verify(ctx, set.System{Family: sparseOf(f)}, Options{})
+	got, err := Verify(ctx, set.System{Family: testsys.Sparse(f)}, Options{})
 	if err != nil {
 		t.Fatalf("%s: sparse: %v", what, err)
 	}
@@ -148,7 +141,7 @@ func TestSparsePigeonhole(t *testing.T) {
 		if tt.name == "wide ids" {
 			tt.want = true
 		}
-		if got := pigeonhole(sparseOf(f), tt.k); got != tt.want || got != pigeonhole(f, tt.k) {
+		if got := pigeonhole(testsys.Sparse(f), tt.k); got != tt.want || got != pigeonhole(f, tt.k) {
 			t.Errorf("%s: sparse pigeonhole %v, dense %v, want %v", tt.name, got, pigeonhole(f, tt.k), tt.want)
 		}
 	}
@@ -157,7 +150,7 @@ func TestSparsePigeonhole(t *testing.T) {
 	for range 400 {
 		k := 1 + rng.IntN(2)
 		f := randomBig(rng, 3+rng.IntN(10), 2+rng.IntN(12), 3+rng.IntN(2), 5, false)
-		g := sparseOf(f)
+		g := testsys.Sparse(f)
 		if pigeonhole(g, k) != pigeonhole(f, k) {
 			t.Fatalf("%v: sparse and dense size proofs differ", f.Quorums)
 		}
@@ -187,7 +180,7 @@ func TestSparseNeedsBitSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Verify(context.Background(), set.System{Family: sparseOf(f)}, Options{})
+	got, err := Verify(context.Background(), set.System{Family: testsys.Sparse(f)}, Options{})
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("k = 2 on lists: %+v, %v; want %+v", got, err, want)
 	}

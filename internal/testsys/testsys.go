@@ -106,3 +106,13 @@ func Plane(tb testing.TB, q int) *set.Family {
 	}
 	return f
 }
+
+// Sparse returns a copy of f with its quorums held as node lists
+// ([set.Family.Sparse]) instead of bit sets, so that a test can run the
+// sparse code paths on the same quorums as the dense ones.
+func Sparse(f *set.Family) *set.Family {
+	g := f.Clone()
+	g.Sparse = set.ListsOf(g.Quorums)
+	g.Quorums = nil
+	return g
+}

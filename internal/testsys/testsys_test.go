@@ -1,7 +1,10 @@
 package testsys_test
 
 import (
+	"context"
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/coterie-dev/coterie/internal/testsys"
@@ -82,5 +85,48 @@ func TestPlane(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSparse: the copy holds the same quorums, in the same order, as node
+// lists; the family it was made from keeps its bit sets.
+func TestSparse(t *testing.T) {
+	f := testsys.Family(rand.New(rand.NewPCG(5, 6)), 20, 30, 0.3)
+	g := testsys.Sparse(f)
+	if !g.IsSparse() || g.Quorums != nil {
+		t.Fatalf("Sparse(f) holds %d bit sets, sparse %v", len(g.Quorums), g.IsSparse())
+	}
+	if f.IsSparse() || len(f.Quorums) != 30 {
+		t.Fatalf("Sparse changed f: %d bit sets, sparse %v", len(f.Quorums), f.IsSparse())
+	}
+	if g.N != f.N || g.Len() != f.Len() {
+		t.Fatalf("Sparse(f) has %d nodes and %d quorums, f %d and %d", g.N, g.Len(), f.N, f.Len())
+	}
+	g.Densify()
+	for i := range f.Quorums {
+		if !set.Equal(&f.Quorums[i], &g.Quorums[i]) {
+			t.Errorf("quorum %d: %v, sparse and back %v", i, &f.Quorums[i], &g.Quorums[i])
+		}
+	}
+}
+
+// TestStopAfterConcurrent: polled by several goroutines at once, the
+// context still answers nil exactly Left times and counts every call.
+func TestStopAfterConcurrent(t *testing.T) {
+	ctx := &testsys.StopAfter{Context: context.Background(), Left: 150}
+	var wg sync.WaitGroup
+	var nils atomic.Int64
+	for range 8 {
+		wg.Go(func() {
+			for range 100 {
+				if ctx.Err() == nil {
+					nils.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if nils.Load() != 150 || ctx.Calls != 800 || ctx.Left != 0 {
+		t.Fatalf("%d nil answers of %d calls, %d left; want 150 of 800, 0 left", nils.Load(), ctx.Calls, ctx.Left)
 	}
 }
