@@ -36,8 +36,8 @@ func avShardSpec(o availabilityOptions) (shard.Spec, error) {
 // inputHash returns the SHA-256 of the canonical JSON of sys.
 func inputHash(sys set.System) (string, error) { return partfile.InputHash(sys) }
 
-func avPartOptionsOf(o availabilityOptions, name string, ps []float64, pointsGiven bool) partfile.AvOptions {
-	return partfile.AvOptions{Name: name, Format: o.format, Points: ps, PointsGiven: pointsGiven, Polynomial: o.polynomial,
+func avPartOptionsOf(o availabilityOptions, name string, ps []float64, pointsGiven bool) partfile.AvailabilityOptions {
+	return partfile.AvailabilityOptions{Name: name, Format: o.format, Points: ps, PointsGiven: pointsGiven, Polynomial: o.polynomial,
 		Digits: o.digits, Method: o.method, Samples: o.samples, Seed: o.seed}
 }
 
@@ -148,7 +148,7 @@ func avPiecesErr(s *streams, name string, fam *set.Family, ckp *avCheckpointer, 
 // prints the part.
 func computeAvShard(ctx context.Context, s *streams, name string, sys set.System, m availability.Method, o availabilityOptions, sp shard.Spec, ps []float64, pointsGiven bool, hash string) error {
 	var ckp *avCheckpointer
-	r := partfile.AvResult{N: sys.N(), K: sys.K(), HK: sys.HK != nil}
+	r := partfile.AvailabilityResult{N: sys.N(), K: sys.K(), HK: sys.HK != nil}
 	for fi, fam := range sys.Families() {
 		if o.checkpoint != "" && ckp == nil && availability.SplittableContext(ctx, fam, m) {
 			var err error

@@ -57,7 +57,7 @@ func runSmallestShard(ctx context.Context, s *streams, name string, f *set.Famil
 		}
 		return err
 	}
-	p, err := partfile.SmallestPart(sp, hash, canon, partfile.SmOptions{Name: name, JSON: o.asJSON}, part)
+	p, err := partfile.SmallestPart(sp, hash, canon, partfile.SmallestOptions{Name: name, JSON: o.asJSON}, part)
 	return writePartOut(s, p, err)
 }
 

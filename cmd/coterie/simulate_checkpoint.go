@@ -33,7 +33,7 @@ const exSaveEvery = 2 * time.Second
 // opts, in flags ("" when it does not): the protocol, requests, rounds,
 // requesters and depth bound. The name, the report format and the state
 // bound change the report, not the search saved.
-func exSearchDiffers(saved, opts partfile.ExOptions) string {
+func exSearchDiffers(saved, opts partfile.ExploreOptions) string {
 	nodes := func(v []int) string {
 		if len(v) == 0 {
 			return "all"
@@ -58,8 +58,8 @@ func exSearchDiffers(saved, opts partfile.ExOptions) string {
 // loadExCheckpoint reads the checkpoint at path for shard sp of j (nil
 // if there is no file). A file of another command, input, shard or
 // search, or whose search is damaged, is refused.
-func loadExCheckpoint(path string, j *exploreJob, sp shard.Spec) (*partfile.ExSaved, error) {
-	got, found, err := readCheckpoint(path, "simulate --explore", sp, func(data []byte) (*partfile.ExSaved, error) {
+func loadExCheckpoint(path string, j *exploreJob, sp shard.Spec) (*partfile.ExploreSaved, error) {
+	got, found, err := readCheckpoint(path, "simulate --explore", sp, func(data []byte) (*partfile.ExploreSaved, error) {
 		return partfile.ReadExploreCheckpoint(data, j.hash, sp)
 	})
 	if err != nil || !found {

@@ -31,7 +31,7 @@ type exploreJob struct {
 	// canon is the canonical JSON of the system; hash its input hash.
 	canon []byte
 	hash  string
-	opts  partfile.ExOptions
+	opts  partfile.ExploreOptions
 }
 
 // newExploreJob reads the one file and protocol of args and o for a run
@@ -62,7 +62,7 @@ func newExploreJob(s *streams, o simulateOptions, args []string, what string) (*
 	if err != nil {
 		return nil, err
 	}
-	opts := partfile.ExOptions{Name: in.name, Format: o.format, Protocol: specs[0].Name, Requests: o.requests, Rounds: o.rounds,
+	opts := partfile.ExploreOptions{Name: in.name, Format: o.format, Protocol: specs[0].Name, Requests: o.requests, Rounds: o.rounds,
 		MaxStates: o.maxStates, MaxDepth: o.maxDepth}
 	for _, v := range who {
 		opts.Requesters = append(opts.Requesters, v+1)
@@ -103,7 +103,7 @@ func runExploreShard(ctx context.Context, s *streams, o simulateOptions, args []
 
 // exploreConfig is the configuration of a split exploration with opts;
 // who are the requesters, 0-based.
-func exploreConfig(opts partfile.ExOptions, who []int, maxMemory int64) protocol.ExploreConfig {
+func exploreConfig(opts partfile.ExploreOptions, who []int, maxMemory int64) protocol.ExploreConfig {
 	return protocol.ExploreConfig{Requests: opts.Requests, Rounds: opts.Rounds, Requesters: who,
 		MaxStates: opts.MaxStates, MaxDepth: opts.MaxDepth, MaxMemory: maxMemory}
 }

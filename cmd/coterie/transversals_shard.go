@@ -79,7 +79,7 @@ func runTransversalsSharded(ctx context.Context, s *streams, path string, f *set
 	if !sharded {
 		return writeTransversalCount(s, displayName(path), st.Count(), o.asJSON)
 	}
-	part, err := partfile.TransversalsPart(sp, hash, partfile.TvOptions{Name: displayName(path)}, f.N, st)
+	part, err := partfile.TransversalsPart(sp, hash, partfile.TransversalsOptions{Name: displayName(path)}, f.N, st)
 	return writePartOut(s, part, err)
 }
 

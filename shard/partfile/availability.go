@@ -9,10 +9,10 @@ import (
 	"github.com/coterie-dev/coterie/shard"
 )
 
-// AvOptions are the options of `availability` that an availability part
+// AvailabilityOptions are the options of `availability` that an availability part
 // records: parts merge only when theirs are the same (but for the name
 // and format, which only change how the merge prints).
-type AvOptions struct {
+type AvailabilityOptions struct {
 	Name        string    `json:"name"`
 	Format      string    `json:"format"`
 	Points      []float64 `json:"points"`
@@ -24,9 +24,9 @@ type AvOptions struct {
 	Seed        uint64    `json:"seed"`
 }
 
-// AvResult is what a shard proved about one input: its share of each
+// AvailabilityResult is what a shard proved about one input: its share of each
 // family (one per level of an (h,k)-arbiter).
-type AvResult struct {
+type AvailabilityResult struct {
 	N, K   int
 	HK     bool
 	Shares []*availability.Share
@@ -134,7 +134,7 @@ func parsePoly(n int, cs []string) (*availability.Polynomial, error) {
 }
 
 // AvailabilityPart returns the part of shard sp with result r.
-func AvailabilityPart(sp shard.Spec, hash string, o AvOptions, r AvResult) (*shard.Part, error) {
+func AvailabilityPart(sp shard.Spec, hash string, o AvailabilityOptions, r AvailabilityResult) (*shard.Part, error) {
 	w := avResult{N: r.N, K: r.K, HK: r.HK, Families: []avFamily{}}
 	for _, sh := range r.Shares {
 		f := avFamily{H: sh.H, N: sh.N, Share: string(sh.Kind), Method: string(sh.Method), Exact: sh.Exact, Reason: sh.Reason,
@@ -153,8 +153,8 @@ func AvailabilityPart(sp shard.Spec, hash string, o AvOptions, r AvResult) (*sha
 
 // DecodeAvailability reads the options and results of checked
 // availability parts (see shard.Check).
-func DecodeAvailability(parts []*shard.Part) (AvOptions, []AvResult, error) {
-	o, err := shard.DecodeOptions[AvOptions](parts[0])
+func DecodeAvailability(parts []*shard.Part) (AvailabilityOptions, []AvailabilityResult, error) {
+	o, err := shard.DecodeOptions[AvailabilityOptions](parts[0])
 	if err != nil {
 		return o, nil, err
 	}
@@ -162,9 +162,9 @@ func DecodeAvailability(parts []*shard.Part) (AvOptions, []AvResult, error) {
 	if err != nil {
 		return o, nil, err
 	}
-	out := make([]AvResult, len(ws))
+	out := make([]AvailabilityResult, len(ws))
 	for i, w := range ws {
-		r := AvResult{N: w.N, K: w.K, HK: w.HK}
+		r := AvailabilityResult{N: w.N, K: w.K, HK: w.HK}
 		for _, f := range w.Families {
 			sh := &availability.Share{H: f.H, N: f.N, Kind: availability.ShareKind(f.Share), Method: availability.Method(f.Method),
 				Exact: f.Exact, Reason: f.Reason, Pieces: f.Pieces, PiecesDone: f.PiecesDone, Split: f.Split}

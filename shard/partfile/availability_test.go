@@ -78,7 +78,7 @@ func TestAvailabilityPartRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			direct = append(direct, sh)
-			p, err := AvailabilityPart(sp, hash, AvOptions{Name: "f", Points: ps}, AvResult{N: c.f.N, K: 1, Shares: []*availability.Share{sh}})
+			p, err := AvailabilityPart(sp, hash, AvailabilityOptions{Name: "f", Points: ps}, AvailabilityResult{N: c.f.N, K: 1, Shares: []*availability.Share{sh}})
 			if err != nil {
 				t.Fatal(err)
 			}

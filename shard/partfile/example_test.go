@@ -33,7 +33,7 @@ func Example() {
 		if err != nil {
 			panic(err)
 		}
-		part, err := partfile.TransversalsPart(sp, hash, partfile.TvOptions{Name: "fano"}, fano.N, pc)
+		part, err := partfile.TransversalsPart(sp, hash, partfile.TransversalsOptions{Name: "fano"}, fano.N, pc)
 		if err != nil {
 			panic(err)
 		}

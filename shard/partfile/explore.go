@@ -12,9 +12,9 @@ import (
 	"github.com/coterie-dev/coterie/shard"
 )
 
-// ExOptions are the options of `simulate --explore` that its parts and
+// ExploreOptions are the options of `simulate --explore` that its parts and
 // checkpoints record (requesters 1-based).
-type ExOptions struct {
+type ExploreOptions struct {
 	Name       string `json:"name"`
 	Format     string `json:"format"`
 	Protocol   string `json:"protocol"`
@@ -40,7 +40,7 @@ type exResult struct {
 type exCheckpoint struct {
 	head
 	// Options are the run's; the saved search depends on some of them.
-	Options ExOptions `json:"options"`
+	Options ExploreOptions `json:"options"`
 	// Finished says that the search is done; States and Expanded count
 	// the states it found and expanded so far.
 	Finished bool `json:"finished"`
@@ -55,7 +55,7 @@ type exCheckpoint struct {
 // ExplorePart returns the part of shard sp of an exploration of the
 // system whose canonical JSON and input hash are canon and hash (see
 // [Canonical]): the part carries the system, for the merge to replay.
-func ExplorePart(sp shard.Spec, hash string, canon []byte, o ExOptions, p *protocol.ExplorePart) (*shard.Part, error) {
+func ExplorePart(sp shard.Spec, hash string, canon []byte, o ExploreOptions, p *protocol.ExplorePart) (*shard.Part, error) {
 	r := exResult{System: canon, Pieces: p.Pieces, Root: hex.EncodeToString(p.Root[:]), Expanded: p.Expanded, Graph: p.Graph}
 	return shard.New(KindExplore, sp, hash, o, r)
 }
@@ -64,8 +64,8 @@ func ExplorePart(sp shard.Spec, hash string, canon []byte, o ExOptions, p *proto
 // checked explorer parts (see shard.Check). A system that does not hash
 // to the parts' input hash, or a root that is not a state hash, is
 // refused with a *shard.MergeError.
-func DecodeExplore(parts []*shard.Part) (ExOptions, set.System, []*protocol.ExplorePart, error) {
-	o, err := shard.DecodeOptions[ExOptions](parts[0])
+func DecodeExplore(parts []*shard.Part) (ExploreOptions, set.System, []*protocol.ExplorePart, error) {
+	o, err := shard.DecodeOptions[ExploreOptions](parts[0])
 	if err != nil {
 		return o, set.System{}, nil, err
 	}
@@ -88,11 +88,11 @@ func DecodeExplore(parts []*shard.Part) (ExOptions, set.System, []*protocol.Expl
 	return o, sys, eps, nil
 }
 
-// ExSaved is a saved exploration read back: the options of the run that
+// ExploreSaved is a saved exploration read back: the options of the run that
 // saved it, how far it got, and the search (protocol.ExploreShard.Resume)
-// with its SHA-256 (see [ExSaved.Check]).
-type ExSaved struct {
-	Options          ExOptions
+// with its SHA-256 (see [ExploreSaved.Check]).
+type ExploreSaved struct {
+	Options          ExploreOptions
 	Finished         bool
 	States, Expanded int
 	Snapshot         []byte
@@ -100,7 +100,7 @@ type ExSaved struct {
 }
 
 // Check returns [ErrDamaged] when the search does not match its SHA-256.
-func (s *ExSaved) Check() error {
+func (s *ExploreSaved) Check() error {
 	if sum := sha256.Sum256(s.Snapshot); hex.EncodeToString(sum[:]) != s.SnapshotSHA256 {
 		return ErrDamaged
 	}
@@ -113,7 +113,7 @@ var ErrDamaged = errors.New("the saved search does not match its snapshot_sha256
 
 // ExploreCheckpoint returns the checkpoint file of the search sn of
 // shard sp, run with options o, on the input with the given hash.
-func ExploreCheckpoint(hash string, sp shard.Spec, o ExOptions, sn *protocol.ExploreSnapshot) (any, error) {
+func ExploreCheckpoint(hash string, sp shard.Spec, o ExploreOptions, sn *protocol.ExploreSnapshot) (any, error) {
 	bin, err := sn.AppendBinary(nil)
 	if err != nil {
 		return nil, err
@@ -125,11 +125,11 @@ func ExploreCheckpoint(hash string, sp shard.Spec, o ExOptions, sn *protocol.Exp
 
 // ReadExploreCheckpoint reads the checkpoint data of shard sp of an
 // exploration of the input with the given hash (the search unchecked:
-// see [ExSaved.Check]).
-func ReadExploreCheckpoint(data []byte, hash string, sp shard.Spec) (*ExSaved, error) {
+// see [ExploreSaved.Check]).
+func ReadExploreCheckpoint(data []byte, hash string, sp shard.Spec) (*ExploreSaved, error) {
 	var w exCheckpoint
 	if err := shard.ReadCheckpoint(data, shard.CheckpointHead{Kind: KindExplore, InputSHA256: hash, Shard: sp}, &w); err != nil {
 		return nil, err
 	}
-	return &ExSaved{Options: w.Options, Finished: w.Finished, States: w.States, Expanded: w.Expanded, Snapshot: w.Snapshot, SnapshotSHA256: w.SnapshotSHA256}, nil
+	return &ExploreSaved{Options: w.Options, Finished: w.Finished, States: w.States, Expanded: w.Expanded, Snapshot: w.Snapshot, SnapshotSHA256: w.SnapshotSHA256}, nil
 }

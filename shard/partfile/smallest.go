@@ -10,9 +10,9 @@ import (
 	"github.com/coterie-dev/coterie/shard"
 )
 
-// SmOptions are the options of `domination --smallest` that its parts
+// SmallestOptions are the options of `domination --smallest` that its parts
 // record.
-type SmOptions struct {
+type SmallestOptions struct {
 	Name string `json:"name"`
 	JSON bool   `json:"json"`
 }
@@ -109,7 +109,7 @@ func answersOf(n int, as []smAnswer) ([]domination.SizeAnswer, error) {
 // SmallestPart returns the part of shard sp of --smallest on the family
 // whose canonical JSON and input hash are canon and hash (see
 // [Canonical]): the part carries the family, for the merge.
-func SmallestPart(sp shard.Spec, hash string, canon []byte, o SmOptions, p *domination.SmallestPart) (*shard.Part, error) {
+func SmallestPart(sp shard.Spec, hash string, canon []byte, o SmallestOptions, p *domination.SmallestPart) (*shard.Part, error) {
 	r := smResult{System: canon, Sizes: p.Sizes, Cubes: p.Cubes, Lower: p.Lower, First: nodes1(p.First), Answers: answers1(p.Answers)}
 	if w := p.Whole; w != nil {
 		r.Whole = &smWhole{Nondominated: w.Nondominated, Witness: nodes1(w.Witness), Smallest: w.Smallest, Proof: string(w.Proof),
@@ -123,8 +123,8 @@ func SmallestPart(sp shard.Spec, hash string, canon []byte, o SmOptions, p *domi
 // checked --smallest parts (see shard.Check). A family that does not hash
 // to the parts' input hash, or answers that are not sets of its nodes,
 // are refused with a *shard.MergeError.
-func DecodeSmallest(parts []*shard.Part) (SmOptions, *set.Family, []*domination.SmallestPart, error) {
-	o, err := shard.DecodeOptions[SmOptions](parts[0])
+func DecodeSmallest(parts []*shard.Part) (SmallestOptions, *set.Family, []*domination.SmallestPart, error) {
+	o, err := shard.DecodeOptions[SmallestOptions](parts[0])
 	if err != nil {
 		return o, nil, nil, err
 	}

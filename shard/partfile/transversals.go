@@ -10,9 +10,9 @@ import (
 	"github.com/coterie-dev/coterie/shard"
 )
 
-// TvOptions are the options of `transversals --count` that its parts
+// TransversalsOptions are the options of `transversals --count` that its parts
 // record.
-type TvOptions struct {
+type TransversalsOptions struct {
 	Name string `json:"name"`
 }
 
@@ -36,7 +36,7 @@ type tvCheckpoint struct {
 
 // TransversalsPart returns the part of shard sp of the count of a family
 // over n nodes: pc, its pieces counted.
-func TransversalsPart(sp shard.Spec, hash string, o TvOptions, n int, pc *domination.PieceCount) (*shard.Part, error) {
+func TransversalsPart(sp shard.Spec, hash string, o TransversalsOptions, n int, pc *domination.PieceCount) (*shard.Part, error) {
 	r := tvResult{N: n, Pieces: pc.Pieces, PiecesDone: len(pc.Done), BySize: bySizeStrings(pc.BySize)}
 	return shard.New(KindTransversals, sp, hash, o, r)
 }
@@ -44,8 +44,8 @@ func TransversalsPart(sp shard.Spec, hash string, o TvOptions, n int, pc *domina
 // DecodeTransversals reads the options and counts of checked parts (see
 // shard.Check). Counts of other families are refused with a
 // *shard.MergeError.
-func DecodeTransversals(parts []*shard.Part) (TvOptions, []*domination.ShardCount, error) {
-	o, err := shard.DecodeOptions[TvOptions](parts[0])
+func DecodeTransversals(parts []*shard.Part) (TransversalsOptions, []*domination.ShardCount, error) {
+	o, err := shard.DecodeOptions[TransversalsOptions](parts[0])
 	if err != nil {
 		return o, nil, err
 	}
