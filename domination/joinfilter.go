@@ -38,37 +38,45 @@ func (j *joinFinder) noJoin(sup []int, steps int) bool {
 	for a, v := range sup {
 		idx[v] = int32(a)
 	}
-	// The pair counts, over the quorums' nodes by their index in sup.
+	// The quorums' nodes by their index in sup, and the pair counts, a
+	// row c(a, ·) when first asked.
 	work := 0
 	for i := range j.m {
-		k := j.f.Quorums[i].Len()
-		work += k * k
+		work += j.f.Quorums[i].Len()
 	}
 	if work > steps || s > 1<<11 {
 		return false
 	}
-	deg := make([]uint64, s)
-	c := make([]uint64, s*s)
-	nodes := make([][]int32, j.m)
+	start := make([]int32, j.m+1)
+	flat := make([]int32, 0, work)
 	for i := range j.m {
-		q := make([]int32, 0, j.f.Quorums[i].Len())
 		for v := range j.f.Quorums[i].All() {
-			q = append(q, idx[v])
+			flat = append(flat, idx[v])
 		}
-		nodes[i] = q
-		for _, a := range q {
-			deg[a]++
-			row := c[int(a)*s:]
-			for _, b := range q {
-				row[b]++
+		start[i+1] = int32(len(flat))
+	}
+	quorum := func(i int32) []int32 { return flat[start[i]:start[i+1]] }
+	deg := make([]uint64, s)
+	through := make([][]int32, s)
+	for a, v := range sup {
+		through[a] = j.through[v]
+		deg[a] = uint64(len(through[a]))
+	}
+	c := make([]uint64, s*s)
+	counted := make([]bool, s)
+	row := func(a int) []uint64 {
+		r := c[a*s : (a+1)*s]
+		if !counted[a] {
+			counted[a] = true
+			for _, qi := range through[a] {
+				q := quorum(qi)
+				for _, b := range q {
+					r[b]++
+				}
+				work += len(q)
 			}
 		}
-	}
-	through := make([][]int32, s)
-	for i, q := range nodes {
-		for _, a := range q {
-			through[a] = append(through[a], int32(i))
-		}
+		return r
 	}
 	nw := (s + 63) / 64
 	bad := make([]uint64, s*nw) // bad[u]: the v for which no M holds u and v
@@ -77,7 +85,7 @@ func (j *joinFinder) noJoin(sup []int, steps int) bool {
 	t := make([]uint64, s)
 	list := make([]int, 0, s)
 	for u := range s {
-		cu := c[u*s : (u+1)*s]
+		cu := row(u)
 		for v := u + 1; v < s; v++ {
 			if isBad(u, v) {
 				continue
@@ -87,49 +95,58 @@ func (j *joinFinder) noJoin(sup []int, steps int) bool {
 			in[v/64] |= 1 << (v % 64)
 			list = append(list[:0], v)
 			size, full := 2, false
-			for k := 0; k < len(list) && !full; k++ {
-				y := list[k]
-				cy := c[y*s : (y+1)*s]
-				// t(u, y, ·) over the quorums through u and y.
-				clear(t)
-				for _, qi := range through[u] {
-					q := nodes[qi]
-					hasY := false
-					for _, a := range q {
-						if int(a) == y {
-							hasY = true
+			take := func(w int) {
+				if isBad(u, w) {
+					full = true
+					return
+				}
+				in[w/64] |= 1 << (w % 64)
+				list = append(list, w)
+				if size++; size == s {
+					full = true
+				}
+			}
+			// The pair rule for every node taken in first (a pass over
+			// the nodes), the triple rule (a pass over the quorums
+			// through u) only once the pair rule takes in no more.
+			for k1, k2 := 0, 0; !full && k2 < len(list); {
+				if k1 < len(list) {
+					y := list[k1]
+					k1++
+					cy := row(y)
+					work += s
+					for w := 0; w < s && !full; w++ {
+						if in[w/64]&(1<<(w%64)) == 0 && cu[w]*deg[y] != cy[w]*deg[u] {
+							take(w)
 						}
 					}
-					if !hasY {
+					continue
+				}
+				y := list[k2]
+				k2++
+				// t(u, y, ·) over the quorums through u and y.
+				clear(t)
+				yv := sup[y]
+				for _, qi := range through[u] {
+					work++
+					if !j.f.Quorums[qi].Has(yv) {
 						continue
 					}
+					q := quorum(qi)
 					for _, a := range q {
 						t[a]++
 					}
 					work += len(q)
 				}
-				work += 2 * s
-				if work > steps {
-					return false
-				}
-				for w := range s {
-					if in[w/64]&(1<<(w%64)) != 0 {
-						continue
-					}
-					if cu[w]*deg[y] == cy[w]*deg[u] && t[w]*deg[u] == cu[y]*cu[w] {
-						continue
-					}
-					if isBad(u, w) {
-						full = true
-						break
-					}
-					in[w/64] |= 1 << (w % 64)
-					list = append(list, w)
-					if size++; size == s {
-						full = true
-						break
+				work += s
+				for w := 0; w < s && !full; w++ {
+					if in[w/64]&(1<<(w%64)) == 0 && t[w]*deg[u] != cu[y]*cu[w] {
+						take(w)
 					}
 				}
+			}
+			if work > steps {
+				return false
 			}
 			if !full {
 				return false // {u, v} may lie in a join's M
