@@ -1,5 +1,7 @@
 package domination
 
+import "github.com/coterie-dev/coterie/set"
+
 // noJoin reports whether the list held by j certainly has no join's inner
 // node set M (2 ≤ |M| < the nodes in use, see [findJoin]), by counting
 // conditions a join must meet, tested from the pair counts of the list in
@@ -156,4 +158,18 @@ func (j *joinFinder) noJoin(sup []int, steps int) bool {
 		}
 	}
 	return true
+}
+
+// joinRuledOut reports whether [noJoin] rules out a join in the explicit
+// family f, with scale times findJoin's work.
+func joinRuledOut(f *set.Family, scale int) bool {
+	if len(f.Quorums) < 3 {
+		return true
+	}
+	sup := support(f)
+	if len(sup) < 3 {
+		return true
+	}
+	j := newJoinFinder(f)
+	return j.noJoin(sup, j.limit*scale)
 }
