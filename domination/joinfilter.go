@@ -46,6 +46,7 @@ func (j *joinFinder) noJoin(sup []int, steps int) bool {
 	for i := range j.m {
 		work += j.f.Quorums[i].Len()
 	}
+	work += s * s // the pair counts' table
 	if work > steps || s > 1<<11 {
 		return false
 	}
