@@ -90,6 +90,9 @@ func findJoinWork(ctx context.Context, f *set.Family, scale int) (*joinSplit, er
 	}
 	j := newJoinFinder(f)
 	j.limit *= scale
+	if j.noJoin(sup, j.limit) {
+		return nil, nil
+	}
 	// With more work, a growth that takes in a pair of nodes known to grow
 	// to every node stops there: a module holding it would hold them all.
 	// (At scale 1 the search stays as Decide has always run it.)

@@ -28,7 +28,7 @@ func joinPieces(t *testing.T) []*set.Family {
 }
 
 // countBySize returns c's counts as a slice indexed by size (n+1 long).
-func countBySize(t *testing.T, c *TransversalCount, n int) []uint64 {
+func countBySize(t testing.TB, c *TransversalCount, n int) []uint64 {
 	t.Helper()
 	out := make([]uint64, n+1)
 	for s, k := range c.BySize {
@@ -171,4 +171,39 @@ func TestCountLongList(t *testing.T) {
 	}
 	// A dominated join of thresholds, 4,732 quorums on 17 nodes.
 	checkCountByBrute(t, "join of thresholds", join(uniform(t, 9, 6, 1), 0, uniform(t, 9, 6, 1)))
+}
+
+// joinBench is a join of small systems over 33 nodes: the Fano plane,
+// with grids of 3×3 and a majority of 5 put in for nodes, again and again.
+func joinBench(t testing.TB) *set.Family {
+	f := join(pg(t, 2), 0, grid(3, 3))
+	f = join(f, 3, uniform(t, 5, 3, 1))
+	f = join(f, 8, pg(t, 2))
+	f = join(f, 14, grid(3, 3))
+	return f
+}
+
+// The count of a join split into its parts; checked against MMCS on the
+// whole list, counted once.
+func BenchmarkCountTransversalsJoin(b *testing.B) {
+	f := joinBench(b)
+	counts, err := mmcsSearch(context.Background(), newHyper(f), nil, autoEngine)
+	if err != nil {
+		b.Fatal(err)
+	}
+	want := make([]uint64, f.N+1)
+	copy(want, counts)
+	if s, err := findJoin(context.Background(), f); err != nil || s == nil {
+		b.Fatalf("no join found (%v)", err)
+	}
+	defer reportCPU(b)()
+	for b.Loop() {
+		c, err := CountTransversals(context.Background(), f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if got := countBySize(b, c, f.N); !equalCounts(got, want) {
+			b.Fatalf("by the parts %v, MMCS %v", got, want)
+		}
+	}
 }

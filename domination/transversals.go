@@ -220,6 +220,11 @@ func countTransversals(ctx context.Context, f *set.Family, o Options) (*Transver
 	if len(f.Quorums) >= probeMin {
 		ladder = probeLadder[:]
 	}
+	if joinRuledOut(f, countJoinWork) {
+		// No join to find: the count is not probed (a probe that does not
+		// end is work thrown away) and runs on every core at once.
+		ladder = nil
+	}
 	for _, step := range ladder {
 		if step.nodes > 0 {
 			if counts, done, err = mmcsProbe(ctx, h, step.nodes, left); done || err != nil {
