@@ -202,7 +202,7 @@ func BenchmarkCountTransversalsJoin(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if got := countBySize(b, c, f.N); !equalCounts(got, want) {
+		if got := countBySize(b, c, f.N); !slices.Equal(got, want) {
 			b.Fatalf("by the parts %v, MMCS %v", got, want)
 		}
 	}
