@@ -64,7 +64,7 @@ func witnessSearch(ctx context.Context, f *set.Family, use engines) (*set.Set, e
 		h := newHyper(f)
 		return race(ctx, f, h, max(1, mmcsRaceWork/uint64(h.mw*h.n)), sat)
 	case use&useMMCS != 0:
-		w, _, err := mmcsWitness(ctx, f, newHyper(f), 0, nil)
+		w, _, err := mmcsWitness(ctx, f, newHyper(f), 0, nil, nil)
 		return w, err
 	}
 	return sat(ctx)
@@ -83,6 +83,14 @@ func witnessSearch(ctx context.Context, f *set.Family, use engines) (*set.Set, e
 // minimal transversals it lists in full (they are the quorums) is often
 // its fast case and the solver's slow one. The loser is cancelled, and
 // race returns once it has stopped.
+//
+// The solver starts only once MMCS has passed a 64th of its limit (or its
+// limit): most families are decided by MMCS before that, and the solver's
+// first step, gophersat's parsing of the clauses, takes no context, so a
+// solver started at once would make race wait for a parse whose answer
+// it no longer needs. Which answer race returns does not change: a
+// solver's witness waits for the limit anyway, and a "nondominated" from
+// either is the same verdict.
 func race(ctx context.Context, f *set.Family, h *hyper, limit uint64, sat func(context.Context) (*set.Set, error)) (*set.Set, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
@@ -96,15 +104,28 @@ func race(ctx context.Context, f *set.Family, h *hyper, limit uint64, sat func(c
 		err  error
 	}
 	passed := make(chan struct{})
+	start := make(chan struct{})
+	var once sync.Once
+	begin := func() { once.Do(func() { close(start) }) }
 	mc, sc := make(chan answer, 1), make(chan answer, 1)
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		w, late, err := mmcsWitness(ctx, f, h, limit, func() { close(passed) })
+		w, late, err := mmcsWitness(ctx, f, h, limit, func() { begin(); close(passed) }, begin)
 		mc <- answer{w, late, err}
 	}()
 	go func() {
 		defer wg.Done()
+		select {
+		case <-start: // started, even if cancelled since
+		default:
+			select {
+			case <-start:
+			case <-ctx.Done():
+				sc <- answer{err: ctx.Err()}
+				return
+			}
+		}
 		w, err := sat(ctx)
 		sc <- answer{h: w, err: err}
 	}()
@@ -167,8 +188,9 @@ func race(ctx context.Context, f *set.Family, h *hyper, limit uint64, sat func(c
 //
 // The first witness in MMCS's fixed order is returned; T itself is already
 // minimal for k = 1. With limit not 0, passed is called once as the
-// search passes limit nodes, and late reports a witness found after that.
-func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64, passed func()) (w *set.Set, late bool, err error) {
+// search passes limit nodes, and late reports a witness found after that;
+// early, if not nil, is called once as it passes a 64th of limit.
+func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64, passed, early func()) (w *set.Set, late bool, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
@@ -221,6 +243,9 @@ func mmcsWitness(ctx context.Context, f *set.Family, h *hyper, limit uint64, pas
 		return true
 	}
 	out := mmcsOut{ctx: ctx, visit: visit, limit: limit, onLimit: passed}
+	if early != nil {
+		out.early, out.onEarly = max(1, limit/64), early
+	}
 	e := newEngine(h, out, autoEngine)
 	root := make(set.Words, h.nw)
 	root.Fill(h.n)

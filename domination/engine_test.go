@@ -395,3 +395,32 @@ func TestRaceWaitsForLoser(t *testing.T) {
 		t.Error("race returned with the solver still running")
 	}
 }
+
+// The solver starts only once MMCS has searched a 64th of its limit: on
+// the Fano plane, which MMCS decides in a handful of nodes, a race with a
+// large limit never calls it (its parse could not be stopped), and the
+// verdict is MMCS's; with a limit of one node the solver does start.
+func TestRaceStartsSolverLate(t *testing.T) {
+	f := set.NewFamily(7)
+	for _, q := range [][]int{{0, 1, 2}, {0, 3, 4}, {0, 5, 6}, {1, 3, 5}, {1, 4, 6}, {2, 3, 6}, {2, 4, 5}} {
+		f.Add(set.Of(q...), set.NoOwner)
+	}
+	for _, c := range []struct {
+		limit  uint64
+		called bool
+	}{{1 << 20, false}, {1, true}} {
+		var called atomic.Bool
+		sat := func(ctx context.Context) (*set.Set, error) {
+			called.Store(true)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		w, err := race(context.Background(), f, newHyper(f), c.limit, sat)
+		if err != nil || w != nil {
+			t.Fatalf("limit %d: witness %v, error %v; the Fano plane is nondominated", c.limit, w, err)
+		}
+		if called.Load() != c.called {
+			t.Errorf("limit %d: solver called %v, want %v", c.limit, called.Load(), c.called)
+		}
+	}
+}

@@ -68,6 +68,10 @@ type mmcsOut struct {
 	// as it passes the limit.
 	limit   uint64
 	onLimit func()
+	// onEarly, if set, is called once as the search passes early nodes
+	// (0 < early); it does not stop the search.
+	early   uint64
+	onEarly func()
 	// maxBytes, if positive, bounds the bytes of the engine's per-depth
 	// buffers; past it the search stops with an error that wraps
 	// set.ErrMemoryBudget.
@@ -114,6 +118,9 @@ func (o *mmcsOut) tickN(k uint64) {
 		if err := o.ctx.Err(); err != nil {
 			o.err, o.stop = err, true
 		}
+	}
+	if o.onEarly != nil && before < o.early && o.nodes >= o.early {
+		o.onEarly()
 	}
 	if o.limit != 0 && o.nodes >= o.limit {
 		switch {
