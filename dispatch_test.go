@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -33,27 +34,42 @@ type listedPackage struct {
 	Module     *struct{ Path string }
 }
 
+// listed holds what `go list` said, asked once for every test here.
+var listed struct {
+	once   sync.Once
+	mine   []listedPackage
+	export map[string]string
+	err    error
+}
+
 // listPackages runs `go list -export -deps -json ./...` once: the module's
 // packages and the export data of every package they import.
 func listPackages(t *testing.T) (mine []listedPackage, export map[string]string) {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-export", "-deps", "-json", "./...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	export = map[string]string{}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for dec.More() {
-		var p listedPackage
-		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
+	listed.once.Do(func() {
+		out, err := exec.Command("go", "list", "-export", "-deps", "-json", "./...").Output()
+		if err != nil {
+			listed.err = fmt.Errorf("go list: %w", err)
+			return
 		}
-		export[p.ImportPath] = p.Export
-		if p.Module != nil && p.Module.Path+"/" == module || p.ImportPath+"/" == module {
-			mine = append(mine, p)
+		listed.export = map[string]string{}
+		dec := json.NewDecoder(bytes.NewReader(out))
+		for dec.More() {
+			var p listedPackage
+			if err := dec.Decode(&p); err != nil {
+				listed.err = err
+				return
+			}
+			listed.export[p.ImportPath] = p.Export
+			if p.Module != nil && p.Module.Path+"/" == module || p.ImportPath+"/" == module {
+				listed.mine = append(listed.mine, p)
+			}
 		}
+	})
+	if listed.err != nil {
+		t.Fatal(listed.err)
 	}
-	return mine, export
+	return listed.mine, listed.export
 }
 
 // dispatch finds, in the type-checked files, every place that decides by a

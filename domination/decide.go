@@ -92,6 +92,7 @@ func decideWith(ctx context.Context, f *set.Family, use engines) (*Result, error
 type joinSearch struct {
 	searched bool
 	split    *joinSplit
+	none     bool // the search proved there is no join
 }
 
 // decideFound is decideWith telling found, if not nil, what its own search
@@ -126,12 +127,12 @@ func decideFound(ctx context.Context, f *set.Family, use engines, found *joinSea
 		// A coterie over few nodes is decided outright by the table of
 		// subsets, faster than a split.
 		if f.K > 1 || use&useUpset == 0 || len(support(f)) > maxUpsetNodes {
-			s, err := findJoin(ctx, f)
+			s, none, err := searchJoin(ctx, f, 1)
 			if err != nil {
 				return nil, err
 			}
 			if found != nil {
-				found.searched, found.split = true, s
+				found.searched, found.split, found.none = true, s, none
 			}
 			if s != nil {
 				return joinResult(ctx, f, s, use)

@@ -81,17 +81,25 @@ const shortJoinWork = 4
 
 // findJoinWork is findJoin with scale times its work.
 func findJoinWork(ctx context.Context, f *set.Family, scale int) (*joinSplit, error) {
+	s, _, err := searchJoin(ctx, f, scale)
+	return s, err
+}
+
+// searchJoin is findJoinWork also reporting none when f certainly has no
+// join (too few quorums or nodes, or ruled out by [noJoin]), so that a
+// caller need not ask [joinRuledOut] again.
+func searchJoin(ctx context.Context, f *set.Family, scale int) (s *joinSplit, none bool, err error) {
 	if len(f.Quorums) < 3 { // a threshold family lists none
-		return nil, nil
+		return nil, true, nil
 	}
 	sup := support(f)
 	if len(sup) < 3 {
-		return nil, nil
+		return nil, true, nil
 	}
 	j := newJoinFinder(f)
 	j.limit *= scale
 	if j.noJoin(sup, j.limit) {
-		return nil, nil
+		return nil, true, nil
 	}
 	// With more work, a growth that takes in a pair of nodes known to grow
 	// to every node stops there: a module holding it would hold them all.
@@ -109,10 +117,10 @@ func findJoinWork(ctx context.Context, f *set.Family, scale int) (*joinSplit, er
 	seeds:
 		for _, seed := range seeds {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if j.work > j.limit {
-				return nil, nil
+				return nil, false, nil
 			}
 			// A module holding a seed holds every pair in it.
 			for _, p := range failed {
@@ -134,12 +142,12 @@ func findJoinWork(ctx context.Context, f *set.Family, scale int) (*joinSplit, er
 			}
 			s, err := splitJoin(ctx, f, u, len(sup))
 			if s != nil || err != nil {
-				return s, err
+				return s, false, err
 			}
 		}
 		seeds = next
 	}
-	return nil, nil
+	return nil, false, nil
 }
 
 // joinFinder holds f's quorums as bit rows and fingerprints for findJoin.

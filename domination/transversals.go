@@ -194,7 +194,7 @@ func countTransversals(ctx context.Context, f *set.Family, o Options) (*Transver
 	}
 	if !js.searched {
 		var err error
-		if js.split, err = findJoin(ctx, f); err != nil {
+		if js.split, js.none, err = searchJoin(ctx, f, 1); err != nil {
 			c.Partial = true
 			return c, err
 		}
@@ -220,7 +220,7 @@ func countTransversals(ctx context.Context, f *set.Family, o Options) (*Transver
 	if len(f.Quorums) >= probeMin {
 		ladder = probeLadder[:]
 	}
-	if joinRuledOut(f, countJoinWork) {
+	if js.none || joinRuledOut(f, countJoinWork) {
 		// No join to find: the count is not probed (a probe that does not
 		// end is work thrown away) and runs on every core at once.
 		ladder = nil
