@@ -948,6 +948,11 @@ func (s *planeSweep) newSweepWorker(y int) *sweepWorker {
 
 // run expands the chunks of in it takes from next into sh, until next is
 // closed; after ctx ends or the budget is passed it only drains next.
+// It looks at ctx before every state, not only every chunk: a state of
+// an order-7 or 8 plane takes up to a few hundred microseconds, so a
+// chunk of 256 can take tens of milliseconds, and a caller with a
+// deadline (the explorer's 50 ms for the exact availability) waits for
+// the sweep to stop before it goes on.
 func (w *sweepWorker) run(ctx context.Context, in *planeStates, y int, pt planePart, sh *sweepShard, b *sweepBudget, next <-chan [2]int) {
 	for r := range next {
 		if ctx.Err() != nil || b.over.Load() {
@@ -957,14 +962,21 @@ func (w *sweepWorker) run(ctx context.Context, in *planeStates, y int, pt planeP
 			b.taken.Add(256) // the chunk before, as a lower bound
 		}
 		for i := r[0]; i < r[1]; i++ {
-			if b.exceeded() {
+			if b.exceeded() || ctx.Err() != nil {
 				break
+			}
+			if testHookSweepState != nil {
+				testHookSweepState()
 			}
 			w.successors(in.keys[i], y)
 			w.add(sh, in.poly(i), pt, b)
 		}
 	}
 }
+
+// testHookSweepState, when not nil, is called as a worker starts to
+// expand a state: a test counts the states expanded after it cancels.
+var testHookSweepState func()
 
 // successors fills the worker's table with the states that follow x
 // when row y is swept, each with its count by the number of live points

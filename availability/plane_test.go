@@ -5,8 +5,10 @@ import (
 	"errors"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/coterie-dev/coterie/galois"
@@ -231,5 +233,31 @@ func TestPlaneRowSymmetries(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPlaneSweepStopsWithinAState: once its context is cancelled, the
+// sweep of PG(2,7) starts no more states than it has workers (each may
+// have looked at the context just before the cancel), where looking once
+// a chunk let every worker expand up to 256 more.
+func TestPlaneSweepStopsWithinAState(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var started, after atomic.Int64
+	testHookSweepState = func() {
+		if ctx.Err() != nil {
+			after.Add(1)
+		}
+		if started.Add(1) == 3000 {
+			cancel()
+		}
+	}
+	defer func() { testHookSweepState = nil }()
+	_, err := PlanePolynomial(ctx, 7, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled after 3000 states: err = %v", err)
+	}
+	if workers := int64(runtime.GOMAXPROCS(0)); after.Load() > workers {
+		t.Errorf("%d states started after the cancel, with %d workers", after.Load(), workers)
 	}
 }
