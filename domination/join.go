@@ -163,7 +163,20 @@ type joinFinder struct {
 	limit   int // the work allowed to grow seeds
 	prune   bool
 	failed  []set.Words // with prune: pairs that grew to every node
+	// pairsBy says how [joinFinder.noJoin] counts pairs: pairsAuto
+	// chooses; the tests ask for each way to compare them.
+	pairsBy pairCounting
 }
+
+// pairCounting is how [joinFinder.noJoin] counts the quorums through
+// pairs and triples of nodes.
+type pairCounting int
+
+const (
+	pairsAuto    pairCounting = iota // by words when cheaper
+	pairsByLists                     // from the quorums through a node
+	pairsByWords                     // by popcounts of the quorums' bitsets
+)
 
 func newJoinFinder(f *set.Family) *joinFinder {
 	m, nw := len(f.Quorums), set.WordsFor(f.N)

@@ -65,12 +65,42 @@ func (j *joinFinder) noJoin(sup []int, steps int) bool {
 		through[a] = j.through[v]
 		deg[a] = uint64(len(through[a]))
 	}
+	// A row of pair counts is counted either from the quorums through a
+	// (Σ|Q| over them) or, when the list is long and the nodes few, as
+	// s popcounts of the bitsets of the quorums through two nodes (s·mw
+	// words). Both give the same numbers; the words are chosen when their
+	// whole table (s² · mw) costs less than the lists' (Σ|Q|²).
+	mw := (j.m + 63) / 64
+	var cols []uint64 // cols[a·mw:]: the quorums through sup[a]
+	byWords := j.pairsBy == pairsByWords
+	if j.pairsBy == pairsAuto {
+		byWords = s*mw <= work && int64(s)*int64(s)*int64(mw) < sumSquares(j.f, j.m)
+	}
+	if byWords {
+		cols = make([]uint64, s*mw)
+		for a := range s {
+			col := set.Words(cols[a*mw : (a+1)*mw])
+			for _, qi := range through[a] {
+				col.Add(int(qi))
+			}
+		}
+		work += s * mw
+	}
+	col := func(a int) set.Words { return cols[a*mw : (a+1)*mw] }
 	c := make([]uint64, s*s)
 	counted := make([]bool, s)
 	row := func(a int) []uint64 {
 		r := c[a*s : (a+1)*s]
 		if !counted[a] {
 			counted[a] = true
+			if cols != nil {
+				ca := col(a)
+				for b := range s {
+					r[b] = uint64(ca.AndLen(col(b)))
+				}
+				work += s * mw
+				return r
+			}
 			for _, qi := range through[a] {
 				q := quorum(qi)
 				for _, b := range q {
@@ -80,6 +110,10 @@ func (j *joinFinder) noJoin(sup []int, steps int) bool {
 			}
 		}
 		return r
+	}
+	var uy set.Words
+	if cols != nil {
+		uy = make(set.Words, mw)
 	}
 	nw := (s + 63) / 64
 	bad := make([]uint64, s*nw) // bad[u]: the v for which no M holds u and v
@@ -128,18 +162,26 @@ func (j *joinFinder) noJoin(sup []int, steps int) bool {
 				y := list[k2]
 				k2++
 				// t(u, y, ·) over the quorums through u and y.
-				clear(t)
-				yv := sup[y]
-				for _, qi := range through[u] {
-					work++
-					if !j.f.Quorums[qi].Has(yv) {
-						continue
+				if cols != nil {
+					uy.Intersect(col(u), col(y))
+					for w := range s {
+						t[w] = uint64(uy.AndLen(col(w)))
 					}
-					q := quorum(qi)
-					for _, a := range q {
-						t[a]++
+					work += (s + 1) * mw
+				} else {
+					clear(t)
+					yv := sup[y]
+					for _, qi := range through[u] {
+						work++
+						if !j.f.Quorums[qi].Has(yv) {
+							continue
+						}
+						q := quorum(qi)
+						for _, a := range q {
+							t[a]++
+						}
+						work += len(q)
 					}
-					work += len(q)
 				}
 				work += s
 				for w := 0; w < s && !full; w++ {
@@ -173,4 +215,15 @@ func joinRuledOut(f *set.Family, scale int) bool {
 	}
 	j := newJoinFinder(f)
 	return j.noJoin(sup, j.limit*scale)
+}
+
+// sumSquares is Σ|Q|² over the first m quorums of f: the work of
+// counting every pair of nodes from the quorums.
+func sumSquares(f *set.Family, m int) int64 {
+	var sq int64
+	for i := range m {
+		l := int64(f.Quorums[i].Len())
+		sq += l * l
+	}
+	return sq
 }
