@@ -164,7 +164,10 @@ func chainOrder(ctx context.Context, f *set.Family) []int {
 	placed := make([]bool, n)
 	used := make([]bool, len(f.Quorums))
 	var order []int
-	qs := memberLists(f)
+	qs := memberLists(ctx, f)
+	if qs == nil {
+		return nil
+	}
 	// old[i] counts the placed nodes of quorum i, kept up to date through
 	// the quorums of each node (of[v], all in one array), so that a step
 	// costs one pass over the quorums rather than over all their nodes.

@@ -34,7 +34,7 @@ func recognise(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 		return nil, false
 	}
 	c, ok := describe(f)
-	if !ok || !c.holds(f) {
+	if !ok || !c.holds(ctx, f) {
 		return nil, false
 	}
 	p, err := c.poly(ctx)
@@ -45,14 +45,19 @@ func recognise(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 }
 
 // holds reports whether f's quorums are distinct minimal live sets of c's
-// predicate, as many as c has: then they are all of them.
-func (c catalogue) holds(f *set.Family) bool {
+// predicate, as many as c has: then they are all of them. A done ctx
+// makes it answer false; it looks every 256 quorums, since a list of two
+// million (a bgrid's) takes seconds.
+func (c catalogue) holds(ctx context.Context, f *set.Family) bool {
 	if !c.count.IsInt64() || c.count.Int64() != int64(len(f.Quorums)) {
 		return false
 	}
 	seen := make(map[string]bool, len(f.Quorums))
 	var s set.Set
 	for i := range f.Quorums {
+		if i&0xff == 0 && ctx.Err() != nil {
+			return false
+		}
 		q := &f.Quorums[i]
 		if m, ok := q.Max(); !ok || m >= f.N || !c.live(q) {
 			return false

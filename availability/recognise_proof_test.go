@@ -1,6 +1,7 @@
 package availability
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -10,7 +11,7 @@ import (
 )
 
 // listsOf is f's quorums as member lists, as the recognisers read them.
-func listsOf(f *set.Family) [][]int32 { return memberLists(f) }
+func listsOf(f *set.Family) [][]int32 { return memberLists(context.Background(), f) }
 
 // mutations returns lists one change away from qs: a quorum dropped, one
 // repeated in place of another, one with a node added, one with a node
@@ -124,7 +125,7 @@ func TestWallHoldsAgreesWithPredicate(t *testing.T) {
 		refused := 0
 		for range 60 {
 			for _, g := range mutations(r, wall.N, qs) {
-				want := c.holds(familyOf(wall.N, g))
+				want := c.holds(context.Background(), familyOf(wall.N, g))
 				if got := wallHolds(wall.N, g, rows); got != want {
 					t.Fatalf("wall %v, quorums %v: wallHolds %v, predicate %v", widths, g, got, want)
 				}
@@ -165,7 +166,7 @@ func TestTreeHoldsAgreesWithPredicate(t *testing.T) {
 		refused := 0
 		for range 30 {
 			for _, g := range mutations(r, tree.N, qs) {
-				want := c.holds(familyOf(tree.N, g))
+				want := c.holds(context.Background(), familyOf(tree.N, g))
 				if got := treeHolds(tree.N, g, label, d, h); got != want {
 					t.Fatalf("tree %v, quorums %v: treeHolds %v, predicate %v", dh, g, got, want)
 				}

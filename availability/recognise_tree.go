@@ -35,7 +35,9 @@ func recogniseTree(ctx context.Context, f *set.Family) (*Polynomial, bool) {
 				continue
 			}
 			if qs == nil {
-				qs = memberLists(f)
+				if qs = memberLists(ctx, f); qs == nil {
+					return nil, false
+				}
 			}
 			label, ok := treeNumbering(f.N, qs, d, h)
 			if !ok || !treeHolds(f.N, qs, label, d, h) {

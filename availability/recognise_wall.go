@@ -8,9 +8,9 @@ import (
 	"github.com/coterie-dev/coterie/set"
 )
 
-// wallWork bounds the node visits of [wallRows]'s search (a few hundredths
-// of a second), so that a list that is no wall costs a few passes over it
-// at most, counted rather than timed.
+// wallWork bounds the steps of [wallRows]'s search (under a tenth of a
+// second), so that a list that is no wall costs a few passes over it at
+// most, counted rather than timed.
 const wallWork = 1 << 25
 
 // recogniseWall returns the polynomial of f when f, whatever the numbering
@@ -21,10 +21,13 @@ const wallWork = 1 << 25
 // of the wall with those rows, so a wrong guess costs a BDD, never a
 // wrong answer.
 func recogniseWall(ctx context.Context, f *set.Family) (*Polynomial, bool) {
-	if f.K != 1 || len(f.Quorums) < 2 {
+	if f.K != 1 || len(f.Quorums) < 2 || ctx.Err() != nil {
 		return nil, false
 	}
-	qs := memberLists(f)
+	qs := memberLists(ctx, f)
+	if qs == nil {
+		return nil, false
+	}
 	nodes := make([]bool, f.N)
 	for v := range nodes {
 		nodes[v] = true
@@ -160,8 +163,9 @@ func wallHolds(n int, qs [][]int32, rows [][]int) bool {
 }
 
 // memberLists returns the quorums of the explicit family f as lists of
-// their 0-based nodes in increasing order, held in one array.
-func memberLists(f *set.Family) [][]int32 {
+// their 0-based nodes in increasing order, held in one array; nil once
+// ctx is done (it looks every 4,096 quorums).
+func memberLists(ctx context.Context, f *set.Family) [][]int32 {
 	total := 0
 	for i := range f.Quorums {
 		total += f.Quorums[i].Len()
@@ -169,6 +173,9 @@ func memberLists(f *set.Family) [][]int32 {
 	all := make([]int32, 0, total)
 	qs := make([][]int32, len(f.Quorums))
 	for i := range f.Quorums {
+		if i&0xfff == 0 && ctx.Err() != nil {
+			return nil
+		}
 		start := len(all)
 		for v := range f.Quorums[i].All() {
 			all = append(all, int32(v))
@@ -213,6 +220,11 @@ func wallRows(qs [][]int32, left []bool, size int, work *int) ([][]int, bool) {
 		}
 		return [][]int{r}, true
 	}
+	// Every call passes over the nodes (deg, tried, rest) and every
+	// candidate over the quorums (below): both are counted in *work with
+	// the nodes visited, so that the bound holds on lists of many nodes
+	// and quorums, not only on the quorums read.
+	*work -= 2 * len(left)
 	// through[v] lists the quorums through v, in one array.
 	deg := make([]int, len(left)+1)
 	visits := 0
@@ -281,6 +293,10 @@ func wallRows(qs [][]int32, left []bool, size int, work *int) ([][]int, bool) {
 			continue
 		}
 		slices.Sort(S)
+		*work -= len(qs) + len(left)
+		if *work < 0 {
+			return nil, false
+		}
 		for _, i := range through(v) {
 			meets[i] = true
 		}

@@ -1,12 +1,15 @@
 package availability
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/coterie-dev/coterie/construct"
+	"github.com/coterie-dev/coterie/internal/testsys"
 	"github.com/coterie-dev/coterie/set"
 )
 
@@ -53,7 +56,7 @@ func TestWallSearchCost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		qs := memberLists(f)
+		qs := memberLists(context.Background(), f)
 		pass := 0
 		for _, q := range qs {
 			pass += len(q)
@@ -70,5 +73,67 @@ func TestWallSearchCost(t *testing.T) {
 		if wall := strings.HasPrefix(c.name, "wall"); ok != wall {
 			t.Errorf("%s: rows found %v (%v)", c.name, ok, rows)
 		}
+	}
+}
+
+// TestWallSearchCountsEveryPass: on lists of many nodes and quorums that
+// are no wall (the nucleus: more than half the quorums go through each
+// core node, so candidates pass the counts), the search's budget bounds
+// what it really does. Its passes over the nodes and the quorums were
+// not counted: on the nucleus with r = 8 (1,730 nodes) it ran 1.7 s on
+// a budget meant for a few hundredths, allocating 64 bytes per counted
+// step. The bytes it allocates are an independent measure of its
+// passes; counted, they stay under 8 per step.
+func TestWallSearchCountsEveryPass(t *testing.T) {
+	for _, r := range []int{7, 8} {
+		f, err := construct.Nucleus(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs := memberLists(context.Background(), f)
+		left := make([]bool, f.N)
+		for v := range left {
+			left[v] = true
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		work := wallWork
+		_, ok := wallRows(qs, left, f.N, &work)
+		runtime.ReadMemStats(&after)
+		if ok {
+			t.Fatalf("nucleus r = %d: found rows of a wall", r)
+		}
+		spent := int64(wallWork - work)
+		if bytes := int64(after.TotalAlloc - before.TotalAlloc); bytes > 8*spent {
+			t.Errorf("nucleus r = %d: %d MiB allocated for %d counted steps: passes not counted", r, bytes>>20, spent)
+		}
+	}
+}
+
+// TestRecognisersStop: the recognisers watch their context while they
+// read a list, so a caller with a deadline is not kept waiting for the
+// check of a claim on millions of quorums (a bgrid of two million took
+// 15 s past a 50 ms deadline). With the context stopped after two polls,
+// the check of a true claim answers false and the member lists are not
+// made; with no stop both succeed.
+func TestRecognisersStop(t *testing.T) {
+	f, err := construct.CGrid(4, 5) // 5·4^4 = 1,280 quorums, with its claim
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := describe(f)
+	if !ok || !c.holds(context.Background(), f) {
+		t.Fatal("cgrid 4x5: its claim does not hold")
+	}
+	stop := &testsys.StopAfter{Context: context.Background(), Left: 2}
+	if c.holds(stop, f) {
+		t.Errorf("cgrid 4x5: the claim's check went on after its context stopped (%d polls)", stop.Calls)
+	}
+	if memberLists(context.Background(), f) == nil {
+		t.Fatal("cgrid 4x5: no member lists")
+	}
+	stop = &testsys.StopAfter{Context: context.Background(), Left: 0}
+	if memberLists(stop, f) != nil {
+		t.Error("cgrid 4x5: member lists made after the context stopped")
 	}
 }
