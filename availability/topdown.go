@@ -516,7 +516,10 @@ func (t *topDownOf[M]) make() uint32 {
 		for i := range lv.lo {
 			m.nodes = append(m.nodes, bddNode{int32(l), id(lv.lo[i]), id(lv.hi[i])})
 		}
-		if c != nil && !c.level(l, base[l], len(lv.lo)) {
+		// The count of a level can take tens of milliseconds: once ctx
+		// is done it is dropped, and the count after the diagram (which
+		// watches ctx) answers.
+		if c != nil && (m.ctx.Err() != nil || !c.level(l, base[l], len(lv.lo))) {
 			c = nil
 		}
 		lv.lo, lv.hi = nil, nil
@@ -590,7 +593,7 @@ func newTDCounter(m *manager, n int, sizes, parent []int) *tdCounter {
 	if m.maxBytes > 0 {
 		limit = min(limit, m.maxBytes-m.bytes(cap(m.nodes), len(m.table)))
 	}
-	if peak > limit || c.init() != nil {
+	if peak > limit || c.init(m.ctx) != nil {
 		return nil
 	}
 	c.slab = make([][]uint64, n)
