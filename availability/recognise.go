@@ -52,7 +52,10 @@ func (c catalogue) holds(ctx context.Context, f *set.Family) bool {
 	if !c.count.IsInt64() || c.count.Int64() != int64(len(f.Quorums)) {
 		return false
 	}
-	seen := make(map[string]bool, len(f.Quorums))
+	// Distinct: by hash, the quorums of one hash compared as sets (first
+	// holds the first of each hash, more the rare others).
+	first := make(map[uint64]int32, len(f.Quorums))
+	var more map[uint64][]int32
 	var s set.Set
 	for i := range f.Quorums {
 		if i&0xff == 0 && ctx.Err() != nil {
@@ -62,11 +65,23 @@ func (c catalogue) holds(ctx context.Context, f *set.Family) bool {
 		if m, ok := q.Max(); !ok || m >= f.N || !c.live(q) {
 			return false
 		}
-		key := q.String()
-		if seen[key] {
-			return false
+		h := q.Hash()
+		if j, ok := first[h]; !ok {
+			first[h] = int32(i)
+		} else {
+			if set.Equal(q, &f.Quorums[j]) {
+				return false
+			}
+			for _, k := range more[h] {
+				if set.Equal(q, &f.Quorums[k]) {
+					return false
+				}
+			}
+			if more == nil {
+				more = map[uint64][]int32{}
+			}
+			more[h] = append(more[h], int32(i))
 		}
-		seen[key] = true
 		s.Copy(q)
 		for v := range q.All() {
 			s.Remove(v)
